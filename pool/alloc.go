@@ -1,0 +1,47 @@
+// Strategy alloc: the peer a Go user reaches for first — no pool at all.
+//
+// Seed: none; this is the baseline the seeds set out to beat ("memory
+// allocation in run time can be pretty heavy", seed 000).
+//
+// Cost: Acquire is one new(T) (a heap allocation, ~35 ns for a 48-byte
+// struct) plus an O(1) pop of a slot number; Release is O(1) and drops the
+// item for the garbage collector; iteration is O(capacity) over the slot
+// generations. Memory: a pointer and a generation per slot; the items
+// themselves come and go on the heap.
+//
+// Trade-off: the simplest code and no memory held while idle, paid for with
+// an allocation per spawn and garbage-collector work proportional to the
+// spawn rate. The capacity is still enforced, as a count, so that it does
+// exactly the work of the pooled strategies.
+
+package pool
+
+// heapSlots hands out slot numbers for the two peers, alloc and syncpool,
+// whose items live on the heap: a LIFO stack of free slot numbers. Only the
+// slots are pooled; the items are not.
+type heapSlots struct {
+	free []int32
+}
+
+func (s *heapSlots) init(gen []uint32) {
+	s.free = reuse(s.free, len(gen))[:0]
+	for i := len(gen) - 1; i >= 0; i-- {
+		if gen[i]&1 == 0 {
+			s.free = append(s.free, int32(i))
+		}
+	}
+}
+
+func (s *heapSlots) acquire() (int32, uint64) {
+	last := len(s.free) - 1
+	i := s.free[last]
+	s.free = s.free[:last]
+	return i, 1
+}
+
+func (s *heapSlots) release(i int32) uint64 {
+	s.free = append(s.free, i)
+	return 0
+}
+
+func (s *heapSlots) overhead() int { return int32s(s.free) }

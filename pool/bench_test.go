@@ -1,0 +1,170 @@
+package pool
+
+import (
+	"fmt"
+	"sync"
+	"testing"
+)
+
+// benchCap is the capacity of every benchmark pool: a game's debris pool.
+const benchCap = 1024
+
+// filled returns a pool of benchCap items with the given percentage live,
+// the live slots scattered by releasing every other one of a full pool
+// first, as a game's churn leaves them.
+func filled(b *testing.B, s Strategy, percent int) (*Pool[item], []Handle) {
+	p := newPool(b, s, benchCap)
+	all := make([]Handle, benchCap)
+	for i := range all {
+		all[i], _, _ = p.Acquire()
+	}
+	live := benchCap * percent / 100
+	hs := make([]Handle, 0, benchCap)
+	for i, h := range all {
+		// Keep a scattered subset of the right size.
+		if (i*live)/benchCap != ((i+1)*live)/benchCap {
+			hs = append(hs, h)
+		} else {
+			p.Release(h)
+		}
+	}
+	return p, hs
+}
+
+// scattered returns 4096 indexes below n in a scattered order, so the loops
+// that use them pay no division.
+func scattered(n int) []int32 {
+	order := make([]int32, 4096)
+	for i := range order {
+		order[i] = int32(i * 7919 % n)
+	}
+	return order
+}
+
+// BenchmarkAcquireRelease isolates one release + acquire pair at a fixed
+// occupancy, releasing scattered items as a game does: the per-spawn cost of
+// each strategy, including generations, stats and zeroing.
+func BenchmarkAcquireRelease(b *testing.B) {
+	for _, percent := range []int{50, 90} {
+		for _, s := range Strategies() {
+			b.Run(fmt.Sprintf("%d%%/%s", percent, s), func(b *testing.B) {
+				p, hs := filled(b, s, percent)
+				order := scattered(len(hs))
+				b.ReportAllocs()
+				b.ResetTimer()
+				j := 0
+				for b.Loop() {
+					k := order[j&(len(order)-1)]
+					j++
+					p.Release(hs[k])
+					h, v, _ := p.Acquire()
+					v.Life = 60
+					hs[k] = h
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkChurn releases the oldest item and acquires a new one with the
+// pool 90% full: the pattern of bullets and debris that all live about as
+// long, which favours FIFO bookkeeping and hurts searches from the front.
+func BenchmarkChurn(b *testing.B) {
+	for _, s := range Strategies() {
+		b.Run(string(s), func(b *testing.B) {
+			p, hs := filled(b, s, 90)
+			b.ReportAllocs()
+			b.ResetTimer()
+			oldest := 0
+			for b.Loop() {
+				p.Release(hs[oldest])
+				hs[oldest], _, _ = p.Acquire()
+				if oldest++; oldest == len(hs) {
+					oldest = 0
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkIterate measures one full All loop that reads and writes every
+// live item, per item (ns/op divided by the live count is reported as
+// ns/item). "plain" is a for-range over a slice of the same number of items:
+// the floor any strategy is compared to.
+func BenchmarkIterate(b *testing.B) {
+	for _, percent := range []int{10, 90, 100} {
+		live := benchCap * percent / 100
+		b.Run(fmt.Sprintf("%d%%/plain", percent), func(b *testing.B) {
+			items := make([]item, live)
+			b.ReportAllocs()
+			for b.Loop() {
+				movePlain(items)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(live), "ns/item")
+		})
+		for _, s := range Strategies() {
+			b.Run(fmt.Sprintf("%d%%/%s", percent, s), func(b *testing.B) {
+				p, _ := filled(b, s, percent)
+				b.ReportAllocs()
+				for b.Loop() {
+					movePool(p)
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(live), "ns/item")
+			})
+		}
+	}
+}
+
+// movePlain and movePool are the loops BenchmarkIterate times. They are
+// functions because b.Loop keeps the calls in its body from being inlined,
+// which would hide what inlining does for a range-over-func loop.
+func movePlain(items []item) {
+	for i := range items {
+		items[i].X += items[i].VX
+	}
+}
+
+func movePool(p *Pool[item]) {
+	for _, v := range p.All() {
+		v.X += v.VX
+	}
+}
+
+// BenchmarkBare measures the floors without any pool contract around them,
+// in the same run as the strategies: new of the item type, a bare sync.Pool
+// Get+Put, and a bare index free list release+acquire with no generations,
+// stats or zeroing.
+func BenchmarkBare(b *testing.B) {
+	b.Run("new", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			sink = new(item)
+			sink.Life = 60
+		}
+	})
+	b.Run("sync.Pool", func(b *testing.B) {
+		sp := sync.Pool{New: func() any { return new(item) }}
+		b.ReportAllocs()
+		for b.Loop() {
+			v := sp.Get().(*item)
+			v.Life = 60
+			sp.Put(v)
+		}
+	})
+	b.Run("freelist", func(b *testing.B) {
+		next := make([]int32, benchCap)
+		for i := range next {
+			next[i] = int32(i + 1)
+		}
+		head := int32(0)
+		b.ReportAllocs()
+		for b.Loop() {
+			i := head
+			head = next[i]
+			next[i] = head
+			head = i
+		}
+	})
+}
+
+var sink *item

@@ -1,0 +1,74 @@
+// Strategy bitset: beyond the seeds.
+//
+// One bit per slot in 64-bit words, set while the slot is live. Acquire
+// looks for a word with a clear bit, starting at the lowest word that may
+// have one, and takes its lowest clear bit with bits.TrailingZeros64;
+// iteration skips empty words and walks the set bits of the others.
+//
+// Cost: Acquire O(1) amortised — O(capacity/64) words in the worst case,
+// each counted in Stats.Probes; Release O(1); iteration O(capacity/64 +
+// active). Memory: one bit per slot.
+//
+// Trade-off: the smallest bookkeeping of all and near-dense iteration when
+// live items cluster, at the price of bit twiddling on every operation; it
+// hands out the lowest free slot, which keeps live items packed at the
+// front.
+
+package pool
+
+import "math/bits"
+
+type bitsetSlots struct {
+	used []uint64
+	last uint64 // valid bits of the last word
+	hint int    // no word below this one has a clear bit
+}
+
+func (s *bitsetSlots) init(gen []uint32) {
+	n := len(gen)
+	s.used = reuse(s.used, (n+63)/64)
+	clear(s.used)
+	s.last = ^uint64(0) >> (uint(-n) & 63)
+	s.hint = 0
+	for i, g := range gen {
+		if g&1 == 1 {
+			s.used[i/64] |= 1 << (i % 64)
+		}
+	}
+}
+
+func (s *bitsetSlots) acquire() (int32, uint64) {
+	for w := s.hint; ; w++ {
+		free := ^s.used[w]
+		if w == len(s.used)-1 {
+			free &= s.last
+		}
+		if free != 0 {
+			b := bits.TrailingZeros64(free)
+			s.used[w] |= 1 << b
+			probes := uint64(w - s.hint + 1)
+			s.hint = w
+			return int32(w*64 + b), probes
+		}
+	}
+}
+
+func (s *bitsetSlots) release(i int32) uint64 {
+	w := int(i) / 64
+	s.used[w] &^= 1 << (i % 64)
+	s.hint = min(s.hint, w)
+	return 0
+}
+
+func (s *bitsetSlots) fill(c *cursor) {
+	n, w := 0, c.pos
+	for ; w < len(s.used) && n <= batch-64; w++ {
+		for x := s.used[w]; x != 0; x &= x - 1 {
+			c.buf[n] = int32(w*64 + bits.TrailingZeros64(x))
+			n++
+		}
+	}
+	c.n, c.pos, c.done = n, w, w == len(s.used)
+}
+
+func (s *bitsetSlots) overhead() int { return 8 * cap(s.used) }

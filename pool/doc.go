@@ -1,0 +1,55 @@
+// Package pool provides fixed-capacity object pools that never grow, with
+// ten interchangeable strategies for tracking which slots are live.
+//
+// A game spawns bullets and debris every frame. Allocating each one makes
+// work for the garbage collector at unpredictable times; a pool allocates all
+// items once, in New, and hands them out and takes them back. When every item
+// is in use, Acquire says so (ok == false) and counts a miss: the spawn is
+// skipped, nothing is allocated.
+//
+// # Handles
+//
+// Acquire returns a [Handle] and a pointer. Store the handle, by value, in
+// other structures; the pointer is for the current use only: it is valid
+// until the item is released or the strategy is switched. A handle carries
+// its slot's generation, so Release and Get recognise a handle kept after its
+// item was released (even when the slot was reused), a handle of another
+// pool, and the zero Handle: Release returns [ErrStale] and changes nothing.
+//
+// # Strategies
+//
+// All strategies obey one contract; they differ in cost. Each has a file of
+// its own whose opening comment names the blog post it comes from (the
+// seeds) and its acquire, release, iterate and memory costs:
+//
+//	alloc       new(T) per Acquire; the GC reclaims          peer
+//	syncpool    sync.Pool with the capacity as a count        peer
+//	listremove  free list, take last, remove by search        acquire O(free)
+//	activelist  active list + inactive queue                  release O(active)
+//	scan        in-use flags + next-free cursor               acquire O(capacity) when nearly full
+//	queue       FIFO of free slots + active flags             O(1), iterate O(capacity)
+//	freelist    intrusive LIFO free list                      O(1), iterate O(capacity)
+//	offsets     offset table, -1 = taken, unrolled by 4       acquire and iterate O(capacity)
+//	bitset      64-bit occupancy words                        O(1) amortised, iterate O(capacity/64 + active)
+//	dense       sparse set                                    O(1), iterate O(active)
+//
+// [Pool.SetStrategy] switches a live pool from one to another keeping every
+// handle and value, so the strategies can be compared on the same live data.
+//
+// Liveness is kept once for all strategies, in the slot generations, so
+// validating a handle is O(1) everywhere; each strategy keeps only what it
+// needs to find a free slot and, for some, to iterate the live ones. Pool is
+// a concrete type that selects its strategy with a switch: an interface call
+// per operation would cost more than the fastest strategies' whole work.
+//
+// # Concurrency
+//
+// A Pool is not safe for concurrent use: a game steps its world on one
+// goroutine. Guard a shared pool with a mutex.
+//
+// # Performance
+//
+// `go test -bench . ./pool` runs every strategy in one run so that ratios are
+// fair; see README.md for a full table. The benchmarks report allocations:
+// every strategy but alloc and syncpool allocates nothing after New.
+package pool

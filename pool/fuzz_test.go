@@ -1,0 +1,110 @@
+package pool
+
+import (
+	"errors"
+	"testing"
+)
+
+// FuzzPool replays a random sequence of operations, drawn from the input
+// bytes, against a pool and a plain map model, for every starting strategy,
+// and fails at the first disagreement. The seed corpus in
+// testdata/fuzz/FuzzPool runs as an ordinary test.
+func FuzzPool(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 1, 0, 2, 3, 4, 5, 0, 0, 1})
+	f.Add([]byte{9, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 4, 3, 2, 5})
+	f.Fuzz(func(t *testing.T, input []byte) {
+		const capacity = 9
+		for _, start := range Strategies() {
+			ops := input
+			p := newPool(t, start, capacity)
+			other := newPool(t, start, capacity)
+			foreign, _, _ := other.Acquire()
+			model := make(map[Handle]item)
+			var live, dead []Handle
+			var acquires, misses, releases, rejects uint64
+			next := func() byte {
+				if len(ops) == 0 {
+					return 0
+				}
+				b := ops[0]
+				ops = ops[1:]
+				return b
+			}
+			for seq := 0; len(ops) > 0; seq++ {
+				switch op := next() % 6; op {
+				case 0: // Acquire
+					h, v, ok := p.Acquire()
+					if ok != (len(live) < capacity) {
+						t.Fatalf("%s op %d: Acquire ok=%v with %d live", p.Strategy(), seq, ok, len(live))
+					}
+					if !ok {
+						misses++
+						continue
+					}
+					if *v != (item{}) {
+						t.Fatalf("%s op %d: Acquire returned a dirty item %+v", p.Strategy(), seq, *v)
+					}
+					acquires++
+					v.Serial = int64(seq)
+					model[h] = *v
+					live = append(live, h)
+				case 1: // Release a live handle
+					if len(live) == 0 {
+						continue
+					}
+					k := int(next()) % len(live)
+					h := live[k]
+					if err := p.Release(h); err != nil {
+						t.Fatalf("%s op %d: Release(live) = %v", p.Strategy(), seq, err)
+					}
+					releases++
+					delete(model, h)
+					live = append(live[:k], live[k+1:]...)
+					dead = append(dead, h)
+				case 2: // Release a handle that is not live
+					bad := []Handle{{}, foreign}
+					if len(dead) > 0 {
+						bad = append(bad, dead[int(next())%len(dead)])
+					}
+					if err := p.Release(bad[int(next())%len(bad)]); !errors.Is(err, ErrStale) {
+						t.Fatalf("%s op %d: Release(stale) = %v", p.Strategy(), seq, err)
+					}
+					rejects++
+				case 3: // Get and modify through the pointer
+					if len(live) == 0 {
+						continue
+					}
+					h := live[int(next())%len(live)]
+					v, ok := p.Get(h)
+					if !ok || *v != model[h] {
+						t.Fatalf("%s op %d: Get = %+v, %v; model has %+v", p.Strategy(), seq, v, ok, model[h])
+					}
+					v.X++
+					model[h] = *v
+				case 4: // SetStrategy
+					s := Strategies()[int(next())%len(Strategies())]
+					if err := p.SetStrategy(s); err != nil {
+						t.Fatal(err)
+					}
+				case 5: // Clear, rarely
+					if next()%4 != 0 {
+						continue
+					}
+					p.Clear()
+					releases += uint64(len(live))
+					dead = append(dead, live...)
+					live = live[:0]
+					clear(model)
+				}
+				if got := contents(t, p); !mapsEqual(got, model) {
+					t.Fatalf("%s op %d: pool holds %v, model %v", p.Strategy(), seq, got, model)
+				}
+				st := p.Stats()
+				if st.Acquires != acquires || st.Misses != misses || st.Releases != releases || st.Rejects != rejects || st.Active != len(live) {
+					t.Fatalf("%s op %d: Stats %+v; model acquires %d misses %d releases %d rejects %d live %d",
+						p.Strategy(), seq, st, acquires, misses, releases, rejects, len(live))
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,488 @@
+package pool
+
+import (
+	"errors"
+	"fmt"
+	"iter"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// MaxCapacity is the largest capacity New accepts. Slot numbers are int32
+// in every strategy's bookkeeping; 1<<24 items is far beyond what a game
+// keeps live, and refusing more catches a unit mistake before it asks the
+// system for gigabytes.
+const MaxCapacity = 1 << 24
+
+// ErrStale is returned by Release for a handle that does not name a live item
+// of this pool: the zero Handle, a handle already released (its generation
+// has moved on), or a handle of another pool. Test for it with errors.Is.
+var ErrStale = errors.New("pool: stale handle: not live in this pool")
+
+// Handle names one acquired item. It is comparable and small enough to store
+// by value in other structures. The zero Handle is never valid.
+//
+// A Handle carries the generation its slot had when it was acquired, so a
+// handle kept after its item was released is detected as stale even when the
+// slot has been handed out again.
+type Handle struct {
+	pool uint32 // the owning pool's id; ids start at 1
+	slot uint32
+	gen  uint32 // odd while the slot is live
+}
+
+// poolIDs hands out pool ids, so a handle of one pool is foreign to any other.
+var poolIDs atomic.Uint32
+
+// Pool is a fixed-capacity pool of T. It is a concrete type, not an
+// interface: a range loop over All on an interface value allocates, which a
+// game loop cannot afford. The strategy lives inside, selected by a switch.
+//
+// The zero Pool is not usable; create one with New. A Pool is not safe for
+// concurrent use.
+type Pool[T any] struct {
+	id   uint32
+	kind kind
+	n    int      // live items
+	gen  []uint32 // per slot: incremented on acquire and release, odd = live
+
+	items []T  // pooled strategies: every item, allocated once
+	ptrs  []*T // alloc and syncpool: the item of each live slot
+	sp    *sync.Pool
+
+	// The bookkeeping of each strategy. Only the current strategy's is
+	// allocated; the others are zero values.
+	heap       heapSlots
+	listRemove listRemoveSlots
+	activeList activeListSlots
+	scan       scanSlots
+	queue      queueSlots
+	freeList   freeListSlots
+	offsets    offsetSlots
+	bitset     bitsetSlots
+	dense      denseSlots
+
+	stats Stats
+}
+
+// Stats counts what a pool did. Counters survive SetStrategy.
+type Stats struct {
+	Strategy  Strategy
+	Capacity  int
+	Active    int
+	HighWater int    // most items live at once
+	Acquires  uint64 // successful
+	Misses    uint64 // Acquire refused: pool full
+	Releases  uint64 // successful
+	Rejects   uint64 // Release refused: ErrStale
+	Probes    uint64 // slots or entries examined by Acquire and Release searches: the work an O(n) strategy does
+	Overhead  int    // bytes of bookkeeping beyond the items themselves
+}
+
+// New returns an empty pool of the given capacity that uses strategy s.
+// Pooled strategies allocate all items here, once; nothing they do later
+// allocates. The capacity must be 1..MaxCapacity.
+func New[T any](s Strategy, capacity int) (*Pool[T], error) {
+	k, ok := kindOf(s)
+	if !ok {
+		return nil, fmt.Errorf("pool: unknown strategy %q: allowed are %s", s, strategyList())
+	}
+	if capacity < 1 || capacity > MaxCapacity {
+		return nil, fmt.Errorf("pool: capacity %d is out of range: allowed 1..%d", capacity, MaxCapacity)
+	}
+	p := &Pool[T]{id: poolIDs.Add(1), gen: make([]uint32, capacity)}
+	p.stats.Capacity = capacity
+	p.setKind(k)
+	return p, nil
+}
+
+// Acquire takes a free item and returns its handle and a pointer to it. The
+// item is zeroed. When the pool is full it returns ok == false, counts a
+// miss and allocates nothing.
+//
+// The pointer stays valid until the item is released or the strategy is
+// switched; the handle stays valid until the item is released.
+func (p *Pool[T]) Acquire() (h Handle, item *T, ok bool) {
+	if p.n == len(p.gen) {
+		p.stats.Misses++
+		return Handle{}, nil, false
+	}
+	var i int32
+	var probes uint64
+	switch p.kind {
+	case kAlloc, kSyncPool:
+		i, probes = p.heap.acquire()
+	case kListRemove:
+		i, probes = p.listRemove.acquire()
+	case kActiveList:
+		i, probes = p.activeList.acquire()
+	case kScan:
+		i, probes = p.scan.acquire()
+	case kQueue:
+		i, probes = p.queue.acquire()
+	case kFreeList:
+		i, probes = p.freeList.acquire()
+	case kOffsets:
+		i, probes = p.offsets.acquire()
+	case kBitset:
+		i, probes = p.bitset.acquire()
+	case kDense:
+		i, probes = p.dense.acquire()
+	}
+	g := p.gen[i] + 1
+	p.gen[i] = g
+	p.n++
+	p.stats.Acquires++
+	p.stats.Probes += probes
+	if p.n > p.stats.HighWater {
+		p.stats.HighWater = p.n
+	}
+	if p.items != nil {
+		item = &p.items[i]
+	} else {
+		item = p.newItem()
+		p.ptrs[i] = item
+	}
+	return Handle{pool: p.id, slot: uint32(i), gen: g}, item, true
+}
+
+// Release returns the item named by h to the pool and zeroes it, so nothing
+// stale leaks into its next user. A handle that is not live in this pool
+// (zero, already released, or another pool's) gets ErrStale, is counted as
+// a reject and leaves the pool unchanged.
+func (p *Pool[T]) Release(h Handle) error {
+	if !p.live(h) {
+		p.stats.Rejects++
+		return ErrStale
+	}
+	i := int32(h.slot)
+	var probes uint64
+	switch p.kind {
+	case kAlloc, kSyncPool:
+		probes = p.heap.release(i)
+	case kListRemove:
+		probes = p.listRemove.release(i)
+	case kActiveList:
+		probes = p.activeList.release(i)
+	case kScan:
+		probes = p.scan.release(i)
+	case kQueue:
+		probes = p.queue.release(i)
+	case kFreeList:
+		probes = p.freeList.release(i)
+	case kOffsets:
+		probes = p.offsets.release(i)
+	case kBitset:
+		probes = p.bitset.release(i)
+	case kDense:
+		probes = p.dense.release(i)
+	}
+	p.gen[i]++
+	p.n--
+	p.stats.Releases++
+	p.stats.Probes += probes
+	if p.items != nil {
+		var zero T
+		p.items[i] = zero
+	} else {
+		p.dropItem(i)
+	}
+	return nil
+}
+
+// Get returns the item named by h, or ok == false when h is not live in this
+// pool. The complexity is O(1) for every strategy.
+func (p *Pool[T]) Get(h Handle) (item *T, ok bool) {
+	if !p.live(h) {
+		return nil, false
+	}
+	return p.at(int32(h.slot)), true
+}
+
+// live reports whether h names a live item of p. Liveness is kept in the
+// generations, the same for every strategy, so validation is O(1) even for
+// strategies whose own bookkeeping would need a search.
+func (p *Pool[T]) live(h Handle) bool {
+	return h.pool == p.id && h.slot < uint32(len(p.gen)) && p.gen[h.slot] == h.gen && h.gen&1 == 1
+}
+
+func (p *Pool[T]) at(i int32) *T {
+	if p.items != nil {
+		return &p.items[i]
+	}
+	return p.ptrs[i]
+}
+
+// All returns an iterator over every live item, each exactly once, in an
+// order that depends on the strategy. Releasing the current item inside the
+// loop is allowed; items acquired inside the loop may or may not be visited.
+// The strategy must not be switched inside the loop.
+//
+// The strategy fills a small batch of slot numbers at a time, so the per-item
+// cost is one yield, not one dispatch: iterating is O(active) for dense and
+// activelist, O(capacity/64 + active) for bitset, O(capacity) for the others.
+func (p *Pool[T]) All() iter.Seq2[Handle, *T] {
+	return func(yield func(Handle, *T) bool) {
+		var c cursor
+		for p.fill(&c) {
+			items, gen := p.items, p.gen
+			for _, i := range c.buf[:c.n] {
+				// A batch is a snapshot: skip what the loop body released.
+				g := gen[i]
+				if g&1 == 0 {
+					continue
+				}
+				v := p.ptrs
+				if items != nil {
+					if !yield(Handle{pool: p.id, slot: uint32(i), gen: g}, &items[i]) {
+						return
+					}
+				} else if !yield(Handle{pool: p.id, slot: uint32(i), gen: g}, v[i]) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// batch is how many slot numbers a cursor holds: enough to make the fill call
+// rare, small enough to live on the stack.
+const batch = 128
+
+// cursor is an iteration position. pos is strategy-defined; done marks the
+// end.
+type cursor struct {
+	pos     int
+	n       int
+	started bool
+	done    bool
+	buf     [batch]int32
+}
+
+// fill puts the next batch of live slots into c and reports whether there is
+// any.
+func (p *Pool[T]) fill(c *cursor) bool {
+	if c.done {
+		return false
+	}
+	switch p.kind {
+	case kActiveList:
+		p.activeList.fill(c)
+	case kScan:
+		p.scan.fill(c)
+	case kQueue:
+		p.queue.fill(c)
+	case kOffsets:
+		p.offsets.fill(c)
+	case kBitset:
+		p.bitset.fill(c)
+	case kDense:
+		p.dense.fill(c)
+	default:
+		fillLive(p.gen, c)
+	}
+	return c.n > 0
+}
+
+// fillLive fills c from the generations alone: the iteration of strategies
+// whose own bookkeeping tracks only the free slots.
+func fillLive(gen []uint32, c *cursor) {
+	n, i := 0, c.pos
+	for ; i < len(gen) && n < batch; i++ {
+		if gen[i]&1 == 1 {
+			c.buf[n] = int32(i)
+			n++
+		}
+	}
+	c.n, c.pos, c.done = n, i, i == len(gen)
+}
+
+// Len returns the number of live items. The complexity is O(1).
+func (p *Pool[T]) Len() int { return p.n }
+
+// Cap returns the capacity fixed by New.
+func (p *Pool[T]) Cap() int { return len(p.gen) }
+
+// Strategy returns the strategy in use.
+func (p *Pool[T]) Strategy() Strategy { return strategies[p.kind] }
+
+// Clear releases every live item: all handles become stale. Each counts as a
+// release.
+func (p *Pool[T]) Clear() {
+	for i, g := range p.gen {
+		if g&1 == 1 {
+			p.gen[i]++
+			p.stats.Releases++
+			if p.items == nil {
+				p.dropItem(int32(i))
+			}
+		}
+	}
+	clear(p.items)
+	p.n = 0
+	p.setKind(p.kind)
+}
+
+// Stats returns the counters and the current occupancy.
+func (p *Pool[T]) Stats() Stats {
+	s := p.stats
+	s.Strategy = p.Strategy()
+	s.Active = p.n
+	s.Overhead = p.overhead()
+	return s
+}
+
+// SetStrategy switches p to strategy s in place, holding exactly the same
+// live items: every handle live before is live after and yields an equal
+// value, and the Stats counters carry over. Pointers obtained before must be
+// fetched again with Get, since items may move to new storage.
+//
+// The complexity is O(capacity); switching between the two peers and the
+// pooled strategies also allocates the new storage.
+func (p *Pool[T]) SetStrategy(s Strategy) error {
+	k, ok := kindOf(s)
+	if !ok {
+		return fmt.Errorf("pool: unknown strategy %q: allowed are %s", s, strategyList())
+	}
+	old := p.kind
+	p.setKind(k)
+	switch {
+	case old.pooled() && !k.pooled():
+		p.ptrs = make([]*T, len(p.gen))
+		for i, g := range p.gen {
+			if g&1 == 1 {
+				v := p.newItem()
+				*v = p.items[i]
+				p.ptrs[i] = v
+			}
+		}
+		p.items = nil
+	case !old.pooled() && k.pooled():
+		p.items = make([]T, len(p.gen))
+		for i, v := range p.ptrs {
+			if v != nil {
+				p.items[i] = *v
+			}
+		}
+		p.ptrs = nil
+	}
+	return nil
+}
+
+// setKind makes k the strategy and builds its bookkeeping from the live
+// slots, dropping every other strategy's. Rebuilding the current strategy
+// (Clear) reuses its arrays.
+func (p *Pool[T]) setKind(k kind) {
+	n, gen := len(p.gen), p.gen
+	if k != p.kind {
+		p.heap, p.listRemove, p.activeList, p.scan, p.queue = heapSlots{}, listRemoveSlots{}, activeListSlots{}, scanSlots{}, queueSlots{}
+		p.freeList, p.offsets, p.bitset, p.dense = freeListSlots{}, offsetSlots{}, bitsetSlots{}, denseSlots{}
+	}
+	switch k {
+	case kAlloc, kSyncPool:
+		p.heap.init(gen)
+	case kListRemove:
+		p.listRemove.init(gen)
+	case kActiveList:
+		p.activeList.init(gen)
+	case kScan:
+		p.scan.init(gen)
+	case kQueue:
+		p.queue.init(gen)
+	case kFreeList:
+		p.freeList.init(gen)
+	case kOffsets:
+		p.offsets.init(gen)
+	case kBitset:
+		p.bitset.init(gen)
+	case kDense:
+		p.dense.init(gen)
+	}
+	p.kind = k
+	switch {
+	case k.pooled() && p.items == nil && p.ptrs == nil:
+		p.items = make([]T, n)
+	case !k.pooled() && p.ptrs == nil && p.items == nil:
+		p.ptrs = make([]*T, n)
+	}
+	if k == kSyncPool {
+		if p.sp == nil {
+			p.sp = &sync.Pool{New: func() any { return new(T) }}
+		}
+	} else {
+		p.sp = nil
+	}
+}
+
+// newItem provides a zeroed item for the two peers.
+func (p *Pool[T]) newItem() *T {
+	if p.sp != nil {
+		return p.sp.Get().(*T)
+	}
+	return new(T)
+}
+
+// dropItem hands the item of slot i back to the runtime: the two peers'
+// Release.
+func (p *Pool[T]) dropItem(i int32) {
+	if p.sp != nil {
+		var zero T
+		*p.ptrs[i] = zero
+		p.sp.Put(p.ptrs[i])
+	}
+	p.ptrs[i] = nil
+}
+
+func (p *Pool[T]) overhead() int {
+	b := 4*len(p.gen) + 8*len(p.ptrs)
+	switch p.kind {
+	case kAlloc, kSyncPool:
+		b += p.heap.overhead()
+	case kListRemove:
+		b += p.listRemove.overhead()
+	case kActiveList:
+		b += p.activeList.overhead()
+	case kScan:
+		b += p.scan.overhead()
+	case kQueue:
+		b += p.queue.overhead()
+	case kFreeList:
+		b += p.freeList.overhead()
+	case kOffsets:
+		b += p.offsets.overhead()
+	case kBitset:
+		b += p.bitset.overhead()
+	case kDense:
+		b += p.dense.overhead()
+	}
+	return b
+}
+
+// int32s is the size in bytes of an int32 slice's backing array.
+func int32s(s []int32) int { return cap(s) * int(unsafe.Sizeof(int32(0))) }
+
+// reuse returns s resized to n, allocating only when s is too small: Clear
+// rebuilds a strategy's bookkeeping without allocating.
+func reuse[E any](s []E, n int) []E {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]E, n)
+}
+
+// fillBack fills c with the live slots of list walking from its end, the
+// iteration of strategies that keep the live slots packed in a list: an item
+// released inside the loop is replaced by one already visited.
+func fillBack(list []int32, c *cursor) {
+	if !c.started {
+		c.pos, c.started = len(list), true
+	}
+	lo := max(c.pos-batch, 0)
+	n := 0
+	for k := c.pos - 1; k >= lo; k-- {
+		c.buf[n] = list[k]
+		n++
+	}
+	c.n, c.pos, c.done = n, lo, lo == 0
+}

@@ -1,0 +1,490 @@
+package pool
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// item is a pool element shaped like a game's particle: no pointers.
+type item struct {
+	X, Y, VX, VY float64
+	Life, Serial int64
+}
+
+func newPool(t testing.TB, s Strategy, capacity int) *Pool[item] {
+	t.Helper()
+	p, err := New[item](s, capacity)
+	if err != nil {
+		t.Fatalf("New(%s, %d): %v", s, capacity, err)
+	}
+	return p
+}
+
+// contents collects every live item by handle through All, failing on a
+// handle seen twice or one that Get disagrees with.
+func contents(t *testing.T, p *Pool[item]) map[Handle]item {
+	t.Helper()
+	got := make(map[Handle]item)
+	for h, v := range p.All() {
+		if _, dup := got[h]; dup {
+			t.Fatalf("%s: All yielded %v twice", p.Strategy(), h)
+		}
+		if g, ok := p.Get(h); !ok || g != v {
+			t.Fatalf("%s: All yielded %v, but Get gives %p, %v", p.Strategy(), h, g, ok)
+		}
+		got[h] = *v
+	}
+	if len(got) != p.Len() {
+		t.Fatalf("%s: All yielded %d items, Len is %d", p.Strategy(), len(got), p.Len())
+	}
+	return got
+}
+
+func TestStrategiesAndParse(t *testing.T) {
+	want := []Strategy{Alloc, SyncPool, ListRemove, ActiveList, Scan, Queue, FreeList, Offsets, Bitset, Dense}
+	if got := Strategies(); !slices.Equal(got, want) {
+		t.Fatalf("Strategies() = %v, want %v", got, want)
+	}
+	Strategies()[0] = "mutated"
+	if Strategies()[0] != Alloc {
+		t.Fatal("Strategies returned a slice aliasing package state")
+	}
+	tests := []struct {
+		in      string
+		want    Strategy
+		wantErr bool
+	}{
+		{"dense", Dense, false},
+		{" FreeList ", FreeList, false},
+		{"syncpool", SyncPool, false},
+		{"", "", true},
+		{"densest", "", true},
+	}
+	for _, tt := range tests {
+		got, err := ParseStrategy(tt.in)
+		if got != tt.want || (err != nil) != tt.wantErr {
+			t.Errorf("ParseStrategy(%q) = %q, %v; want %q, error %v", tt.in, got, err, tt.want, tt.wantErr)
+		}
+		if err != nil && !errorContains(err, "allowed are alloc, syncpool") {
+			t.Errorf("ParseStrategy(%q) error %q does not list the allowed names", tt.in, err)
+		}
+	}
+}
+
+func errorContains(err error, s string) bool {
+	return err != nil && strings.Contains(err.Error(), s)
+}
+
+func TestNewRejectsBadArguments(t *testing.T) {
+	tests := []struct {
+		s        Strategy
+		capacity int
+		want     string
+	}{
+		{Dense, 0, "capacity 0 is out of range: allowed 1..16777216"},
+		{Dense, -5, "capacity -5 is out of range"},
+		{Dense, MaxCapacity + 1, "out of range"},
+		{"nope", 10, `unknown strategy "nope"`},
+	}
+	for _, tt := range tests {
+		p, err := New[item](tt.s, tt.capacity)
+		if p != nil || !errorContains(err, tt.want) {
+			t.Errorf("New(%q, %d) = %v, %v; want error containing %q", tt.s, tt.capacity, p, err, tt.want)
+		}
+	}
+}
+
+// TestContract runs the whole contract against every strategy and a range
+// of capacities, including ones that are not multiples of 4 or 64.
+func TestContract(t *testing.T) {
+	for _, s := range Strategies() {
+		for _, capacity := range []int{1, 3, 64, 130} {
+			t.Run(fmt.Sprintf("%s/%d", s, capacity), func(t *testing.T) {
+				t.Run("Exhaustion", func(t *testing.T) { testExhaustion(t, s, capacity) })
+				t.Run("BadHandles", func(t *testing.T) { testBadHandles(t, s, capacity) })
+				t.Run("Clear", func(t *testing.T) { testClear(t, s, capacity) })
+				t.Run("ReleaseInLoop", func(t *testing.T) { testReleaseInLoop(t, s, capacity) })
+				t.Run("EarlyBreak", func(t *testing.T) { testEarlyBreak(t, s, capacity) })
+				t.Run("Reuse", func(t *testing.T) { testReuse(t, s, capacity) })
+			})
+		}
+	}
+}
+
+func testExhaustion(t *testing.T, s Strategy, capacity int) {
+	p := newPool(t, s, capacity)
+	seen := make(map[*item]bool)
+	for i := range capacity {
+		h, v, ok := p.Acquire()
+		if !ok || v == nil || h == (Handle{}) {
+			t.Fatalf("Acquire %d of %d failed", i+1, capacity)
+		}
+		if *v != (item{}) {
+			t.Fatalf("Acquire returned a non-zero item %+v", *v)
+		}
+		if seen[v] {
+			t.Fatalf("Acquire returned pointer %p twice", v)
+		}
+		seen[v] = true
+		v.Serial = int64(i)
+	}
+	for range 3 {
+		if h, v, ok := p.Acquire(); ok || v != nil || h != (Handle{}) {
+			t.Fatalf("Acquire on a full pool = %v, %p, %v; want zero, nil, false", h, v, ok)
+		}
+	}
+	st := p.Stats()
+	if st.Misses != 3 || st.Acquires != uint64(capacity) || st.Active != capacity || st.HighWater != capacity || st.Capacity != capacity {
+		t.Fatalf("Stats after filling = %+v", st)
+	}
+	if st.Strategy != s || p.Strategy() != s || p.Cap() != capacity || p.Len() != capacity {
+		t.Fatalf("Strategy/Cap/Len = %s/%d/%d", p.Strategy(), p.Cap(), p.Len())
+	}
+	if st.Overhead < 4*capacity {
+		t.Fatalf("Overhead %d is less than the generations alone (%d)", st.Overhead, 4*capacity)
+	}
+	serials := make(map[int64]bool)
+	for _, v := range contents(t, p) {
+		serials[v.Serial] = true
+	}
+	if len(serials) != capacity {
+		t.Fatalf("All saw %d distinct items, want %d", len(serials), capacity)
+	}
+}
+
+func testBadHandles(t *testing.T, s Strategy, capacity int) {
+	p := newPool(t, s, capacity)
+	other := newPool(t, s, capacity)
+	h, v, _ := p.Acquire()
+	v.Life = 7
+	foreign, _, _ := other.Acquire()
+	if err := p.Release(h); err != nil {
+		t.Fatalf("Release: %v", err)
+	}
+	if *v != (item{}) && (s != Alloc && s != SyncPool) {
+		t.Fatalf("released item not zeroed: %+v", *v)
+	}
+	h2, _, _ := p.Acquire() // may reuse the same slot: h must stay stale
+	bad := map[string]Handle{"zero": {}, "double": h, "foreign": foreign, "forged": {pool: p.id, slot: uint32(capacity), gen: 1}}
+	for name, b := range bad {
+		before := p.Stats()
+		if err := p.Release(b); !errors.Is(err, ErrStale) {
+			t.Errorf("Release(%s) = %v, want ErrStale", name, err)
+		}
+		if g, ok := p.Get(b); ok || g != nil {
+			t.Errorf("Get(%s) = %p, %v; want nil, false", name, g, ok)
+		}
+		after := p.Stats()
+		before.Rejects++
+		if after != before {
+			t.Errorf("Release(%s) changed the pool: %+v -> %+v", name, before, after)
+		}
+	}
+	if _, ok := p.Get(h2); !ok {
+		t.Fatal("the live handle became invalid after bad releases")
+	}
+}
+
+func testClear(t *testing.T, s Strategy, capacity int) {
+	p := newPool(t, s, capacity)
+	var hs []Handle
+	for range capacity {
+		h, v, _ := p.Acquire()
+		v.X = 1
+		hs = append(hs, h)
+	}
+	p.Clear()
+	if p.Len() != 0 || len(contents(t, p)) != 0 {
+		t.Fatalf("Len after Clear = %d", p.Len())
+	}
+	for _, h := range hs {
+		if _, ok := p.Get(h); ok {
+			t.Fatal("a handle survived Clear")
+		}
+	}
+	st := p.Stats()
+	if st.Acquires-st.Releases != uint64(st.Active) {
+		t.Fatalf("Stats after Clear: %+v", st)
+	}
+	for i := range capacity {
+		if _, v, ok := p.Acquire(); !ok || *v != (item{}) {
+			t.Fatalf("Acquire %d after Clear = %+v, %v", i, v, ok)
+		}
+	}
+}
+
+func testReleaseInLoop(t *testing.T, s Strategy, capacity int) {
+	p := newPool(t, s, capacity)
+	for i := range capacity {
+		_, v, _ := p.Acquire()
+		v.Serial = int64(i)
+	}
+	visited := make(map[int64]int)
+	for h, v := range p.All() {
+		visited[v.Serial]++
+		if v.Serial%2 == 0 {
+			if err := p.Release(h); err != nil {
+				t.Fatalf("Release inside All: %v", err)
+			}
+		}
+	}
+	for i := range int64(capacity) {
+		if visited[i] != 1 {
+			t.Fatalf("item %d visited %d times", i, visited[i])
+		}
+	}
+	for _, v := range contents(t, p) {
+		if v.Serial%2 == 0 {
+			t.Fatalf("released item %d still live", v.Serial)
+		}
+	}
+	if want := capacity / 2; p.Len() != want {
+		t.Fatalf("Len = %d, want %d", p.Len(), want)
+	}
+}
+
+func testEarlyBreak(t *testing.T, s Strategy, capacity int) {
+	p := newPool(t, s, capacity)
+	for range capacity {
+		p.Acquire()
+	}
+	n := 0
+	for range p.All() {
+		if n++; n == 1 {
+			break
+		}
+	}
+	if n != 1 {
+		t.Fatalf("loop ran %d times after break", n)
+	}
+}
+
+// testReuse churns the pool long enough for every strategy's bookkeeping to
+// wrap around, checking contents against a model as it goes.
+func testReuse(t *testing.T, s Strategy, capacity int) {
+	p := newPool(t, s, capacity)
+	model := make(map[Handle]item)
+	var order []Handle
+	for step := range 20 * capacity {
+		if len(order) == capacity || (step%3 == 2 && len(order) > 0) {
+			h := order[0]
+			order = order[1:]
+			if err := p.Release(h); err != nil {
+				t.Fatalf("step %d: Release: %v", step, err)
+			}
+			delete(model, h)
+			continue
+		}
+		h, v, ok := p.Acquire()
+		if !ok {
+			t.Fatalf("step %d: Acquire failed with %d live", step, len(order))
+		}
+		v.Serial = int64(step)
+		model[h] = *v
+		order = append(order, h)
+	}
+	if got := contents(t, p); !mapsEqual(got, model) {
+		t.Fatalf("contents differ from model: %d vs %d items", len(got), len(model))
+	}
+}
+
+func mapsEqual(a, b map[Handle]item) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSetStrategyEveryPair switches between every ordered pair of
+// strategies with a half-full pool and checks handles, values, counters and
+// that the pool goes on working.
+func TestSetStrategyEveryPair(t *testing.T) {
+	const capacity = 70
+	for _, from := range Strategies() {
+		for _, to := range Strategies() {
+			t.Run(string(from)+"->"+string(to), func(t *testing.T) {
+				p := newPool(t, from, capacity)
+				var hs []Handle
+				for i := range capacity {
+					h, v, _ := p.Acquire()
+					v.Serial, v.X = int64(i), float64(i)/3
+					hs = append(hs, h)
+				}
+				for i, h := range hs {
+					if i%3 == 0 {
+						p.Release(h)
+					}
+				}
+				p.Release(Handle{})
+				before, stats := contents(t, p), p.Stats()
+				if err := p.SetStrategy(to); err != nil {
+					t.Fatal(err)
+				}
+				if after := contents(t, p); !mapsEqual(before, after) {
+					t.Fatal("live items changed across SetStrategy")
+				}
+				got := p.Stats()
+				stats.Strategy, stats.Overhead = to, got.Overhead
+				if got != stats {
+					t.Fatalf("Stats changed: %+v -> %+v", stats, got)
+				}
+				for len(before) < capacity {
+					h, v, ok := p.Acquire()
+					if !ok || *v != (item{}) {
+						t.Fatalf("Acquire after switch = %v", ok)
+					}
+					if _, dup := before[h]; dup {
+						t.Fatal("Acquire after switch returned a live handle")
+					}
+					before[h] = item{}
+				}
+				if _, _, ok := p.Acquire(); ok {
+					t.Fatal("pool grew past its capacity after switch")
+				}
+				if err := p.SetStrategy("bogus"); err == nil || p.Strategy() != to {
+					t.Fatalf("SetStrategy(bogus) = %v, strategy now %s", err, p.Strategy())
+				}
+			})
+		}
+	}
+}
+
+func TestStatsArithmetic(t *testing.T) {
+	for _, s := range Strategies() {
+		t.Run(string(s), func(t *testing.T) {
+			p := newPool(t, s, 10)
+			var hs []Handle
+			for range 7 {
+				h, _, _ := p.Acquire()
+				hs = append(hs, h)
+			}
+			for _, h := range hs[:5] {
+				p.Release(h)
+			}
+			p.Release(hs[0])
+			for range 12 {
+				p.Acquire()
+			}
+			st := p.Stats()
+			want := Stats{Strategy: s, Capacity: 10, Active: 10, HighWater: 10, Acquires: 15, Misses: 4, Releases: 5, Rejects: 1, Probes: st.Probes, Overhead: st.Overhead}
+			if st != want {
+				t.Fatalf("Stats = %+v, want %+v", st, want)
+			}
+			if st.Acquires-st.Releases != uint64(st.Active) {
+				t.Fatal("Acquires - Releases != Active")
+			}
+			if st.Probes < st.Acquires {
+				t.Fatalf("Probes %d < Acquires %d: every acquire examines at least one slot", st.Probes, st.Acquires)
+			}
+		})
+	}
+}
+
+// TestProbesFollowSeedCosts checks that the O(n) strategies really search
+// where their seed does — listremove in a mostly free pool, the others in a
+// nearly full one — by comparing probes per operation at two capacities:
+// linear costs grow tenfold, constant ones do not. full == 1 means all
+// slots but one are live.
+func TestProbesFollowSeedCosts(t *testing.T) {
+	probesPerOp := func(s Strategy, capacity int, full float64) float64 {
+		p := newPool(t, s, capacity)
+		hs := make([]Handle, 0, capacity)
+		live := int(float64(capacity) * full)
+		if full == 1 {
+			live = capacity - 1 // one free slot: the worst case of a search
+		}
+		for range live {
+			h, _, _ := p.Acquire()
+			hs = append(hs, h)
+		}
+		start := p.Stats()
+		for i := range 1000 {
+			k := (i * 7919) % len(hs) // scattered, as a game releases
+			p.Release(hs[k])
+			hs[k], _, _ = p.Acquire()
+		}
+		return float64(p.Stats().Probes-start.Probes) / 2000
+	}
+	tests := []struct {
+		s      Strategy
+		full   float64
+		linear bool
+	}{
+		{ListRemove, 0.1, true}, {ActiveList, 1, true}, {Scan, 1, true}, {Offsets, 1, true},
+		{FreeList, 1, false}, {Queue, 1, false}, {Dense, 1, false}, {Bitset, 1, false}, {Alloc, 1, false}, {SyncPool, 1, false},
+		{FreeList, 0.1, false}, {Dense, 0.1, false},
+	}
+	for _, tt := range tests {
+		small, large := probesPerOp(tt.s, 100, tt.full), probesPerOp(tt.s, 1000, tt.full)
+		if grew := large > 5*small; grew != tt.linear {
+			t.Errorf("%s at %.0f%% full: probes per op %.1f at capacity 100, %.1f at 1000; want linear growth %v",
+				tt.s, 100*tt.full, small, large, tt.linear)
+		}
+	}
+}
+
+// TestNoAllocs asserts the allocation budget: pooled strategies allocate
+// nothing after New for Acquire, Release, Get and a full All loop.
+func TestNoAllocs(t *testing.T) {
+	for _, s := range Strategies() {
+		if !mustKind(s).pooled() {
+			continue
+		}
+		t.Run(string(s), func(t *testing.T) {
+			p := newPool(t, s, 256)
+			for range 128 {
+				p.Acquire()
+			}
+			if n := testing.AllocsPerRun(100, func() {
+				h, v, _ := p.Acquire()
+				v.X++
+				p.Get(h)
+				p.Release(h)
+			}); n != 0 {
+				t.Errorf("Acquire/Get/Release: %v allocs", n)
+			}
+			var sum float64
+			if n := testing.AllocsPerRun(100, func() {
+				for _, v := range p.All() {
+					sum += v.X
+				}
+			}); n != 0 {
+				t.Errorf("All loop: %v allocs", n)
+			}
+			if n := testing.AllocsPerRun(10, func() {
+				p.Clear()
+				for range 128 {
+					p.Acquire()
+				}
+			}); n != 0 {
+				t.Errorf("Clear: %v allocs", n)
+			}
+		})
+	}
+}
+
+func mustKind(s Strategy) kind {
+	k, ok := kindOf(s)
+	if !ok {
+		panic(s)
+	}
+	return k
+}
+
+func TestAllocPeerAllocates(t *testing.T) {
+	p := newPool(t, Alloc, 16)
+	if n := testing.AllocsPerRun(100, func() {
+		h, _, _ := p.Acquire()
+		p.Release(h)
+	}); n < 1 {
+		t.Fatalf("alloc peer: %v allocs per Acquire, want at least 1", n)
+	}
+}
