@@ -1,0 +1,44 @@
+// Package game is a headless, deterministic asteroids simulation whose
+// bullets and debris live in fixed-capacity [pool.Pool]s. It knows nothing of
+// terminals: a front end feeds one [Input] per [World.Step] and draws what the
+// accessors return; the stress mode and the tests drive the very same world.
+//
+// # Time and space
+//
+// Step advances the world by exactly 1/[TPS] of a second. The playfield is
+// [Width] × [Height] logical units whatever the screen, and wraps around at
+// its edges; velocities are in units per second, Y grows downwards and angles
+// are radians with 0 pointing along +X.
+//
+// # Rules
+//
+// The ship rotates, thrusts with inertia up to a speed cap, slows by drag,
+// fires volleys as the current [levels.Level] prescribes and jumps through
+// hyperspace, which may kill it on re-entry (more likely the fuller the
+// field). Large asteroids split into two medium, medium into two small, small
+// vanish; they score 20, 50 and 100, a saucer 200 (large) or 1000 (small).
+// Every 10,000 points gives an extra ship. Three ships; a lost ship comes
+// back with a short invulnerability once the centre is clear; the last one
+// lost ends the game ([GameOver]) until [World.Restart]. A wave ends when no
+// asteroid and no saucer is left; wave n (1-based) uses Set.Level(n-1).
+//
+// # Pools
+//
+// Bullets and debris are acquired from two pools created once by [New] with
+// a fixed capacity. When a pool is full the spawn is skipped (the pool counts
+// the miss); nothing grows. [World.SetStrategy] switches both pools between
+// two steps without losing or changing anything.
+//
+// # Determinism
+//
+// The same [Config] and the same inputs give the same world, step for step,
+// whatever strategy the pools use and however often it is switched: every
+// object carries a spawn serial, collisions are resolved in serial order,
+// random numbers are drawn only in spawn order (never while a pool is
+// iterated) from the world's own seeded generator, and [World.Checksum] hashes
+// pool items order-independently. Checksums compare within one architecture
+// (a compiler may fuse floating-point operations differently on another).
+//
+// Random numbers for debris are drawn whether or not its pool has room, so
+// the debris capacity never changes how the game plays.
+package game

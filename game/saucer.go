@@ -1,0 +1,152 @@
+package game
+
+import "math"
+
+// Saucer is the flying saucer that crosses the field in waves whose level
+// asks for one, shooting at random (large) or at the ship (small). It
+// crosses once, wrapping only vertically, and leaves at the far edge.
+type Saucer struct {
+	Pos, Vel Vec
+	Small    bool
+	Radius   float64
+	Serial   uint64
+}
+
+// saucer is the world's one saucer slot and its timers.
+type saucer struct {
+	Saucer
+	alive bool
+	wait  int // steps until the next saucer enters, in a wave that has them
+	fire  int // steps until it shoots
+	turn  int // steps until it changes course
+}
+
+// Scores for downing a saucer.
+const (
+	SaucerPoints      = 200  // a large saucer
+	SmallSaucerPoints = 1000 // a small saucer
+)
+
+const (
+	saucerBullet     = 330.0 // speed of a saucer's bullets
+	saucerBulletLife = 75    // steps
+	smallScore       = 40000 // from this score on every saucer is small
+)
+
+// Saucer returns the saucer and whether one is in the field.
+func (w *World) Saucer() (Saucer, bool) { return w.saucer.Saucer, w.saucer.alive }
+
+// Points appends the saucer's outline in world space to dst (a closed shape
+// of 8 corners: rim, dome, hull).
+func (s *Saucer) Points(dst []Vec) []Vec {
+	k := s.Radius / 20
+	for _, p := range saucerShape {
+		dst = append(dst, s.Pos.add(p.scale(k)))
+	}
+	return dst
+}
+
+// saucerShape is a large saucer (radius 20) around its centre.
+var saucerShape = [8]Vec{{-20, 2}, {-9, -4}, {-5, -11}, {5, -11}, {9, -4}, {20, 2}, {10, 9}, {-10, 9}}
+
+// saucerDelay is the wait before a saucer enters: 8 to 15 seconds in a wave
+// that has saucers (drawing its random number only then), else none.
+func (w *World) saucerDelay() int {
+	if !w.level.Saucer {
+		return 0
+	}
+	return w.rng.inclusive(8*TPS, 15*TPS)
+}
+
+// saucerArrival counts down to the next saucer of the wave and sends it in
+// from a random side. Saucers keep coming while rocks are left and the game
+// is on.
+func (w *World) saucerArrival() {
+	s := &w.saucer
+	if s.alive || !w.level.Saucer || len(w.asteroids) == 0 || w.phase == GameOver {
+		return
+	}
+	if s.wait--; s.wait > 0 {
+		return
+	}
+	small := w.score >= smallScore || w.rng.float() < min(0.1*float64(w.wave-1), 0.8)
+	left := w.rng.intn(2) == 0
+	y := w.rng.between(0.15*Height, 0.85*Height)
+	speed, r := 110.0, 20.0
+	if small {
+		speed, r = 150.0, 12.0
+	}
+	x := 0.0
+	if !left {
+		x, speed = Width, -speed
+	}
+	*s = saucer{
+		Saucer: Saucer{Pos: Vec{x, y}, Vel: Vec{speed, 0}, Small: small, Radius: r, Serial: w.saucerSerial},
+		alive:  true,
+		turn:   w.rng.inclusive(TPS, 2*TPS),
+	}
+	s.fire = w.saucerReload()
+	w.saucerSerial++
+}
+
+func (w *World) saucerReload() int {
+	if w.saucer.Small {
+		return TPS * 5 / 6
+	}
+	return TPS * 7 / 6
+}
+
+// moveSaucer flies the saucer, now and then changing its vertical course,
+// shoots, and lets it leave at the far edge.
+func (w *World) moveSaucer() {
+	s := &w.saucer
+	if !s.alive {
+		return
+	}
+	if s.turn--; s.turn <= 0 {
+		s.Vel.Y = float64(w.rng.intn(3)-1) * math.Abs(s.Vel.X) * 0.6
+		s.turn = w.rng.inclusive(TPS, 2*TPS)
+	}
+	s.Pos = Vec{s.Pos.X + s.Vel.X/TPS, wrap1(s.Pos.Y+s.Vel.Y/TPS, Height)}
+	if s.Pos.X < 0 || s.Pos.X > Width {
+		s.alive = false
+		s.wait = w.saucerDelay()
+		return
+	}
+	if s.fire--; s.fire <= 0 {
+		s.fire = w.saucerReload()
+		w.shoot(s.Pos, polar(w.saucerAim(), saucerBullet), saucerBulletLife, true)
+	}
+}
+
+// saucerAim picks a direction: anywhere for a large saucer; at the ship for
+// a small one, its error shrinking wave after wave.
+func (w *World) saucerAim() float64 {
+	s := &w.saucer
+	a := w.rng.between(-math.Pi, math.Pi)
+	if !s.Small || !w.ship.Alive {
+		return a
+	}
+	d := delta(s.Pos, w.ship.Pos)
+	e := max(0.45-0.04*float64(w.wave), 0.08)
+	return math.Atan2(d.Y, d.X) + a/math.Pi*e
+}
+
+// killSaucer destroys the saucer with a burst of debris; scored when the
+// player did it.
+func (w *World) killSaucer(scored bool) {
+	s := &w.saucer
+	if scored {
+		if s.Small {
+			w.addScore(SmallSaucerPoints)
+		} else {
+			w.addScore(SaucerPoints)
+		}
+	}
+	w.breaks = append(w.breaks, breakEvent{
+		pos: s.Pos, vel: s.Vel, kind: ShipDebris,
+		radius: s.Radius, debris: 2 * w.level.DebrisPerBreak,
+	})
+	s.alive = false
+	s.wait = w.saucerDelay()
+}

@@ -1,0 +1,316 @@
+package game
+
+import (
+	"fmt"
+	"math"
+
+	"poolroids/levels"
+	"poolroids/pool"
+)
+
+// TPS is the number of steps per second: [World.Step] always advances 1/TPS s.
+const TPS = 60
+
+// Width and Height are the size of the logical playfield in units. It does
+// not depend on the screen; a front end scales it.
+const Width, Height = 1024.0, 768.0
+
+// Input is one step's intent. Fire held fires again as soon as the gun's
+// cooldown allows; Hyperspace held jumps again after the jump's cooldown.
+type Input struct{ Left, Right, Thrust, Fire, Hyperspace bool }
+
+// Config chooses what [New] builds. The zero Config is a valid game with
+// the shipped levels and seed 0.
+type Config struct {
+	Levels   *levels.Set   // nil: levels.Default()
+	Seed     uint64        // every random choice of the game derives from it
+	Strategy pool.Strategy // "": the set's strategy
+	Bullets  int           // bullet pool capacity; 0: the set's
+	Debris   int           // debris pool capacity; 0: the set's
+}
+
+// Phase is what the player is doing.
+type Phase int
+
+const (
+	Playing    Phase = iota // the ship is in the field
+	Respawning              // the ship was lost; another waits for a clear centre
+	GameOver                // the last ship was lost; only Restart plays again
+)
+
+func (p Phase) String() string {
+	switch p {
+	case Playing:
+		return "playing"
+	case Respawning:
+		return "respawning"
+	case GameOver:
+		return "game over"
+	}
+	return fmt.Sprintf("Phase(%d)", int(p))
+}
+
+// The rules in numbers.
+const (
+	StartLives        = 3           // ships at the start of a game
+	ExtraLifeEvery    = 10000       // points per extra ship
+	InvulnerableSteps = 5 * TPS / 2 // steps of invulnerability after a (re)spawn
+	ShipRadius        = 10.0        // collision radius of the ship
+)
+
+// Tuning. Speeds are per second, times in steps.
+const (
+	shipNose       = 15.0    // nose distance from the centre; bullets start there
+	turnRate       = 4.5     // radians per second
+	thrustAccel    = 380.0   // units per second²
+	maxSpeed       = 420.0   // the ship's speed cap
+	drag           = 0.55    // fraction of the ship's speed lost per second
+	hyperCooldown  = TPS     // steps between two jumps
+	hyperMargin    = 60.0    // re-entry keeps this far from the edges
+	respawnDelay   = 2 * TPS // steps before a lost ship may come back
+	safeRadius     = 150.0   // the centre must be this clear for a respawn
+	waveDelay      = 2 * TPS // steps between a cleared field and the next wave
+	spawnClearance = 240.0   // a new wave's asteroids start this far from the ship
+	debrisSpeedMin = 30.0    // debris speed range
+	debrisSpeedMax = 160.0   //
+	maxAsteroids   = 1 << 14 // hard cap of the asteroid slice
+	maxDebrisBurst = 1 << 16 // one burst's particles, however large a level asks
+	noSerial       = math.MaxUint64
+)
+
+// Ship is the player's ship. Angle is in radians, 0 pointing along +X.
+type Ship struct {
+	Pos, Vel     Vec
+	Angle        float64
+	Alive        bool
+	Invulnerable int // steps left; the ship passes through everything meanwhile
+	Thrusting    bool
+}
+
+// Bullet is one shot. Hostile bullets come from the saucer and hurt the
+// ship; the player's hurt asteroids and the saucer. Both hit asteroids.
+type Bullet struct {
+	Pos, Vel Vec
+	Life     int // steps left in flight: the level's BulletLife counts the step it is fired in
+	Serial   uint64
+	Hostile  bool
+}
+
+// ParticleKind tells debris apart for drawing.
+type ParticleKind uint8
+
+const (
+	Rock       ParticleKind = iota // from an asteroid
+	ShipDebris                     // from the ship or a saucer
+)
+
+// Particle is one piece of debris. It lives Life steps; Age counts up.
+type Particle struct {
+	Pos, Vel  Vec
+	Age, Life int
+	Serial    uint64
+	Kind      ParticleKind
+}
+
+// World is one game. It is not safe for concurrent use: a front end steps
+// and reads it from one goroutine.
+type World struct {
+	set      *levels.Set
+	seed     uint64
+	rng      rng
+	steps    uint64
+	paused   bool
+	phase    Phase
+	ship     Ship
+	score    int
+	lives    int
+	wave     int // 1-based
+	level    levels.Level
+	nextLife int // score that gives the next ship
+
+	fireWait    int // steps until the gun is ready
+	hyperWait   int // steps until hyperspace is ready
+	respawnWait int // steps until a lost ship may come back
+	waveWait    int // steps until the next wave, once the field is clear
+
+	asteroids []Asteroid // cap fixed by New; never grows
+	saucer    saucer
+
+	bullets *pool.Pool[Bullet]
+	debris  *pool.Pool[Particle]
+
+	bulletSerial, particleSerial, rockSerial, saucerSerial uint64
+
+	// Scratch of one step, preallocated by New.
+	hits   []hit
+	breaks []breakEvent
+	grid   grid
+}
+
+// New builds a world at the start of wave 1 with the ship in the centre.
+// It allocates everything the game will ever use: the two pools, the
+// asteroid slice (sized for the worst wave of the set) and the scratch of a
+// step. It fails on an unknown strategy, a negative or impossible capacity,
+// or a set without levels.
+func New(cfg Config) (*World, error) {
+	set := cfg.Levels
+	if set == nil {
+		set = levels.Default()
+	}
+	if len(set.Levels) == 0 {
+		return nil, fmt.Errorf("game: level set %q has no levels", set.Name)
+	}
+	s := cfg.Strategy
+	if s == "" {
+		s = set.Strategy
+	}
+	if s == "" {
+		s = pool.FreeList
+	}
+	nb, nd := cfg.Bullets, cfg.Debris
+	if nb == 0 {
+		nb = set.Bullets
+	}
+	if nd == 0 {
+		nd = set.Debris
+	}
+	bullets, err := pool.New[Bullet](s, nb)
+	if err != nil {
+		return nil, fmt.Errorf("game: bullet pool: %w", err)
+	}
+	debris, err := pool.New[Particle](s, nd)
+	if err != nil {
+		return nil, fmt.Errorf("game: debris pool: %w", err)
+	}
+	na := asteroidCap(set)
+	w := &World{
+		set:       set,
+		seed:      cfg.Seed,
+		asteroids: make([]Asteroid, 0, na),
+		bullets:   bullets,
+		debris:    debris,
+		hits:      make([]hit, 0, nb),
+		breaks:    make([]breakEvent, 0, na+2),
+		grid:      grid{next: make([]int32, 0, na)},
+	}
+	w.reset()
+	return w, nil
+}
+
+// asteroidCap is the most asteroids any wave of set can have alive at once:
+// each one of size s ends as at most 2^(s-1) pieces alive together.
+func asteroidCap(set *levels.Set) int {
+	n := 1
+	for i := range len(set.Levels) + levels.Ramp + 1 { // later waves repeat the last
+		l := set.Level(i)
+		n = max(n, max(l.Asteroids, 0)<<(clampSize(l.Size)-1))
+	}
+	return min(n, maxAsteroids)
+}
+
+func clampSize(s int) int { return min(max(s, 1), 3) }
+
+// reset puts the world in the state New gives it.
+func (w *World) reset() {
+	w.rng = rng{state: w.seed}
+	w.steps = 0
+	w.paused = false
+	w.score, w.lives, w.nextLife = 0, StartLives, ExtraLifeEvery
+	w.fireWait, w.hyperWait, w.respawnWait, w.waveWait = 0, 0, 0, 0
+	w.bulletSerial, w.particleSerial, w.rockSerial, w.saucerSerial = 0, 0, 0, 0
+	w.bullets.Clear()
+	w.debris.Clear()
+	w.asteroids = w.asteroids[:0]
+	w.saucer = saucer{}
+	w.spawnShip()
+	w.startWave(1)
+}
+
+// Restart begins a new game with the same seed, strategy and capacities: the
+// world is then exactly as New made it (pool statistics keep counting).
+func (w *World) Restart() { w.reset() }
+
+// Steps returns how many steps were taken since New or Restart. Paused
+// steps do not count.
+func (w *World) Steps() uint64 { return w.steps }
+
+// Ship returns the ship. Alive is false while respawning and after the game.
+func (w *World) Ship() Ship { return w.ship }
+
+// Asteroids returns the asteroids in spawn order. The slice is a read-only
+// view into the world, valid until the next Step or Restart.
+func (w *World) Asteroids() []Asteroid { return w.asteroids }
+
+// Bullets returns the bullet pool, for reading and for statistics. Items
+// must not be acquired or released from outside; switching its strategy
+// between two steps is allowed and does not change the game.
+func (w *World) Bullets() *pool.Pool[Bullet] { return w.bullets }
+
+// Debris returns the debris pool, under the same terms as Bullets.
+func (w *World) Debris() *pool.Pool[Particle] { return w.debris }
+
+// SetStrategy switches both pools to s between two steps. Every live bullet
+// and particle is kept as it was, so the game goes on exactly as it would
+// have. An unknown strategy is an error and changes nothing.
+func (w *World) SetStrategy(s pool.Strategy) error {
+	// Both pools accept the same names: if the first takes s, so does the second.
+	if err := w.bullets.SetStrategy(s); err != nil {
+		return fmt.Errorf("game: %w", err)
+	}
+	return w.debris.SetStrategy(s)
+}
+
+// Score returns the points scored in this game.
+func (w *World) Score() int { return w.score }
+
+// Lives returns the ships left, the one in play included; 0 once the game
+// is over.
+func (w *World) Lives() int { return w.lives }
+
+// Wave returns the current wave, starting at 1.
+func (w *World) Wave() int { return w.wave }
+
+// Level returns the level of the current wave: Set.Level(Wave()-1).
+func (w *World) Level() levels.Level { return w.level }
+
+// Phase returns whether the ship plays, waits to respawn, or the game is over.
+func (w *World) Phase() Phase { return w.phase }
+
+// Paused reports whether Step is currently ignored.
+func (w *World) Paused() bool { return w.paused }
+
+// SetPaused pauses or resumes the game. While paused Step does nothing at
+// all, so pausing never changes the outcome of a game.
+func (w *World) SetPaused(p bool) { w.paused = p }
+
+// Seed returns the seed the world was built with.
+func (w *World) Seed() uint64 { return w.seed }
+
+// LevelSet returns the level set the world plays.
+func (w *World) LevelSet() *levels.Set { return w.set }
+
+// spawnShip puts a new ship in the centre, pointing up, invulnerable for a
+// while.
+func (w *World) spawnShip() {
+	w.ship = Ship{
+		Pos:          Vec{Width / 2, Height / 2},
+		Angle:        -math.Pi / 2,
+		Alive:        true,
+		Invulnerable: InvulnerableSteps,
+	}
+	w.phase = Playing
+	w.fireWait, w.hyperWait = 0, 0
+}
+
+// addScore adds points and gives a ship for every ExtraLifeEvery crossed.
+// Nothing scores once the game is over.
+func (w *World) addScore(n int) {
+	if w.phase == GameOver {
+		return
+	}
+	w.score += n
+	for w.score >= w.nextLife {
+		w.lives++
+		w.nextLife += ExtraLifeEvery
+	}
+}

@@ -1,0 +1,88 @@
+// Package levels keeps the game's numbers out of its code: how many
+// asteroids a wave has and how fast they fly, how the ship's gun fires, how
+// much debris a break throws, and the capacities of the bullet and debris
+// pools. They live in data files loaded by name, as in seed 003's "stats
+// library", so a level is tuned by editing a file, not by rebuilding.
+//
+// The shipped set is embedded in the binary ([Default]; the files themselves
+// are [Embedded]). A player loads a set of their own from a directory with
+// [LoadDir] (the --levels DIR flag), a program from any file system with
+// [LoadFS].
+//
+// # Files
+//
+// A level-set directory holds set.toml and one TOML file per level; the
+// levels are played in the order of their file names, so number them:
+// 01-first-contact.toml, 02-drift.toml, ... Other files, subdirectories and
+// names starting with "." are skipped.
+//
+// set.toml names the set and sizes the pools, which never grow: when one is
+// full a spawn is skipped and counted as a miss.
+//
+//	name = "Classic"
+//
+//	[pools]
+//	bullets = 64
+//	debris = 1024
+//	strategy = "freelist"
+//
+// A level file gives one wave; spread and saucer may be left out (0, false):
+//
+//	name = "Swarm"
+//	asteroids = 8          # at the start of the wave
+//	size = 3               # 3 large, 2 medium, 1 small
+//	speed_min = 35         # playfield units per second; the field is 1024x768
+//	speed_max = 90
+//	fire_cooldown = 7      # steps (1/60 s) between shots
+//	bullet_speed = 620     # units per second
+//	bullet_life = 58       # steps
+//	bullets_per_shot = 3
+//	spread = 5             # degrees between the bullets of one shot
+//	debris_per_break = 48  # particles per destroyed asteroid; a lost ship throws 3x
+//	debris_life_min = 40   # steps
+//	debris_life_max = 100
+//	saucer = true          # a flying saucer joins the wave
+//
+// # Ranges
+//
+// Every field has an allowed range. A file breaking one is refused with a
+// *[FieldError] naming the file, the line, the field and what is allowed:
+//
+//	levels/03-swarm.toml:5: field "speed_max": 9000 is out of range, allowed 10..600
+//
+// set.toml:
+//
+//	name                a text of 1 to 40 printable characters
+//	pools.bullets       an integer 1..4096, at least the largest bullets_per_shot
+//	pools.debris        an integer 1..65536
+//	pools.strategy      one of alloc, syncpool, listremove, activelist, scan, queue, freelist, offsets, bitset, dense
+//
+// A level file:
+//
+//	name                a text of 1 to 40 printable characters, unique in the set
+//	asteroids           an integer 1..64
+//	size                an integer 1..3
+//	speed_min           a number 0..600, at most speed_max
+//	speed_max           a number 10..600
+//	fire_cooldown       an integer 1..120
+//	bullet_speed        a number 100..2000
+//	bullet_life         an integer 1..600
+//	bullets_per_shot    an integer 1..16
+//	spread              a number 0..45 (optional, 0)
+//	debris_per_break    an integer 0..1024
+//	debris_life_min     an integer 1..600, at most debris_life_max
+//	debris_life_max     an integer 1..600
+//	saucer              true or false (optional, false)
+//
+// Unknown fields, values of the wrong type, missing fields, TOML syntax
+// errors, a directory without set.toml or without levels, and files over
+// 64 KiB are refused the same way. Of several problems in one file the
+// loader reports the one on the earliest line (a missing field, which has no
+// line, last). Nothing the files hold makes the loader panic; it is fuzzed.
+//
+// # Past the last level
+//
+// The game does not end with the last level: [Set.Level] keeps making it
+// harder for [Ramp] more waves (more and faster asteroids, larger debris
+// bursts, a saucer), then holds, always within the ranges above.
+package levels

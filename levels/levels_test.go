@@ -1,0 +1,179 @@
+package levels
+
+import (
+	"io/fs"
+	"os"
+	"strings"
+	"testing"
+
+	"poolroids/pool"
+)
+
+func TestDefault(t *testing.T) {
+	s := Default()
+	if err := s.Validate(); err != nil {
+		t.Fatalf("shipped set: %v", err)
+	}
+	if s.Bullets != 64 || s.Debris != 1024 || s.Strategy != pool.FreeList {
+		t.Errorf("capacities %d/%d strategy %q, want 64/1024 freelist", s.Bullets, s.Debris, s.Strategy)
+	}
+	files, err := fs.Glob(Embedded(), "*.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(s.Levels) < 5 || len(s.Levels) != len(files)-1 {
+		t.Errorf("%d levels from %d files, want >= 5 levels, every file but set.toml", len(s.Levels), len(files))
+	}
+}
+
+// TestDefaultGetsHarder checks that each shipped level asks more than the
+// one before: more and faster asteroids, more bullets alive under full fire,
+// more debris alive per break.
+func TestDefaultGetsHarder(t *testing.T) {
+	ls := Default().Levels
+	bullets := func(l Level) int { return l.BulletsPerShot * ((l.BulletLife + l.FireCooldown - 1) / l.FireCooldown) }
+	debris := func(l Level) int { return l.DebrisPerBreak * (l.DebrisLifeMin + l.DebrisLifeMax) / 2 }
+	for i := 1; i < len(ls); i++ {
+		a, b := ls[i-1], ls[i]
+		if b.Asteroids <= a.Asteroids || b.SpeedMax <= a.SpeedMax || bullets(b) <= bullets(a) || debris(b) <= debris(a) {
+			t.Errorf("level %d %q is not harder than %q:\n%+v\n%+v", i+1, b.Name, a.Name, b, a)
+		}
+	}
+	// The last level fires more bullets than the pool holds: under full fire
+	// the bullet pool is the bottleneck.
+	if s := Default(); bullets(ls[len(ls)-1]) <= s.Bullets {
+		t.Errorf("last level keeps %d bullets alive, want more than the pool's %d", bullets(ls[len(ls)-1]), s.Bullets)
+	}
+}
+
+func TestDefaultIsACopy(t *testing.T) {
+	a := Default()
+	a.Levels[0].Asteroids = 99
+	a.Levels = a.Levels[:1]
+	if b := Default(); b.Levels[0].Asteroids == 99 || len(b.Levels) < 5 {
+		t.Error("changing one Default() changed the next")
+	}
+}
+
+func TestLevelIndex(t *testing.T) {
+	s := Default()
+	for i, l := range s.Levels {
+		if s.Level(i) != l {
+			t.Errorf("Level(%d) = %+v, want Levels[%d]", i, s.Level(i), i)
+		}
+	}
+	if s.Level(-3) != s.Levels[0] {
+		t.Error("Level(-3) is not the first level")
+	}
+	if (&Set{}).Level(4) != (Level{}) {
+		t.Error("Level of an empty set is not the zero Level")
+	}
+}
+
+// TestLevelPastTheEnd checks that waves past the last level get harder for
+// Ramp waves, then hold, without leaving the allowed ranges, for the
+// shipped set and for sets whose last level starts at the limits.
+func TestLevelPastTheEnd(t *testing.T) {
+	top := Default().Levels[0]
+	top.Asteroids, top.SpeedMin, top.SpeedMax, top.DebrisPerBreak = maxAsteroids-1, maxSpeed-5, maxSpeed, maxPerBreak-3
+	calm := top
+	calm.Name, calm.Asteroids, calm.SpeedMin, calm.SpeedMax, calm.DebrisPerBreak = "calm", 1, 0, 10, 0
+	sets := map[string]*Set{
+		"shipped":   Default(),
+		"at limits": {Name: "top", Bullets: 64, Debris: 64, Strategy: pool.Dense, Levels: []Level{top}},
+		"calm":      {Name: "calm", Bullets: 64, Debris: 64, Strategy: pool.Dense, Levels: []Level{calm}},
+	}
+	for name, s := range sets {
+		t.Run(name, func(t *testing.T) {
+			last := len(s.Levels) - 1
+			prev := s.Level(last)
+			for n := last + 1; n <= last+Ramp+10; n++ {
+				l := s.Level(n)
+				one := &Set{Name: "one", Bullets: s.Bullets, Debris: s.Debris, Strategy: s.Strategy, Levels: []Level{l}}
+				if err := one.Validate(); err != nil {
+					t.Fatalf("Level(%d) leaves the ranges: %v", n, err)
+				}
+				if l.Asteroids < prev.Asteroids || l.SpeedMin < prev.SpeedMin || l.SpeedMax < prev.SpeedMax || l.DebrisPerBreak < prev.DebrisPerBreak || !l.Saucer {
+					t.Errorf("Level(%d) is easier than Level(%d):\n%+v\n%+v", n, n-1, l, prev)
+				}
+				weapon := func(l Level) [5]float64 {
+					return [5]float64{float64(l.FireCooldown), l.BulletSpeed, float64(l.BulletLife), float64(l.BulletsPerShot), l.Spread}
+				}
+				if weapon(l) != weapon(prev) || l.Name != prev.Name || l.Size != prev.Size {
+					t.Errorf("Level(%d) changed more than the wave and the debris", n)
+				}
+				harder := l.Asteroids > prev.Asteroids || l.SpeedMax > prev.SpeedMax || l.DebrisPerBreak > prev.DebrisPerBreak
+				if n <= last+Ramp && !harder && name != "at limits" {
+					t.Errorf("Level(%d) is no harder than Level(%d)", n, n-1)
+				}
+				if n > last+Ramp && l != prev {
+					t.Errorf("Level(%d) differs from Level(%d) past the ramp", n, n-1)
+				}
+				prev = l
+			}
+		})
+	}
+}
+
+func TestLevelAllocs(t *testing.T) {
+	s := Default()
+	if n := testing.AllocsPerRun(100, func() { _ = s.Level(len(s.Levels) + 3) }); n != 0 {
+		t.Errorf("Level allocates %v times, want 0", n)
+	}
+}
+
+func TestValidate(t *testing.T) {
+	cases := []struct {
+		name  string
+		edit  func(*Set)
+		field string
+		msg   string
+	}{
+		{"no name", func(s *Set) { s.Name = "" }, "name", `"" is empty, allowed a text of 1 to 40 printable characters`},
+		{"zero capacity", func(s *Set) { s.Bullets = 0 }, "pools.bullets", "0 is out of range, allowed 1..4096"},
+		{"strategy spelt loosely", func(s *Set) { s.Strategy = "FreeList" }, "pools.strategy", `"FreeList" is not a strategy, allowed one of alloc, ...`},
+		{"no strategy", func(s *Set) { s.Strategy = "" }, "pools.strategy", `"" is not a strategy, ...`},
+		{"no levels", func(s *Set) { s.Levels = nil }, "levels", "no levels, allowed one or more"},
+		{"zero level", func(s *Set) { s.Levels[2] = Level{} }, "levels[2].name", `"" is empty, ...`},
+		{"out of range", func(s *Set) { s.Levels[1].Size = 4 }, "levels[1].size", "4 is out of range, allowed 1..3"},
+		{"speeds upside down", func(s *Set) { s.Levels[0].SpeedMin = 300 }, "levels[0].speed_min", "300 is above speed_max 50, allowed 0..50"},
+		{"same name twice", func(s *Set) { s.Levels[3].Name = s.Levels[1].Name }, "levels[3].name", `"Drift" is already the name of levels[1], allowed a name of its own`},
+		{"volley too big", func(s *Set) { s.Levels[1].BulletsPerShot = 16; s.Bullets = 15 }, "pools.bullets", "15 is too small for one volley of levels[1] (bullets_per_shot = 16), allowed 16..4096"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			s := Default()
+			c.edit(s)
+			checkFieldError(t, nil, s.Validate(), "", 0, c.field, c.msg)
+		})
+	}
+}
+
+// TestDocRanges keeps the package documentation in step with the field
+// tables: every field is listed there with what it allows.
+func TestDocRanges(t *testing.T) {
+	src, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(src), "\n")
+	listed := func(key, allowed string) bool {
+		for _, l := range lines {
+			if f := strings.Fields(strings.TrimPrefix(l, "//")); len(f) > 1 && f[0] == key &&
+				strings.HasPrefix(strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(strings.TrimPrefix(l, "//")), key)), allowed) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, f := range setFields {
+		if f.kind != kTable && !listed(f.key, f.allowed()) {
+			t.Errorf("doc.go does not list set field %s as %q", f.key, f.allowed())
+		}
+	}
+	for _, f := range levelFields {
+		if !listed(f.key, f.allowed()) {
+			t.Errorf("doc.go does not list level field %s as %q", f.key, f.allowed())
+		}
+	}
+}
