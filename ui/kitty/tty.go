@@ -1,0 +1,153 @@
+package kitty
+
+import (
+	"bytes"
+	"sync/atomic"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+var (
+	// tcellPush and tcellPop are what tcell writes to switch the protocol
+	// on (flag 1 only) and off; each goes out whole in one Write.
+	tcellPush = []byte("\x1b[>1u")
+	tcellPop  = []byte("\x1b[<u")
+	// enable pushes our flags (see the package doc) and asks which flags
+	// the terminal actually put in force.
+	enable = []byte("\x1b[>31u\x1b[?u")
+)
+
+// readSize is how much one Read asks of the inner Tty. tcell reads 128
+// bytes at a time; the rest waits in the buffer for the next call.
+const readSize = 4096
+
+// Tty is a tcell.Tty that filters kitty keyboard protocol reports out of the
+// input before tcell parses it and records them as held-key state in
+// [Tty.Keys]. See the package documentation for what it rewrites.
+//
+// Read is for one goroutine at a time (tcell's input loop); it takes no lock,
+// so Drain can always wake a blocked Read. Write, Drain, Start, Stop and the
+// rest are safe to call from other goroutines, as tcell does.
+type Tty struct {
+	in   tcell.Tty
+	keys Keys
+
+	pushed  atomic.Bool // our flags are pushed and not yet popped
+	restart atomic.Bool // set by Start: the reader forgets what it carried
+
+	// Read side: touched only by the goroutine in Read.
+	f        filter
+	buf      [readSize + maxSeq]byte
+	pos, end int // filtered bytes not yet returned: buf[pos:end]
+	hold     [maxSeq]byte
+	nhold    int   // unfinished sequence carried to the next read: hold[:nhold]
+	err      error // error to return once the carried bytes are out
+}
+
+// NewTty wraps in. The returned Tty owns in: use it in place of in.
+func NewTty(in tcell.Tty) *Tty {
+	t := &Tty{in: in}
+	t.f.keys = &t.keys
+	return t
+}
+
+// Keys returns the held-key state this Tty records. It stays valid for the
+// life of the Tty.
+func (t *Tty) Keys() *Keys { return &t.keys }
+
+// Read returns the terminal's input with kitty reports filtered out or
+// rewritten. It blocks until there is something to return or the inner Tty
+// fails; it never returns 0 bytes with a nil error.
+func (t *Tty) Read(p []byte) (int, error) {
+	if t.restart.CompareAndSwap(true, false) {
+		t.pos, t.end, t.nhold, t.err = 0, 0, 0, nil
+	}
+	if len(p) == 0 {
+		return 0, nil
+	}
+	for {
+		if t.pos < t.end {
+			n := copy(p, t.buf[t.pos:t.end])
+			t.pos += n
+			return n, nil
+		}
+		if t.err != nil {
+			err := t.err
+			t.err = nil
+			return 0, err
+		}
+		k := copy(t.buf[:], t.hold[:t.nhold])
+		t.nhold = 0
+		n, err := t.in.Read(t.buf[k : k+readSize])
+		final := err != nil
+		w, rest := t.f.run(t.buf[:k+n], final)
+		t.nhold = copy(t.hold[:], t.buf[rest:k+n])
+		t.pos, t.end, t.err = 0, w, err
+	}
+}
+
+// Write passes p to the terminal, rewriting tcell's protocol push into ours
+// and noting the pop.
+func (t *Tty) Write(p []byte) (int, error) {
+	push := bytes.Index(p, tcellPush)
+	pop := bytes.Index(p, tcellPop)
+	if pop > push {
+		t.pushed.Store(false)
+		t.keys.active.Store(false)
+		t.keys.releaseAll()
+	}
+	if push < 0 {
+		return t.in.Write(p)
+	}
+	if push > pop {
+		t.pushed.Store(true)
+	}
+	out := make([]byte, 0, len(p)-len(tcellPush)+len(enable))
+	out = append(out, p[:push]...)
+	out = append(out, enable...)
+	out = append(out, p[push+len(tcellPush):]...)
+	if _, err := t.in.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// popIfPushed switches the protocol off if tcell has not. Best effort: the
+// terminal may already be gone, and Stop or Close goes on regardless.
+func (t *Tty) popIfPushed() {
+	if t.pushed.CompareAndSwap(true, false) {
+		_, _ = t.in.Write(tcellPop)
+	}
+	t.keys.active.Store(false)
+	t.keys.releaseAll()
+}
+
+// Start starts the inner Tty and forgets any input and held keys left from
+// before a Stop.
+func (t *Tty) Start() error {
+	t.restart.Store(true)
+	t.keys.releaseAll()
+	return t.in.Start()
+}
+
+// Stop switches the protocol off if it is still on, then stops the inner Tty.
+func (t *Tty) Stop() error {
+	t.popIfPushed()
+	return t.in.Stop()
+}
+
+// Drain delegates to the inner Tty, which must make a blocked Read return.
+func (t *Tty) Drain() error { return t.in.Drain() }
+
+// NotifyResize delegates to the inner Tty.
+func (t *Tty) NotifyResize(cb func()) { t.in.NotifyResize(cb) }
+
+// WindowSize delegates to the inner Tty.
+func (t *Tty) WindowSize() (tcell.WindowSize, error) { return t.in.WindowSize() }
+
+// Close switches the protocol off if it is still on, then closes the inner
+// Tty.
+func (t *Tty) Close() error {
+	t.popIfPushed()
+	return t.in.Close()
+}

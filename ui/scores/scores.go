@@ -1,0 +1,335 @@
+// Package scores keeps the high-score table: a small JSON file that survives
+// crashes, full disks and bad edits.
+//
+// # Persistence
+//
+// [Store.Add] rewrites the whole file atomically: it writes a temporary file
+// in the same directory, syncs it to disk, renames it over the old file and
+// syncs the directory. A crash or a full disk at any point leaves either the
+// old file or the new one, never a mix. A failed write keeps the entry in
+// memory (the next successful Add saves it) and leaves the old file as it
+// was.
+//
+// [Open] never fails for want of a good file. A missing file is an empty
+// table. A file that cannot be read or parsed is renamed aside, to
+// scores.json.bad-<time>, so nothing is lost and a person can look at it;
+// Open then returns a usable empty store together with an error that
+// explains, for the caller to log.
+//
+// # Players
+//
+// Every entry carries a player name (on a local game the user, over SSH the
+// user name plus a short key fingerprint). The store keeps each player's
+// best [PerPlayer] entries and at most [MaxEntries] in all, so a public
+// server's file stays small however many players come. [Store.Top] is the
+// table of everyone, [Store.TopFor] one player's own.
+//
+// A Store is safe for concurrent use: SSH sessions share one.
+package scores
+
+import (
+	"cmp"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode"
+)
+
+const (
+	// PerPlayer is how many entries each player keeps.
+	PerPlayer = 10
+	// MaxEntries bounds the whole table; the lowest scores go first.
+	MaxEntries = 1000
+	// maxName bounds a name, in runes.
+	maxName = 40
+	// version is the file format version.
+	version = 1
+)
+
+// Entry is one finished game.
+type Entry struct {
+	Name     string    `json:"name"`
+	Score    int       `json:"score"`
+	Wave     int       `json:"wave"`     // wave reached, 1-based
+	Strategy string    `json:"strategy"` // the pool strategy played at the end
+	When     time.Time `json:"when"`
+}
+
+// ErrCorrupt is wrapped by the error [Open] returns when the file is not a
+// score table.
+var ErrCorrupt = errors.New("high-score file is corrupt")
+
+// SetAsideError is the warning [Open] returns when the file existed but
+// could not be used. The store it comes with is usable.
+type SetAsideError struct {
+	Path  string // the score file
+	Aside string // where it was moved; "" if moving it failed too
+	Err   error  // why it could not be used (wraps ErrCorrupt when unparseable)
+}
+
+func (e *SetAsideError) Error() string {
+	if e.Aside == "" {
+		return fmt.Sprintf("high scores: %s unusable (%v) and could not be set aside; scores of this run are kept in memory only", e.Path, e.Err)
+	}
+	return fmt.Sprintf("high scores: %s unusable (%v); moved to %s, starting a new table", e.Path, e.Err, e.Aside)
+}
+
+func (e *SetAsideError) Unwrap() error { return e.Err }
+
+// Store is the high-score table, kept best first, and the file behind it.
+type Store struct {
+	path string
+	// diskErr, when set, stops all writes: the file is there but could be
+	// neither read nor moved, and overwriting it would destroy it.
+	diskErr error
+
+	mu      sync.Mutex // guards entries
+	entries []Entry    // sorted by better()
+
+	writeMu sync.Mutex // one file write at a time, each of the latest table
+}
+
+// DefaultPath is scores.json in the poolroids directory under the user's
+// config directory, e.g. ~/.config/poolroids/scores.json on Linux.
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, "poolroids", "scores.json"), nil
+}
+
+// fileFormat is what the file holds.
+type fileFormat struct {
+	Version int     `json:"version"`
+	Entries []Entry `json:"entries"`
+}
+
+// Open loads the table at path. The returned *Store is never nil and always
+// usable. The error is nil for a good or missing file; otherwise it is a
+// *[SetAsideError] saying what was wrong and where the file went: log it
+// and go on.
+func Open(path string) (*Store, error) {
+	s := &Store{path: path}
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		// No file (ENOTDIR: a parent is a file); Add will say if it cannot
+		// make one.
+		return s, nil
+	}
+	if err == nil {
+		var f fileFormat
+		err = json.Unmarshal(data, &f)
+		switch {
+		case err != nil:
+			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
+		case f.Version != version:
+			err = fmt.Errorf("%w: format version %d, this program reads %d", ErrCorrupt, f.Version, version)
+		default:
+			for _, e := range f.Entries {
+				// The file may have been edited by hand: clean it as Add would.
+				e.Name = cleanName(e.Name)
+				e.When = e.When.UTC()
+				s.insert(e)
+			}
+			return s, nil
+		}
+	}
+	warn := &SetAsideError{Path: path, Err: err}
+	aside := fmt.Sprintf("%s.bad-%s", path, time.Now().UTC().Format("20060102T150405.000000000Z"))
+	if rerr := os.Rename(path, aside); rerr != nil {
+		warn.Err = errors.Join(err, rerr)
+		s.diskErr = warn
+	} else {
+		warn.Aside = aside
+	}
+	return s, warn
+}
+
+// Path returns the file the store saves to.
+func (s *Store) Path() string { return s.path }
+
+// Add records e and saves the table. A zero When is set to now, and When is
+// kept in UTC. The name is cleaned of control characters and cut to 40
+// runes, since it may come from a stranger's SSH login and is shown on other
+// players' screens; an empty name becomes "anonymous".
+//
+// rank is e's 1-based place in the whole table, or 0 if it did not make the
+// table (not among the player's best [PerPlayer], or below the cut). When
+// saving fails, err says why; the entry stays in the table in memory and the
+// old file is untouched.
+func (s *Store) Add(e Entry) (rank int, err error) {
+	e.Name = cleanName(e.Name)
+	if e.When.IsZero() {
+		e.When = time.Now()
+	}
+	if y := e.When.Year(); y < 1 || y > 9999 {
+		// JSON cannot hold it, and one such entry would stop every save.
+		return 0, fmt.Errorf("high scores: time %v out of range", e.When)
+	}
+	e.When = e.When.UTC()
+
+	s.mu.Lock()
+	rank = s.insert(e)
+	s.mu.Unlock()
+	return rank, s.save()
+}
+
+// Top returns the best n entries of all players, best first (all of them
+// when n <= 0). The slice is the caller's.
+func (s *Store) Top(n int) []Entry {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if n <= 0 || n > len(s.entries) {
+		n = len(s.entries)
+	}
+	return slices.Clone(s.entries[:n])
+}
+
+// TopFor returns the best n entries of the player name, best first (all of
+// them when n <= 0). The name is cleaned as [Store.Add] cleans it.
+func (s *Store) TopFor(name string, n int) []Entry {
+	name = cleanName(name)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Entry
+	for _, e := range s.entries {
+		if e.Name == name {
+			out = append(out, e)
+			if len(out) == n {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// insert puts e in its place and applies the limits; it returns e's rank,
+// 0 if e did not stay. The caller holds s.mu (or owns s).
+func (s *Store) insert(e Entry) int {
+	i, _ := slices.BinarySearchFunc(s.entries, e, compare)
+	s.entries = slices.Insert(s.entries, i, e)
+	rank := i + 1
+
+	// The player's entries beyond PerPlayer are the worst of theirs.
+	seen := 0
+	for j := 0; j < len(s.entries); j++ {
+		if s.entries[j].Name != e.Name {
+			continue
+		}
+		if seen++; seen > PerPlayer {
+			if j == i {
+				rank = 0
+			}
+			s.entries = slices.Delete(s.entries, j, j+1)
+			j--
+		}
+	}
+	if len(s.entries) > MaxEntries {
+		if rank > MaxEntries {
+			rank = 0
+		}
+		s.entries = slices.Delete(s.entries, MaxEntries, len(s.entries))
+	}
+	return rank
+}
+
+// compare orders entries best first: higher score, then the earlier game
+// (who got there first keeps the place), then name.
+func compare(a, b Entry) int {
+	if c := cmp.Compare(b.Score, a.Score); c != 0 {
+		return c
+	}
+	if c := a.When.Compare(b.When); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Name, b.Name)
+}
+
+// save writes the current table to the file atomically.
+func (s *Store) save() error {
+	if s.diskErr != nil {
+		return s.diskErr
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	// Taken under writeMu, so the last writer always writes the latest table.
+	s.mu.Lock()
+	data, err := json.MarshalIndent(fileFormat{Version: version, Entries: s.entries}, "", "\t")
+	s.mu.Unlock()
+	if err != nil {
+		return fmt.Errorf("high scores: %w", err)
+	}
+	if err := writeAtomic(s.path, append(data, '\n')); err != nil {
+		return fmt.Errorf("high scores: saving %s: %w", s.path, err)
+	}
+	return nil
+}
+
+// writeAtomic replaces path with data: a temporary file in the same
+// directory (so the rename cannot cross file systems), synced, renamed over
+// path, and the directory synced so the rename itself is durable.
+func writeAtomic(path string, data []byte) (err error) {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			_ = tmp.Close()
+			_ = os.Remove(tmp.Name())
+		}
+	}()
+	if _, err := tmp.Write(data); err != nil {
+		return err
+	}
+	if err := tmp.Sync(); err != nil {
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return err
+	}
+	// The new file is in place; some file systems cannot sync a directory,
+	// and that costs only the durability of the rename across a power cut.
+	if d, derr := os.Open(dir); derr == nil {
+		_ = d.Sync()
+		_ = d.Close()
+	}
+	return nil
+}
+
+// cleanName drops control and format characters (a name must not be able to
+// move the cursor or restyle someone's screen), trims spaces, bounds the
+// length and names the nameless.
+func cleanName(name string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar {
+			continue
+		}
+		if n == maxName {
+			break
+		}
+		b.WriteRune(r)
+		n++
+	}
+	if clean := strings.TrimSpace(b.String()); clean != "" {
+		return clean
+	}
+	return "anonymous"
+}
