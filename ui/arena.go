@@ -1,0 +1,379 @@
+package ui
+
+import (
+	"math"
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"poolroids/game"
+)
+
+// cellAspect is a terminal cell's height over its width: the playfield is
+// fitted in cells so that it keeps its shape on screen.
+const cellAspect = 2.0
+
+// inkStyles colour each kind of dot. tcell fits the RGB values to the
+// terminal's palette when it has fewer colours.
+var inkStyles = [numInks]tcell.Style{
+	inkRock1:     fg(200, 170, 120),
+	inkRock2:     fg(140, 118, 88),
+	inkRock3:     fg(85, 75, 62),
+	inkSpark1:    fg(255, 220, 90),
+	inkSpark2:    fg(230, 130, 40),
+	inkSpark3:    fg(140, 60, 30),
+	inkAsteroid:  fg(205, 205, 215),
+	inkSaucer:    fg(230, 90, 230),
+	inkHostile:   fg(255, 70, 70).Bold(true),
+	inkBullet:    fg(255, 255, 150).Bold(true),
+	inkFlame:     fg(255, 140, 0),
+	inkShipGhost: fg(60, 140, 160),
+	inkShip:      fg(80, 230, 255).Bold(true),
+}
+
+func fg(r, g, b int32) tcell.Style {
+	return tcell.StyleDefault.Foreground(tcell.NewRGBColor(r, g, b))
+}
+
+var (
+	borderStyle  = tcell.StyleDefault.Foreground(tcell.ColorGray)
+	focusStyle   = tcell.StyleDefault.Foreground(tcell.ColorTeal)
+	titleStyle   = tcell.StyleDefault.Foreground(tcell.ColorWhite).Bold(true)
+	badgeStyle   = tcell.StyleDefault.Foreground(tcell.ColorBlack).Background(tcell.ColorYellow)
+	overlayStyle = tcell.StyleDefault.Foreground(tcell.ColorWhite).Background(tcell.ColorBlack)
+	overlayTitle = overlayStyle.Foreground(tcell.ColorYellow).Bold(true)
+)
+
+// hud is what the arena shows besides the world, copied under the session
+// lock in one go.
+type hud struct {
+	level              string
+	score, lives, wave int
+	high               int
+	mode               mode
+	paused, stress     bool
+	over               []string // game-over screen, built when the game ended
+}
+
+// arena is the left side: the playfield, scaled to fit with its aspect
+// kept, drawn with braille dots (or ASCII) inside a border that carries the
+// level, score, lives, high score and wave. It draws straight onto the tcell
+// screen, reusing its canvas, so a frame allocates nothing.
+type arena struct {
+	*tview.Box
+	s     *session
+	cv    canvas
+	pts   []game.Vec // outline scratch
+	buf   []byte     // header scratch
+	left  textCache  // header texts
+	right textCache
+	sx    float64 // dots per playfield unit
+	sy    float64
+	hud   hud
+	frame rect // where the field was last drawn, border excluded
+}
+
+type rect struct{ x, y, w, h int }
+
+func newArena(s *session) *arena {
+	return &arena{
+		Box: tview.NewBox(),
+		s:   s,
+		pts: make([]game.Vec, 0, 2*game.MaxVertices),
+		buf: make([]byte, 0, 256),
+	}
+}
+
+// fieldSize is the largest field of cells within w×h that keeps the
+// playfield's aspect ratio on screen.
+func fieldSize(w, h int) (fw, fh int) {
+	ratio := game.Width / game.Height * cellAspect // cells across per cell down
+	fh = min(h, int(float64(w)/ratio))
+	fw = min(w, int(math.Round(float64(fh)*ratio)))
+	return max(fw, 0), max(fh, 0)
+}
+
+// Draw paints the world. It holds the session lock only while it copies
+// the world onto the canvas.
+func (a *arena) Draw(scr tcell.Screen) {
+	defer a.s.guard()
+	x, y, w, h := a.GetRect()
+	fw, fh := fieldSize(w-2, h-2)
+	if fw < 2 || fh < 2 {
+		return
+	}
+	a.frame = rect{x + 1 + (w-2-fw)/2, y + 1, fw, fh}
+	if a.cv.w != fw || a.cv.h != fh || a.cv.ascii != a.s.ascii {
+		a.cv.resize(fw, fh, a.s.ascii)
+	} else {
+		a.cv.clear()
+	}
+	a.sx = float64(a.cv.dw) / game.Width
+	a.sy = float64(a.cv.dh) / game.Height
+	a.s.paint(a)
+	f := a.frame
+	st := borderStyle
+	if a.HasFocus() {
+		st = focusStyle
+	}
+	drawBorder(scr, f.x-1, f.y-1, f.w+2, f.h+2, st)
+	a.drawHeader(scr)
+	a.cv.flush(scr, f.x, f.y, &inkStyles)
+	a.drawOverlay(scr)
+}
+
+// MouseHandler gives the arena the focus on a click.
+func (a *arena) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
+	return a.WrapMouseHandler(func(action tview.MouseAction, ev *tcell.EventMouse, setFocus func(tview.Primitive)) (bool, tview.Primitive) {
+		if action != tview.MouseLeftClick || !a.InRect(ev.Position()) {
+			return false, nil
+		}
+		setFocus(a)
+		return true, nil
+	})
+}
+
+// paintWorld copies the world onto the canvas. The caller holds the lock.
+func (a *arena) paintWorld(w *game.World) {
+	for i := range w.Asteroids() {
+		r := &w.Asteroids()[i]
+		a.pts = r.Points(a.pts[:0])
+		a.polygon(a.pts, r.Pos, r.Radius*1.2, inkAsteroid)
+	}
+	if sc, ok := w.Saucer(); ok {
+		a.pts = sc.Points(a.pts[:0])
+		a.polygon(a.pts, sc.Pos, sc.Radius*1.2, inkSaucer)
+	}
+	for _, p := range w.Debris().All() {
+		k := inkRock1
+		if p.Kind == game.ShipDebris {
+			k = inkSpark1
+		}
+		if p.Life > 0 {
+			k -= ink(min(max(3*p.Age/p.Life, 0), 2))
+		}
+		a.point(p.Pos, k, '.')
+	}
+	for _, b := range w.Bullets().All() {
+		k := inkBullet
+		if b.Hostile {
+			k = inkHostile
+		}
+		a.bullet(b.Pos, k)
+	}
+	a.ship(w)
+}
+
+// ship draws the ship, dimmed and blinking while invulnerable, with a
+// flickering flame while it thrusts.
+func (a *arena) ship(w *game.World) {
+	sh := w.Ship()
+	if !sh.Alive {
+		return
+	}
+	k := inkShip
+	if sh.Invulnerable > 0 && sh.Invulnerable/8%2 == 0 {
+		k = inkShipGhost
+	}
+	if a.cv.ascii {
+		a.point(sh.Pos, k, arrowGlyph(sh.Angle))
+		return
+	}
+	a.pts = w.ShipPoints(a.pts[:0])
+	if len(a.pts) < 4 {
+		a.polygon(a.pts, sh.Pos, 2*game.ShipRadius, k)
+		return
+	}
+	if sh.Thrusting && w.Steps()%4 < 2 {
+		nose, right, notch, left := a.pts[0], a.pts[1], a.pts[2], a.pts[3]
+		tip := game.Vec{X: notch.X + (notch.X-nose.X)*0.6, Y: notch.Y + (notch.Y-nose.Y)*0.6}
+		a.segment(mid(notch, right), tip, inkFlame)
+		a.segment(mid(notch, left), tip, inkFlame)
+	}
+	a.polygon(a.pts, sh.Pos, 2*game.ShipRadius, k)
+}
+
+func mid(p, q game.Vec) game.Vec { return game.Vec{X: (p.X + q.X) / 2, Y: (p.Y + q.Y) / 2} }
+
+// arrowGlyph is the ASCII ship pointing at angle a (radians, y down).
+func arrowGlyph(a float64) byte {
+	q := int(math.Round(a/(math.Pi/2))) & 3
+	return ">v<^"[q]
+}
+
+// polygon draws the closed outline pts of an object at c whose outline
+// stays within r of c, once more across each edge it overlaps, so that it
+// wraps around the playfield as the object does.
+func (a *arena) polygon(pts []game.Vec, c game.Vec, r float64, k ink) {
+	if len(pts) == 0 {
+		return
+	}
+	offx, nx := wrapOffsets(c.X, r, game.Width)
+	offy, ny := wrapOffsets(c.Y, r, game.Height)
+	for _, ox := range offx[:nx] {
+		for _, oy := range offy[:ny] {
+			prev := pts[len(pts)-1]
+			for _, p := range pts {
+				a.segment(game.Vec{X: prev.X + ox, Y: prev.Y + oy}, game.Vec{X: p.X + ox, Y: p.Y + oy}, k)
+				prev = p
+			}
+		}
+	}
+}
+
+// wrapOffsets lists the shifts at which an object at c with reach r shows
+// on a wrapping axis of the given size: itself, and its copy across the
+// edge it overlaps.
+func wrapOffsets(c, r, size float64) (off [2]float64, n int) {
+	n = 1
+	switch {
+	case c-r < 0:
+		off[1], n = size, 2
+	case c+r > size:
+		off[1], n = -size, 2
+	}
+	return off, n
+}
+
+func (a *arena) segment(p, q game.Vec, k ink) {
+	x0, y0 := a.dotOf(p)
+	x1, y1 := a.dotOf(q)
+	a.cv.line(x0, y0, x1, y1, k)
+}
+
+func (a *arena) point(p game.Vec, k ink, glyph byte) {
+	x, y := a.dotOf(p)
+	a.cv.dot(x, y, k, glyph)
+}
+
+// bullet is a 2×2 block of braille dots, a single character in ASCII.
+func (a *arena) bullet(p game.Vec, k ink) {
+	x, y := a.dotOf(p)
+	if a.cv.ascii {
+		a.cv.dot(x, y, k, '*')
+		return
+	}
+	a.cv.dot(x, y, k, 0)
+	a.cv.dot(x+1, y, k, 0)
+	a.cv.dot(x, y+1, k, 0)
+	a.cv.dot(x+1, y+1, k, 0)
+}
+
+func (a *arena) dotOf(p game.Vec) (int, int) {
+	return int(math.Floor(p.X * a.sx)), int(math.Floor(p.Y * a.sy))
+}
+
+// drawHeader writes the level and wave on the top border, left, and the
+// score, lives and high score on it, right; the mode on the bottom border.
+func (a *arena) drawHeader(scr tcell.Screen) {
+	f, h := a.frame, &a.hud
+	b := append(a.buf[:0], ' ')
+	b = append(b, h.level...)
+	b = append(b, " · wave "...)
+	b = strconv.AppendInt(b, int64(h.wave), 10)
+	b = append(b, ' ')
+	a.buf = b
+	n := putString(scr, f.x+1, f.y-1, f.w-2, a.left.of(b), titleStyle)
+
+	b = append(b[:0], " score "...)
+	b = strconv.AppendInt(b, int64(h.score), 10)
+	b = append(b, " · lives "...)
+	b = strconv.AppendInt(b, int64(h.lives), 10)
+	b = append(b, " · high "...)
+	b = strconv.AppendInt(b, int64(h.high), 10)
+	b = append(b, ' ')
+	a.buf = b
+	if w := cells(b); n+w+2 <= f.w-2 {
+		putString(scr, f.x+f.w-1-w, f.y-1, w, a.right.of(b), titleStyle)
+	}
+
+	badge := ""
+	switch {
+	case h.mode == modeTitle:
+		badge = " DEMO · space to play "
+	case h.paused:
+		badge = " PAUSED "
+	case h.stress:
+		badge = " STRESS AUTOPILOT · x to stop "
+	}
+	if badge != "" {
+		putString(scr, f.x+1, f.y+f.h, f.w-2, badge, badgeStyle)
+	}
+}
+
+var (
+	titleScreen = []string{
+		"P O O L R O I D S",
+		"",
+		"asteroids on fixed-capacity object pools",
+		"",
+		"press space to play",
+	}
+	pauseScreen = []string{"PAUSED", "", "p: resume · q: quit"}
+)
+
+// drawOverlay shows the title, pause or game-over screen over the field.
+func (a *arena) drawOverlay(scr tcell.Screen) {
+	var lines []string
+	switch {
+	case a.hud.mode == modeTitle:
+		lines = titleScreen
+	case a.hud.mode == modeOver:
+		lines = a.hud.over
+	case a.hud.paused:
+		lines = pauseScreen
+	default:
+		return
+	}
+	width := 0
+	for _, l := range lines {
+		width = max(width, utf8.RuneCountInString(l))
+	}
+	f := a.frame
+	w, h := min(width+4, f.w), min(len(lines)+2, f.h)
+	x0, y0 := f.x+(f.w-w)/2, f.y+(f.h-h)/2
+	for y := y0; y < y0+h; y++ {
+		for x := x0; x < x0+w; x++ {
+			scr.Put(x, y, " ", overlayStyle)
+		}
+	}
+	for i, l := range lines[:h-2] {
+		st := overlayStyle
+		if i == 0 {
+			st = overlayTitle
+		}
+		lw := utf8.RuneCountInString(l)
+		putString(scr, x0+(w-lw)/2, y0+1+i, w-2, l, st)
+	}
+}
+
+// The border runes as strings, for Screen.Put.
+var (
+	borderH  = string(tview.Borders.Horizontal)
+	borderV  = string(tview.Borders.Vertical)
+	borderTL = string(tview.Borders.TopLeft)
+	borderTR = string(tview.Borders.TopRight)
+	borderBL = string(tview.Borders.BottomLeft)
+	borderBR = string(tview.Borders.BottomRight)
+)
+
+// drawBorder draws a single-line box.
+func drawBorder(scr tcell.Screen, x, y, w, h int, st tcell.Style) {
+	if w < 2 || h < 2 {
+		return
+	}
+	for i := x + 1; i < x+w-1; i++ {
+		scr.Put(i, y, borderH, st)
+		scr.Put(i, y+h-1, borderH, st)
+	}
+	for j := y + 1; j < y+h-1; j++ {
+		scr.Put(x, j, borderV, st)
+		scr.Put(x+w-1, j, borderV, st)
+	}
+	scr.Put(x, y, borderTL, st)
+	scr.Put(x+w-1, y, borderTR, st)
+	scr.Put(x, y+h-1, borderBL, st)
+	scr.Put(x+w-1, y+h-1, borderBR, st)
+}

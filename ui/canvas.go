@@ -1,0 +1,175 @@
+package ui
+
+import "github.com/gdamore/tcell/v2"
+
+// ink is what a dot was drawn for: it picks the cell's colour. A cell shows
+// one colour, so when several kinds share a cell the highest ink wins; the
+// order below puts what the player must see (ship, shots) above the rest.
+type ink uint8
+
+const (
+	inkNone ink = iota
+	// Rock debris and ship (or saucer) debris, each from oldest (dimmest)
+	// to newest.
+	inkRock3
+	inkRock2
+	inkRock1
+	inkSpark3
+	inkSpark2
+	inkSpark1
+	inkAsteroid
+	inkSaucer
+	inkHostile   // saucer bullets
+	inkBullet    // the player's bullets
+	inkFlame     // thrust flame
+	inkShipGhost // the ship while invulnerable
+	inkShip
+	numInks
+)
+
+// braille bit of the dot at column x (0..1) and row y (0..3) of a cell,
+// after the Unicode braille pattern layout (dots 1-2-3-7 left, 4-5-6-8 right).
+var brailleBit = [4][2]uint8{{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}}
+
+// The glyphs as strings made once, for Screen.Put (see putString).
+var brailleGlyphs, asciiGlyphs = func() (b [256]string, a [128]string) {
+	for i := range b {
+		b[i] = string(rune(0x2800 + i))
+	}
+	for i := range a {
+		a[i] = string(rune(i))
+	}
+	return b, a
+}()
+
+// cell is one terminal cell of the canvas.
+type cell struct {
+	bits  uint8 // braille dots set
+	glyph byte  // ASCII mode: the character
+	ink   ink
+}
+
+// canvas is a grid of terminal cells painted with dots: 2×4 braille dots a
+// cell, or one character a cell in ASCII mode. It is sized once per
+// terminal size and reused from frame to frame, so painting allocates
+// nothing.
+type canvas struct {
+	ascii  bool
+	w, h   int // cells
+	dw, dh int // dots
+	cells  []cell
+}
+
+// resize sets the canvas to w×h cells and clears it. It allocates only when
+// the canvas grows past its largest size so far.
+func (c *canvas) resize(w, h int, ascii bool) {
+	c.ascii = ascii
+	c.w, c.h = max(w, 0), max(h, 0)
+	c.dw, c.dh = c.w*2, c.h*4
+	if ascii {
+		c.dw, c.dh = c.w, c.h
+	}
+	n := c.w * c.h
+	if cap(c.cells) < n {
+		c.cells = make([]cell, n)
+	}
+	c.cells = c.cells[:n]
+	c.clear()
+}
+
+func (c *canvas) clear() { clear(c.cells) }
+
+// dot sets the dot at (x, y) in dot coordinates; outside the canvas it does
+// nothing. In ASCII mode glyph is the character the dot shows.
+func (c *canvas) dot(x, y int, k ink, glyph byte) {
+	if x < 0 || y < 0 || x >= c.dw || y >= c.dh {
+		return
+	}
+	var p *cell
+	if c.ascii {
+		p = &c.cells[y*c.w+x]
+	} else {
+		p = &c.cells[(y>>2)*c.w+x>>1]
+		p.bits |= brailleBit[y&3][x&1]
+	}
+	if k >= p.ink {
+		p.ink = k
+		p.glyph = glyph
+	}
+}
+
+// line draws from (x0, y0) to (x1, y1) with Bresenham's algorithm, both
+// ends included. In ASCII mode the glyph follows the slope.
+func (c *canvas) line(x0, y0, x1, y1 int, k ink) {
+	dx, dy := abs(x1-x0), -abs(y1-y0)
+	sx, sy := sign(x1-x0), sign(y1-y0)
+	glyph := slopeGlyph(x1-x0, y1-y0)
+	err := dx + dy
+	for {
+		c.dot(x0, y0, k, glyph)
+		if x0 == x1 && y0 == y1 {
+			return
+		}
+		e2 := 2 * err
+		if e2 >= dy {
+			err += dy
+			x0 += sx
+		}
+		if e2 <= dx {
+			err += dx
+			y0 += sy
+		}
+	}
+}
+
+// slopeGlyph is the ASCII character that best draws a line of direction
+// (dx, dy) in cells, y growing downwards. Cells are about twice as tall as
+// wide, so a 45° line on screen moves one row per two columns.
+func slopeGlyph(dx, dy int) byte {
+	ax, ay := abs(dx), abs(dy)
+	switch {
+	case ax > 4*ay:
+		return '-'
+	case ay > ax:
+		return '|'
+	case (dx > 0) == (dy > 0):
+		return '\\'
+	default:
+		return '/'
+	}
+}
+
+// flush sets the canvas's cells on screen at (x0, y0); empty cells are
+// left as they are. styles gives the style of each ink.
+func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style) {
+	for y := range c.h {
+		row := c.cells[y*c.w : (y+1)*c.w]
+		for x, p := range row {
+			if p.ink == inkNone {
+				continue
+			}
+			g := asciiGlyphs[p.glyph&0x7f]
+			if !c.ascii {
+				g = brailleGlyphs[p.bits]
+			}
+			s.Put(x0+x, y0+y, g, styles[p.ink])
+		}
+	}
+}
+
+func abs(v int) int {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func sign(v int) int {
+	switch {
+	case v > 0:
+		return 1
+	case v < 0:
+		return -1
+	}
+	return 0
+}

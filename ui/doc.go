@@ -1,0 +1,48 @@
+// Package ui plays poolroids in a terminal: a tview application on a tcell
+// screen, with the arena on the left, the pools' side panel on the right and
+// a line of key help at the bottom. [Run] is the whole of it; local play
+// (package main) and every SSH session (package ui/serve) call it with
+// their own screen.
+//
+// # Screen
+//
+// The arena draws the world with braille characters, 2×4 dots a cell, so
+// that the ship and the jagged rocks are outlines as in the vector
+// original; bullets and debris are dots, coloured by kind, debris fading
+// as it ages. Where the screen cannot show braille (tcell's CanDisplay) or
+// when asked, it falls back to ASCII: outlines in - | / \, the ship as an
+// arrow. The playfield keeps its 4:3 shape, scaled to the largest field of
+// cells that fits (a cell being about twice as tall as wide). The border
+// carries the level, wave, score, lives and high score.
+//
+// The side panel shows, for the bullet and the debris pool, the strategy
+// and its numbers (capacity, active, free, high-water, misses, rejects,
+// probes per acquire, acquires per second, a sparkline of the fill over
+// the last six seconds), the Go runtime, the frame times and the input
+// mode; below, the list of the ten strategies. Digits 1–0, a click, or
+// Tab, arrows and Enter switch the pools' strategy between two steps of
+// the world, both pools or, after b, one of them. The panel's text is
+// formatted four times a second, never per frame, so that it costs a
+// remote terminal little.
+//
+// # Frames
+//
+// The world steps 60 times a second on a goroutine of its own, under the
+// lock that the drawing and the keys take too. The screen is redrawn
+// Options.FPS times a second. A frame allocates nothing in this package:
+// the canvas is reused, numbers are formatted into reused buffers, and
+// text reaches tcell through Screen.Put with strings that already exist.
+// Only the cells that changed since the last frame are sent to the
+// terminal (see appScreen): a still screen costs a few bytes a frame.
+//
+// # Keys
+//
+// A terminal reports key presses and, after a delay, auto-repeats; it does
+// not report releases. Where the kitty keyboard protocol is active
+// (Options.Keys, from package ui/kitty) the game reads the real held
+// state. Elsewhere it plays press-only: a first press holds its control
+// for the terminal's repeat delay, each repeat for a short window after it,
+// with the delay and the rate measured from the terminal's own repeats; so
+// holding a key turns smoothly from the first moment, and letting go stops
+// within about a tenth of a second.
+package ui

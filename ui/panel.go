@@ -1,0 +1,325 @@
+package ui
+
+import (
+	"runtime"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"poolroids/game"
+	"poolroids/pool"
+)
+
+const (
+	panelWidth  = 34             // side panel, borders included
+	panelHeight = panelLines + 2 // the stats box, borders included
+	panelLines  = 17
+
+	sampleEvery = game.TPS / 4 // steps between two samples of the pools: 4 a second
+	sparkLen    = 24           // samples in a sparkline: the last 6 s
+	rateWindow  = 4            // samples over which rates are taken: 1 s
+	memEvery    = 500 * time.Millisecond
+)
+
+// The two pools, in panel order.
+const (
+	bulletsPool = iota
+	debrisPool
+	numPools
+)
+
+var poolNames = [numPools]string{"bullets", "debris"}
+
+// rateSample is a pool's counters at one sample.
+type rateSample struct {
+	at               time.Duration
+	acquires, probes uint64
+}
+
+// poolView is what the panel shows of one pool.
+type poolView struct {
+	stats        pool.Stats
+	rated        bool    // a window of samples with acquires in it exists
+	perSec       float64 // acquires per second over the window
+	probesPerAcq float64 // probes per acquire over the window
+	spark        [sparkLen]float32
+	hist         [rateWindow]rateSample // ring of the last samples
+	nhist, next  int
+}
+
+// sample adds the pool's counters at now.
+func (v *poolView) sample(st pool.Stats, now time.Duration) {
+	v.stats = st
+	copy(v.spark[:], v.spark[1:])
+	v.spark[sparkLen-1] = float32(st.Active) / float32(max(st.Capacity, 1))
+	cur := rateSample{at: now, acquires: st.Acquires, probes: st.Probes}
+	if v.nhist > 0 {
+		old := v.hist[0]
+		if v.nhist == rateWindow {
+			old = v.hist[v.next]
+		}
+		acq := cur.acquires - old.acquires
+		v.perSec = float64(acq) / max((cur.at-old.at).Seconds(), 1e-9)
+		v.rated = acq > 0
+		if v.rated {
+			v.probesPerAcq = float64(cur.probes-old.probes) / float64(acq)
+		}
+	}
+	v.hist[v.next] = cur
+	v.next = (v.next + 1) % rateWindow
+	v.nhist = min(v.nhist+1, rateWindow)
+}
+
+// restart forgets the rate window, so rates after a strategy switch are
+// the new strategy's alone.
+func (v *poolView) restart() { v.nhist, v.next, v.rated = 0, 0, false }
+
+// view is the sampled state of the pools, written by the stepping
+// goroutine under the session lock a few times a second; gen counts samples.
+type view struct {
+	gen   uint64
+	pools [numPools]poolView
+	step  time.Duration // mean time of a step since the previous sample
+}
+
+// span is a run of a line's bytes drawn in one style.
+type span struct {
+	start int
+	st    tcell.Style
+}
+
+// textLine is one line of the panel: bytes and the styles of its runs,
+// and the bytes as a string for drawing.
+type textLine struct {
+	b     []byte
+	spans []span
+	text  textCache
+}
+
+func (l *textLine) reset() { l.b, l.spans = l.b[:0], l.spans[:0] }
+
+// style starts a run in st at the end of the line.
+func (l *textLine) style(st tcell.Style) *textLine {
+	l.spans = append(l.spans, span{start: len(l.b), st: st})
+	return l
+}
+
+func (l *textLine) str(s string) *textLine { l.b = append(l.b, s...); return l }
+
+func (l *textLine) draw(scr tcell.Screen, x, y, w int) {
+	for i, sp := range l.spans {
+		end := len(l.b)
+		if i+1 < len(l.spans) {
+			end = l.spans[i+1].start
+		}
+		n := putString(scr, x, y, w, l.text.s[sp.start:end], sp.st)
+		x, w = x+n, w-n
+	}
+}
+
+var (
+	labelStyle    = tcell.StyleDefault.Foreground(tcell.ColorGray)
+	valueStyle    = tcell.StyleDefault.Foreground(tcell.ColorWhite)
+	headStyle     = tcell.StyleDefault.Foreground(tcell.ColorTeal).Bold(true)
+	strategyStyle = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
+	alertStyle    = tcell.StyleDefault.Foreground(tcell.ColorRed).Bold(true)
+	sparkStyles   = [3]tcell.Style{
+		tcell.StyleDefault.Foreground(tcell.ColorGreen),
+		tcell.StyleDefault.Foreground(tcell.ColorYellow),
+		tcell.StyleDefault.Foreground(tcell.ColorRed),
+	}
+	sparkBlocks = []rune("▁▂▃▄▅▆▇█")
+	sparkASCII  = []rune("_.-~=+*#")
+)
+
+// panel is the stats box of the side panel: the two pools side by side,
+// their sparklines, the Go runtime, the frame and the input mode. Its text
+// is formatted only when a new sample arrives (a few times a second), so
+// the cells it sends a terminal change no faster than that; drawing it
+// reuses the formatted lines and allocates nothing.
+type panel struct {
+	*tview.Box
+	s     *session
+	gen   uint64
+	v     view
+	lines [panelLines]textLine
+	tmp   []byte
+
+	ms             runtime.MemStats
+	memAt          time.Time
+	memFrames      uint64
+	allocsPerFrame float64
+	fpsAt          time.Time
+	fpsFrames      uint64
+	fpsRender      time.Duration
+	fps            float64
+	render         time.Duration // mean time to draw a frame
+}
+
+func newPanel(s *session) *panel {
+	p := &panel{Box: tview.NewBox(), s: s, tmp: make([]byte, 0, 64)}
+	for i := range p.lines {
+		p.lines[i].b = make([]byte, 0, 4*panelWidth)
+		p.lines[i].spans = make([]span, 0, 8)
+	}
+	return p
+}
+
+// MouseHandler ignores the mouse: the stats box holds nothing to click.
+func (p *panel) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
+	return func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
+		return false, nil
+	}
+}
+
+func (p *panel) Draw(scr tcell.Screen) {
+	defer p.s.guard()
+	if p.s.copyView(p) {
+		p.format(time.Now())
+	}
+	x, y, w, h := p.GetRect()
+	drawBorder(scr, x, y, w, h, borderStyle)
+	putString(scr, x+2, y, w-4, " pools ", titleStyle)
+	for i := range min(len(p.lines), h-2) {
+		p.lines[i].draw(scr, x+1, y+1+i, w-2)
+	}
+}
+
+// format rebuilds every line from the latest sample.
+func (p *panel) format(now time.Time) {
+	p.measure(now)
+	ln := 0
+	next := func() *textLine {
+		l := &p.lines[ln]
+		ln++
+		l.reset()
+		return l
+	}
+	l := next().style(headStyle).str("          ")
+	for _, name := range poolNames {
+		p.tmp = appendRight(p.tmp[:0], []byte(name), 11)
+		l.b = append(l.b, p.tmp...)
+	}
+	p.row(next(), "strategy", strategyStyle, func(v *poolView, b []byte) []byte { return append(b, v.stats.Strategy...) })
+	p.row(next(), "capacity", valueStyle, func(v *poolView, b []byte) []byte { return appendIntRight(b, int64(v.stats.Capacity), 0) })
+	p.row(next(), "active", valueStyle, func(v *poolView, b []byte) []byte { return appendIntRight(b, int64(v.stats.Active), 0) })
+	p.row(next(), "free", valueStyle, func(v *poolView, b []byte) []byte {
+		return appendIntRight(b, int64(v.stats.Capacity-v.stats.Active), 0)
+	})
+	p.row(next(), "high-water", valueStyle, func(v *poolView, b []byte) []byte { return appendIntRight(b, int64(v.stats.HighWater), 0) })
+	p.row(next(), "misses", valueStyle, func(v *poolView, b []byte) []byte { return appendUintRight(b, v.stats.Misses, 0) })
+	p.row(next(), "rejects", valueStyle, func(v *poolView, b []byte) []byte { return appendUintRight(b, v.stats.Rejects, 0) })
+	p.row(next(), "probes/acq", valueStyle, func(v *poolView, b []byte) []byte {
+		if !v.rated {
+			return append(b, '-')
+		}
+		return appendFloatRight(b, v.probesPerAcq, 2, 0)
+	})
+	p.row(next(), "acquires/s", valueStyle, func(v *poolView, b []byte) []byte {
+		if !v.rated {
+			return append(b, '-')
+		}
+		return appendFloatRight(b, v.perSec, 0, 0)
+	})
+	for i := range p.v.pools {
+		p.spark(next(), i)
+	}
+
+	l = next().style(labelStyle).str("go heap   ").style(valueStyle)
+	l.b = appendSize(l.b, p.ms.HeapInuse)
+
+	l = next().style(labelStyle).str("gc        ").style(valueStyle)
+	l.b = appendUintRight(l.b, uint64(p.ms.NumGC), 0)
+	l.style(labelStyle).str(" · last pause ").style(valueStyle)
+	l.b = appendDuration(l.b, time.Duration(p.ms.PauseNs[(p.ms.NumGC+255)%256]))
+
+	l = next().style(labelStyle).str("allocs    ").style(valueStyle)
+	l.b = appendFloatRight(l.b, p.allocsPerFrame, 1, 0)
+	l.style(labelStyle).str(" per frame")
+
+	l = next().style(labelStyle).str("fps ").style(valueStyle)
+	l.b = appendFloatRight(l.b, p.fps, 0, 0)
+	l.style(labelStyle).str("  step ").style(valueStyle)
+	l.b = appendDuration(l.b, p.v.step)
+	l.style(labelStyle).str("  draw ").style(valueStyle)
+	l.b = appendDuration(l.b, p.render)
+
+	l = next().style(labelStyle).str("input     ").style(valueStyle)
+	if p.s.opts.Keys.Active() {
+		l.str("kitty: held keys")
+	} else {
+		l.str("press-only")
+	}
+	for i := range p.lines[:ln] {
+		p.lines[i].text.of(p.lines[i].b)
+	}
+}
+
+// row formats one line of the pool table: a label and a value per pool,
+// right-aligned in columns of 11.
+func (p *panel) row(l *textLine, label string, st tcell.Style, val func(*poolView, []byte) []byte) {
+	l.style(labelStyle).str(label)
+	l.b = pad(l.b, 0, 10)
+	for i := range p.v.pools {
+		v := &p.v.pools[i]
+		p.tmp = val(v, p.tmp[:0])
+		s := st
+		if label == "misses" && v.stats.Misses > 0 {
+			s = alertStyle
+		}
+		l.style(s)
+		l.b = appendRight(l.b, p.tmp, 11)
+	}
+}
+
+// spark formats the sparkline of pool i's fill (active / capacity).
+func (p *panel) spark(l *textLine, i int) {
+	l.style(labelStyle).str(poolNames[i])
+	l.b = pad(l.b, 0, 8)
+	ramp := sparkBlocks
+	if p.s.ascii {
+		ramp = sparkASCII
+	}
+	last := -1
+	for _, f := range p.v.pools[i].spark {
+		lvl := min(max(int(f*float32(len(ramp)-1)+0.5), 0), len(ramp)-1)
+		c := 0
+		switch {
+		case f >= 0.9:
+			c = 2
+		case f >= 0.5:
+			c = 1
+		}
+		if c != last {
+			l.style(sparkStyles[c])
+			last = c
+		}
+		l.b = utf8.AppendRune(l.b, ramp[lvl])
+	}
+}
+
+// measure updates the frame and runtime figures: frames per second and
+// draw time from the frames drawn since the last call, the Go runtime's
+// memory statistics at most every memEvery (reading them stops the world
+// briefly, so never every frame).
+func (p *panel) measure(now time.Time) {
+	frames, render := p.s.frames, p.s.render
+	if dt := now.Sub(p.fpsAt); !p.fpsAt.IsZero() && dt > 0 {
+		p.fps = float64(frames-p.fpsFrames) / dt.Seconds()
+		if n := frames - p.fpsFrames; n > 0 {
+			p.render = (render - p.fpsRender) / time.Duration(n)
+		}
+	}
+	p.fpsAt, p.fpsFrames, p.fpsRender = now, frames, render
+	if now.Sub(p.memAt) < memEvery {
+		return
+	}
+	mallocs := p.ms.Mallocs
+	runtime.ReadMemStats(&p.ms)
+	if n := frames - p.memFrames; !p.memAt.IsZero() && n > 0 {
+		p.allocsPerFrame = float64(p.ms.Mallocs-mallocs) / float64(n)
+	}
+	p.memAt, p.memFrames = now, frames
+}

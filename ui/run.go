@@ -1,0 +1,484 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"poolroids/game"
+	"poolroids/levels"
+	"poolroids/pool"
+	"poolroids/ui/kitty"
+	"poolroids/ui/scores"
+)
+
+// Options configures [Run]. The zero Options plays the shipped levels with
+// seed 0 at 30 frames a second, keeps no high scores and uses press-only
+// controls.
+type Options struct {
+	Levels   *levels.Set   // nil: levels.Default()
+	Seed     uint64        // the game's seed
+	Strategy pool.Strategy // both pools' starting strategy; "": the level set's
+	Bullets  int           // bullet pool capacity; 0: the level set's
+	Debris   int           // debris pool capacity; 0: the level set's
+	FPS      int           // redraws a second, 1..240; 0: 30
+	ASCII    bool          // force the ASCII fallback even where braille shows
+	Stress   bool          // start playing at once with the max-pressure autopilot on
+	Scores   *scores.Store // high-score table; nil: none kept
+	Player   string        // name stored with a high score
+	Keys     *kitty.Keys   // held-key state from the kitty filter; nil or inactive: press-only mode
+}
+
+// Result tells how a [Run] ended.
+type Result struct {
+	Score  int    // the best score of a game the player finished or quit unaided by the autopilot
+	Reason string // ReasonQuit, ReasonCanceled, ReasonError or ReasonPanic
+}
+
+// Why a Run ended.
+const (
+	ReasonQuit     = "quit"     // the player pressed q or Ctrl-C
+	ReasonCanceled = "canceled" // the context was done
+	ReasonError    = "error"    // reading the terminal failed (Run's error says why)
+	ReasonPanic    = "panic"    // a bug: Run's error carries the panic and its stack
+)
+
+const (
+	defaultFPS = 30
+	maxFPS     = 240
+	minWidth   = 80 // smallest terminal the game is laid out for
+	minHeight  = 24
+	maxCatchUp = 5            // steps a late tick may take at once to keep game time
+	overWait   = 3 * game.TPS // steps before the demo or the stress autopilot starts a new game
+)
+
+// mode is which screen the arena shows.
+type mode uint8
+
+const (
+	modeTitle mode = iota // the autopilot plays a demo under the title
+	modePlay              // the player (or the stress autopilot) plays
+	modeOver              // game over: the high-score table
+)
+
+// target is which pool a strategy pick applies to.
+type target uint8
+
+const (
+	targetBoth target = iota
+	targetBullets
+	targetDebris
+	numTargets
+)
+
+var targetNames = [numTargets]string{"both pools", "bullets", "debris"}
+
+// Run plays the game on screen until the player quits (q or Ctrl-C), ctx is
+// done, or reading the terminal fails. screen must not be initialised yet:
+// Run initialises it (through tview) and always finalises it before it
+// returns, which restores the terminal. The braille arena falls back to
+// ASCII where screen cannot show braille.
+//
+// The world steps at a fixed 60 Hz on a goroutine of its own; the screen is
+// redrawn opts.FPS times a second (and after each key, as tview does), and
+// only the cells that changed are sent to the terminal. Run leaves no
+// goroutine or ticker behind.
+// A panic in any of its goroutines ends the game with ReasonPanic and an
+// error carrying the stack, returned once the screen is finalised. Options
+// the game rejects (an unknown strategy, a bad capacity, a bad FPS) are an
+// error before anything is drawn; the screen is then left untouched.
+func Run(ctx context.Context, screen tcell.Screen, opts Options) (Result, error) {
+	s, err := newSession(screen, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	return s.run(ctx)
+}
+
+// session is one Run: the world, the widgets and the goroutines that drive
+// them. tview's event loop runs on Run's goroutine and does all the drawing
+// and key handling; the stepping goroutine shares the world with it under mu.
+type session struct {
+	opts     Options
+	screen   *appScreen
+	app      *tview.Application
+	arena    *arena
+	panel    *panel
+	list     *strategyList
+	root     tview.Primitive
+	ascii    bool
+	clock    time.Time       // origin of the press-only hold times
+	frameKey *tcell.EventKey // posted to the screen to request a frame
+
+	// Touched only on tview's goroutine.
+	frames    uint64
+	render    time.Duration // total time spent drawing frames
+	drawStart time.Time
+
+	mu       sync.Mutex // guards the fields below
+	world    *game.World
+	mode     mode
+	overAt   uint64 // tick at which the current game ended; 0: not ended
+	ticks    uint64 // stepping ticks since Run began
+	stress   bool
+	assisted bool // the autopilot played part of the current game
+	demo     game.Autopilot
+	pressure game.Autopilot
+	hold     pressHold
+	hyper    bool // a hyperspace press waits for the next step
+	target   target
+	high     int // best score in the table
+	best     int // Result.Score
+	over     []string
+	view     view
+	stepTime time.Duration
+	stepN    int
+
+	ctx        context.Context
+	startOnce  sync.Once
+	started    bool
+	stop       chan struct{} // closed to stop the stepping and frame goroutines
+	loops      sync.WaitGroup
+	supervised chan struct{} // closed when the supervisor has stopped everything
+	endOnce    sync.Once
+	quit       chan struct{} // closed by end
+	reason     string
+	err        error
+}
+
+func newSession(screen tcell.Screen, opts Options) (*session, error) {
+	switch {
+	case opts.FPS == 0:
+		opts.FPS = defaultFPS
+	case opts.FPS < 0 || opts.FPS > maxFPS:
+		return nil, fmt.Errorf("ui: fps %d out of range 1..%d", opts.FPS, maxFPS)
+	}
+	w, err := game.New(game.Config{
+		Levels: opts.Levels, Seed: opts.Seed, Strategy: opts.Strategy,
+		Bullets: opts.Bullets, Debris: opts.Debris,
+	})
+	if err != nil {
+		return nil, err
+	}
+	s := &session{
+		opts:       opts,
+		world:      w,
+		clock:      time.Now(),
+		frameKey:   tcell.NewEventKey(tcell.KeyF64, 0, tcell.ModNone),
+		pressure:   game.Autopilot{Pressure: true},
+		stop:       make(chan struct{}),
+		supervised: make(chan struct{}),
+		quit:       make(chan struct{}),
+	}
+	if opts.Scores != nil {
+		if top := opts.Scores.Top(1); len(top) > 0 {
+			s.high = top[0].Score
+		}
+	}
+	if opts.Stress {
+		s.stress, s.assisted, s.mode = true, true, modePlay
+	}
+	s.screen = &appScreen{Screen: screen, s: s}
+	s.app = tview.NewApplication()
+	s.build()
+	s.sample(0) // the panel shows the pools from the first frame
+	return s, nil
+}
+
+// run drives the session until it ends. See Run.
+func (s *session) run(ctx context.Context) (Result, error) {
+	s.ctx = ctx
+	s.app.SetScreen(s.screen) // initialises it
+	s.ascii = s.opts.ASCII || !s.screen.CanDisplay('⠿', false)
+	s.syncList()
+	s.app.EnableMouse(true).
+		SetRoot(s.root, true).
+		SetFocus(s.arena).
+		SetInputCapture(s.onKey).
+		SetBeforeDrawFunc(s.beforeDraw).
+		SetAfterDrawFunc(s.afterDraw)
+	s.runApp()
+	// Run may have returned on its own (a panic inside tview); make sure the
+	// goroutines stop, and never start them after this point.
+	s.end(ReasonPanic, errors.New("ui: the event loop ended unexpectedly"))
+	s.startOnce.Do(func() {})
+	if s.started {
+		<-s.supervised
+	} else {
+		s.app.Stop() // lets tview's event goroutine end
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.finishGame(false)
+	return Result{Score: s.best, Reason: s.reason}, s.err
+}
+
+// runApp runs tview's event loop. tview finalises the screen before it
+// re-panics, so a recovered panic is reported with the terminal restored.
+func (s *session) runApp() {
+	defer s.guard()
+	if err := s.app.Run(); err != nil {
+		s.end(ReasonError, fmt.Errorf("ui: %w", err))
+	}
+}
+
+// startLoops starts the stepping, frame and supervisor goroutines. It runs
+// on the first draw, once tview's Run is under way: stopping the
+// application before Run would make tview open a terminal of its own.
+func (s *session) startLoops() {
+	s.started = true
+	s.loops.Add(2)
+	go s.stepLoop()
+	go s.frameLoop()
+	go s.supervise()
+}
+
+// supervise waits for the end, then stops the goroutines before the
+// application: once tview's Run has returned nothing may wait on it.
+func (s *session) supervise() {
+	defer close(s.supervised)
+	select {
+	case <-s.ctx.Done():
+		s.end(ReasonCanceled, nil)
+	case <-s.quit:
+	}
+	close(s.stop)
+	s.loops.Wait()
+	s.app.Stop()
+}
+
+// end records why the session ends (the first reason wins) and lets the
+// supervisor stop it.
+func (s *session) end(reason string, err error) {
+	s.endOnce.Do(func() {
+		s.reason, s.err = reason, err
+		close(s.quit)
+	})
+}
+
+// guard, deferred at the top of every goroutine and callback of the
+// session, turns a panic into the end of the session.
+func (s *session) guard() {
+	if p := recover(); p != nil {
+		s.end(ReasonPanic, fmt.Errorf("ui: panic: %v\n%s", p, debug.Stack()))
+	}
+}
+
+// stepLoop steps the world at game.TPS. It keeps game time: a tick that
+// comes late takes the steps it missed, up to maxCatchUp.
+func (s *session) stepLoop() {
+	defer s.loops.Done()
+	defer s.guard()
+	t := time.NewTicker(time.Second / game.TPS)
+	defer t.Stop()
+	start, done := time.Now(), 0
+	for {
+		select {
+		case <-s.stop:
+			return
+		case now := <-t.C:
+			due := int(now.Sub(start) * game.TPS / time.Second)
+			for range min(due-done, maxCatchUp) {
+				s.tick()
+			}
+			done = due
+		}
+	}
+}
+
+// frameLoop asks for a frame opts.FPS times a second. It posts a key event
+// to the screen, which tview hands to onKey and follows with a draw: unlike
+// QueueUpdateDraw it never blocks (a full queue skips one frame) and it
+// allocates nothing.
+func (s *session) frameLoop() {
+	defer s.loops.Done()
+	defer s.guard()
+	t := time.NewTicker(time.Second / time.Duration(s.opts.FPS))
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			_ = s.screen.PostEvent(s.frameKey)
+		}
+	}
+}
+
+// tick takes one step of the world with this step's input and samples the
+// pools every sampleEvery ticks. A finished game's score is stored after
+// the lock is released.
+func (s *session) tick() {
+	now := time.Since(s.clock)
+	entry, ok := s.step(now)
+	if !ok {
+		return
+	}
+	rank, err := s.opts.Scores.Add(entry)
+	top := s.opts.Scores.Top(8)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.mode == modeOver {
+		s.over = overLines(entry, rank, err, top, s.ascii)
+	}
+	if len(top) > 0 {
+		s.high = max(s.high, top[0].Score)
+	}
+}
+
+// step steps the world and moves between title, play and game over. It
+// returns the high-score entry of a game that just ended, if it counts.
+func (s *session) step(now time.Duration) (scores.Entry, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.world
+	in := s.input(now)
+	t0 := time.Now()
+	w.Step(in)
+	s.stepTime += time.Since(t0)
+	s.stepN++
+	s.ticks++
+	if s.ticks%sampleEvery == 0 {
+		s.sample(now)
+	}
+	if w.Phase() != game.GameOver {
+		return scores.Entry{}, false
+	}
+	if s.overAt == 0 {
+		s.overAt = s.ticks
+		if s.mode == modePlay {
+			s.mode = modeOver
+			return s.finishGame(true)
+		}
+	}
+	switch {
+	case s.ticks-s.overAt < overWait: // the game-over screen stays a while
+	case s.mode == modeTitle:
+		s.newGame(modeTitle)
+	case s.stress:
+		s.newGame(modePlay)
+	}
+	return scores.Entry{}, false
+}
+
+// finishGame counts the current game's score in Result.Score and, when the
+// game ended and the player played it alone, returns its high-score entry.
+// The caller holds the lock.
+func (s *session) finishGame(ended bool) (scores.Entry, bool) {
+	if s.mode == modeTitle || s.assisted {
+		if ended {
+			s.over = overLines(scores.Entry{Score: s.world.Score(), Wave: s.world.Wave()}, 0, errAssisted, nil, s.ascii)
+		}
+		return scores.Entry{}, false
+	}
+	s.best = max(s.best, s.world.Score())
+	if !ended {
+		return scores.Entry{}, false
+	}
+	e := scores.Entry{
+		Name: s.opts.Player, Score: s.world.Score(), Wave: s.world.Wave(),
+		Strategy: strategyLabel(s.world), When: time.Now(),
+	}
+	s.over = overLines(e, 0, nil, nil, s.ascii)
+	return e, s.opts.Scores != nil && e.Score > 0
+}
+
+var errAssisted = errors.New("autopilot game: score not recorded")
+
+// strategyLabel names the pools' strategies for the high-score table.
+func strategyLabel(w *game.World) string {
+	b, d := w.Bullets().Strategy(), w.Debris().Strategy()
+	if b == d {
+		return string(b)
+	}
+	return string(b) + "/" + string(d)
+}
+
+// input is this step's intent. The caller holds the lock.
+func (s *session) input(now time.Duration) game.Input {
+	w := s.world
+	if s.mode != modePlay {
+		s.opts.Keys.Poll() // a key pressed meanwhile must not act in the next game
+	}
+	switch {
+	case s.mode == modeTitle:
+		return s.demo.Input(w)
+	case s.mode == modeOver:
+		return game.Input{}
+	case s.stress:
+		return s.pressure.Input(w)
+	case s.opts.Keys.Active():
+		k := s.opts.Keys.Poll()
+		return game.Input{
+			Left: k.Has(kitty.Left), Right: k.Has(kitty.Right), Thrust: k.Has(kitty.Thrust),
+			Fire: k.Has(kitty.Fire), Hyperspace: k.Has(kitty.Hyper),
+		}
+	}
+	in := game.Input{
+		Left:       s.hold.held(ctlLeft, now),
+		Right:      s.hold.held(ctlRight, now),
+		Thrust:     s.hold.held(ctlThrust, now),
+		Fire:       s.hold.held(ctlFire, now),
+		Hyperspace: s.hyper,
+	}
+	s.hyper = false
+	return in
+}
+
+// newGame restarts the world in mode m. The caller holds the lock.
+func (s *session) newGame(m mode) {
+	if s.mode == modePlay {
+		s.finishGame(false)
+	}
+	s.world.Restart()
+	s.mode, s.overAt, s.over = m, 0, nil
+	s.assisted = m == modePlay && s.stress
+	s.hold.releaseAll()
+	s.hyper = false
+	s.demo, s.pressure = game.Autopilot{}, game.Autopilot{Pressure: true}
+}
+
+// sample records the pools' statistics for the panel. The caller holds the
+// lock (or has the session to itself).
+func (s *session) sample(now time.Duration) {
+	s.view.pools[bulletsPool].sample(s.world.Bullets().Stats(), now)
+	s.view.pools[debrisPool].sample(s.world.Debris().Stats(), now)
+	if s.stepN > 0 {
+		s.view.step = s.stepTime / time.Duration(s.stepN)
+	}
+	s.stepTime, s.stepN = 0, 0
+	s.view.gen++
+}
+
+// copyView copies the latest sample into p when it is newer than p's.
+func (s *session) copyView(p *panel) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.view.gen == p.gen {
+		return false
+	}
+	p.v, p.gen = s.view, s.view.gen
+	return true
+}
+
+// paint copies the world onto a's canvas and the header into a.hud.
+func (s *session) paint(a *arena) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	w := s.world
+	a.paintWorld(w)
+	a.hud = hud{
+		level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),
+		high: max(s.high, s.best), mode: s.mode, paused: w.Paused(), stress: s.stress,
+		over: s.over,
+	}
+	if s.mode == modePlay && !s.assisted {
+		a.hud.high = max(a.hud.high, w.Score())
+	}
+}

@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"strconv"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gdamore/tcell/v2"
+)
+
+// Drawing goes through tcell's Screen.Put with strings that already exist:
+// Put keeps a substring of its argument, where SetContent builds a new
+// string for every cell. Numbers are formatted into reused byte slices and
+// become strings only when they change (textCache), so that a frame
+// allocates nothing. All the text the game shows is one cell per rune.
+
+// putString sets s at (x, y), at most maxw cells, and returns the cells used.
+func putString(scr tcell.Screen, x, y, maxw int, s string, st tcell.Style) int {
+	n := 0
+	for s != "" && n < maxw {
+		var w int
+		s, w = scr.Put(x+n, y, s, st)
+		if w == 0 { // off the screen
+			break
+		}
+		n += w
+	}
+	return n
+}
+
+// textCache holds the string of the bytes last formatted, so that text
+// that seldom changes costs an allocation only when it does.
+type textCache struct{ s string }
+
+func (c *textCache) of(b []byte) string {
+	if string(b) != c.s { // the comparison does not convert
+		c.s = string(b)
+	}
+	return c.s
+}
+
+// cells is the number of screen cells b takes.
+func cells(b []byte) int { return utf8.RuneCount(b) }
+
+// pad appends spaces so that what follows start fills width cells; text
+// already wider is left as it is.
+func pad(dst []byte, start, width int) []byte {
+	for n := cells(dst[start:]); n < width; n++ {
+		dst = append(dst, ' ')
+	}
+	return dst
+}
+
+// appendRight appends s right-aligned in width cells.
+func appendRight(dst []byte, s []byte, width int) []byte {
+	for n := cells(s); n < width; n++ {
+		dst = append(dst, ' ')
+	}
+	return append(dst, s...)
+}
+
+// appendIntRight appends v right-aligned in width cells.
+func appendIntRight(dst []byte, v int64, width int) []byte {
+	var tmp [24]byte
+	return appendRight(dst, strconv.AppendInt(tmp[:0], v, 10), width)
+}
+
+// appendUintRight appends v right-aligned in width cells.
+func appendUintRight(dst []byte, v uint64, width int) []byte {
+	var tmp [24]byte
+	return appendRight(dst, strconv.AppendUint(tmp[:0], v, 10), width)
+}
+
+// appendFloatRight appends v with prec decimals right-aligned in width cells.
+func appendFloatRight(dst []byte, v float64, prec, width int) []byte {
+	var tmp [32]byte
+	return appendRight(dst, strconv.AppendFloat(tmp[:0], v, 'f', prec, 64), width)
+}
+
+// appendSize appends a byte count in KiB, MiB or GiB with one decimal.
+func appendSize(dst []byte, n uint64) []byte {
+	const kib = 1024
+	v, unit := float64(n)/kib, " KiB"
+	if v >= kib {
+		v, unit = v/kib, " MiB"
+	}
+	if v >= kib {
+		v, unit = v/kib, " GiB"
+	}
+	dst = strconv.AppendFloat(dst, v, 'f', 1, 64)
+	return append(dst, unit...)
+}
+
+// appendDuration appends d in a short form: "850ns", "41µs", "1.25ms", "2.0s".
+func appendDuration(dst []byte, d time.Duration) []byte {
+	switch {
+	case d < time.Microsecond:
+		dst = strconv.AppendInt(dst, int64(d), 10)
+		return append(dst, "ns"...)
+	case d < time.Millisecond:
+		dst = strconv.AppendInt(dst, int64(d/time.Microsecond), 10)
+		return append(dst, "µs"...)
+	case d < time.Second:
+		dst = strconv.AppendFloat(dst, float64(d)/float64(time.Millisecond), 'f', 2, 64)
+		return append(dst, "ms"...)
+	}
+	dst = strconv.AppendFloat(dst, d.Seconds(), 'f', 1, 64)
+	return append(dst, 's')
+}

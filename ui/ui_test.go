@@ -1,0 +1,702 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/gdamore/tcell/v2/terminfo"
+	"github.com/rivo/tview"
+
+	"poolroids/game"
+	"poolroids/levels"
+	"poolroids/pool"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata")
+
+// golden compares got with testdata/<test>/<name>.golden, or rewrites it
+// with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	path := filepath.Join("testdata", strings.Split(t.Name(), "/")[0], name+".golden")
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if got != string(want) {
+		t.Errorf("screen differs from %s (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", path, got, want)
+	}
+}
+
+// screenText is the simulation screen's text, one line a row, trailing
+// blanks cut.
+func screenText(scr tcell.SimulationScreen) string {
+	cells, w, h := scr.GetContents()
+	var b strings.Builder
+	for y := range h {
+		var line strings.Builder
+		for x := range w {
+			r := ' '
+			if c := cells[y*w+x]; len(c.Runes) > 0 {
+				r = c.Runes[0]
+			}
+			line.WriteRune(r)
+		}
+		b.WriteString(strings.TrimRight(line.String(), " "))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// inkLetters name each ink in a colour map.
+var inkLetters = [numInks]byte{
+	inkRock1: 'r', inkRock2: 'r', inkRock3: 'r',
+	inkSpark1: 'k', inkSpark2: 'k', inkSpark3: 'k',
+	inkAsteroid: 'a', inkSaucer: 'u', inkHostile: 'h', inkBullet: 'b',
+	inkFlame: 'f', inkShipGhost: 'g', inkShip: 'S',
+}
+
+// colourMap shows, for the cells within r, which kind of object coloured
+// each one: a letter of inkLetters, '.' for anything else.
+func colourMap(scr tcell.SimulationScreen, r rect) string {
+	cells, w, _ := scr.GetContents()
+	var b strings.Builder
+	for y := r.y; y < r.y+r.h; y++ {
+		for x := r.x; x < r.x+r.w; x++ {
+			c := byte('.')
+			for k := inkNone + 1; k < numInks; k++ {
+				if cells[y*w+x].Style == inkStyles[k] && len(cells[y*w+x].Runes) > 0 && cells[y*w+x].Runes[0] != ' ' {
+					c = inkLetters[k]
+				}
+			}
+			b.WriteByte(c)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// newSim is an initialised simulation screen of w×h cells.
+func newSim(t testing.TB, charset string, w, h int) tcell.SimulationScreen {
+	t.Helper()
+	scr := tcell.NewSimulationScreen(charset)
+	if err := scr.Init(); err != nil {
+		t.Fatal(err)
+	}
+	scr.SetSize(w, h)
+	t.Cleanup(scr.Fini)
+	return scr
+}
+
+// testLevels is the level set of the tests (testdata/levels).
+func testLevels(t testing.TB) *levels.Set {
+	t.Helper()
+	set, err := levels.LoadDir(filepath.Join("testdata", "levels"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return set
+}
+
+// busyWorld steps a session's world under the pressure autopilot until
+// bullets and debris fly: the same world every time.
+func busyWorld(t testing.TB, s *session, steps int) {
+	t.Helper()
+	ap := game.Autopilot{Pressure: true}
+	for range steps {
+		s.world.Step(ap.Input(s.world))
+	}
+	if s.world.Bullets().Len() == 0 || s.world.Debris().Len() == 0 {
+		t.Fatalf("after %d steps: %d bullets, %d debris; want some of each", steps, s.world.Bullets().Len(), s.world.Debris().Len())
+	}
+}
+
+func TestArena(t *testing.T) {
+	tests := []struct {
+		name    string
+		charset string
+		ascii   bool
+	}{
+		{"braille", "UTF-8", false},
+		{"ascii", "UTF-8", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			scr := newSim(t, tt.charset, 90, 34)
+			s, err := newSession(scr, Options{Levels: testLevels(t), Seed: 7, Stress: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.ascii = tt.ascii
+			busyWorld(t, s, 150)
+			s.arena.SetRect(0, 0, 90, 34)
+			s.arena.Draw(scr)
+			scr.Show()
+			golden(t, tt.name, screenText(scr))
+			golden(t, tt.name+"-colours", colourMap(scr, s.arena.frame))
+			text := screenText(scr)
+			if got := strings.ContainsFunc(text, isBraille); got == tt.ascii {
+				t.Errorf("braille shown: %v, want %v", got, !tt.ascii)
+			}
+		})
+	}
+}
+
+func isBraille(r rune) bool { return r > 0x2800 && r <= 0x28ff }
+
+func TestFieldSize(t *testing.T) {
+	tests := []struct{ w, h, fw, fh int }{
+		{86, 38, 85, 32},  // limited by the width
+		{200, 30, 80, 30}, // limited by the height
+		{1, 1, 0, 0},
+	}
+	for _, tt := range tests {
+		fw, fh := fieldSize(tt.w, tt.h)
+		if fw != tt.fw || fh != tt.fh {
+			t.Errorf("fieldSize(%d, %d) = %d, %d; want %d, %d", tt.w, tt.h, fw, fh, tt.fw, tt.fh)
+		}
+	}
+}
+
+func TestPanelShowsPoolNumbers(t *testing.T) {
+	scr := newSim(t, "UTF-8", panelWidth, panelHeight)
+	s, err := newSession(scr, Options{Seed: 3, Strategy: pool.Bitset, Bullets: 123, Debris: 4567})
+	if err != nil {
+		t.Fatal(err)
+	}
+	busyWorld(t, s, 300)
+	s.sample(time.Second)
+	s.panel.SetRect(0, 0, panelWidth, panelHeight)
+	s.panel.Draw(scr)
+	scr.Show()
+	text := screenText(scr)
+	b, d := s.world.Bullets().Stats(), s.world.Debris().Stats()
+	rows := []struct{ label, want string }{
+		{"strategy", "bitset bitset"},
+		{"capacity", "123 4567"},
+		{"active", itoa(b.Active) + " " + itoa(d.Active)},
+		{"free", itoa(b.Capacity-b.Active) + " " + itoa(d.Capacity-d.Active)},
+		{"high-water", itoa(b.HighWater) + " " + itoa(d.HighWater)},
+		{"misses", itoa(int(b.Misses)) + " " + itoa(int(d.Misses))},
+		{"rejects", "0 0"},
+		{"input", "press-only"},
+	}
+	for _, r := range rows {
+		line := findLine(text, r.label)
+		if got := strings.Join(strings.Fields(line)[1:], " "); !strings.HasPrefix(got, r.want) {
+			t.Errorf("row %q = %q, want %q\n%s", r.label, got, r.want, text)
+		}
+	}
+	for _, want := range []string{"probes/acq", "acquires/s", "go heap", "gc", "last pause", "allocs", "per frame", "fps", "step", "draw"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("panel lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func itoa(v int) string { return string(appendIntRight(nil, int64(v), 0)) }
+
+// findLine returns the line of text that holds label after the border.
+func findLine(text, label string) string {
+	for _, l := range strings.Split(text, "\n") {
+		l = strings.Trim(l, "│ ")
+		if strings.HasPrefix(l, label) {
+			return l
+		}
+	}
+	return ""
+}
+
+// sizedScreen is a simulation screen that takes its size on Init, as a
+// terminal would.
+type sizedScreen struct {
+	tcell.SimulationScreen
+	w, h int
+}
+
+func (s *sizedScreen) Init() error {
+	err := s.SimulationScreen.Init()
+	s.SetSize(s.w, s.h)
+	return err
+}
+
+// running is a Run in progress on a simulation screen.
+type running struct {
+	t      *testing.T
+	s      *session
+	scr    *sizedScreen
+	cancel context.CancelFunc
+	done   chan struct{}
+	res    Result
+	err    error
+}
+
+func startRun(t *testing.T, charset string, w, h int, opts Options) *running {
+	t.Helper()
+	scr := &sizedScreen{SimulationScreen: tcell.NewSimulationScreen(charset), w: w, h: h}
+	s, err := newSession(scr, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{t: t, s: s, scr: scr, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		r.res, r.err = s.run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		r.wait()
+	})
+	r.waitFor("the first frame", func() bool { return strings.TrimSpace(r.text()) != "" })
+	return r
+}
+
+// onLoop runs f on tview's goroutine, where nothing draws meanwhile.
+func (r *running) onLoop(f func()) {
+	ok := make(chan struct{})
+	go func() {
+		r.s.app.QueueUpdate(f)
+		close(ok)
+	}()
+	select {
+	case <-ok:
+	case <-r.done:
+		r.t.Fatal("Run ended")
+	case <-time.After(5 * time.Second):
+		r.t.Fatal("event loop stuck")
+	}
+}
+
+func (r *running) text() (s string) {
+	r.onLoop(func() { s = screenText(r.scr) })
+	return s
+}
+
+// locked runs f with the world to itself.
+func (r *running) locked(f func(w *game.World)) {
+	r.s.mu.Lock()
+	defer r.s.mu.Unlock()
+	f(r.s.world)
+}
+
+func (r *running) key(k tcell.Key, ch rune) { r.scr.InjectKey(k, ch, tcell.ModNone) }
+
+func (r *running) waitFor(what string, cond func() bool) {
+	r.t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			screen := "(not a simulation)"
+			if r.scr != nil {
+				screen = r.text()
+			}
+			r.t.Fatalf("timed out waiting for %s; screen:\n%s", what, screen)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func (r *running) wait() {
+	select {
+	case <-r.done:
+	case <-time.After(5 * time.Second):
+		r.t.Fatal("Run did not return")
+	}
+}
+
+func TestKeys(t *testing.T) {
+	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 11, Strategy: pool.FreeList})
+	if !strings.Contains(r.text(), "press space to play") {
+		t.Fatalf("no title screen:\n%s", r.text())
+	}
+	r.key(tcell.KeyRune, ' ')
+	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.mode == modePlay }); return ok })
+
+	t.Run("rotate", func(t *testing.T) {
+		var before float64
+		r.locked(func(w *game.World) { before = w.Ship().Angle })
+		r.key(tcell.KeyLeft, 0)
+		r.waitFor("the ship to turn left", func() (ok bool) {
+			r.locked(func(w *game.World) { ok = math.Remainder(w.Ship().Angle-before, 2*math.Pi) < -0.3 })
+			return ok
+		})
+	})
+	t.Run("fire", func(t *testing.T) {
+		var before uint64
+		r.locked(func(w *game.World) { before = w.Bullets().Stats().Acquires })
+		r.key(tcell.KeyRune, ' ')
+		r.waitFor("a bullet", func() (ok bool) {
+			r.locked(func(w *game.World) { ok = w.Bullets().Stats().Acquires > before })
+			return ok
+		})
+	})
+	t.Run("pause", func(t *testing.T) {
+		r.key(tcell.KeyRune, 'p')
+		r.waitFor("pause", func() (ok bool) { r.locked(func(w *game.World) { ok = w.Paused() }); return ok })
+		var steps uint64
+		r.locked(func(w *game.World) { steps = w.Steps() })
+		time.Sleep(100 * time.Millisecond)
+		r.locked(func(w *game.World) {
+			if w.Steps() != steps {
+				t.Errorf("paused world stepped from %d to %d", steps, w.Steps())
+			}
+		})
+		r.waitFor("the pause screen", func() bool { return strings.Contains(r.text(), "PAUSED") })
+	})
+	t.Run("switch strategy, paused, keeps every object", func(t *testing.T) {
+		type objects struct {
+			bullets map[pool.Handle]game.Bullet
+			debris  map[pool.Handle]game.Particle
+		}
+		snap := func(w *game.World) objects {
+			o := objects{map[pool.Handle]game.Bullet{}, map[pool.Handle]game.Particle{}}
+			for h, b := range w.Bullets().All() {
+				o.bullets[h] = *b
+			}
+			for h, p := range w.Debris().All() {
+				o.debris[h] = *p
+			}
+			return o
+		}
+		var before objects
+		r.locked(func(w *game.World) { before = snap(w) })
+		r.key(tcell.KeyRune, '3')
+		r.waitFor("listremove", func() (ok bool) {
+			r.locked(func(w *game.World) {
+				ok = w.Bullets().Strategy() == pool.ListRemove && w.Debris().Strategy() == pool.ListRemove
+			})
+			return ok
+		})
+		r.locked(func(w *game.World) {
+			after := snap(w)
+			if len(before.bullets) == 0 {
+				t.Error("no bullets to carry over")
+			}
+			if !mapsEqual(before.bullets, after.bullets) || !mapsEqual(before.debris, after.debris) {
+				t.Errorf("objects changed: %d/%d bullets, %d/%d debris before/after",
+					len(before.bullets), len(after.bullets), len(before.debris), len(after.debris))
+			}
+		})
+		r.waitFor("the panel to name listremove", func() bool {
+			return strings.Contains(findLine(r.text(), "strategy"), "listremove listremove")
+		})
+	})
+	t.Run("switch one pool", func(t *testing.T) {
+		r.key(tcell.KeyRune, 'b') // target: bullets
+		r.key(tcell.KeyRune, '0')
+		r.waitFor("dense bullets", func() (ok bool) {
+			r.locked(func(w *game.World) {
+				ok = w.Bullets().Strategy() == pool.Dense && w.Debris().Strategy() == pool.ListRemove
+			})
+			return ok
+		})
+		if !strings.Contains(r.text(), "strategy → bullets") {
+			t.Errorf("list title does not name the target:\n%s", r.text())
+		}
+	})
+	t.Run("resume and quit", func(t *testing.T) {
+		r.key(tcell.KeyRune, 'p')
+		r.waitFor("resume", func() (ok bool) { r.locked(func(w *game.World) { ok = !w.Paused() }); return ok })
+		r.key(tcell.KeyRune, 'q')
+		r.wait()
+		if r.err != nil || r.res.Reason != ReasonQuit {
+			t.Errorf("Run = %+v, %v; want reason %q, no error", r.res, r.err, ReasonQuit)
+		}
+	})
+}
+
+func mapsEqual[K, V comparable](a, b map[K]V) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for k, v := range a {
+		if w, ok := b[k]; !ok || w != v {
+			return false
+		}
+	}
+	return true
+}
+
+func TestTooSmall(t *testing.T) {
+	r := startRun(t, "UTF-8", 60, 20, Options{})
+	if text := r.text(); !strings.Contains(text, "needs at least 80×24") || !strings.Contains(text, "this terminal is 60×20") {
+		t.Fatalf("no size notice:\n%s", text)
+	}
+	r.onLoop(func() { r.scr.SetSize(100, 30) })
+	_ = r.scr.PostEvent(tcell.NewEventResize(100, 30))
+	r.waitFor("the game after resizing", func() bool {
+		text := r.text()
+		return !strings.Contains(text, "needs at least") && strings.Contains(text, "pools")
+	})
+}
+
+func TestASCIIFallback(t *testing.T) {
+	r := startRun(t, "US-ASCII", 120, 40, Options{Seed: 5, Stress: true})
+	if !r.s.ascii {
+		t.Fatal("a screen that cannot show braille did not fall back to ASCII")
+	}
+	r.waitFor("bullets drawn", func() bool { return strings.Contains(r.text(), "*") })
+	text := r.text()
+	if strings.ContainsFunc(text, isBraille) {
+		t.Errorf("braille on an ASCII screen:\n%s", text)
+	}
+	if !strings.Contains(text, "pools") || !strings.Contains(text, "->") {
+		t.Errorf("no ASCII arena or panel:\n%s", text)
+	}
+}
+
+func TestRunEnds(t *testing.T) {
+	tests := []struct {
+		name   string
+		end    func(r *running)
+		reason string
+		err    bool
+	}{
+		{"q", func(r *running) { r.key(tcell.KeyRune, 'q') }, ReasonQuit, false},
+		{"ctrl-c", func(r *running) { r.key(tcell.KeyCtrlC, 0) }, ReasonQuit, false},
+		{"context", func(r *running) { r.cancel() }, ReasonCanceled, false},
+		{"input error", func(r *running) { _ = r.scr.PostEvent(tcell.NewEventError(errors.New("link down"))) }, ReasonError, true},
+		{"panic", func(r *running) { r.onLoop(func() { r.s.arena.cv.cells = nil }) }, ReasonPanic, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			r := startRun(t, "UTF-8", 100, 30, Options{Stress: true})
+			tt.end(r)
+			r.wait()
+			if r.res.Reason != tt.reason || (r.err != nil) != tt.err {
+				t.Errorf("Run = %+v, %v; want reason %q, error %v", r.res, r.err, tt.reason, tt.err)
+			}
+			if w, _ := r.scr.Size(); w != 0 {
+				t.Error("screen not finalised")
+			}
+			deadline := time.Now().Add(2 * time.Second)
+			for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+				time.Sleep(10 * time.Millisecond)
+			}
+			if n := runtime.NumGoroutine(); n > before {
+				t.Errorf("%d goroutines left behind", n-before)
+			}
+		})
+	}
+}
+
+func TestStressKey(t *testing.T) {
+	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 2, Bullets: 4, Debris: 16})
+	r.key(tcell.KeyRune, 'x')
+	r.waitFor("the pools to fill and miss", func() (ok bool) {
+		r.locked(func(w *game.World) { ok = w.Bullets().Stats().Misses > 0 && w.Debris().Stats().Misses > 0 })
+		return ok
+	})
+	if !strings.Contains(r.text(), "STRESS") {
+		t.Errorf("no stress badge:\n%s", r.text())
+	}
+}
+
+// TestDrawAllocs checks that drawing the arena, the stats panel and the
+// help line allocates nothing once the canvas exists.
+func TestDrawAllocs(t *testing.T) {
+	scr := newSim(t, "UTF-8", 200, 60)
+	s, err := newSession(scr, Options{Seed: 9, Stress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	busyWorld(t, s, 400)
+	s.arena.SetRect(0, 0, 200-panelWidth, 59)
+	s.panel.SetRect(200-panelWidth, 0, panelWidth, panelHeight)
+	help := &helpLine{Box: tview.NewBox(), s: s}
+	help.SetRect(0, 59, 200, 1)
+	s.arena.Draw(scr)
+	s.panel.Draw(scr)
+	for _, tt := range []struct {
+		name string
+		draw func()
+	}{
+		{"arena", func() { s.arena.Draw(scr) }},
+		{"panel", func() { s.panel.Draw(scr) }},
+		{"panel refresh", func() { s.view.gen++; s.panel.Draw(scr) }},
+		{"help", func() { help.Draw(scr) }},
+	} {
+		if n := testing.AllocsPerRun(50, tt.draw); n != 0 {
+			t.Errorf("%s: %v allocs per draw, want 0", tt.name, n)
+		}
+	}
+}
+
+// BenchmarkRender measures one frame at 200×60 with a busy world.
+//
+//   - draw: the whole layout (arena, panel, strategy list, help line)
+//     drawn onto a screen's cell buffer: the work of a frame in this
+//     package and in tview, without output.
+//   - terminal: what a frame costs in the game: two world steps (60 steps
+//     a second at 30 frames a second), the draw, and tcell's Show encoding
+//     the changed cells for an xterm-256color terminal; bytes/frame is what
+//     it writes.
+func BenchmarkRender(b *testing.B) {
+	b.Run("draw", func(b *testing.B) {
+		scr := newSim(b, "UTF-8", 200, 60)
+		s := benchSession(b, scr)
+		b.ReportAllocs()
+		for b.Loop() {
+			scr.Clear()
+			s.root.Draw(scr)
+		}
+	})
+	b.Run("terminal", func(b *testing.B) {
+		tty, scr := newTerminal(b, 200, 60)
+		s := benchSession(b, scr)
+		ap := game.Autopilot{Pressure: true}
+		b.ReportAllocs()
+		start := tty.n.Load()
+		for b.Loop() {
+			s.world.Step(ap.Input(s.world))
+			s.world.Step(ap.Input(s.world))
+			s.screen.Clear()
+			s.root.Draw(s.screen)
+			s.screen.Show()
+		}
+		b.ReportMetric(float64(tty.n.Load()-start)/float64(b.N), "bytes/frame")
+	})
+}
+
+// newTerminal is an xterm-256color screen, not initialised, on a w×h
+// terminal that counts the bytes written to it.
+func newTerminal(t testing.TB, w, h int) (*countingTty, tcell.Screen) {
+	t.Helper()
+	t.Setenv("LANG", "C.UTF-8")
+	tty := &countingTty{w: w, h: h, closed: make(chan struct{})}
+	ti, err := terminfo.LookupTerminfo("xterm-256color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	scr, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tty, scr
+}
+
+// TestShowSendsOnlyChanges checks that a frame sends the terminal only
+// the cells that changed: nothing (but tcell's cursor housekeeping) for a
+// world that did not move, a fraction of the screen for one that did.
+func TestShowSendsOnlyChanges(t *testing.T) {
+	tty, scr := newTerminal(t, 120, 40)
+	s, err := newSession(scr, Options{Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.screen.Init(); err != nil {
+		t.Fatal(err)
+	}
+	defer s.screen.Fini()
+	s.root.SetRect(0, 0, 120, 40)
+	frame := func() int64 {
+		n := tty.n.Load()
+		s.screen.Clear() // as tview does before every draw
+		s.root.Draw(s.screen)
+		s.screen.Show()
+		return tty.n.Load() - n
+	}
+	first, same := frame(), frame()
+	s.world.Step(game.Input{Thrust: true})
+	s.world.Step(game.Input{Thrust: true})
+	moved := frame()
+	if same > 64 || moved <= same || moved > first/4 {
+		t.Errorf("bytes written: first frame %d, same frame again %d, after two steps %d", first, same, moved)
+	}
+}
+
+func benchSession(b *testing.B, scr tcell.Screen) *session {
+	s, err := newSession(scr, Options{Seed: 9, Stress: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if _, sim := scr.(tcell.SimulationScreen); !sim {
+		if err := s.screen.Init(); err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(s.screen.Fini)
+	}
+	s.ascii = !s.screen.CanDisplay('⠿', false)
+	busyWorld(b, s, 400)
+	s.root.SetRect(0, 0, 200, 60)
+	return s
+}
+
+// countingTty is a terminal of w×h that types nothing and counts what is
+// written to it.
+type countingTty struct {
+	w, h   int
+	n      atomic.Int64
+	once   sync.Once
+	closed chan struct{}
+}
+
+func (t *countingTty) Start() error        { return nil }
+func (t *countingTty) Stop() error         { return nil }
+func (t *countingTty) Drain() error        { t.once.Do(func() { close(t.closed) }); return nil }
+func (t *countingTty) Close() error        { return t.Drain() }
+func (t *countingTty) NotifyResize(func()) {}
+func (t *countingTty) WindowSize() (tcell.WindowSize, error) {
+	return tcell.WindowSize{Width: t.w, Height: t.h}, nil
+}
+func (t *countingTty) Read([]byte) (int, error) { <-t.closed; return 0, io.EOF }
+func (t *countingTty) Write(p []byte) (int, error) {
+	t.n.Add(int64(len(p)))
+	return len(p), nil
+}
+
+// TestStrategyList picks strategies through the list: Tab gives it the
+// focus, Down and Enter select, a mouse click picks at once.
+func TestStrategyList(t *testing.T) {
+	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 8, Strategy: pool.Queue})
+	strategies := func() (b, d pool.Strategy) {
+		r.locked(func(w *game.World) { b, d = w.Bullets().Strategy(), w.Debris().Strategy() })
+		return b, d
+	}
+	r.key(tcell.KeyTab, 0)
+	r.key(tcell.KeyDown, 0)
+	r.key(tcell.KeyEnter, 0)
+	r.waitFor("freelist, the item below queue", func() bool {
+		b, d := strategies()
+		return b == pool.FreeList && d == pool.FreeList
+	})
+
+	x, y := -1, -1
+	for row, line := range strings.Split(r.text(), "\n") {
+		if i := strings.Index(line, "5 scan"); i >= 0 {
+			x, y = len([]rune(line[:i])), row
+		}
+	}
+	if y < 0 {
+		t.Fatalf("no scan item on screen:\n%s", r.text())
+	}
+	r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
+	r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
+	r.waitFor("a click on scan", func() bool {
+		b, d := strategies()
+		return b == pool.Scan && d == pool.Scan
+	})
+}
