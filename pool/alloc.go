@@ -23,14 +23,7 @@ type heapSlots struct {
 	free []int32
 }
 
-func (s *heapSlots) init(gen []uint32) {
-	s.free = reuse(s.free, len(gen))[:0]
-	for i := len(gen) - 1; i >= 0; i-- {
-		if gen[i]&1 == 0 {
-			s.free = append(s.free, int32(i))
-		}
-	}
-}
+func (s *heapSlots) init(gen []uint32) { s.free = freeStack(s.free, gen) }
 
 func (s *heapSlots) acquire() (int32, uint64) {
 	last := len(s.free) - 1

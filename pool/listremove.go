@@ -18,14 +18,7 @@ type listRemoveSlots struct {
 	free []int32 // the seed's EntityList
 }
 
-func (s *listRemoveSlots) init(gen []uint32) {
-	s.free = reuse(s.free, len(gen))[:0]
-	for i := len(gen) - 1; i >= 0; i-- {
-		if gen[i]&1 == 0 {
-			s.free = append(s.free, int32(i))
-		}
-	}
-}
+func (s *listRemoveSlots) init(gen []uint32) { s.free = freeStack(s.free, gen) }
 
 func (s *listRemoveSlots) acquire() (int32, uint64) {
 	want := s.free[len(s.free)-1]

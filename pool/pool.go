@@ -471,6 +471,18 @@ func reuse[E any](s []E, n int) []E {
 	return make([]E, n)
 }
 
+// freeStack rebuilds a stack of the free slots in buf, the lowest on top so
+// that it is handed out first.
+func freeStack(buf []int32, gen []uint32) []int32 {
+	buf = reuse(buf, len(gen))[:0]
+	for i := len(gen) - 1; i >= 0; i-- {
+		if gen[i]&1 == 0 {
+			buf = append(buf, int32(i))
+		}
+	}
+	return buf
+}
+
 // fillBack fills c with the live slots of list walking from its end, the
 // iteration of strategies that keep the live slots packed in a list: an item
 // released inside the loop is replaced by one already visited.
