@@ -1,0 +1,56 @@
+// Package stress profiles the pool strategies side by side on identical
+// work: the real game simulation, driven by the autopilot at maximum pool
+// pressure, once per strategy with the same seed, levels and capacities.
+// `poolroids stress` is its command line.
+//
+// # Same work, proven
+//
+// A [game.World] gives the same world step for step whatever strategy its
+// pools use, and the [game.Autopilot] decides from the world alone, so every
+// run plays exactly the same game (a game over starts a new one at once).
+// [Run] records each run's checksum every [Config.CheckEvery] steps and at
+// the end, and [Verify] fails with a [*DivergenceError] naming the runs and
+// the first step where they differ: a report is only trusted when all the
+// runs played the same game.
+//
+// # What is measured, and how
+//
+// Each run warms up ([Config.Warmup] steps: the pools fill), then steps
+// [Config.Steps] more times reading the clock just before and just after
+// every [game.World.Step]. A step takes microseconds, so two clock reads
+// are noise; nothing reads the clock around single pool calls. The
+// autopilot's decision, the bookkeeping and the checksums happen outside
+// the clock reads.
+//
+// runtime.ReadMemStats before and after the measured steps gives the heap
+// allocations and bytes, and the GC cycles and pause, of the run. Those are
+// the process's, so the run keeps the rest of the process quiet: it
+// collects twice before it starts (sync.Pool keeps its items through one
+// collection) and lets the runtime's own work after a collection finish;
+// and the session first makes the runtime start spare OS threads and grow
+// its timer heaps, which it would otherwise do, allocating, at any moment.
+//
+// The time spent in the pool calls themselves is measured in a separate,
+// calibrated phase: the number of acquires and releases of every step of
+// the run is recorded (from the pools' Stats, between steps) and replayed
+// against bare pools of the same strategy, element type and capacity,
+// releasing the oldest items first as bullets and debris expire, with one
+// All loop per step. Each step's releases, its acquires and its loop are
+// each timed as one batch, and the cost of an empty timed batch, measured
+// beforehand, is subtracted. The figures are sharp when steps do tens of
+// operations, as under pressure, and rough when they do one or two.
+//
+// With [Config.Repeat] K > 1 every strategy runs K times, interleaved
+// (A B C A B C …) so that a machine's slow moment does not land on one
+// strategy, and each figure of the report is the median of its K runs;
+// [Result.Spread] tells how far apart the runs were.
+//
+// # Reading the numbers
+//
+// The pool counters (acquires, releases, misses, rejects, high-water, live at
+// the end, probes) are the pools' own [pool.Stats] summed over the bullet and
+// debris pools and cover the whole run, warm-up included, so
+// acquires − releases = live at the end. Time, allocations and GC cover the
+// measured steps only. [Report.WriteTable], [Report.WriteJSON] and
+// [Report.WriteCSV] print the same numbers.
+package stress

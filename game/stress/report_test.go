@@ -1,0 +1,219 @@
+package stress
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"io"
+	"strings"
+	"testing"
+
+	"poolroids/pool"
+)
+
+// sample is a small report with a known ranking.
+func sample(t *testing.T) *Report {
+	t.Helper()
+	cfg := short()
+	cfg.Steps, cfg.Warmup = 60, 30
+	cfg.Strategies = []pool.Strategy{pool.Alloc, pool.Dense, pool.Offsets}
+	return run(t, cfg)
+}
+
+// TestOutputsAgree checks that the CSV carries exactly the numbers of the
+// JSON, column by column (pool columns as bullets_* and debris_*).
+func TestOutputsAgree(t *testing.T) {
+	rep := sample(t)
+	var js, cs bytes.Buffer
+	if err := rep.WriteJSON(&js); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteCSV(&cs); err != nil {
+		t.Fatal(err)
+	}
+	var parsed struct {
+		Runs []map[string]any `json:"runs"`
+	}
+	if err := json.Unmarshal(js.Bytes(), &parsed); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&cs).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != len(rep.Runs)+1 || len(parsed.Runs) != len(rep.Runs) {
+		t.Fatalf("%d CSV rows, %d JSON runs for %d results", len(rows), len(parsed.Runs), len(rep.Runs))
+	}
+	for i, run := range parsed.Runs {
+		for j, key := range rows[0] {
+			v, ok := run[key]
+			if name, field, nested := strings.Cut(key, "_"); !ok && nested && (name == "bullets" || name == "debris") {
+				v, ok = run[name].(map[string]any)[field]
+			}
+			if !ok {
+				t.Errorf("CSV column %q is not a JSON key", key)
+				continue
+			}
+			want := text(v)
+			if list, ok := v.([]any); ok {
+				// A list is one CSV field, its values separated by spaces.
+				parts := make([]string, len(list))
+				for k := range list {
+					parts[k] = text(list[k])
+				}
+				want = strings.Join(parts, " ")
+			}
+			if got := rows[i+1][j]; got != want {
+				t.Errorf("run %d %s: CSV %s, JSON %s", i, key, got, want)
+			}
+		}
+	}
+	var back Report
+	if err := json.Unmarshal(js.Bytes(), &back); err != nil || back.Runs[0].Checksum != rep.Runs[0].Checksum {
+		t.Errorf("JSON does not read back: %v, checksum %s, want %s", err, back.Runs[0].Checksum, rep.Runs[0].Checksum)
+	}
+}
+
+// text is a decoded JSON value as the CSV writes it.
+func text(v any) string {
+	b, _ := json.Marshal(v)
+	return strings.Trim(string(b), `"`)
+}
+
+func TestTable(t *testing.T) {
+	rep := sample(t)
+	var b bytes.Buffer
+	if err := rep.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"3 strategies, 60 steps each (+30 warm-up), seed 1", "step median", "probes/acquire", "median time per step", "checksums: all runs equal"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	// Every strategy has a line in both tables and one bar, fastest first.
+	for i, r := range rep.Runs {
+		lines := 0
+		for l := range strings.Lines(out) {
+			if strings.Contains(l, " "+string(r.Strategy)+" ") || strings.HasPrefix(l, string(r.Strategy)+" ") {
+				lines++
+			}
+		}
+		if lines != 3 {
+			t.Errorf("%s has %d lines, want 3", r.Strategy, lines)
+		}
+		if i > 0 && strings.Index(out, "\n"+string(r.Strategy)+" ") < strings.Index(out, "\n"+string(rep.Runs[i-1].Strategy)+" ") {
+			t.Errorf("bar of %s above the faster %s", r.Strategy, rep.Runs[i-1].Strategy)
+		}
+	}
+	rep.ChecksumsEqual = false
+	b.Reset()
+	rep.WriteTable(&b)
+	if !strings.Contains(b.String(), "DIFFER") {
+		t.Error("a diverged report does not say so")
+	}
+	if err := rep.WriteTable(failWriter{}); err == nil {
+		t.Error("a write error was lost")
+	}
+}
+
+type failWriter struct{}
+
+func (failWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
+
+func TestChart(t *testing.T) {
+	rep := &Report{Runs: []Result{
+		{Strategy: "fast", StepNsMedian: 1000},
+		{Strategy: "almost half", StepNsMedian: 1875}, // 15/32 of the slowest: 15 eighths of 4 cells
+		{Strategy: "slowest", StepNsMedian: 4000},
+	}}
+	var b bytes.Buffer
+	rep.chart(&b, 4)
+	want := "fast        █ 1.00µs\n" +
+		"almost half █▉ 1.88µs\n" +
+		"slowest     ████ 4.00µs\n"
+	if b.String() != want {
+		t.Errorf("chart:\n%s\nwant:\n%s", b.String(), want)
+	}
+}
+
+func TestFormat(t *testing.T) {
+	for _, c := range []struct {
+		ns   float64
+		want string
+	}{
+		{0, "0ns"},
+		{1.234, "1.23ns"},
+		{12.34, "12.3ns"},
+		{123.4, "123ns"},
+		{1234, "1.23µs"},
+		{98765, "98.8µs"},
+		{1.5e6, "1.50ms"},
+		{2e9, "2.00s"},
+	} {
+		if got := ns(c.ns); got != c.want {
+			t.Errorf("ns(%v) = %q, want %q", c.ns, got, c.want)
+		}
+	}
+}
+
+func TestChecksumText(t *testing.T) {
+	c := Checksum(0x00ab_cdef_0123_4567)
+	b, _ := c.MarshalText()
+	if string(b) != "00abcdef01234567" {
+		t.Errorf("MarshalText = %s", b)
+	}
+	var back Checksum
+	if err := back.UnmarshalText(b); err != nil || back != c {
+		t.Errorf("UnmarshalText = %x, %v", back, err)
+	}
+	for _, bad := range []string{"", "abc", "00abcdef0123456z", "00abcdef012345678"} {
+		if err := back.UnmarshalText([]byte(bad)); err == nil {
+			t.Errorf("UnmarshalText(%q) accepted", bad)
+		}
+	}
+}
+
+// TestBar checks the drawing, that it redraws only on a new percentage,
+// and that Update allocates nothing, so it can run during measured steps.
+func TestBar(t *testing.T) {
+	var b bytes.Buffer
+	bar := NewBar(&b, 4)
+	bar.Update(1, 2)
+	if got, want := b.String(), "\rstress [██░░] 50% "; got != want {
+		t.Errorf("bar %q, want %q", got, want)
+	}
+	bar.Update(501, 1000)
+	if b.Len() != len("\rstress [██░░] 50% ") {
+		t.Error("redrew an unchanged percentage")
+	}
+	bar.Clear()
+	if !strings.HasSuffix(b.String(), "\r\x1b[2K") {
+		t.Errorf("Clear wrote %q", b.String())
+	}
+	bar = NewBar(io.Discard, 40)
+	n := 0
+	if a := testing.AllocsPerRun(200, func() { n++; bar.Update(n%100, 100) }); a != 0 {
+		t.Errorf("Update: %v allocations", a)
+	}
+}
+
+// TestPressure checks the built-in set loads and is what the stress mode
+// needs: a volley every step, more debris per break than most sets, and
+// fresh copies.
+func TestPressure(t *testing.T) {
+	a, b := Pressure(), Pressure()
+	if err := a.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range a.Levels {
+		if l.FireCooldown != 1 || l.BulletsPerShot*l.BulletLife <= a.Bullets || l.DebrisPerBreak < 100 {
+			t.Errorf("level %q does not fill the pools: %+v", l.Name, l)
+		}
+	}
+	a.Levels[0].Asteroids = 1
+	if b.Levels[0].Asteroids == 1 || Pressure().Levels[0].Asteroids == 1 {
+		t.Error("Pressure returns shared levels")
+	}
+}

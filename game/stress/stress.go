@@ -1,0 +1,414 @@
+package stress
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime"
+	"runtime/pprof"
+	"runtime/trace"
+	"slices"
+	"sync"
+	"time"
+
+	"poolroids/game"
+	"poolroids/levels"
+	"poolroids/pool"
+)
+
+// Config chooses what [Run] measures. The zero Config is usable: every
+// strategy, the [Pressure] level set, the defaults below.
+type Config struct {
+	Strategies []pool.Strategy // nil: pool.Strategies(); no duplicates
+	Levels     *levels.Set     // nil: Pressure()
+	Seed       uint64
+	Bullets    int // bullet pool capacity; 0: the set's
+	Debris     int // debris pool capacity; 0: the set's
+	Steps      int // measured steps per run; 0: DefaultSteps
+	Warmup     int // steps before the measured ones, not timed; 0: none
+	Repeat     int // runs per strategy, interleaved; 0: 1
+	CheckEvery int // steps between two compared checksums; 0: game.TPS
+
+	// Progress, when set, is called every few hundred steps and at the end
+	// of every run, from the goroutine of Run, with the steps done so far
+	// and the steps of the whole session.
+	// It is called during measured steps too, so it must not allocate
+	// (see [Bar]) or the allocation figures will show it.
+	Progress func(done, total int)
+}
+
+// DefaultSteps is the measured steps of a run when Config.Steps is 0: 20
+// seconds of game. Many short runs interleave better than a few long ones
+// on a busy machine: the command line's default session, all ten
+// strategies seven times over, takes about a quarter of a minute on two
+// cores.
+const DefaultSteps = 20 * game.TPS
+
+// DefaultWarmup is the warm-up the command line uses: five seconds of
+// game, enough for the pools of the pressure set to fill.
+const DefaultWarmup = 5 * game.TPS
+
+// MaxSteps bounds Config.Steps and Config.Warmup: a run keeps a few bytes per
+// step, and a million steps is over four hours of game.
+const MaxSteps = 1 << 20
+
+// MaxRepeat bounds Config.Repeat.
+const MaxRepeat = 100
+
+// settle is how long a run waits after its forced collection before it
+// counts allocations.
+const settle = 5 * time.Millisecond
+
+// progressEvery is how many steps pass between two Progress calls.
+const progressEvery = 256
+
+// normalize fills in the defaults of c and checks it.
+func (c Config) normalize() (Config, error) {
+	if c.Strategies == nil {
+		c.Strategies = pool.Strategies()
+	}
+	if len(c.Strategies) == 0 {
+		return c, errors.New("stress: no strategy to run")
+	}
+	for i, s := range c.Strategies {
+		if _, err := pool.ParseStrategy(string(s)); err != nil {
+			return c, fmt.Errorf("stress: %w", err)
+		}
+		if slices.Contains(c.Strategies[:i], s) {
+			return c, fmt.Errorf("stress: strategy %q given twice", s)
+		}
+	}
+	if c.Levels == nil {
+		c.Levels = Pressure()
+	}
+	if c.Steps == 0 {
+		c.Steps = DefaultSteps
+	}
+	if c.Repeat == 0 {
+		c.Repeat = 1
+	}
+	if c.CheckEvery == 0 {
+		c.CheckEvery = game.TPS
+	}
+	switch {
+	case c.Steps < 1 || c.Steps > MaxSteps:
+		return c, fmt.Errorf("stress: %d steps: allowed 1..%d", c.Steps, MaxSteps)
+	case c.Warmup < 0 || c.Warmup > MaxSteps:
+		return c, fmt.Errorf("stress: %d warm-up steps: allowed 0..%d", c.Warmup, MaxSteps)
+	case c.Repeat < 1 || c.Repeat > MaxRepeat:
+		return c, fmt.Errorf("stress: repeat %d: allowed 1..%d", c.Repeat, MaxRepeat)
+	case c.CheckEvery < 1:
+		return c, fmt.Errorf("stress: checksum every %d steps: must be at least 1", c.CheckEvery)
+	case c.Bullets < 0 || c.Debris < 0:
+		return c, fmt.Errorf("stress: negative capacity (bullets %d, debris %d)", c.Bullets, c.Debris)
+	}
+	return c, nil
+}
+
+// Check reports what [Run] would refuse in c before running anything: an
+// unknown or repeated strategy, a number out of range, a capacity the
+// pools refuse.
+func (c Config) Check() error {
+	c, err := c.normalize()
+	if err != nil {
+		return err
+	}
+	_, err = newWorld(c, c.Strategies[0])
+	return err
+}
+
+// Run plays one run per strategy and repetition, in the interleaved order
+// A B C … A B C …, and returns the report, ranked by median step time.
+//
+// When the runs did not all play the same game the report is returned
+// together with a [*DivergenceError]. A context cancelled between two steps
+// stops the session with the context's error. A bad Config is an error
+// before anything runs.
+func Run(ctx context.Context, cfg Config) (*Report, error) {
+	cfg, err := cfg.normalize()
+	if err != nil {
+		return nil, err
+	}
+	// The first world tells the capacities, and refuses those the pools
+	// refuse before anything runs.
+	w, err := newWorld(cfg, cfg.Strategies[0])
+	if err != nil {
+		return nil, err
+	}
+	r := newRunner(cfg, w.Bullets().Cap(), w.Debris().Cap())
+	warmRuntime(4*runtime.GOMAXPROCS(0) + 4)
+	ctx, task := trace.NewTask(ctx, "stress")
+	defer task.End()
+
+	samples := make([][]Result, len(cfg.Strategies))
+	var all []Result
+	for round := range cfg.Repeat {
+		for i, s := range cfg.Strategies {
+			res, err := r.run(ctx, s)
+			if err != nil {
+				return nil, err
+			}
+			res.round = round + 1
+			samples[i] = append(samples[i], res)
+			all = append(all, res)
+		}
+	}
+	rep := &Report{
+		Seed:       cfg.Seed,
+		LevelSet:   cfg.Levels.Name,
+		Steps:      cfg.Steps,
+		Warmup:     cfg.Warmup,
+		Repeat:     cfg.Repeat,
+		CheckEvery: cfg.CheckEvery,
+		BulletCap:  r.bulletCap,
+		DebrisCap:  r.debrisCap,
+	}
+	for _, s := range samples {
+		rep.Runs = append(rep.Runs, median(s))
+	}
+	rep.rank()
+	rep.BulletOccupancy, rep.DebrisOccupancy = r.occupancy()
+	err = Verify(all)
+	rep.ChecksumsEqual = err == nil
+	return rep, err
+}
+
+func newWorld(cfg Config, s pool.Strategy) (*game.World, error) {
+	w, err := game.New(game.Config{
+		Levels:   cfg.Levels,
+		Seed:     cfg.Seed,
+		Strategy: s,
+		Bullets:  cfg.Bullets,
+		Debris:   cfg.Debris,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("stress: %w", err)
+	}
+	return w, nil
+}
+
+// player is the autopilot at maximum pressure playing a world without
+// end.
+type player struct {
+	w  *game.World
+	ap game.Autopilot
+}
+
+// input returns the next step's intent. After a game over it first starts
+// a new game with a new autopilot, as deterministic as the rest: pressure
+// never lets up.
+func (p *player) input() game.Input {
+	if p.w.Phase() == game.GameOver {
+		p.w.Restart()
+		p.ap = game.Autopilot{Pressure: true}
+	}
+	return p.ap.Input(p.w)
+}
+
+// calibrationSteps is how many measured steps StepsFor's trial session
+// plays.
+const calibrationSteps = 4 * game.TPS
+
+// StepsFor returns the Config.Steps that make a session of cfg take about
+// d in all, at least one second of game (game.TPS steps). It finds out with
+// a trial session of cfg, each strategy once for its warm-up and four
+// seconds of game more, which counts against d. Later waves are busier
+// than the first seconds, so long sessions take somewhat longer than d.
+func StepsFor(ctx context.Context, cfg Config, d time.Duration) (int, error) {
+	cfg, err := cfg.normalize()
+	if err != nil {
+		return 0, err
+	}
+	trial := cfg
+	trial.Steps, trial.Repeat, trial.Progress = calibrationSteps, 1, nil
+	start := time.Now()
+	if _, err := Run(ctx, trial); err != nil {
+		return 0, err
+	}
+	spent := time.Since(start)
+	perStep := float64(spent) / float64(cfg.Warmup+calibrationSteps) // every strategy once
+	n := int(float64(d-spent)/(perStep*float64(cfg.Repeat))) - cfg.Warmup
+	return min(max(n, game.TPS), MaxSteps), nil
+}
+
+// runner holds what every run of a session shares: the configuration and
+// buffers allocated once, so the measured steps allocate nothing of the
+// runner's own.
+type runner struct {
+	cfg                  Config
+	bulletCap, debrisCap int
+	steps                int     // warm-up plus measured, per run
+	total, done          int     // steps of the session, for Progress
+	ns                   []int64 // per measured step; sorted after the run
+	bullets, debris      []ops   // per step of a run, warm-up included
+	clock                float64 // ns one timed empty batch costs
+}
+
+func newRunner(cfg Config, bulletCap, debrisCap int) *runner {
+	n := cfg.Warmup + cfg.Steps
+	return &runner{
+		cfg:       cfg,
+		bulletCap: bulletCap,
+		debrisCap: debrisCap,
+		steps:     n,
+		total:     n * len(cfg.Strategies) * cfg.Repeat,
+		ns:        make([]int64, cfg.Steps),
+		bullets:   make([]ops, n),
+		debris:    make([]ops, n),
+		clock:     clockCost(),
+	}
+}
+
+// run plays one run of strategy s and measures it.
+func (r *runner) run(ctx context.Context, s pool.Strategy) (res Result, err error) {
+	w, err := newWorld(r.cfg, s)
+	if err != nil {
+		return res, err
+	}
+	res = Result{Strategy: s, Steps: r.cfg.Steps, Warmup: r.cfg.Warmup}
+	res.trail = make([]checkpoint, 0, r.steps/r.cfg.CheckEvery+1)
+	p := &player{w: w, ap: game.Autopilot{Pressure: true}}
+	var bs, ds pool.Stats
+	// step plays step i of the run; timed says whether to time it.
+	step := func(i int, timed bool) {
+		in := p.input()
+		if timed {
+			t := time.Now()
+			w.Step(in)
+			r.ns[i-r.cfg.Warmup] = int64(time.Since(t))
+		} else {
+			w.Step(in)
+		}
+		b, d := w.Bullets().Stats(), w.Debris().Stats()
+		r.bullets[i] = ops{acquires: int32(b.Acquires - bs.Acquires), releases: int32(b.Releases - bs.Releases)}
+		r.debris[i] = ops{acquires: int32(d.Acquires - ds.Acquires), releases: int32(d.Releases - ds.Releases)}
+		r.bullets[i].live, r.debris[i].live = int32(b.Active), int32(d.Active)
+		bs, ds = b, d
+		if (i+1)%r.cfg.CheckEvery == 0 {
+			res.trail = append(res.trail, checkpoint{i + 1, Checksum(w.Checksum())})
+		}
+	}
+	// advance plays steps [from, to) checking ctx and reporting progress
+	// between chunks.
+	advance := func(from, to int, timed bool) error {
+		for i := from; i < to; i++ {
+			if (i-from)%progressEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				if r.cfg.Progress != nil {
+					r.cfg.Progress(r.done+i, r.total)
+				}
+			}
+			step(i, timed)
+		}
+		return nil
+	}
+
+	region := trace.StartRegion(ctx, string(s))
+	defer region.End()
+	// Profile samples carry the strategy and the phase, so that
+	// go tool pprof -tagfocus=strategy=scan shows one strategy's.
+	pprof.Do(ctx, pprof.Labels("strategy", string(s), "phase", "play"), func(ctx context.Context) {
+		if err = advance(0, r.cfg.Warmup, false); err != nil {
+			return
+		}
+		// Collect what earlier runs left, so this run pays for its own
+		// garbage only: twice, as sync.Pool keeps its items through one
+		// collection. Then give the runtime's own work after a collection
+		// a moment to finish: it allocates a little, which would be
+		// counted as this run's.
+		runtime.GC()
+		runtime.GC()
+		time.Sleep(settle)
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		err = advance(r.cfg.Warmup, r.steps, true)
+		runtime.ReadMemStats(&after)
+		n := float64(r.cfg.Steps)
+		res.AllocsPerStep = float64(after.Mallocs-before.Mallocs) / n
+		res.BytesPerStep = float64(after.TotalAlloc-before.TotalAlloc) / n
+		res.GCCycles = uint64(after.NumGC - before.NumGC)
+		res.GCPauseNs = after.PauseTotalNs - before.PauseTotalNs
+	})
+	if err != nil {
+		return res, err
+	}
+	r.done += r.steps
+	if r.cfg.Progress != nil {
+		r.cfg.Progress(r.done, r.total)
+	}
+	res.Checksum = Checksum(w.Checksum())
+	if len(res.trail) == 0 || res.trail[len(res.trail)-1].step != r.steps {
+		res.trail = append(res.trail, checkpoint{r.steps, res.Checksum})
+	}
+
+	slices.Sort(r.ns)
+	res.StepNsMedian = percentile(r.ns, 50)
+	res.StepNsP99 = percentile(r.ns, 99)
+	res.Bullets = poolResult(w.Bullets().Stats())
+	res.Debris = poolResult(w.Debris().Stats())
+
+	var rb, rd replayed
+	pprof.Do(ctx, pprof.Labels("strategy", string(s), "phase", "replay"), func(context.Context) {
+		if rb, err = replay[game.Bullet](s, r.bulletCap, r.bullets, r.cfg.Warmup, r.clock); err != nil {
+			return
+		}
+		rd, err = replay[game.Particle](s, r.debrisCap, r.debris, r.cfg.Warmup, r.clock)
+	})
+	if err != nil {
+		return res, err
+	}
+	res.Bullets.setReplay(rb)
+	res.Debris.setReplay(rd)
+	res.total()
+	return res, nil
+}
+
+// occupancy returns the mean fill of each pool over the measured steps of
+// the last run, in percent of its capacity. Every run plays the same game,
+// so the last run stands for all.
+func (r *runner) occupancy() (bullets, debris float64) {
+	var b, d int64
+	for i := r.cfg.Warmup; i < r.steps; i++ {
+		b += int64(r.bullets[i].live)
+		d += int64(r.debris[i].live)
+	}
+	n := float64(r.cfg.Steps)
+	return 100 * float64(b) / n / float64(r.bulletCap), 100 * float64(d) / n / float64(r.debrisCap)
+}
+
+// percentile returns the p-th percentile of sorted (nearest rank).
+func percentile(sorted []int64, p int) float64 {
+	k := (len(sorted)*p + 99) / 100
+	return float64(sorted[max(k-1, 0)])
+}
+
+// warmRuntime makes the runtime grow, once, what it grows on first need
+// and then keeps: n OS threads, and room in every P's timer heap for
+// several timers. Either growth allocates a few heap objects, and happens
+// whenever the runtime needs it — when a background goroutine of the
+// collector wakes or sleeps — so without this a run may be charged
+// allocations that are not its own.
+func warmRuntime(n int) {
+	var ready, done sync.WaitGroup
+	ready.Add(n)
+	done.Add(n)
+	release := make(chan struct{})
+	for range n {
+		go func() {
+			defer done.Done()
+			// A locked goroutine holds a thread of its own; unlocking
+			// before it ends hands the thread back to the runtime, idle.
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
+			ready.Done()
+			<-release
+			// Sleeping all at once puts n timers on the Ps' heaps.
+			time.Sleep(time.Millisecond)
+		}()
+	}
+	ready.Wait()
+	close(release)
+	done.Wait()
+}
