@@ -1,0 +1,171 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// tmuxSession is a detached tmux server of its own (its own socket) with
+// one 120×40 pane running sh.
+type tmuxSession struct {
+	t      *testing.T
+	tmux   string
+	socket string
+}
+
+func newTmux(t *testing.T) *tmuxSession {
+	t.Helper()
+	path, err := exec.LookPath("tmux")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("tmux is missing; CI must install it (.ci/run does)")
+		}
+		t.Skip("tmux is not installed")
+	}
+	s := &tmuxSession{t: t, tmux: path, socket: fmt.Sprintf("poolroids-%s-%d", t.Name(), os.Getpid())}
+	t.Cleanup(func() { _, _ = s.run("kill-server") })
+	if out, err := s.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", "env", "PS1=$ ", "sh"); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	return s
+}
+
+func (s *tmuxSession) run(args ...string) (string, error) {
+	cmd := exec.Command(s.tmux, append([]string{"-L", s.socket, "-f", "/dev/null"}, args...)...)
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// send types keys (tmux key names) into the pane.
+func (s *tmuxSession) send(keys ...string) {
+	s.t.Helper()
+	if out, err := s.run(append([]string{"send-keys", "-t", "e2e"}, keys...)...); err != nil {
+		s.t.Fatalf("tmux send-keys %v: %v\n%s", keys, err, out)
+	}
+}
+
+func (s *tmuxSession) capture() string {
+	s.t.Helper()
+	out, err := s.run("capture-pane", "-p", "-t", "e2e")
+	if err != nil {
+		s.t.Fatalf("tmux capture-pane: %v\n%s", err, out)
+	}
+	return out
+}
+
+// waitFor captures the pane until ok accepts it, doing between captures.
+func (s *tmuxSession) waitFor(what string, ok func(string) bool, between func()) string {
+	s.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for {
+		pane := s.capture()
+		if ok(pane) {
+			return pane
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("timed out waiting for %s; pane:\n%s", what, pane)
+		}
+		if between != nil {
+			between()
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// panelRow returns the values of the panel row that starts with label
+// (bullets first, then debris), or nil.
+func panelRow(pane, label string) []string {
+	for _, line := range strings.Split(pane, "\n") {
+		i := strings.LastIndex(line, "│"+label)
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(strings.Trim(line[i+len("│"+label):], "│ "))
+		return f
+	}
+	return nil
+}
+
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), "poolroids")
+	cmd := exec.Command("go", "build", "-o", bin, ".") // go test puts its go first in PATH
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// TestPlayInTmux plays the built binary in a real terminal (a tmux pane):
+// the arena and the panel show, 3 switches both pools to listremove while
+// the game goes on, held fire puts bullets in the pool, q exits to the
+// shell.
+func TestPlayInTmux(t *testing.T) {
+	s := newTmux(t)
+	bin := buildBinary(t)
+	home := t.TempDir()
+	s.send(fmt.Sprintf("HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 1; echo exit=$?", home, home, bin), "Enter")
+
+	pane := s.waitFor("the arena and the panel", func(p string) bool {
+		return strings.Contains(p, "score") && strings.Contains(p, "pools") && panelRow(p, "capacity") != nil
+	}, nil)
+	if !strings.Contains(pane, "P O O L R O I D S") || !strings.Contains(pane, "strategy →") {
+		t.Errorf("no title screen or strategy list:\n%s", pane)
+	}
+
+	s.send("3")
+	pane = s.waitFor("the panel to name listremove", func(p string) bool {
+		row := panelRow(p, "strategy")
+		return len(row) == 2 && row[0] == "listremove" && row[1] == "listremove"
+	}, nil)
+	// The arena is what lies left of the 34-column panel.
+	arena := func(p string) string {
+		var b strings.Builder
+		for _, line := range strings.Split(p, "\n") {
+			r := []rune(line)
+			b.WriteString(string(r[:min(len(r), 120-34)]))
+		}
+		return b.String()
+	}
+	s.waitFor("the game to go on after the switch", func(p string) bool { return arena(p) != arena(pane) }, nil)
+
+	s.send("Space") // leave the title screen
+	s.waitFor("the game to start", func(p string) bool { return !strings.Contains(p, "P O O L R O I D S") }, nil)
+	activeBullets := func(p string) int {
+		n, err := strconv.Atoi(firstOr(panelRow(p, "active")))
+		if err != nil {
+			return -1
+		}
+		return n
+	}
+	// A new game starts with no bullets; the demo's are gone.
+	s.waitFor("an empty bullet pool", func(p string) bool { return activeBullets(p) == 0 }, nil)
+	s.waitFor("bullets from held fire", func(p string) bool { return activeBullets(p) > 0 }, func() {
+		for range 5 {
+			s.send("Space")
+			time.Sleep(30 * time.Millisecond)
+		}
+	})
+
+	s.send("q")
+	pane = s.waitFor("the shell", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
+	if out, err := s.run("display-message", "-p", "-t", "e2e", "#{pane_current_command}"); err != nil || strings.TrimSpace(out) != "sh" {
+		t.Errorf("pane runs %q (%v), want sh", strings.TrimSpace(out), err)
+	}
+	if strings.Contains(pane, "pools") {
+		t.Errorf("the game is still on screen:\n%s", pane)
+	}
+}
+
+func firstOr(f []string) string {
+	if len(f) == 0 {
+		return ""
+	}
+	return f[0]
+}

@@ -1,0 +1,156 @@
+// Command poolroids is an asteroids game for the terminal whose bullets and
+// debris live in fixed-capacity object pools, with a side panel that shows
+// the pools at work and switches their strategy live.
+//
+//	poolroids [flags]         play in this terminal
+//	poolroids serve [flags]   serve the game over SSH
+//	poolroids stress [flags]  profile every pool strategy headless
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"os/user"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/levels"
+	"poolroids/pool"
+	"poolroids/ui"
+	"poolroids/ui/kitty"
+	"poolroids/ui/scores"
+)
+
+func main() {
+	if len(os.Args) > 1 {
+		switch os.Args[1] {
+		case "serve":
+			os.Exit(runServe(os.Args[2:]))
+		case "stress":
+			os.Exit(runStress(os.Args[2:]))
+		}
+	}
+	os.Exit(play(os.Args[1:], os.Stderr))
+}
+
+// play parses the play flags and plays in the controlling terminal. It
+// returns the exit code: 2 for bad flags, 1 when the game cannot start or
+// fails.
+func play(args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("poolroids", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: poolroids [flags]        play in this terminal\n"+
+			"       poolroids serve [flags]  serve the game over SSH (serve -h)\n"+
+			"       poolroids stress [flags] profile the pool strategies (stress -h)\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	names := make([]string, 0, 10)
+	for _, s := range pool.Strategies() {
+		names = append(names, string(s))
+	}
+	strategy := fs.String("strategy", "", "pool strategy to start with: "+strings.Join(names, ", ")+" (default: the level set's)")
+	dir := fs.String("levels", "", "play the level set in `DIR` instead of the shipped one")
+	seed := fs.Uint64("seed", 0, "world seed; 0 picks one from the clock")
+	fps := fs.Int("fps", 30, "screen redraws per second, 1..240")
+	ascii := fs.Bool("ascii", false, "draw with ASCII characters instead of braille")
+	bullets := fs.Int("bullets", 0, "bullet pool capacity `N` (default: the level set's)")
+	debris := fs.Int("debris", 0, "debris pool capacity `N` (default: the level set's)")
+	stress := fs.Bool("stress", false, "start with the max-pressure autopilot playing (x toggles it)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "poolroids: "+format+" (poolroids -h lists the flags)\n", a...)
+		return 2
+	}
+	opts := ui.Options{Seed: *seed, FPS: *fps, ASCII: *ascii, Bullets: *bullets, Debris: *debris, Stress: *stress}
+	switch {
+	case fs.NArg() > 0:
+		return bad("unexpected argument %q", fs.Arg(0))
+	case *fps < 1 || *fps > 240:
+		return bad("-fps %d: want 1..240", *fps)
+	case *bullets < 0 || *debris < 0:
+		return bad("-bullets and -debris must not be negative")
+	}
+	if *strategy != "" {
+		s, err := pool.ParseStrategy(*strategy)
+		if err != nil {
+			return bad("-strategy: %v", err)
+		}
+		opts.Strategy = s
+	}
+	if opts.Seed == 0 {
+		opts.Seed = uint64(time.Now().UnixNano())
+	}
+	if *dir != "" {
+		set, err := levels.LoadDir(*dir)
+		if err != nil {
+			fmt.Fprintln(stderr, "poolroids:", err)
+			return 1
+		}
+		opts.Levels = set
+	}
+	opts.Scores, opts.Player = openScores(stderr), playerName()
+
+	tty, err := tcell.NewDevTty()
+	if err != nil {
+		fmt.Fprintln(stderr, "poolroids: opening the terminal:", err)
+		return 1
+	}
+	ktty := kitty.NewTty(tty)
+	screen, err := tcell.NewTerminfoScreenFromTty(ktty)
+	if err != nil {
+		fmt.Fprintln(stderr, "poolroids:", err)
+		return 1
+	}
+	opts.Keys = ktty.Keys()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	defer stop()
+	res, err := ui.Run(ctx, screen, opts)
+	switch {
+	case err != nil:
+		fmt.Fprintln(stderr, "poolroids:", err)
+		return 1
+	case res.Reason == ui.ReasonCanceled:
+		fmt.Fprintln(stderr, "poolroids: stopped by a signal")
+		return 1
+	}
+	return 0
+}
+
+// openScores opens the high-score table in the user's config directory.
+// Trouble with it is a warning, never the end of the game.
+func openScores(stderr io.Writer) *scores.Store {
+	path, err := scores.DefaultPath()
+	if err != nil {
+		fmt.Fprintln(stderr, "poolroids: high scores not kept:", err)
+		return nil
+	}
+	store, err := scores.Open(path)
+	if err != nil {
+		fmt.Fprintln(stderr, "poolroids:", err)
+	}
+	return store
+}
+
+func playerName() string {
+	if u, err := user.Current(); err == nil && u.Username != "" {
+		return u.Username
+	}
+	if n := os.Getenv("USER"); n != "" {
+		return n
+	}
+	return "player"
+}

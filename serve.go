@@ -1,0 +1,181 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/levels"
+	"poolroids/pool"
+	"poolroids/ui"
+	"poolroids/ui/scores"
+	"poolroids/ui/serve"
+)
+
+// shutdownWait is how long a SIGINT or SIGTERM waits for the players to be
+// told and their sessions to close, inside the five seconds a service
+// manager typically allows.
+const shutdownWait = 4 * time.Second
+
+// runServe is `poolroids serve`: an SSH server on which every connection
+// plays its own game. Exit status: 0 after a clean shutdown, 1 when the
+// server cannot start, 2 for bad flags.
+func runServe(args []string) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serveMain(ctx, args, os.Stderr)
+}
+
+// serveMain is runServe with its context and log stream given, for tests.
+func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
+	fs := flag.NewFlagSet("poolroids serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: poolroids serve [flags]\n\n"+
+			"Serves the game over SSH: every connection with a terminal plays its own game.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	names := make([]string, 0, 10)
+	for _, s := range pool.Strategies() {
+		names = append(names, string(s))
+	}
+	listen := fs.String("listen", "127.0.0.1:2222", "`ADDR` to listen on; 0.0.0.0:2222 opens it to the network")
+	hostKey := fs.String("host-key", "", "host key `PATH`, created on first start (default: the config dir's poolroids/ssh_host_ed25519_key)")
+	authorized := fs.String("authorized-keys", "", "only the public keys in this authorized_keys `PATH` may play (default: anyone)")
+	maxSessions := fs.Int("max-sessions", 32, "`N` games at once; one more player is told the server is full")
+	idle := fs.Duration("idle", 10*time.Minute, "end a game after this long without input from the player")
+	maxTime := fs.Duration("max-time", 2*time.Hour, "end a game after this long in any case")
+	connRate := fs.Int("conn-rate", 30, "`N` connections a minute one address may open, after a burst of 10; 0: no limit")
+	scorePath := fs.String("scores", "", "high-score file `PATH` (default: the config dir's poolroids/serve-scores.json)")
+	strategy := fs.String("strategy", "", "pool strategy every game starts with: "+strings.Join(names, ", ")+" (default: the level set's)")
+	dir := fs.String("levels", "", "serve the level set in `DIR` instead of the shipped one")
+	fps := fs.Int("fps", 30, "screen redraws per second, 1..240 (each costs bandwidth)")
+	bullets := fs.Int("bullets", 0, "bullet pool capacity `N` (default: the level set's)")
+	debris := fs.Int("debris", 0, "debris pool capacity `N` (default: the level set's)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	bad := func(format string, a ...any) int {
+		fmt.Fprintf(stderr, "poolroids serve: "+format+"\n", a...)
+		fmt.Fprintln(stderr, "usage: poolroids serve [flags] (-h for the list)")
+		return 2
+	}
+	switch {
+	case fs.NArg() > 0:
+		return bad("unexpected argument %q", fs.Arg(0))
+	case *maxSessions < 1:
+		return bad("-max-sessions %d: want at least 1", *maxSessions)
+	case *idle <= 0 || *maxTime <= 0:
+		return bad("-idle and -max-time must be positive")
+	case *connRate < 0:
+		return bad("-conn-rate %d: want 0 or more", *connRate)
+	case *fps < 1 || *fps > 240:
+		return bad("-fps %d: want 1..240", *fps)
+	case *bullets < 0 || *debris < 0:
+		return bad("-bullets and -debris must not be negative")
+	}
+	opts := ui.Options{FPS: *fps, Bullets: *bullets, Debris: *debris}
+	if *strategy != "" {
+		s, err := pool.ParseStrategy(*strategy)
+		if err != nil {
+			return bad("-strategy: %v", err)
+		}
+		opts.Strategy = s
+	}
+
+	log := slog.New(slog.NewTextHandler(stderr, nil))
+	fail := func(err error) int {
+		log.Error("cannot start", "err", err)
+		return 1
+	}
+	if *dir != "" {
+		set, err := levels.LoadDir(*dir)
+		if err != nil {
+			return fail(err)
+		}
+		opts.Levels = set
+	}
+	store, err := openServeScores(*scorePath)
+	if err != nil {
+		// A bad file was set aside: the server goes on with a fresh table.
+		log.Warn("high scores", "err", err)
+	}
+	if store == nil {
+		return fail(err)
+	}
+	opts.Scores = store
+
+	rate := *connRate
+	if rate == 0 {
+		rate = -1
+	}
+	srv, err := serve.New(serve.Config{
+		HostKeyPath:        *hostKey,
+		AuthorizedKeysPath: *authorized,
+		MaxSessions:        *maxSessions,
+		Idle:               *idle,
+		MaxTime:            *maxTime,
+		ConnPerMinute:      rate,
+		Logger:             log,
+		Play: func(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
+			o := opts
+			o.Seed = rand.Uint64()
+			o.ASCII = s.ASCII
+			o.Keys = s.Keys
+			o.Player = s.Player()
+			res, err := ui.Run(ctx, screen, o)
+			if res.Reason == ui.ReasonPanic {
+				err = fmt.Errorf("%w: %w", serve.ErrPanic, err)
+			}
+			return res.Score, err
+		},
+	})
+	if err != nil {
+		return fail(err)
+	}
+
+	served := make(chan error, 1)
+	go func() { served <- srv.ListenAndServe(*listen) }()
+	select {
+	case err := <-served:
+		return fail(err)
+	case <-ctx.Done():
+	}
+	log.Info("shutting down")
+	sctx, cancel := context.WithTimeout(context.Background(), shutdownWait)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		log.Warn("sessions cut at shutdown", "err", err)
+	}
+	<-served
+	return 0
+}
+
+// openServeScores opens the server's high-score table: its own file, apart
+// from local play's, with every player named by serve.Session.Player. The
+// store is nil only when there is no config directory to put it in.
+func openServeScores(path string) (*scores.Store, error) {
+	if path == "" {
+		local, err := scores.DefaultPath()
+		if err != nil {
+			return nil, fmt.Errorf("no place for the high scores (use -scores): %w", err)
+		}
+		path = filepath.Join(filepath.Dir(local), "serve-scores.json")
+	}
+	return scores.Open(path)
+}

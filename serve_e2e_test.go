@@ -1,0 +1,386 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
+	"fmt"
+	"io"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+func TestServeBadFlags(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown flag", []string{"--no-such-flag"}, "flag provided but not defined"},
+		{"argument", []string{"extra"}, `unexpected argument "extra"`},
+		{"max sessions", []string{"--max-sessions", "0"}, "-max-sessions 0"},
+		{"idle", []string{"--idle", "0s"}, "-idle and -max-time must be positive"},
+		{"max time", []string{"--max-time", "-1h"}, "-idle and -max-time must be positive"},
+		{"duration", []string{"--idle", "soon"}, "invalid value"},
+		{"strategy", []string{"--strategy", "nope"}, "-strategy"},
+		{"fps", []string{"--fps", "0"}, "-fps 0"},
+		{"conn rate", []string{"--conn-rate", "-3"}, "-conn-rate -3"},
+		{"capacity", []string{"--bullets", "-1"}, "must not be negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			code := serveMain(context.Background(), tt.args, &stderr)
+			if code != 2 || !strings.Contains(stderr.String(), tt.want) || !strings.Contains(stderr.String(), "usage: poolroids serve") {
+				t.Errorf("exit %d, stderr:\n%s\nwant 2, %q and a usage line", code, stderr.String(), tt.want)
+			}
+		})
+	}
+}
+
+// serverProc is `poolroids serve` running as a process of its own.
+type serverProc struct {
+	cmd  *exec.Cmd
+	addr string
+	port int
+	mu   sync.Mutex
+	log  bytes.Buffer
+	done chan struct{} // closed when the process has exited
+	err  error         // its exit, once done is closed
+}
+
+func (p *serverProc) Write(b []byte) (int, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.log.Write(b)
+}
+
+func (p *serverProc) logText() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.log.String()
+}
+
+// waitLog waits for the server's log to hold all of want on one line.
+func (p *serverProc) waitLog(t testing.TB, want ...string) {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		for _, line := range strings.Split(p.logText(), "\n") {
+			all := true
+			for _, w := range want {
+				all = all && strings.Contains(line, w)
+			}
+			if all {
+				return
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the server never logged %q; its log:\n%s", want, p.logText())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// buildServe builds the binary (buildBinary's twin for benchmarks).
+func buildServe(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "poolroids")
+	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		tb.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// startServe runs bin serve on a free loopback port with its state in dir.
+func startServe(t testing.TB, bin, dir string, args ...string) *serverProc {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := ln.Addr().(*net.TCPAddr).Port
+	ln.Close()
+	p := &serverProc{addr: fmt.Sprintf("127.0.0.1:%d", port), port: port, done: make(chan struct{})}
+	args = append([]string{"serve", "--listen", p.addr, "--host-key", filepath.Join(dir, "host_key"),
+		"--scores", filepath.Join(dir, "scores.json")}, args...)
+	p.cmd = exec.Command(bin, args...)
+	p.cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir)
+	p.cmd.Stdout, p.cmd.Stderr = p, p
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		close(p.done)
+	}()
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Kill()
+		<-p.done
+	})
+	p.waitLog(t, "msg=listening")
+	return p
+}
+
+// writeClientKey writes a fresh ed25519 private key for ssh -i.
+func writeClientKey(t testing.TB, dir string) (string, ssh.Signer) {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, err := ssh.MarshalPrivateKey(priv, "e2e player")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "id_ed25519")
+	if err := os.WriteFile(path, pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	signer, err := ssh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return path, signer
+}
+
+// TestServeInTmux plays over SSH with the real OpenSSH client in a tmux
+// pane against the built binary: the pane shows the game, 3 switches the
+// strategy, q ends the session with status 0; then SIGTERM tells a second
+// player "server shutting down" and the server exits within five seconds.
+func TestServeInTmux(t *testing.T) {
+	sshPath, err := exec.LookPath("ssh")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("ssh is missing; CI must install openssh-client (.ci/run does)")
+		}
+		t.Skip("the OpenSSH client is not installed")
+	}
+	s := newTmux(t)
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	key, signer := writeClientKey(t, dir)
+	srv := startServe(t, bin, dir)
+	sshCmd := fmt.Sprintf("%s -F /dev/null -p %d -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "+
+		"-o LogLevel=ERROR -o IdentitiesOnly=yes -i %s -l player 127.0.0.1; echo exit=$?", sshPath, srv.port, key)
+
+	s.send("clear; "+sshCmd, "Enter")
+	pane := s.waitFor("the arena and the panel over SSH", func(p string) bool {
+		return strings.Contains(p, "score") && strings.Contains(p, "pools") && panelRow(p, "capacity") != nil
+	}, nil)
+	if !strings.Contains(pane, "P O O L R O I D S") {
+		t.Errorf("no title screen:\n%s", pane)
+	}
+	s.send("3")
+	s.waitFor("the panel to name listremove", func(p string) bool {
+		row := panelRow(p, "strategy")
+		return len(row) == 2 && row[0] == "listremove" && row[1] == "listremove"
+	}, nil)
+	s.send("q")
+	s.waitFor("ssh to exit with 0", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
+	fp := ssh.FingerprintSHA256(signer.PublicKey())
+	srv.waitLog(t, "msg=connect", "user=player", "fingerprint="+fp)
+	srv.waitLog(t, "msg=\"game start\"", "width=120", "height=40")
+	srv.waitLog(t, "msg=disconnect", "user=player", "reason=quit")
+
+	s.send("clear; "+sshCmd, "Enter")
+	s.waitFor("the second game", func(p string) bool { return strings.Contains(p, "pools") }, nil)
+	start := time.Now()
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-srv.done:
+		if srv.err != nil {
+			t.Errorf("server exited with %v after SIGTERM, want status 0", srv.err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("server took %v to exit", d)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("server still running 5 s after SIGTERM")
+	}
+	s.waitFor("the player to be told", func(p string) bool {
+		return strings.Contains(p, "poolroids: server shutting down") && strings.Contains(p, "exit=1")
+	}, nil)
+	srv.waitLog(t, "msg=disconnect", "reason=shutdown")
+}
+
+// frameMark starts every frame tcell sends: it wraps each one in
+// synchronized output (DEC mode 2026) for xterm-like terminals.
+var frameMark = []byte("\x1b[?2026h")
+
+// meter counts the bytes and the frames of one session's output. Write is
+// called by one goroutine; the counts may be read by any.
+type meter struct {
+	bytes, frames atomic.Int64
+	tail          []byte // the end of the last write, for a mark split across two
+}
+
+func (m *meter) Write(p []byte) (int, error) {
+	m.bytes.Add(int64(len(p)))
+	n := bytes.Count(p, frameMark)
+	if len(m.tail) > 0 {
+		k := min(len(p), len(frameMark)-1)
+		n += bytes.Count(append(m.tail, p[:k]...), frameMark)
+	}
+	keep := min(len(p), len(frameMark)-1)
+	m.tail = append(m.tail[:0], p[len(p)-keep:]...)
+	m.frames.Add(int64(n))
+	return len(p), nil
+}
+
+// cpuTime is the CPU time process pid has used (Linux: /proc/pid/stat,
+// in USER_HZ = 100 ticks a second).
+func cpuTime(pid int) (time.Duration, error) {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, err
+	}
+	i := bytes.LastIndexByte(data, ')')
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 13 {
+		return 0, fmt.Errorf("short /proc/%d/stat", pid)
+	}
+	utime, err1 := strconv.ParseInt(f[11], 10, 64)
+	stime, err2 := strconv.ParseInt(f[12], 10, 64)
+	if err1 != nil || err2 != nil {
+		return 0, fmt.Errorf("bad /proc/%d/stat", pid)
+	}
+	return time.Duration(utime+stime) * 10 * time.Millisecond, nil
+}
+
+// ownCPU is the CPU time this process (the clients) has used.
+func ownCPU() time.Duration {
+	var ru syscall.Rusage
+	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkSessions is the load benchmark: N concurrent SSH sessions on
+// 120×40 terminals over loopback against the built server in a process of
+// its own, each watching the autopilot play at 30 FPS — the title screen's
+// demo (a typical scene) or, with "stress", the max-pressure autopilot
+// (the busiest). One op is one second of all N sessions playing. Metrics:
+// what one session costs the server — bytes of terminal output a second
+// (KiB/s/session), frames a second (fps/session, and the slowest
+// session's), CPU (server-%/session: percent of one core) — and the cores
+// the server and the clients (this process, decrypting and counting) used
+// in all.
+//
+//	go test -run '^$' -bench Sessions -benchtime 5x .
+func BenchmarkSessions(b *testing.B) {
+	if _, err := cpuTime(os.Getpid()); err != nil {
+		b.Skip("needs Linux /proc to measure the server's CPU:", err)
+	}
+	bin := buildServe(b)
+	dir := b.TempDir()
+	srv := startServe(b, bin, dir, "--max-sessions", "256", "--conn-rate", "0", "--idle", "1h")
+	hk, err := os.ReadFile(filepath.Join(dir, "host_key"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	hostKey, err := ssh.ParsePrivateKey(hk)
+	if err != nil {
+		b.Fatal(err)
+	}
+	_, client := writeClientKey(b, dir)
+	config := &ssh.ClientConfig{
+		User:            "bench",
+		Auth:            []ssh.AuthMethod{ssh.PublicKeys(client)},
+		HostKeyCallback: ssh.FixedHostKey(hostKey.PublicKey()),
+		Timeout:         10 * time.Second,
+	}
+	for _, bc := range []struct {
+		scene string
+		n     int
+	}{{"demo", 1}, {"demo", 16}, {"demo", 64}, {"stress", 64}} {
+		b.Run(fmt.Sprintf("%s-%d", bc.scene, bc.n), func(b *testing.B) {
+			meters := make([]*meter, bc.n)
+			var wg sync.WaitGroup
+			defer wg.Wait() // the readers end when their clients close
+			for i := range meters {
+				c, err := ssh.Dial("tcp", srv.addr, config)
+				if err != nil {
+					b.Fatal(err)
+				}
+				defer c.Close()
+				sess, err := c.NewSession()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := sess.RequestPty("xterm-256color", 40, 120, nil); err != nil {
+					b.Fatal(err)
+				}
+				in, _ := sess.StdinPipe()
+				out, _ := sess.StdoutPipe()
+				if err := sess.Shell(); err != nil {
+					b.Fatal(err)
+				}
+				m := &meter{}
+				meters[i] = m
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					_, _ = io.Copy(m, out)
+				}()
+				if bc.scene == "stress" {
+					_, _ = io.WriteString(in, "x")
+				}
+			}
+			time.Sleep(2 * time.Second) // all playing, pools warm
+			// take reads the counters: each session's frames, all the bytes,
+			// the server's CPU and the clients'.
+			take := func() (frames []int64, bytes int64, srvCPU, cliCPU time.Duration) {
+				for _, m := range meters {
+					frames = append(frames, m.frames.Load())
+					bytes += m.bytes.Load()
+				}
+				srvCPU, err := cpuTime(srv.cmd.Process.Pid)
+				if err != nil {
+					b.Fatal(err)
+				}
+				return frames, bytes, srvCPU, ownCPU()
+			}
+			f0, b0, s0, c0 := take()
+			t0 := time.Now()
+			b.ResetTimer()
+			for range b.N {
+				time.Sleep(time.Second)
+			}
+			b.StopTimer()
+			f1, b1, s1, c1 := take()
+			secs := time.Since(t0).Seconds()
+			var frames, slowest int64 = 0, -1
+			for i := range f1 {
+				d := f1[i] - f0[i]
+				frames += d
+				if slowest < 0 || d < slowest {
+					slowest = d
+				}
+			}
+			n := float64(bc.n)
+			b.ReportMetric(float64(b1-b0)/1024/secs/n, "KiB/s/session")
+			b.ReportMetric(float64(frames)/secs/n, "fps/session")
+			b.ReportMetric(float64(slowest)/secs, "min-fps")
+			b.ReportMetric(100*(s1-s0).Seconds()/secs/n, "server-%/session")
+			b.ReportMetric((s1-s0).Seconds()/secs, "server-cores")
+			b.ReportMetric((c1-c0).Seconds()/secs, "client-cores")
+		})
+	}
+}

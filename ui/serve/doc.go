@@ -1,0 +1,60 @@
+// Package serve is an SSH server on which every connection plays its own
+// game: `ssh -p 2222 host` and the player is in.
+//
+// # A session
+//
+// A client that asks for a terminal (pty-req) and a shell gets a tcell
+// screen built for its terminal and handed to [Config.Play]: the terminfo
+// entry of the client's TERM (xterm-256color when unknown), 24-bit colour
+// when its COLORTERM says so, braille when its LANG/LC_* is UTF-8 or unset
+// ([Session.ASCII] otherwise). Nothing is read from the server's own
+// environment: [New] removes TERM, COLORTERM, LANG and the rest from it,
+// because tcell would consult them for every screen.
+//
+// The screen sits on a small tcell.Tty over the SSH channel: input is
+// pumped from the channel by one goroutine and handed to tcell's reader, so
+// that Drain wakes a reader waiting on a silent client and Fini never hangs.
+// Input is paced so that it never fills tcell's event queue (tcell's Fini
+// would then wait forever: "q" followed by a pasted flood did it).
+// Window-change requests are read as they come, clamped to
+// [MinWidth]..[MaxWidth] × [MinHeight]..[MaxHeight] (tcell keeps ~192 bytes
+// a cell) and passed to the game at most 50 times a second. The Tty is
+// wrapped in the kitty keyboard filter, as for local play, so held keys
+// work over SSH where the terminal supports it.
+//
+// Anything else is refused: a session without a terminal, or a command
+// (`ssh host cmd`), gets a one-line explanation and exit status 1;
+// subsystems (sftp), agent and X11 forwarding, port forwarding both ways,
+// and a second session on one connection are refused. There is no shell.
+//
+// # Limits
+//
+//   - MaxSessions games at once; the next player is told "server full, try
+//     later". At most MaxSessions+32 connections are open at once.
+//   - Each address (an IPv6 /64) may connect ConnPerMinute times a minute
+//     after a burst; the table of addresses is bounded.
+//   - The handshake must finish within 10 s and the game start within 30 s.
+//   - Idle: the player's input, not the game's output, keeps a session
+//     alive. MaxTime bounds a session whatever happens.
+//   - A panic in Play, or in a goroutine it starts with [Session.Go], is
+//     logged with its stack and ends that session only.
+//
+// When a game ends — quit, disconnect, limit, shutdown — its screen is
+// finalised, its goroutines and timers stop, and the player is told why.
+// A game that does not return within 2 s of being told to end has its
+// connection cut.
+//
+// # Authentication
+//
+// Open by default, as public SSH games are: any public key (its SHA256
+// fingerprint then names the player's high scores, see [Session.Player]),
+// or keyboard-interactive with no questions for a client without a key.
+// [Config.AuthorizedKeysPath] restricts the server to the keys listed.
+// There are no passwords. The ed25519 host key is created on first start
+// and reused after ([LoadOrCreateHostKey]).
+//
+// # Logs
+//
+// Structured, through log/slog: "connect", "game start", "disconnect"
+// (duration, score, reason), "rejected" (reason), "panic" (stack).
+package serve

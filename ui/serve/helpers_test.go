@@ -1,0 +1,339 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"golang.org/x/crypto/ssh"
+)
+
+// logBuf collects the server's log for assertions.
+type logBuf struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (l *logBuf) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.Write(p)
+}
+
+func (l *logBuf) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.buf.String()
+}
+
+// testServer is a Server on 127.0.0.1:0, shut down when the test ends.
+type testServer struct {
+	*Server
+	addr    string
+	hostKey ssh.PublicKey
+	log     *logBuf
+	served  chan error // Serve's result
+}
+
+func startServer(t testing.TB, cfg Config) *testServer {
+	t.Helper()
+	if cfg.HostKeyPath == "" {
+		cfg.HostKeyPath = filepath.Join(t.TempDir(), "host_key")
+	}
+	if cfg.ConnPerMinute == 0 {
+		cfg.ConnPerMinute = -1 // tests connect far faster than players
+	}
+	if cfg.Play == nil {
+		cfg.Play = testPlay
+	}
+	lb := &logBuf{}
+	cfg.Logger = slog.New(slog.NewTextHandler(lb, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	srv, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hk, err := LoadOrCreateHostKey(cfg.HostKeyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := &testServer{Server: srv, addr: ln.Addr().String(), hostKey: hk.PublicKey(), log: lb, served: make(chan error, 1)}
+	go func() { ts.served <- srv.Serve(ln) }()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := srv.Shutdown(ctx); err != nil {
+			t.Errorf("Shutdown: %v", err)
+		}
+		if err := <-ts.served; !errors.Is(err, ErrServerClosed) {
+			t.Errorf("Serve returned %v, want ErrServerClosed", err)
+		}
+	})
+	return ts
+}
+
+func newKey(t testing.TB) ssh.Signer {
+	t.Helper()
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ssh.NewSignerFromKey(priv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// dial logs in as user with key (nil: keyboard-interactive only).
+func (ts *testServer) dial(t testing.TB, user string, key ssh.Signer) (*ssh.Client, error) {
+	t.Helper()
+	var auth []ssh.AuthMethod
+	if key != nil {
+		auth = append(auth, ssh.PublicKeys(key))
+	}
+	auth = append(auth, ssh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) {
+		return nil, nil
+	}))
+	return ssh.Dial("tcp", ts.addr, &ssh.ClientConfig{
+		User:            user,
+		Auth:            auth,
+		HostKeyCallback: ssh.FixedHostKey(ts.hostKey),
+		Timeout:         5 * time.Second,
+	})
+}
+
+func (ts *testServer) mustDial(t testing.TB, user string, key ssh.Signer) *ssh.Client {
+	t.Helper()
+	c, err := ts.dial(t, user, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+// player is a client session with a terminal, its output fed to a vt.
+type player struct {
+	sess *ssh.Session
+	in   io.WriteCloser
+	vt   *vt
+	mu   sync.Mutex
+	raw  bytes.Buffer
+	keep bool          // keep raw output
+	read chan struct{} // closed when the output has ended
+}
+
+func (p *player) Write(b []byte) (int, error) {
+	p.vt.Write(b)
+	if p.keep {
+		p.mu.Lock()
+		p.raw.Write(b)
+		p.mu.Unlock()
+	}
+	return len(b), nil
+}
+
+func (p *player) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.raw.String()
+}
+
+type ptyOpts struct {
+	term  string // "": xterm-256color; "none": an empty TERM
+	w, h  int
+	env   map[string]string
+	quiet bool // keep no raw output (long runs)
+}
+
+// play opens a session with a pty of the given size and starts the game.
+func play(t testing.TB, c *ssh.Client, o ptyOpts) *player {
+	t.Helper()
+	switch o.term {
+	case "":
+		o.term = "xterm-256color"
+	case "none":
+		o.term = ""
+	}
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, h := clampSize(uint32(o.w), uint32(o.h))
+	p := &player{sess: sess, vt: newVT(w, h), keep: !o.quiet, read: make(chan struct{})}
+	for k, v := range o.env {
+		// Refused for variables the server does not use, as OpenSSH's
+		// SendEnv is: the session goes on.
+		_ = sess.Setenv(k, v)
+	}
+	if err := sess.RequestPty(o.term, o.h, o.w, nil); err != nil {
+		t.Fatal(err)
+	}
+	if p.in, err = sess.StdinPipe(); err != nil {
+		t.Fatal(err)
+	}
+	out, err := sess.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		defer close(p.read)
+		io.Copy(p, out)
+	}()
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// waitScreen waits until the screen shows all of want.
+func (p *player) waitScreen(t testing.TB, want ...string) string {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		s := p.vt.text()
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(s, w) {
+				missing = w
+				break
+			}
+		}
+		if missing == "" {
+			return s
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("screen never showed %q; it shows:\n%s", missing, s)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// exit waits for the session to end and returns its exit status.
+func (p *player) exit(t testing.TB) int {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() { done <- p.sess.Wait() }()
+	select {
+	case err := <-done:
+		<-p.read
+		if err == nil {
+			return 0
+		}
+		var ee *ssh.ExitError
+		if errors.As(err, &ee) {
+			return ee.ExitStatus()
+		}
+		t.Fatalf("session ended without a status: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("session did not end")
+	}
+	return -1
+}
+
+func (p *player) keys(t testing.TB, s string) {
+	t.Helper()
+	if _, err := io.WriteString(p.in, s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// testPlay is a small game for the server's tests: it shows its screen
+// size, the keys pressed and the player, redraws a frame counter every
+// 20 ms (output that must not count as activity), quits on q, panics on !
+// and panics in a goroutine started with Session.Go on @. The score is the
+// number of keys pressed.
+func testPlay(ctx context.Context, scr tcell.Screen, s Session) (int, error) {
+	if err := scr.Init(); err != nil {
+		return 0, err
+	}
+	defer scr.Fini()
+	events := make(chan tcell.Event, 16)
+	quit := make(chan struct{})
+	s.Go(func() { scr.ChannelEvents(events, quit) })
+	defer func() {
+		close(quit)
+		for range events {
+		}
+	}()
+	tick := time.NewTicker(20 * time.Millisecond)
+	defer tick.Stop()
+
+	var typed []rune
+	frame := 0
+	draw := func() {
+		scr.Clear()
+		w, h := scr.Size()
+		lines := []string{
+			fmt.Sprintf("size %dx%d", w, h),
+			"keys " + string(typed),
+			"player " + s.Player(),
+			fmt.Sprintf("term %s ascii %v colors %d", s.Term, s.ASCII, scr.Colors()),
+			fmt.Sprintf("frame %d", frame),
+		}
+		for y, l := range lines {
+			for x, r := range l {
+				scr.SetContent(x, y, r, nil, tcell.StyleDefault)
+			}
+		}
+		scr.Show()
+	}
+	draw()
+	for {
+		select {
+		case <-ctx.Done():
+			return len(typed), nil
+		case <-tick.C:
+			frame++
+			draw()
+		case ev, ok := <-events:
+			if !ok {
+				return len(typed), nil
+			}
+			switch ev := ev.(type) {
+			case *tcell.EventResize:
+				scr.Sync()
+			case *tcell.EventKey:
+				switch ev.Rune() {
+				case 'q':
+					return len(typed), nil
+				case '!':
+					panic("test panic in Play")
+				case '@':
+					s.Go(func() { panic("test panic in a session goroutine") })
+				}
+				typed = append(typed, ev.Rune())
+			}
+			draw()
+		}
+	}
+}
+
+// waitUntil polls ok for up to 10 s.
+func waitUntil(t testing.TB, ok func() bool) bool {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return true
+}

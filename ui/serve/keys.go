@@ -1,0 +1,109 @@
+package serve
+
+import (
+	"bytes"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// DefaultHostKeyPath is where the host key lives unless told otherwise:
+// os.UserConfigDir()/poolroids/ssh_host_ed25519_key.
+func DefaultHostKeyPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("host key: no config directory: %w", err)
+	}
+	return filepath.Join(dir, "poolroids", "ssh_host_ed25519_key"), nil
+}
+
+// LoadOrCreateHostKey returns the host key stored at path. If there is no
+// file there it generates an ed25519 key and writes it (mode 0600, in
+// OpenSSH format; the directory is created 0700), so players see the same
+// host key on every start. A file that exists but cannot be read or parsed
+// is an error, never a reason to make a new key: that would tell every
+// player's ssh the server had been impersonated.
+func LoadOrCreateHostKey(path string) (ssh.Signer, error) {
+	data, err := os.ReadFile(path)
+	if err == nil {
+		signer, err := ssh.ParsePrivateKey(data)
+		if err != nil {
+			return nil, fmt.Errorf("host key %s is not a usable private key (%v); fix or remove it", path, err)
+		}
+		return signer, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("host key %s cannot be read: %w", path, err)
+	}
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	block, err := ssh.MarshalPrivateKey(priv, "poolroids host key")
+	if err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return nil, fmt.Errorf("host key: %w", err)
+	}
+	if err := writeNew(path, pem.EncodeToMemory(block)); err != nil {
+		return nil, fmt.Errorf("host key %s cannot be written: %w", path, err)
+	}
+	return ssh.NewSignerFromKey(priv)
+}
+
+// writeNew writes a new file that must not exist yet: if another process
+// created the key first, that key wins and this one is dropped (the caller
+// errs, and the next start loads the winner).
+func writeNew(path string, data []byte) error {
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		os.Remove(path)
+		return err
+	}
+	return f.Close()
+}
+
+// LoadAuthorizedKeys reads an OpenSSH authorized_keys file into a set of
+// keys (options such as command= are ignored: there is nothing else to
+// run). Blank lines and # comments are skipped; a line that is not a public
+// key is an error naming the line, and so is a file with no key at all,
+// which would let nobody in.
+func LoadAuthorizedKeys(path string) (map[string]bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("authorized keys: %w", err)
+	}
+	keys := make(map[string]bool)
+	for n, line := range bytes.Split(data, []byte("\n")) {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 || line[0] == '#' {
+			continue
+		}
+		key, _, _, _, err := ssh.ParseAuthorizedKey(line)
+		if err != nil {
+			return nil, fmt.Errorf("authorized keys %s:%d: not a public key (%v)", path, n+1, err)
+		}
+		keys[string(key.Marshal())] = true
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("authorized keys %s: no keys in the file, nobody could log in", path)
+	}
+	return keys, nil
+}

@@ -1,0 +1,299 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sync"
+	"time"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// ErrServerClosed is what Serve returns once Shutdown has been called.
+var ErrServerClosed = errors.New("serve: server closed")
+
+const (
+	// handshakeTimeout bounds the SSH handshake and authentication, so a
+	// client that connects and stalls cannot hold a connection.
+	handshakeTimeout = 10 * time.Second
+	// startTimeout bounds the time from login to the game starting.
+	startTimeout = 30 * time.Second
+	// grace is how long a game that was told to end (shutdown, idle, time
+	// limit) may take to say goodbye before its connection is cut.
+	grace = 2 * time.Second
+	// linger is how long a finished session waits for the client to close
+	// its side after the exit status, before the server closes the socket.
+	linger = time.Second
+	// maxHandshakes is how many connections beyond MaxSessions may be open
+	// at once: logging in, or about to be told the server is full.
+	maxHandshakes = 32
+	// maxTracked bounds the rate limiter's table of addresses.
+	maxTracked = 4096
+)
+
+// Config configures a [Server]. The zero value of every field but Play is a
+// sensible default.
+type Config struct {
+	// HostKeyPath is the server's private key; "" means
+	// [DefaultHostKeyPath]. It is created on first start (see
+	// [LoadOrCreateHostKey]).
+	HostKeyPath string
+	// AuthorizedKeysPath, if set, is an authorized_keys file: only those
+	// keys may play. Unset, anyone may (public key or keyboard-interactive
+	// without questions). There are never passwords.
+	AuthorizedKeysPath string
+	// MaxSessions is how many games may run at once (0: 32). One more
+	// player is told "server full, try later".
+	MaxSessions int
+	// Idle ends a game when the player has sent nothing for this long (0:
+	// 10 minutes, negative: never). Output does not count: the game always
+	// draws.
+	Idle time.Duration
+	// MaxTime ends a game after this long whatever happens (0: 2 hours,
+	// negative: never).
+	MaxTime time.Duration
+	// ConnPerMinute is how many connections one address (an IPv6 /64) may
+	// open per minute, after a burst of ConnBurst (0: 30 and 10; negative
+	// ConnPerMinute: no limit).
+	ConnPerMinute int
+	ConnBurst     int
+	// Play runs one game. Required.
+	Play PlayFunc
+	// Logger receives the structured log (nil: slog.Default()).
+	Logger *slog.Logger
+}
+
+// Server is an SSH server on which every session with a terminal plays its
+// own game. Make one with [New], run it with [Server.Serve] and stop it
+// with [Server.Shutdown].
+type Server struct {
+	cfg    Config
+	ssh    *ssh.ServerConfig
+	limit  *limiter // nil: no rate limit
+	slots  chan struct{}
+	log    *slog.Logger
+	idle   *ending // the idle ending, which names the limit
+	expire *ending // likewise for MaxTime
+
+	base    context.Context // parent of every connection; Shutdown cancels it
+	stopAll context.CancelCauseFunc
+
+	mu        sync.Mutex
+	closing   bool
+	listeners map[net.Listener]struct{}
+	conns     map[net.Conn]struct{}
+	wg        sync.WaitGroup // one per connection being served
+}
+
+// New checks cfg, loads (or creates) the host key and loads the authorized
+// keys. It also removes from the process environment the variables through
+// which tcell would read the server's own terminal settings (TERM,
+// COLORTERM, LANG, LC_*, …): every screen the server makes is the
+// client's, built from what the client sent.
+func New(cfg Config) (*Server, error) {
+	if cfg.Play == nil {
+		return nil, errors.New("serve: Config.Play is nil")
+	}
+	if cfg.MaxSessions == 0 {
+		cfg.MaxSessions = 32
+	}
+	if cfg.MaxSessions < 0 {
+		return nil, fmt.Errorf("serve: MaxSessions %d: must be positive", cfg.MaxSessions)
+	}
+	if cfg.Idle == 0 {
+		cfg.Idle = 10 * time.Minute
+	}
+	if cfg.MaxTime == 0 {
+		cfg.MaxTime = 2 * time.Hour
+	}
+	if cfg.ConnPerMinute == 0 {
+		cfg.ConnPerMinute = 30
+	}
+	if cfg.ConnBurst <= 0 {
+		cfg.ConnBurst = 10
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.HostKeyPath == "" {
+		p, err := DefaultHostKeyPath()
+		if err != nil {
+			return nil, err
+		}
+		cfg.HostKeyPath = p
+	}
+	hostKey, err := LoadOrCreateHostKey(cfg.HostKeyPath)
+	if err != nil {
+		return nil, err
+	}
+	var authorized map[string]bool
+	if cfg.AuthorizedKeysPath != "" {
+		if authorized, err = LoadAuthorizedKeys(cfg.AuthorizedKeysPath); err != nil {
+			return nil, err
+		}
+	}
+	scrubServerEnv()
+
+	s := &Server{
+		cfg:       cfg,
+		ssh:       sshConfig(hostKey, authorized),
+		slots:     make(chan struct{}, cfg.MaxSessions),
+		log:       cfg.Logger,
+		idle:      &ending{reason: "idle", message: fmt.Sprintf("no input for %v, disconnected", cfg.Idle)},
+		expire:    &ending{reason: "max-time", message: fmt.Sprintf("session time limit (%v) reached", cfg.MaxTime)},
+		listeners: make(map[net.Listener]struct{}),
+		conns:     make(map[net.Conn]struct{}),
+	}
+	if cfg.ConnPerMinute > 0 {
+		s.limit = newLimiter(float64(cfg.ConnPerMinute)/60, cfg.ConnBurst, maxTracked)
+	}
+	s.base, s.stopAll = context.WithCancelCause(context.Background())
+	return s, nil
+}
+
+// permFingerprint is the Permissions extension that carries the key a
+// player logged in with from authentication to the session.
+const permFingerprint = "poolroids-fingerprint"
+
+var errNotAuthorized = errors.New("key not in the authorized keys")
+
+func sshConfig(hostKey ssh.Signer, authorized map[string]bool) *ssh.ServerConfig {
+	withKey := func(key ssh.PublicKey) *ssh.Permissions {
+		return &ssh.Permissions{Extensions: map[string]string{permFingerprint: ssh.FingerprintSHA256(key)}}
+	}
+	c := &ssh.ServerConfig{ServerVersion: "SSH-2.0-poolroids"}
+	c.AddHostKey(hostKey)
+	if authorized == nil {
+		// Open: any key (so the player's scores carry its fingerprint), or
+		// keyboard-interactive with no questions for clients without one.
+		// "none" is not offered, or OpenSSH would never present its key.
+		c.PublicKeyCallback = func(_ ssh.ConnMetadata, key ssh.PublicKey) (*ssh.Permissions, error) {
+			return withKey(key), nil
+		}
+		c.KeyboardInteractiveCallback = func(ssh.ConnMetadata, ssh.KeyboardInteractiveChallenge) (*ssh.Permissions, error) {
+			return &ssh.Permissions{}, nil
+		}
+		return c
+	}
+	c.PublicKeyCallback = func(_ ssh.ConnMetadata, key ssh.PublicKey) (*ssh.Permissions, error) {
+		if !authorized[string(key.Marshal())] {
+			return nil, errNotAuthorized
+		}
+		return withKey(key), nil
+	}
+	return c
+}
+
+// ListenAndServe listens on the TCP address addr and serves on it.
+func (s *Server) ListenAndServe(addr string) error {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return err
+	}
+	return s.Serve(ln)
+}
+
+// Serve accepts connections on ln until Shutdown, then returns
+// ErrServerClosed; any other accept error ends it too. Serve closes ln.
+func (s *Server) Serve(ln net.Listener) error {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		ln.Close()
+		return ErrServerClosed
+	}
+	s.listeners[ln] = struct{}{}
+	s.mu.Unlock()
+	defer func() {
+		s.mu.Lock()
+		delete(s.listeners, ln)
+		s.mu.Unlock()
+		ln.Close()
+	}()
+	s.log.Info("listening", "addr", ln.Addr().String())
+	var delay time.Duration
+	for {
+		nc, err := ln.Accept()
+		if err != nil {
+			if s.shuttingDown() {
+				return ErrServerClosed
+			}
+			var ne net.Error
+			if errors.As(err, &ne) && ne.Timeout() {
+				// Out of file descriptors and the like: back off, as net/http does.
+				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
+				time.Sleep(delay)
+				continue
+			}
+			return err
+		}
+		delay = 0
+		s.accept(nc)
+	}
+}
+
+// accept applies the connection limits to nc and serves it.
+func (s *Server) accept(nc net.Conn) {
+	addr := nc.RemoteAddr().String()
+	if s.limit != nil && !s.limit.allow(key(nc.RemoteAddr()), time.Now()) {
+		s.log.Warn("rejected", "addr", addr, "reason", "rate limit")
+		nc.Close()
+		return
+	}
+	s.mu.Lock()
+	if s.closing || len(s.conns) >= s.cfg.MaxSessions+maxHandshakes {
+		closing := s.closing
+		s.mu.Unlock()
+		if !closing {
+			s.log.Warn("rejected", "addr", addr, "reason", "too many connections")
+		}
+		nc.Close()
+		return
+	}
+	s.conns[nc] = struct{}{}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go s.serveConn(nc)
+}
+
+func (s *Server) shuttingDown() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closing
+}
+
+// Shutdown stops accepting, tells every player "server shutting down" and
+// ends their games, then waits for every connection to close. If ctx ends
+// first, the remaining connections are cut and ctx's error is returned.
+func (s *Server) Shutdown(ctx context.Context) error {
+	s.mu.Lock()
+	s.closing = true
+	for ln := range s.listeners {
+		ln.Close()
+	}
+	s.mu.Unlock()
+	s.stopAll(endShutdown)
+
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	select {
+	case <-done:
+		return nil
+	case <-ctx.Done():
+		s.mu.Lock()
+		for nc := range s.conns {
+			nc.Close()
+		}
+		s.mu.Unlock()
+		return ctx.Err()
+	}
+}
+
+// Sessions returns how many games are running.
+func (s *Server) Sessions() int { return len(s.slots) }

@@ -1,0 +1,527 @@
+package serve
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"time"
+	"unicode"
+
+	"github.com/gdamore/tcell/v2"
+	"golang.org/x/crypto/ssh"
+
+	"poolroids/ui/kitty"
+)
+
+// PlayFunc runs one game on screen until the player quits or ctx is done,
+// and returns the score. The screen is built on the session's terminal and
+// not yet initialised: Play calls Init (tview's SetScreen does), and may
+// call Fini; the server finalises it afterwards in any case. Play must
+// return soon after ctx is done and leave no goroutine behind; goroutines it
+// starts should be started with [Session.Go], or recover their own panics
+// and report them as an error wrapping [ErrPanic], so that a panic ends
+// this session only.
+type PlayFunc func(ctx context.Context, screen tcell.Screen, s Session) (score int, err error)
+
+// ErrPanic marks an error a Play func returns for a panic it recovered
+// itself (with its stack in the message): the server logs it as a panic.
+var ErrPanic = errors.New("panic")
+
+// Session describes the player and terminal of one game.
+type Session struct {
+	User        string   // SSH user name, cleaned: printable, at most 32 runes
+	Fingerprint string   // SHA256 fingerprint of the player's key; "" without one
+	RemoteAddr  net.Addr // the client's address
+	Term        string   // the terminal type the screen speaks (the client's TERM, or xterm-256color)
+	// ASCII is set when the client's locale is not UTF-8: draw without
+	// braille.
+	ASCII bool
+	// Keys is the held-key state of the kitty keyboard protocol filter the
+	// session's input passes through.
+	Keys *kitty.Keys
+
+	spawn func(func())
+}
+
+// Player names the player in a high-score table: the user name, plus the
+// start of the key fingerprint when there is one, so that two players
+// called "root" keep their own scores.
+func (s Session) Player() string {
+	fp, ok := strings.CutPrefix(s.Fingerprint, "SHA256:")
+	if !ok {
+		return s.User
+	}
+	return s.User + " " + fp[:min(len(fp), 8)]
+}
+
+// Go runs fn in a new goroutine. A panic in fn is recovered and logged with
+// its stack, and ends this session only.
+func (s Session) Go(fn func()) { s.spawn(fn) }
+
+// ending is why a connection ended, for the log, and what the player is
+// told (nothing if message is empty).
+type ending struct {
+	reason, message string
+}
+
+func (e *ending) Error() string { return e.reason }
+
+var (
+	endQuit       = &ending{reason: "quit"}
+	endDisconnect = &ending{reason: "disconnect"}
+	endShutdown   = &ending{reason: "shutdown", message: "server shutting down"}
+	endNoStart    = &ending{reason: "no game started"}
+	endPanic      = &ending{reason: "panic", message: "internal error, session closed"}
+	endError      = &ending{reason: "error", message: "internal error, session closed"}
+	endNoPTY      = &ending{reason: "no pty", message: "poolroids is a game: connect with a terminal, e.g. ssh -t, and without a command"}
+	endExec       = &ending{reason: "exec refused", message: "poolroids runs no commands: connect with a terminal, e.g. ssh -t, and without a command"}
+	endFull       = &ending{reason: "server full", message: "server full, try later"}
+)
+
+// conn is one client connection. The server allows one session on it.
+type conn struct {
+	srv    *Server
+	nc     net.Conn
+	sc     *ssh.ServerConn
+	ctx    context.Context // done when the connection should end
+	cancel context.CancelCauseFunc
+	log    *slog.Logger
+	start  time.Time
+	wg     sync.WaitGroup // the session's goroutines
+
+	session bool // a session channel was opened (read by serveConn's loop only)
+
+	mu      sync.Mutex
+	started bool        // the session asked for a shell or a command
+	game    bool        // a game was started
+	done    bool        // the connection is being torn down
+	closer  *time.Timer // closes nc later (see closeAfter)
+	score   int
+	ended   *ending // what ended the session, once it has
+}
+
+func (s *Server) serveConn(nc net.Conn) {
+	defer func() {
+		nc.Close()
+		s.mu.Lock()
+		delete(s.conns, nc)
+		s.mu.Unlock()
+		s.wg.Done()
+	}()
+	defer s.recoverConn(nc)
+
+	addr := nc.RemoteAddr().String()
+	_ = nc.SetDeadline(time.Now().Add(handshakeTimeout))
+	sc, chans, reqs, err := ssh.NewServerConn(nc, s.ssh)
+	if err != nil {
+		if _, ok := errors.AsType[*ssh.ServerAuthError](err); ok {
+			s.log.Warn("rejected", "addr", addr, "reason", "authentication failed")
+		} else {
+			s.log.Debug("handshake failed", "addr", addr, "err", err)
+		}
+		return
+	}
+	_ = nc.SetDeadline(time.Time{})
+
+	ctx, cancel := context.WithCancelCause(s.base)
+	c := &conn{
+		srv: s, nc: nc, sc: sc, ctx: ctx, cancel: cancel, start: time.Now(),
+		log: s.log.With("addr", addr, "user", cleanUser(sc.User())),
+	}
+	fp := sc.Permissions.Extensions[permFingerprint]
+	c.log.Info("connect", "fingerprint", fp)
+	go c.globalRequests(reqs)
+	stop := context.AfterFunc(ctx, c.hangUp)
+	noStart := time.AfterFunc(startTimeout, func() {
+		c.mu.Lock()
+		started := c.started
+		c.mu.Unlock()
+		if !started {
+			cancel(endNoStart)
+		}
+	})
+	for nch := range chans {
+		c.channel(nch)
+	}
+	// The connection is gone: end whatever runs on it.
+	cancel(endDisconnect)
+	c.wg.Wait()
+	noStart.Stop()
+	stop()
+	c.mu.Lock()
+	c.done = true
+	if c.closer != nil {
+		c.closer.Stop()
+	}
+	ended, score := c.ended, c.score
+	c.mu.Unlock()
+	if ended == nil {
+		ended, _ = context.Cause(ctx).(*ending)
+	}
+	if ended == nil {
+		ended = endDisconnect
+	}
+	c.log.Info("disconnect", "duration", time.Since(c.start).Round(time.Millisecond),
+		"score", score, "reason", ended.reason)
+}
+
+// recoverConn turns a panic in the server's own connection code into a log
+// line and a closed connection.
+func (s *Server) recoverConn(nc net.Conn) {
+	if v := recover(); v != nil {
+		s.log.Error("panic", "addr", nc.RemoteAddr().String(), "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		nc.Close()
+	}
+}
+
+// hangUp runs when the connection's context ends (shutdown, idle, time
+// limit, disconnect): a game gets grace to say goodbye (its end closes the
+// connection sooner), a connection without one is cut now.
+func (c *conn) hangUp() {
+	c.mu.Lock()
+	game := c.game
+	c.mu.Unlock()
+	if game {
+		c.closeAfter(grace)
+		return
+	}
+	c.nc.Close()
+}
+
+// closeAfter closes the socket after d, unless the connection ends first.
+func (c *conn) closeAfter(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.done {
+		return
+	}
+	if c.closer == nil {
+		c.closer = time.AfterFunc(d, func() { c.nc.Close() })
+	} else {
+		c.closer.Reset(d)
+	}
+}
+
+// globalRequests refuses every connection-level request: remote port
+// forwarding (tcpip-forward) among them.
+func (c *conn) globalRequests(reqs <-chan *ssh.Request) {
+	for req := range reqs {
+		if req.Type == "tcpip-forward" || req.Type == "streamlocal-forward@openssh.com" {
+			c.log.Warn("rejected", "reason", "remote port forwarding")
+		}
+		if req.WantReply {
+			_ = req.Reply(false, nil)
+		}
+	}
+}
+
+// channel answers a request to open a channel: the first session is
+// accepted, nothing else is.
+func (c *conn) channel(nch ssh.NewChannel) {
+	switch nch.ChannelType() {
+	case "session":
+		if c.session {
+			c.log.Warn("rejected", "reason", "second session on one connection")
+			_ = nch.Reject(ssh.ResourceShortage, "one session per connection")
+			return
+		}
+		c.session = true
+		ch, reqs, err := nch.Accept()
+		if err != nil {
+			return
+		}
+		c.wg.Add(1)
+		go c.serveSession(ch, reqs)
+	case "direct-tcpip", "direct-streamlocal@openssh.com":
+		c.log.Warn("rejected", "reason", "port forwarding")
+		_ = nch.Reject(ssh.Prohibited, "port forwarding is disabled")
+	default:
+		c.log.Warn("rejected", "reason", "channel type "+cleanUser(nch.ChannelType()))
+		_ = nch.Reject(ssh.UnknownChannelType, "unsupported channel type")
+	}
+}
+
+// ptyRequest is the payload of "pty-req" (RFC 4254 6.2).
+type ptyRequest struct {
+	Term              string
+	Columns, Rows     uint32
+	WidthPx, HeightPx uint32
+	Modes             string
+}
+
+// windowChange is the payload of "window-change" (RFC 4254 6.7).
+type windowChange struct {
+	Columns, Rows     uint32
+	WidthPx, HeightPx uint32
+}
+
+// serveSession reads the session's requests for as long as the channel is
+// open: a client's window-change must never wait (the SSH connection
+// delivers nothing else while a request is unread).
+func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
+	defer c.wg.Done()
+	defer c.srv.recoverConn(c.nc)
+	var (
+		pty  *ptyRequest
+		term clientTerm
+		tty  *sshTty
+		game <-chan struct{} // closed when the game has ended
+	)
+	for req := range reqs {
+		ok := false
+		c.mu.Lock()
+		started := c.started
+		c.mu.Unlock()
+		switch req.Type {
+		case "pty-req":
+			var p ptyRequest
+			if !started && pty == nil && ssh.Unmarshal(req.Payload, &p) == nil {
+				pty, ok = &p, true
+				term.term = p.Term
+			}
+		case "env":
+			var kv struct{ Key, Value string }
+			if !started && ssh.Unmarshal(req.Payload, &kv) == nil {
+				ok = term.setEnv(kv.Key, kv.Value)
+			}
+		case "window-change":
+			var w windowChange
+			if pty != nil && ssh.Unmarshal(req.Payload, &w) == nil {
+				ok = true
+				pty.Columns, pty.Rows = w.Columns, w.Rows
+				if tty != nil {
+					tty.resize(w.Columns, w.Rows)
+				}
+			}
+		case "shell", "exec":
+			if started {
+				break
+			}
+			c.mu.Lock()
+			c.started = true
+			c.mu.Unlock()
+			ok = true
+			_ = req.Reply(true, nil)
+			req.WantReply = false
+			tty, game = c.begin(ch, req.Type, pty, term)
+		default:
+			// subsystem (sftp…), auth-agent-req@openssh.com, x11-req,
+			// signal, break, keepalive: refused. Log the ones that ask for
+			// a way in.
+			switch req.Type {
+			case "subsystem", "auth-agent-req@openssh.com", "x11-req":
+				c.log.Warn("rejected", "reason", req.Type)
+			}
+		}
+		if req.WantReply {
+			_ = req.Reply(ok, nil)
+		}
+	}
+	// The channel is closed: end the game if it still runs. The session
+	// was the connection's only purpose, so the connection ends with it.
+	c.cancel(endDisconnect)
+	if game != nil {
+		<-game
+	}
+	c.nc.Close()
+}
+
+// begin starts what a shell or exec request asks for: a game when there
+// is a terminal and a free slot, else an explanation. For a game it returns
+// its Tty and a channel closed when it has ended.
+func (c *conn) begin(ch ssh.Channel, kind string, pty *ptyRequest, term clientTerm) (*sshTty, <-chan struct{}) {
+	var refuse *ending
+	switch {
+	case kind == "exec":
+		refuse = endExec
+	case pty == nil:
+		refuse = endNoPTY
+	}
+	if refuse != nil {
+		c.log.Warn("rejected", "reason", refuse.reason)
+		c.finish(ch, ch.Stderr(), refuse, 1)
+		return nil, nil
+	}
+	select {
+	case c.srv.slots <- struct{}{}:
+	default:
+		c.log.Warn("rejected", "reason", endFull.reason)
+		c.finish(ch, ch, endFull, 1)
+		return nil, nil
+	}
+	c.mu.Lock()
+	c.game = true
+	c.mu.Unlock()
+	tty := newTty(ch, ch, pty.Columns, pty.Rows, func() { c.cancel(endDisconnect) })
+	done := make(chan struct{})
+	c.wg.Add(1)
+	go func() {
+		defer close(done)
+		c.play(ch, tty, term)
+	}()
+	return tty, done
+}
+
+// finish tells the player why the session ends (on w), sends the exit
+// status and closes the channel; the socket follows once the client has
+// closed its side, or after linger.
+func (c *conn) finish(ch ssh.Channel, w io.Writer, e *ending, status uint32) {
+	c.mu.Lock()
+	c.ended = e
+	c.mu.Unlock()
+	if e.message != "" {
+		_, _ = io.WriteString(w, "poolroids: "+e.message+"\r\n")
+	}
+	_, _ = ch.SendRequest("exit-status", false, ssh.Marshal(struct{ Status uint32 }{status}))
+	_ = ch.Close()
+	c.closeAfter(linger)
+}
+
+// play runs one game on the session's terminal.
+func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm) {
+	defer c.wg.Done()
+	release := sync.OnceFunc(func() { <-c.srv.slots })
+	defer release()
+
+	// Every limit ends the connection's context, so that a game slow to
+	// return is cut after grace (see hangUp).
+	if c.srv.cfg.MaxTime > 0 {
+		t := time.AfterFunc(c.srv.cfg.MaxTime, func() { c.cancel(c.srv.expire) })
+		defer t.Stop()
+	}
+	if c.srv.cfg.Idle > 0 {
+		w := watchIdle(tty, c.srv.cfg.Idle, func() { c.cancel(c.srv.idle) })
+		defer w.stop()
+	}
+
+	ti, name := term.terminfo()
+	ktty := kitty.NewTty(tty)
+	scr, err := newScreen(ktty, tty, ti)
+	if err != nil {
+		c.log.Error("screen", "err", err)
+		tty.Close()
+		c.finish(ch, ch, endError, 1)
+		<-tty.pumped
+		return
+	}
+	sess := Session{
+		User:        cleanUser(c.sc.User()),
+		Fingerprint: c.sc.Permissions.Extensions[permFingerprint],
+		RemoteAddr:  c.sc.RemoteAddr(),
+		Term:        name,
+		ASCII:       !term.utf8(),
+		Keys:        ktty.Keys(),
+	}
+	sess.spawn = func(fn func()) {
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			defer c.recoverGame()
+			fn()
+		}()
+	}
+	size, _ := tty.WindowSize()
+	c.log.Info("game start", "term", name, "width", size.Width, "height", size.Height, "ascii", sess.ASCII)
+
+	score, err := c.runPlay(scr, sess)
+	if tty.started.Load() {
+		// Play may have left the screen running (it must be initialised
+		// to be finalised: tcell starts the Tty in Init, which tells).
+		scr.Fini()
+	}
+	tty.Close()
+	release()
+
+	e, status := endQuit, uint32(0)
+	switch cause, _ := context.Cause(c.ctx).(*ending); {
+	case errors.Is(err, ErrPanic):
+		c.log.Error("panic", "err", err)
+		e, status = endPanic, 1
+	case cause != nil:
+		e, status = cause, 1
+	case err != nil:
+		c.log.Error("game failed", "err", err)
+		e, status = endError, 1
+	}
+	c.mu.Lock()
+	c.score = score
+	c.mu.Unlock()
+	// Even after a disconnect: the client may only have closed its input
+	// (ssh -t host </dev/null), and then it waits for the exit status.
+	c.finish(ch, ch, e, status)
+	<-tty.pumped
+}
+
+// runPlay calls Play, turning a panic into the end of this session.
+func (c *conn) runPlay(scr tcell.Screen, sess Session) (score int, err error) {
+	defer c.recoverGame()
+	return c.srv.cfg.Play(c.ctx, scr, sess)
+}
+
+// recoverGame logs a panic of the game with its stack and ends the session.
+func (c *conn) recoverGame() {
+	if v := recover(); v != nil {
+		c.log.Error("panic", "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+		c.cancel(endPanic)
+	}
+}
+
+// idleWatch ends a game when its player has sent nothing for a while. It is
+// one timer, re-armed for the time left whenever it fires early.
+type idleWatch struct {
+	mu      sync.Mutex
+	t       *time.Timer
+	stopped bool
+}
+
+func watchIdle(tty *sshTty, limit time.Duration, expire func()) *idleWatch {
+	w := &idleWatch{}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.t = time.AfterFunc(limit, func() {
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		if w.stopped {
+			return
+		}
+		if idle := tty.idleFor(); idle < limit {
+			w.t.Reset(limit - idle)
+			return
+		}
+		expire()
+	})
+	return w
+}
+
+func (w *idleWatch) stop() {
+	w.mu.Lock()
+	w.stopped = true
+	w.t.Stop()
+	w.mu.Unlock()
+}
+
+// cleanUser makes a client-chosen name safe to log, store and draw on other
+// players' screens: printable runes only, at most 32.
+func cleanUser(name string) string {
+	var b strings.Builder
+	n := 0
+	for _, r := range name {
+		if n == 32 {
+			break
+		}
+		if unicode.IsPrint(r) {
+			b.WriteRune(r)
+			n++
+		}
+	}
+	if b.Len() == 0 {
+		return "anonymous"
+	}
+	return b.String()
+}
