@@ -61,8 +61,18 @@ func (s *bitsetSlots) release(i int32) uint64 {
 }
 
 func (s *bitsetSlots) fill(c *cursor) {
-	n, w := 0, c.pos
-	for ; w < len(s.used) && n <= batch-64; w++ {
+	w := c.pos
+	// Consecutive full words make a run: no slot numbers to write out.
+	for w < len(s.used) && s.used[w] == ^uint64(0) {
+		w++
+	}
+	if w > c.pos {
+		c.lo, c.hi = c.pos*64, w*64
+		c.pos, c.done = w, w == len(s.used)
+		return
+	}
+	n := 0
+	for ; w < len(s.used) && n <= batch-64 && s.used[w] != ^uint64(0); w++ {
 		for x := s.used[w]; x != 0; x &= x - 1 {
 			c.buf[n] = int32(w*64 + bits.TrailingZeros64(x))
 			n++

@@ -219,26 +219,53 @@ func (p *Pool[T]) at(i int32) *T {
 // loop is allowed; items acquired inside the loop may or may not be visited.
 // The strategy must not be switched inside the loop.
 //
-// The strategy fills a small batch of slot numbers at a time, so the per-item
-// cost is one yield, not one dispatch: iterating is O(active) for dense and
-// activelist, O(capacity/64 + active) for bitset, O(capacity) for the others.
+// The strategy hands out the live slots a stretch at a time — a run of
+// slots to test, or a list of live ones — so the per-item cost is one test
+// and one yield, never a dispatch: iterating is O(active) for dense and
+// activelist, O(capacity/64 + active) for bitset, O(capacity) for the
+// others.
 func (p *Pool[T]) All() iter.Seq2[Handle, *T] {
 	return func(yield func(Handle, *T) bool) {
 		var c cursor
 		for p.fill(&c) {
-			items, gen := p.items, p.gen
-			for _, i := range c.buf[:c.n] {
-				// A batch is a snapshot: skip what the loop body released.
-				g := gen[i]
-				if g&1 == 0 {
-					continue
-				}
-				v := p.ptrs
-				if items != nil {
-					if !yield(Handle{pool: p.id, slot: uint32(i), gen: g}, &items[i]) {
+			id, items, ptrs, gen := p.id, p.items, p.ptrs, p.gen
+			if c.hi > c.lo {
+				for i := c.lo; i < c.hi; i++ {
+					g := gen[i]
+					if g&1 == 0 {
+						continue
+					}
+					var v *T
+					if items != nil {
+						v = &items[i]
+					} else {
+						v = ptrs[i]
+					}
+					if !yield(Handle{pool: id, slot: uint32(i), gen: g}, v) {
 						return
 					}
-				} else if !yield(Handle{pool: p.id, slot: uint32(i), gen: g}, v[i]) {
+				}
+				continue
+			}
+			list := c.list
+			if c.n > 0 {
+				list = c.buf[:c.n]
+			}
+			// Lists are walked from the end: a release inside the loop moves
+			// only entries at or after the current one.
+			for k := len(list) - 1; k >= 0; k-- {
+				i := list[k]
+				g := gen[i]
+				if g&1 == 0 { // released by the loop body since the list was made
+					continue
+				}
+				var v *T
+				if items != nil {
+					v = &items[i]
+				} else {
+					v = ptrs[i]
+				}
+				if !yield(Handle{pool: id, slot: uint32(i), gen: g}, v) {
 					return
 				}
 			}
@@ -246,26 +273,28 @@ func (p *Pool[T]) All() iter.Seq2[Handle, *T] {
 	}
 }
 
-// batch is how many slot numbers a cursor holds: enough to make the fill call
-// rare, small enough to live on the stack.
+// batch is how many slot numbers a cursor's buffer holds: enough to make the
+// fill call rare, small enough to live on the stack.
 const batch = 128
 
-// cursor is an iteration position. pos is strategy-defined; done marks the
-// end.
+// cursor is an iteration position. A fill sets one of: the run lo..hi of
+// slots to test for liveness; list, the strategy's own list of live slots;
+// or the first n entries of buf. pos is strategy-defined; done marks the end.
 type cursor struct {
-	pos     int
-	n       int
-	started bool
-	done    bool
-	buf     [batch]int32
+	lo, hi int
+	list   []int32
+	n      int
+	pos    int
+	done   bool
+	buf    [batch]int32
 }
 
-// fill puts the next batch of live slots into c and reports whether there is
-// any.
+// fill sets the next stretch of c and reports whether there is one.
 func (p *Pool[T]) fill(c *cursor) bool {
 	if c.done {
 		return false
 	}
+	c.list, c.n, c.lo, c.hi = nil, 0, 0, 0
 	switch p.kind {
 	case kActiveList:
 		p.activeList.fill(c)
@@ -280,22 +309,11 @@ func (p *Pool[T]) fill(c *cursor) bool {
 	case kDense:
 		p.dense.fill(c)
 	default:
-		fillLive(p.gen, c)
+		// Strategies that track only free slots test every slot's
+		// generation: one run over the whole capacity.
+		c.hi, c.done = len(p.gen), true
 	}
-	return c.n > 0
-}
-
-// fillLive fills c from the generations alone: the iteration of strategies
-// whose own bookkeeping tracks only the free slots.
-func fillLive(gen []uint32, c *cursor) {
-	n, i := 0, c.pos
-	for ; i < len(gen) && n < batch; i++ {
-		if gen[i]&1 == 1 {
-			c.buf[n] = int32(i)
-			n++
-		}
-	}
-	c.n, c.pos, c.done = n, i, i == len(gen)
+	return c.hi > c.lo || c.n > 0 || len(c.list) > 0
 }
 
 // Len returns the number of live items. The complexity is O(1).
@@ -483,18 +501,9 @@ func freeStack(buf []int32, gen []uint32) []int32 {
 	return buf
 }
 
-// fillBack fills c with the live slots of list walking from its end, the
-// iteration of strategies that keep the live slots packed in a list: an item
+// fillBack sets c to the live slots of a strategy that keeps them packed in
+// a list, whole and without a copy: All walks it from the end, so an item
 // released inside the loop is replaced by one already visited.
 func fillBack(list []int32, c *cursor) {
-	if !c.started {
-		c.pos, c.started = len(list), true
-	}
-	lo := max(c.pos-batch, 0)
-	n := 0
-	for k := c.pos - 1; k >= lo; k-- {
-		c.buf[n] = list[k]
-		n++
-	}
-	c.n, c.pos, c.done = n, lo, lo == 0
+	c.list, c.done = list, true
 }
