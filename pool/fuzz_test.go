@@ -2,6 +2,7 @@ package pool
 
 import (
 	"errors"
+	"maps"
 	"testing"
 )
 
@@ -96,7 +97,7 @@ func FuzzPool(f *testing.F) {
 					live = live[:0]
 					clear(model)
 				}
-				if got := contents(t, p); !mapsEqual(got, model) {
+				if got := contents(t, p); !maps.Equal(got, model) {
 					t.Fatalf("%s op %d: pool holds %v, model %v", p.Strategy(), seq, got, model)
 				}
 				st := p.Stats()

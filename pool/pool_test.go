@@ -3,6 +3,7 @@ package pool
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -286,21 +287,9 @@ func testReuse(t *testing.T, s Strategy, capacity int) {
 		model[h] = *v
 		order = append(order, h)
 	}
-	if got := contents(t, p); !mapsEqual(got, model) {
+	if got := contents(t, p); !maps.Equal(got, model) {
 		t.Fatalf("contents differ from model: %d vs %d items", len(got), len(model))
 	}
-}
-
-func mapsEqual(a, b map[Handle]item) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 // TestSetStrategyEveryPair switches between every ordered pair of
@@ -328,7 +317,7 @@ func TestSetStrategyEveryPair(t *testing.T) {
 				if err := p.SetStrategy(to); err != nil {
 					t.Fatal(err)
 				}
-				if after := contents(t, p); !mapsEqual(before, after) {
+				if after := contents(t, p); !maps.Equal(before, after) {
 					t.Fatal("live items changed across SetStrategy")
 				}
 				got := p.Stats()
