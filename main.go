@@ -53,17 +53,11 @@ func play(args []string, stderr io.Writer) int {
 			"       poolroids stress [flags] profile the pool strategies (stress -h)\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	names := make([]string, 0, 10)
-	for _, s := range pool.Strategies() {
-		names = append(names, string(s))
-	}
-	strategy := fs.String("strategy", "", "pool strategy to start with: "+strings.Join(names, ", ")+" (default: the level set's)")
-	dir := fs.String("levels", "", "play the level set in `DIR` instead of the shipped one")
+	strategy := fs.String("strategy", "", "pool strategy to start with: "+strategyNames(", ")+" (default: the level set's)")
+	game := addGameFlags(fs, "play")
 	seed := fs.Uint64("seed", 0, "world seed; 0 picks one from the clock")
 	fps := fs.Int("fps", 30, "screen redraws per second, 1..240")
 	ascii := fs.Bool("ascii", false, "draw with ASCII characters instead of braille")
-	bullets := fs.Int("bullets", 0, "bullet pool capacity `N` (default: the level set's)")
-	debris := fs.Int("debris", 0, "debris pool capacity `N` (default: the level set's)")
 	stress := fs.Bool("stress", false, "start with the max-pressure autopilot playing (x toggles it)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -72,17 +66,16 @@ func play(args []string, stderr io.Writer) int {
 		return 2
 	}
 	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "poolroids: "+format+" (poolroids -h lists the flags)\n", a...)
+		fmt.Fprintf(stderr, "poolroids: "+format+"\n", a...)
+		fmt.Fprintln(stderr, "usage: poolroids [flags] (-h for the list)")
 		return 2
 	}
-	opts := ui.Options{Seed: *seed, FPS: *fps, ASCII: *ascii, Bullets: *bullets, Debris: *debris, Stress: *stress}
+	opts := ui.Options{Seed: *seed, FPS: *fps, ASCII: *ascii, Bullets: *game.bullets, Debris: *game.debris, Stress: *stress}
 	switch {
 	case fs.NArg() > 0:
 		return bad("unexpected argument %q", fs.Arg(0))
 	case *fps < 1 || *fps > 240:
 		return bad("-fps %d: want 1..240", *fps)
-	case *bullets < 0 || *debris < 0:
-		return bad("-bullets and -debris must not be negative")
 	}
 	if *strategy != "" {
 		s, err := pool.ParseStrategy(*strategy)
@@ -94,14 +87,11 @@ func play(args []string, stderr io.Writer) int {
 	if opts.Seed == 0 {
 		opts.Seed = uint64(time.Now().UnixNano())
 	}
-	if *dir != "" {
-		set, err := levels.LoadDir(*dir)
-		if err != nil {
-			fmt.Fprintln(stderr, "poolroids:", err)
-			return 1
-		}
-		opts.Levels = set
+	set, err := game.load()
+	if err != nil {
+		return bad("%v", err)
 	}
+	opts.Levels = set
 	opts.Scores, opts.Player = openScores(stderr), playerName()
 
 	tty, err := tcell.NewDevTty()
@@ -128,6 +118,53 @@ func play(args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// gameFlags are the flags of the game itself that play, serve and stress
+// share: the level set and the pool capacities.
+type gameFlags struct {
+	dir             *string
+	bullets, debris *int
+}
+
+// addGameFlags defines the game flags on fs; verb says what the command does
+// with the level set.
+func addGameFlags(fs *flag.FlagSet, verb string) gameFlags {
+	return gameFlags{
+		dir:     fs.String("levels", "", verb+" the level set in `DIR` instead of the default one"),
+		bullets: fs.Int("bullets", 0, "bullet pool capacity `N` (default: the level set's)"),
+		debris:  fs.Int("debris", 0, "debris pool capacity `N` (default: the level set's)"),
+	}
+}
+
+// load checks the capacities and loads the level set (nil: the default).
+// Its error is the message for a bad flag.
+func (g gameFlags) load() (*levels.Set, error) {
+	for _, c := range []struct {
+		name string
+		n    int
+	}{{"bullets", *g.bullets}, {"debris", *g.debris}} {
+		if c.n < 0 || c.n > pool.MaxCapacity {
+			return nil, fmt.Errorf("-%s %d: want 0 (the level set's) or 1..%d", c.name, c.n, pool.MaxCapacity)
+		}
+	}
+	if *g.dir == "" {
+		return nil, nil
+	}
+	set, err := levels.LoadDir(*g.dir)
+	if err != nil {
+		return nil, fmt.Errorf("-levels: %w", err)
+	}
+	return set, nil
+}
+
+// strategyNames lists the strategies for flag help.
+func strategyNames(sep string) string {
+	names := make([]string, 0, len(pool.Strategies()))
+	for _, s := range pool.Strategies() {
+		names = append(names, string(s))
+	}
+	return strings.Join(names, sep)
 }
 
 // openScores opens the high-score table in the user's config directory.

@@ -11,13 +11,11 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 
-	"poolroids/levels"
 	"poolroids/pool"
 	"poolroids/ui"
 	"poolroids/ui/scores"
@@ -47,10 +45,6 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 			"Serves the game over SSH: every connection with a terminal plays its own game.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	names := make([]string, 0, 10)
-	for _, s := range pool.Strategies() {
-		names = append(names, string(s))
-	}
 	listen := fs.String("listen", "127.0.0.1:2222", "`ADDR` to listen on; 0.0.0.0:2222 opens it to the network")
 	hostKey := fs.String("host-key", "", "host key `PATH`, created on first start (default: the config dir's poolroids/ssh_host_ed25519_key)")
 	authorized := fs.String("authorized-keys", "", "only the public keys in this authorized_keys `PATH` may play (default: anyone)")
@@ -59,11 +53,9 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	maxTime := fs.Duration("max-time", 2*time.Hour, "end a game after this long in any case")
 	connRate := fs.Int("conn-rate", 30, "`N` connections a minute one address may open, after a burst of 10; 0: no limit")
 	scorePath := fs.String("scores", "", "high-score file `PATH` (default: the config dir's poolroids/serve-scores.json)")
-	strategy := fs.String("strategy", "", "pool strategy every game starts with: "+strings.Join(names, ", ")+" (default: the level set's)")
-	dir := fs.String("levels", "", "serve the level set in `DIR` instead of the shipped one")
+	strategy := fs.String("strategy", "", "pool strategy every game starts with: "+strategyNames(", ")+" (default: the level set's)")
+	game := addGameFlags(fs, "serve")
 	fps := fs.Int("fps", 30, "screen redraws per second, 1..240 (each costs bandwidth)")
-	bullets := fs.Int("bullets", 0, "bullet pool capacity `N` (default: the level set's)")
-	debris := fs.Int("debris", 0, "debris pool capacity `N` (default: the level set's)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
@@ -86,10 +78,12 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("-conn-rate %d: want 0 or more", *connRate)
 	case *fps < 1 || *fps > 240:
 		return bad("-fps %d: want 1..240", *fps)
-	case *bullets < 0 || *debris < 0:
-		return bad("-bullets and -debris must not be negative")
 	}
-	opts := ui.Options{FPS: *fps, Bullets: *bullets, Debris: *debris}
+	set, err := game.load()
+	if err != nil {
+		return bad("%v", err)
+	}
+	opts := ui.Options{FPS: *fps, Levels: set, Bullets: *game.bullets, Debris: *game.debris}
 	if *strategy != "" {
 		s, err := pool.ParseStrategy(*strategy)
 		if err != nil {
@@ -102,13 +96,6 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	fail := func(err error) int {
 		log.Error("cannot start", "err", err)
 		return 1
-	}
-	if *dir != "" {
-		set, err := levels.LoadDir(*dir)
-		if err != nil {
-			return fail(err)
-		}
-		opts.Levels = set
 	}
 	store, err := openServeScores(*scorePath)
 	if err != nil {

@@ -39,7 +39,8 @@ func TestServeBadFlags(t *testing.T) {
 		{"strategy", []string{"--strategy", "nope"}, "-strategy"},
 		{"fps", []string{"--fps", "0"}, "-fps 0"},
 		{"conn rate", []string{"--conn-rate", "-3"}, "-conn-rate -3"},
-		{"capacity", []string{"--bullets", "-1"}, "must not be negative"},
+		{"capacity", []string{"--bullets", "-1"}, "-bullets -1: want 0 (the level set's) or 1.."},
+		{"levels", []string{"--levels", "/nonexistent"}, "-levels: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -17,7 +17,6 @@ import (
 	"golang.org/x/term"
 
 	"poolroids/game/stress"
-	"poolroids/levels"
 	"poolroids/pool"
 )
 
@@ -42,19 +41,13 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			"each strategy cost.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	names := make([]string, 0, 10)
-	for _, s := range pool.Strategies() {
-		names = append(names, string(s))
-	}
-	strategies := fs.String("strategies", "all", "`LIST` of strategies to run, comma-separated, or all: "+strings.Join(names, ","))
+	strategies := fs.String("strategies", "all", "`LIST` of strategies to run, comma-separated, or all: "+strategyNames(","))
 	steps := fs.Int("steps", defaultStressSteps, "`N` measured steps per run (60 steps = 1 s of game)")
 	duration := fs.Duration("duration", 0, "pick -steps so the whole session takes about `D` (e.g. 30s) instead")
 	warmup := fs.Int("warmup", defaultStressWarmup, "`N` untimed steps before the measured ones of every run, while the pools fill")
 	repeat := fs.Int("repeat", defaultStressRepeat, "runs per strategy `K`, interleaved A B C A B C…; the report gives the medians")
 	seed := fs.Uint64("seed", 1, "world seed `N`: the same seed plays the same game")
-	dir := fs.String("levels", "", "stress with the level set in `DIR` instead of the built-in pressure set")
-	bullets := fs.Int("bullets", 0, "bullet pool capacity `N` (default: the level set's)")
-	debris := fs.Int("debris", 0, "debris pool capacity `N` (default: the level set's)")
+	game := addGameFlags(fs, "stress with")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of a table")
 	asCSV := fs.Bool("csv", false, "print the report as CSV instead of a table")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `FILE` (go tool pprof FILE)")
@@ -86,17 +79,13 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return bad("-warmup %d: want 0..%d", *warmup, stress.MaxSteps)
 	case *repeat < 1 || *repeat > stress.MaxRepeat:
 		return bad("-repeat %d: want 1..%d", *repeat, stress.MaxRepeat)
-	case *bullets < 0 || *bullets > pool.MaxCapacity:
-		return bad("-bullets %d: want 0 (the level set's) or 1..%d", *bullets, pool.MaxCapacity)
-	case *debris < 0 || *debris > pool.MaxCapacity:
-		return bad("-debris %d: want 0 (the level set's) or 1..%d", *debris, pool.MaxCapacity)
 	case *asJSON && *asCSV:
 		return bad("-json and -csv: give one of them")
 	}
 	cfg := stress.Config{
 		Seed:    *seed,
-		Bullets: *bullets,
-		Debris:  *debris,
+		Bullets: *game.bullets,
+		Debris:  *game.debris,
 		Steps:   *steps,
 		Warmup:  *warmup,
 		Repeat:  *repeat,
@@ -110,13 +99,11 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			cfg.Strategies = append(cfg.Strategies, s)
 		}
 	}
-	if *dir != "" {
-		s, err := levels.LoadDir(*dir)
-		if err != nil {
-			return bad("-levels: %v", err)
-		}
-		cfg.Levels = s
+	lv, err := game.load()
+	if err != nil {
+		return bad("%v", err)
 	}
+	cfg.Levels = lv
 	if err := cfg.Check(); err != nil {
 		return bad("%v", err)
 	}

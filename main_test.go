@@ -1,0 +1,53 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestPlayBadFlags checks that every bad flag or value exits 2 with a
+// message naming it, before the terminal is touched.
+func TestPlayBadFlags(t *testing.T) {
+	broken := t.TempDir()
+	if err := os.CopyFS(broken, os.DirFS("levels/data")); err != nil {
+		t.Fatal(err)
+	}
+	level := filepath.Join(broken, "02-drift.toml")
+	data, err := os.ReadFile(level)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(level, append(data, "\nsped_max = 3\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"unknown flag", []string{"--no-such-flag"}, "flag provided but not defined"},
+		{"argument", []string{"extra"}, `unexpected argument "extra"`},
+		{"fps", []string{"--fps", "0"}, "-fps 0: want 1..240"},
+		{"strategy", []string{"--strategy", "nope"}, `unknown strategy "nope": allowed are alloc`},
+		{"bullets", []string{"--bullets", "-1"}, "-bullets -1: want 0 (the level set's) or 1..16777216"},
+		{"debris", []string{"--debris", "99999999"}, "-debris 99999999"},
+		{"missing levels", []string{"--levels", filepath.Join(broken, "none")}, "-levels: "},
+		{"broken level", []string{"--levels", broken}, `02-drift.toml:`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stderr bytes.Buffer
+			code := play(tt.args, &stderr)
+			if code != 2 || !strings.Contains(stderr.String(), tt.want) || !strings.Contains(stderr.String(), "usage: poolroids") {
+				t.Errorf("exit %d, stderr:\n%s\nwant 2, %q and a usage line", code, stderr.String(), tt.want)
+			}
+		})
+	}
+	var stderr bytes.Buffer
+	if code := play([]string{"--levels", broken}, &stderr); !strings.Contains(stderr.String(), `field "sped_max": unknown field`) {
+		t.Errorf("broken level: exit %d, stderr %q; want the file, line and field", code, stderr.String())
+	}
+}
