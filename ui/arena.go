@@ -60,7 +60,9 @@ type hud struct {
 // arena is the left side: the playfield, scaled to fit with its aspect
 // kept, drawn with braille dots (or ASCII) inside a border that carries the
 // level, score, lives, high score and wave. It draws straight onto the tcell
-// screen, reusing its canvas, so a frame allocates nothing.
+// screen, reusing its canvas, so a frame allocates nothing; on the
+// session's screen it draws only the cells that changed since its last
+// frame (see arenaShown).
 type arena struct {
 	*tview.Box
 	s     *session
@@ -73,6 +75,19 @@ type arena struct {
 	sy    float64
 	hud   hud
 	frame rect // where the field was last drawn, border excluded
+	shown arenaShown
+}
+
+// arenaShown is what the arena last drew on the session's screen.
+type arenaShown struct {
+	shown
+	frame              rect
+	style              tcell.Style // the border's
+	left, right, badge string      // the texts on the border
+	overlay            *string     // the overlay's first line; nil: none
+	overlayN           int         // its lines
+	overlayAt          rect
+	cells              []cell // the field
 }
 
 type rect struct{ x, y, w, h int }
@@ -100,6 +115,8 @@ func fieldSize(w, h int) (fw, fh int) {
 func (a *arena) Draw(scr tcell.Screen) {
 	defer a.s.guard()
 	x, y, w, h := a.GetRect()
+	sh := &a.shown
+	kept := a.s.keep(scr, &sh.shown, rect{x, y, w, h})
 	fw, fh := fieldSize(w-2, h-2)
 	if fw < 2 || fh < 2 {
 		return
@@ -118,11 +135,35 @@ func (a *arena) Draw(scr tcell.Screen) {
 	if a.HasFocus() {
 		st = focusStyle
 	}
-	drawBorder(scr, f.x-1, f.y-1, f.w+2, f.h+2, st)
-	a.drawHeader(scr)
-	a.cv.flush(scr, f.x, f.y, &inkStyles)
-	a.drawOverlay(scr)
+	lines, over := a.overlay()
+	if !a.s.mine(scr) {
+		a.drawFrame(scr, st)
+		a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), nil)
+		a.drawOverlay(scr, lines, over)
+		return
+	}
+	if !kept || sh.frame != f || len(sh.cells) != len(a.cv.cells) {
+		sh.frame, sh.overlayN = f, -1 // no overlay has -1 lines: draws it
+		sh.cells = append(sh.cells[:0], a.cv.cells...)
+		for i := range sh.cells {
+			sh.cells[i] = unknownCell
+		}
+		sh.style = tcell.Style{}.Underline(true) // not a border's: draws it all
+	}
+	a.drawFrame(scr, st)
+	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells)
+	var first *string
+	if len(lines) > 0 {
+		first = &lines[0]
+	}
+	if first != sh.overlay || len(lines) != sh.overlayN || over != sh.overlayAt {
+		a.drawOverlay(scr, lines, over)
+		sh.overlay, sh.overlayN, sh.overlayAt = first, len(lines), over
+	}
 }
+
+// at is r moved by (dx, dy).
+func (r rect) at(dx, dy int) rect { return rect{r.x + dx, r.y + dy, r.w, r.h} }
 
 // MouseHandler gives the arena the focus on a click.
 func (a *arena) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
@@ -265,9 +306,11 @@ func (a *arena) dotOf(p game.Vec) (int, int) {
 	return int(math.Floor(p.X * a.sx)), int(math.Floor(p.Y * a.sy))
 }
 
-// drawHeader writes the level and wave on the top border, left, and the
-// score, lives and high score on it, right; the mode on the bottom border.
-func (a *arena) drawHeader(scr tcell.Screen) {
+// drawFrame draws the field's border: on its top row the level and wave,
+// left, and the score, lives and high score, right; on its bottom row the
+// mode. On the session's screen it draws only the rows that changed, each
+// cell once, so that only cells that change reach the terminal.
+func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 	f, h := a.frame, &a.hud
 	b := append(a.buf[:0], ' ')
 	b = append(b, h.level...)
@@ -275,7 +318,7 @@ func (a *arena) drawHeader(scr tcell.Screen) {
 	b = strconv.AppendInt(b, int64(h.wave), 10)
 	b = append(b, ' ')
 	a.buf = b
-	n := putString(scr, f.x+1, f.y-1, f.w-2, a.left.of(b), titleStyle)
+	left := a.left.of(b)
 
 	b = append(b[:0], " score "...)
 	b = strconv.AppendInt(b, int64(h.score), 10)
@@ -285,8 +328,9 @@ func (a *arena) drawHeader(scr tcell.Screen) {
 	b = strconv.AppendInt(b, int64(h.high), 10)
 	b = append(b, ' ')
 	a.buf = b
-	if w := cells(b); n+w+2 <= f.w-2 {
-		putString(scr, f.x+f.w-1-w, f.y-1, w, a.right.of(b), titleStyle)
+	right := ""
+	if min(utf8.RuneCountInString(left), f.w-2)+cells(b)+2 <= f.w-2 {
+		right = a.right.of(b)
 	}
 
 	badge := ""
@@ -298,9 +342,49 @@ func (a *arena) drawHeader(scr tcell.Screen) {
 	case h.stress:
 		badge = " STRESS AUTOPILOT · x to stop "
 	}
-	if badge != "" {
-		putString(scr, f.x+1, f.y+f.h, f.w-2, badge, badgeStyle)
+
+	sh, all := &a.shown, !a.s.mine(scr)
+	if all || st != sh.style {
+		for j := f.y; j < f.y+f.h; j++ {
+			scr.Put(f.x-1, j, borderV, st)
+			scr.Put(f.x+f.w, j, borderV, st)
+		}
 	}
+	if all || st != sh.style || left != sh.left || right != sh.right {
+		borderRow(scr, f, f.y-1, borderTL, borderTR, left, right, st)
+	}
+	if all || st != sh.style || badge != sh.badge {
+		borderRow(scr, f, f.y+f.h, borderBL, borderBR, badge, "", st)
+	}
+	if !all {
+		sh.style, sh.left, sh.right, sh.badge = st, left, right, badge
+	}
+}
+
+// borderRow draws row y of the border around f, corners cl and cr
+// included, with left on it from its second cell (in badgeStyle if it is
+// the bottom row, else titleStyle) and right ending at its last but one.
+// It sets each cell once.
+func borderRow(scr tcell.Screen, f rect, y int, cl, cr, left, right string, st tcell.Style) {
+	tst := titleStyle
+	if y != f.y-1 {
+		tst = badgeStyle
+	}
+	scr.Put(f.x-1, y, cl, st)
+	scr.Put(f.x, y, borderH, st)
+	x := f.x + 1
+	x += putString(scr, x, y, f.w-2, left, tst)
+	end := f.x + f.w - 1 // the last cell before the corner
+	if right != "" {
+		for rx := end - utf8.RuneCountInString(right); x < rx; x++ {
+			scr.Put(x, y, borderH, st)
+		}
+		x += putString(scr, x, y, end-x, right, tst)
+	}
+	for ; x <= end; x++ {
+		scr.Put(x, y, borderH, st)
+	}
+	scr.Put(f.x+f.w, y, cr, st)
 }
 
 var (
@@ -314,8 +398,9 @@ var (
 	pauseScreen = []string{"PAUSED", "", "p: resume · q: quit"}
 )
 
-// drawOverlay shows the title, pause or game-over screen over the field.
-func (a *arena) drawOverlay(scr tcell.Screen) {
+// overlay is the title, pause or game-over screen to show over the field,
+// and where; none: no lines and an empty rect.
+func (a *arena) overlay() ([]string, rect) {
 	var lines []string
 	switch {
 	case a.hud.mode == modeTitle:
@@ -325,7 +410,7 @@ func (a *arena) drawOverlay(scr tcell.Screen) {
 	case a.hud.paused:
 		lines = pauseScreen
 	default:
-		return
+		return nil, rect{}
 	}
 	width := 0
 	for _, l := range lines {
@@ -333,19 +418,26 @@ func (a *arena) drawOverlay(scr tcell.Screen) {
 	}
 	f := a.frame
 	w, h := min(width+4, f.w), min(len(lines)+2, f.h)
-	x0, y0 := f.x+(f.w-w)/2, f.y+(f.h-h)/2
-	for y := y0; y < y0+h; y++ {
-		for x := x0; x < x0+w; x++ {
+	return lines, rect{f.x + (f.w-w)/2, f.y + (f.h-h)/2, w, h}
+}
+
+// drawOverlay shows lines in the box r over the field.
+func (a *arena) drawOverlay(scr tcell.Screen, lines []string, r rect) {
+	if r.h < 2 { // none
+		return
+	}
+	for y := r.y; y < r.y+r.h; y++ {
+		for x := r.x; x < r.x+r.w; x++ {
 			scr.Put(x, y, " ", overlayStyle)
 		}
 	}
-	for i, l := range lines[:h-2] {
+	for i, l := range lines[:r.h-2] {
 		st := overlayStyle
 		if i == 0 {
 			st = overlayTitle
 		}
 		lw := utf8.RuneCountInString(l)
-		putString(scr, x0+(w-lw)/2, y0+1+i, w-2, l, st)
+		putString(scr, r.x+(r.w-lw)/2, r.y+1+i, r.w-2, l, st)
 	}
 }
 

@@ -139,23 +139,50 @@ func slopeGlyph(dx, dy int) byte {
 	}
 }
 
-// flush sets the canvas's cells on screen at (x0, y0); empty cells are
-// left as they are. styles gives the style of each ink.
-func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style) {
+// flush sets the canvas's cells on screen at (x0, y0), empty ones blank,
+// but for those within hole (in cells of the canvas), which something else
+// covers. styles gives the style of each ink.
+//
+// With shown, the cells of the canvas as the screen shows them, it sets
+// only the cells that differ from it and updates it; a hole's cells are
+// recorded as unknown there, so that they are set again once uncovered.
+// Without (nil) it sets them all.
+func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell) {
 	for y := range c.h {
 		row := c.cells[y*c.w : (y+1)*c.w]
+		var was []cell
+		if shown != nil {
+			was = shown[y*c.w : (y+1)*c.w]
+		}
+		inHole := y >= hole.y && y < hole.y+hole.h
 		for x, p := range row {
-			if p.ink == inkNone {
+			if inHole && x >= hole.x && x < hole.x+hole.w {
+				if was != nil {
+					was[x] = unknownCell
+				}
 				continue
 			}
-			g := asciiGlyphs[p.glyph&0x7f]
-			if !c.ascii {
-				g = brailleGlyphs[p.bits]
+			if was != nil {
+				if was[x] == p {
+					continue
+				}
+				was[x] = p
 			}
-			s.Put(x0+x, y0+y, g, styles[p.ink])
+			g, st := blank, tcell.StyleDefault
+			switch {
+			case p.ink == inkNone:
+			case c.ascii:
+				g, st = asciiGlyphs[p.glyph&0x7f], styles[p.ink]
+			default:
+				g, st = brailleGlyphs[p.bits], styles[p.ink]
+			}
+			s.Put(x0+x, y0+y, g, st)
 		}
 	}
 }
+
+// unknownCell is never painted: a shown cell that holds it is set anew.
+var unknownCell = cell{ink: numInks}
 
 func abs(v int) int {
 	if v < 0 {

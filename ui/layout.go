@@ -18,7 +18,7 @@ import (
 func (s *session) build() {
 	s.arena = newArena(s)
 	s.panel = newPanel(s)
-	s.list = &strategyList{List: tview.NewList()}
+	s.list = &strategyList{List: tview.NewList(), s: s}
 	s.list.ShowSecondaryText(false).
 		SetHighlightFullLine(true).
 		SetSelectedStyle(tcell.StyleDefault.Foreground(tcell.ColorBlack).Background(tcell.ColorYellow)).
@@ -83,12 +83,15 @@ func (s *session) syncList() {
 // allocations (tcell's SetContent makes a string per cell) where replaying
 // its cells with Put costs none. It draws afresh when anything it shows may
 // have changed: its place, focus, selection or scroll offsets, or (through
-// valid) its items and title.
+// valid) its items and title. On the session's screen, where its last
+// frame stays, it does not even replay them then.
 type strategyList struct {
 	*tview.List
+	s     *session
 	valid bool
 	state listState
 	cells []listCell
+	shown shown
 }
 
 type listState struct {
@@ -107,7 +110,11 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 	x, y, w, h := l.GetRect()
 	off, hshift := l.GetOffset()
 	st := listState{x, y, w, h, l.HasFocus(), l.GetCurrentItem(), off, hshift}
+	kept := l.s.keep(scr, &l.shown, rect{x, y, w, h})
 	if l.valid && st == l.state {
+		if kept {
+			return
+		}
 		for j := range h {
 			for i, c := range l.cells[j*w : (j+1)*w] {
 				scr.Put(x+i, y+j, c.s, c.st)
@@ -162,7 +169,9 @@ func (s *session) pick(i int) {
 // right end; the other keys show from the left as far as they fit.
 type helpLine struct {
 	*tview.Box
-	s *session
+	s     *session
+	shown shown
+	ascii bool // as last drawn
 }
 
 type helpItem struct{ key, what string }
@@ -192,7 +201,14 @@ func (it helpItem) draw(scr tcell.Screen, x, y int) {
 
 func (h *helpLine) Draw(scr tcell.Screen) {
 	defer h.s.guard()
-	x, y, w, _ := h.GetRect()
+	x, y, w, ht := h.GetRect()
+	if h.s.keep(scr, &h.shown, rect{x, y, w, ht}) && h.ascii == h.s.ascii {
+		return // it never changes: its last frame stays
+	}
+	h.ascii = h.s.ascii
+	for i := range w {
+		scr.Put(x+i, y, blank, tcell.StyleDefault)
+	}
 	items := helpItems
 	if h.s.ascii {
 		items = helpASCII

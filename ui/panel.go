@@ -108,6 +108,7 @@ func (l *textLine) style(st tcell.Style) *textLine {
 
 func (l *textLine) str(s string) *textLine { l.b = append(l.b, s...); return l }
 
+// draw sets the line at (x, y), blank to w cells: it draws over the last.
 func (l *textLine) draw(scr tcell.Screen, x, y, w int) {
 	for i, sp := range l.spans {
 		end := len(l.b)
@@ -116,6 +117,9 @@ func (l *textLine) draw(scr tcell.Screen, x, y, w int) {
 		}
 		n := putString(scr, x, y, w, l.text.s[sp.start:end], sp.st)
 		x, w = x+n, w-n
+	}
+	for ; w > 0; x, w = x+1, w-1 {
+		scr.Put(x, y, blank, tcell.StyleDefault)
 	}
 }
 
@@ -138,7 +142,8 @@ var (
 // their sparklines, the Go runtime, the frame and the input mode. Its text
 // is formatted only when a new sample arrives (a few times a second), so
 // the cells it sends a terminal change no faster than that; drawing it
-// reuses the formatted lines and allocates nothing.
+// reuses the formatted lines and allocates nothing. On the session's
+// screen it draws only after a new sample, over its last frame.
 type panel struct {
 	*tview.Box
 	s     *session
@@ -146,6 +151,7 @@ type panel struct {
 	v     view
 	lines [panelLines]textLine
 	tmp   []byte
+	shown shown
 
 	ms             runtime.MemStats
 	memAt          time.Time
@@ -176,12 +182,18 @@ func (p *panel) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(t
 
 func (p *panel) Draw(scr tcell.Screen) {
 	defer p.s.guard()
-	if p.s.copyView(p) {
+	fresh := p.s.copyView(p)
+	if fresh {
 		p.format(time.Now())
 	}
 	x, y, w, h := p.GetRect()
-	drawBorder(scr, x, y, w, h, borderStyle)
-	putString(scr, x+2, y, w-4, " pools ", titleStyle)
+	switch kept := p.s.keep(scr, &p.shown, rect{x, y, w, h}); {
+	case !kept:
+		drawBorder(scr, x, y, w, h, borderStyle)
+		putString(scr, x+2, y, w-4, " pools ", titleStyle)
+	case !fresh:
+		return
+	}
 	for i := range min(len(p.lines), h-2) {
 		p.lines[i].draw(scr, x+1, y+1+i, w-2)
 	}

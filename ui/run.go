@@ -184,7 +184,7 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 	if opts.Stress {
 		s.stress, s.assisted, s.mode = true, true, modePlay
 	}
-	s.screen = &appScreen{Screen: screen, s: s}
+	s.screen = &appScreen{Screen: screen, s: s, epoch: 1}
 	s.app = tview.NewApplication()
 	s.build()
 	s.sample(0) // the panel shows the pools from the first frame

@@ -12,31 +12,20 @@ import (
 // it on: tview would stop on it by itself while the frame goroutine may
 // still be running.
 //
-// And it sends the terminal only the cells that changed since the last
-// frame. tview clears the whole cell buffer before every draw, and tcell
-// (v2.13) marks a cell for output whenever its content changes, even back
-// to what the terminal already shows: so every cell that is not blank
-// would be sent again on every frame, thousands of bytes a frame for a
-// screen that does not move. Show remembers what each cell showed and
-// marks the cells that hold it again as clean before tcell writes.
+// And it keeps the last frame instead of clearing it. tview clears the
+// whole cell buffer before every draw, and tcell (v2.13) marks a cell for
+// output whenever its content changes, even back to what the terminal
+// already shows: every cell that is not blank would be redrawn and sent
+// again on every frame. So Clear clears only when the size changed (or
+// clearNext asked for it) and counts those clears in epoch; between two,
+// the widgets draw over their last frame only the cells that change (see
+// [session.keep]), and tcell sends only those.
 type appScreen struct {
 	tcell.Screen
 	s     *session
-	shown []shownCell
-	w, h  int
-}
-
-type shownCell struct {
-	str string
-	st  tcell.Style
-}
-
-// cellScreen is what tcell's screens (the terminal one and the simulation)
-// offer beyond tcell.Screen: their cell buffer and its lock.
-type cellScreen interface {
-	GetCells() *tcell.CellBuffer
-	Lock()
-	Unlock()
+	epoch uint64 // real clears so far; starts at 1, so that 0 is never current
+	w, h  int    // the size at the last real clear
+	stale bool   // the next Clear clears for real
 }
 
 func (e *appScreen) PollEvent() tcell.Event {
@@ -54,32 +43,50 @@ func (e *appScreen) PollEvent() tcell.Event {
 	}
 }
 
-func (e *appScreen) Show() {
-	if cs, ok := e.Screen.(cellScreen); ok {
-		cs.Lock()
-		e.clean(cs.GetCells())
-		cs.Unlock()
+// Clear clears the screen when its size changed since the last real clear
+// or clearNext asked for it; otherwise the next frame draws over this one.
+func (e *appScreen) Clear() {
+	w, h := e.Screen.Size()
+	if w == e.w && h == e.h && !e.stale {
+		return
 	}
-	e.Screen.Show()
+	e.Screen.Clear()
+	e.w, e.h, e.stale = w, h, false
+	e.epoch++
 }
 
-// clean marks as clean every cell that holds what it showed after the last
-// Show. A new size forgets everything: tcell repaints it all then.
-func (e *appScreen) clean(cb *tcell.CellBuffer) {
-	w, h := cb.Size()
-	if w != e.w || h != e.h {
-		e.w, e.h = w, h
-		e.shown = make([]shownCell, w*h)
-	}
-	for y := range h {
-		row := e.shown[y*w : (y+1)*w]
-		for x := range row {
-			str, st, _ := cb.Get(x, y)
-			if c := &row[x]; c.str == str && c.st == st {
-				cb.SetDirty(x, y, false)
-			} else {
-				c.str, c.st = str, st
-			}
-		}
-	}
+// clearNext clears the screen now, for a frame drawn on a blank screen
+// outside the widgets, and makes the next Clear clear again so that the
+// widgets draw all of themselves then.
+func (e *appScreen) clearNext() {
+	e.Screen.Clear()
+	e.stale = true
 }
+
+// shown is what a widget knows of its cells on the session's screen: the
+// epoch and the place at which it last drew on it.
+type shown struct {
+	epoch uint64
+	r     rect
+}
+
+// keep tells whether the widget of sh, now at r, may draw over its last
+// frame only what changed since: it drew all of itself at r on the
+// session's screen, which has not been cleared since. It records this
+// draw, which must be whole when keep says false. Drawing on any other
+// screen (a test's) makes the next draw on the session's screen whole.
+func (s *session) keep(scr tcell.Screen, sh *shown, r rect) bool {
+	if !s.mine(scr) {
+		*sh = shown{}
+		return false
+	}
+	ok := sh.epoch == s.screen.epoch && sh.r == r
+	*sh = shown{s.screen.epoch, r}
+	return ok
+}
+
+// mine tells whether scr is the session's screen.
+func (s *session) mine(scr tcell.Screen) bool { return scr == tcell.Screen(s.screen) }
+
+// blank is what a cleared cell holds (tcell's Clear).
+const blank = " "
