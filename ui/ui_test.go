@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"os"
 	"path/filepath"
@@ -396,7 +397,7 @@ func TestKeys(t *testing.T) {
 			if len(before.bullets) == 0 {
 				t.Error("no bullets to carry over")
 			}
-			if !mapsEqual(before.bullets, after.bullets) || !mapsEqual(before.debris, after.debris) {
+			if !maps.Equal(before.bullets, after.bullets) || !maps.Equal(before.debris, after.debris) {
 				t.Errorf("objects changed: %d/%d bullets, %d/%d debris before/after",
 					len(before.bullets), len(after.bullets), len(before.debris), len(after.debris))
 			}
@@ -427,18 +428,6 @@ func TestKeys(t *testing.T) {
 			t.Errorf("Run = %+v, %v; want reason %q, no error", r.res, r.err, ReasonQuit)
 		}
 	})
-}
-
-func mapsEqual[K, V comparable](a, b map[K]V) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for k, v := range a {
-		if w, ok := b[k]; !ok || w != v {
-			return false
-		}
-	}
-	return true
 }
 
 func TestTooSmall(t *testing.T) {
