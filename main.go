@@ -59,22 +59,12 @@ func play(args []string, stderr io.Writer) int {
 	fps := fs.Int("fps", 30, "screen redraws per second, 1..240")
 	ascii := fs.Bool("ascii", false, "draw with ASCII characters instead of braille")
 	stress := fs.Bool("stress", false, "start with the max-pressure autopilot playing (x toggles it)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, done := parseFlags(fs, args, stderr); done {
+		return code
 	}
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "poolroids: "+format+"\n", a...)
-		fmt.Fprintln(stderr, "usage: poolroids [flags] (-h for the list)")
-		return 2
-	}
+	bad := func(format string, a ...any) int { return usageError(stderr, fs.Name(), format, a...) }
 	opts := ui.Options{Seed: *seed, FPS: *fps, ASCII: *ascii, Bullets: *game.bullets, Debris: *game.debris, Stress: *stress}
-	switch {
-	case fs.NArg() > 0:
-		return bad("unexpected argument %q", fs.Arg(0))
-	case *fps < 1 || *fps > 240:
+	if *fps < 1 || *fps > 240 {
 		return bad("-fps %d: want 1..240", *fps)
 	}
 	if *strategy != "" {
@@ -118,6 +108,29 @@ func play(args []string, stderr io.Writer) int {
 		return 1
 	}
 	return 0
+}
+
+// parseFlags parses args into fs. done reports that the command ends here
+// with code: 0 after -h, 2 after a bad flag or a stray argument.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, done bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, true
+		}
+		return 2, true // the flag package has said why, with the usage
+	}
+	if fs.NArg() > 0 {
+		return usageError(stderr, fs.Name(), "unexpected argument %q", fs.Arg(0)), true
+	}
+	return 0, false
+}
+
+// usageError reports a bad flag value for command cmd with its usage line,
+// and returns the exit code for it.
+func usageError(stderr io.Writer, cmd, format string, a ...any) int {
+	fmt.Fprintf(stderr, cmd+": "+format+"\n", a...)
+	fmt.Fprintf(stderr, "usage: %s [flags] (-h for the list)\n", cmd)
+	return 2
 }
 
 // gameFlags are the flags of the game itself that play, serve and stress

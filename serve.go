@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -56,20 +55,11 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	strategy := fs.String("strategy", "", "pool strategy every game starts with: "+strategyNames(", ")+" (default: the level set's)")
 	game := addGameFlags(fs, "serve")
 	fps := fs.Int("fps", 30, "screen redraws per second, 1..240 (each costs bandwidth)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, done := parseFlags(fs, args, stderr); done {
+		return code
 	}
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "poolroids serve: "+format+"\n", a...)
-		fmt.Fprintln(stderr, "usage: poolroids serve [flags] (-h for the list)")
-		return 2
-	}
+	bad := func(format string, a ...any) int { return usageError(stderr, fs.Name(), format, a...) }
 	switch {
-	case fs.NArg() > 0:
-		return bad("unexpected argument %q", fs.Arg(0))
 	case *maxSessions < 1:
 		return bad("-max-sessions %d: want at least 1", *maxSessions)
 	case *idle <= 0 || *maxTime <= 0:

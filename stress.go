@@ -53,22 +53,13 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `FILE` (go tool pprof FILE)")
 	memProfile := fs.String("memprofile", "", "write an allocation profile to `FILE` at the end (go tool pprof FILE)")
 	traceFile := fs.String("trace", "", "write an execution trace to `FILE` (go tool trace FILE)")
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, done := parseFlags(fs, args, stderr); done {
+		return code
 	}
-	bad := func(format string, a ...any) int {
-		fmt.Fprintf(stderr, "poolroids stress: "+format+"\n", a...)
-		fmt.Fprintln(stderr, "usage: poolroids stress [flags] (-h for the list)")
-		return 2
-	}
+	bad := func(format string, a ...any) int { return usageError(stderr, fs.Name(), format, a...) }
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	switch {
-	case fs.NArg() > 0:
-		return bad("unexpected argument %q", fs.Arg(0))
 	case set["steps"] && set["duration"]:
 		return bad("-steps and -duration: give one of them")
 	case *steps < 1 || *steps > stress.MaxSteps:
