@@ -229,19 +229,24 @@ func (p *Pool[T]) All() iter.Seq2[Handle, *T] {
 		var c cursor
 		for p.fill(&c) {
 			id, items, ptrs, gen := p.id, p.items, p.ptrs, p.gen
+			// visit yields slot i if it is live: a run holds free slots, and
+			// a list may hold slots the loop body released since it was made.
+			visit := func(i int) bool {
+				g := gen[i]
+				if g&1 == 0 {
+					return true
+				}
+				var v *T
+				if items != nil {
+					v = &items[i]
+				} else {
+					v = ptrs[i]
+				}
+				return yield(Handle{pool: id, slot: uint32(i), gen: g}, v)
+			}
 			if c.hi > c.lo {
 				for i := c.lo; i < c.hi; i++ {
-					g := gen[i]
-					if g&1 == 0 {
-						continue
-					}
-					var v *T
-					if items != nil {
-						v = &items[i]
-					} else {
-						v = ptrs[i]
-					}
-					if !yield(Handle{pool: id, slot: uint32(i), gen: g}, v) {
+					if !visit(i) {
 						return
 					}
 				}
@@ -254,18 +259,7 @@ func (p *Pool[T]) All() iter.Seq2[Handle, *T] {
 			// Lists are walked from the end: a release inside the loop moves
 			// only entries at or after the current one.
 			for k := len(list) - 1; k >= 0; k-- {
-				i := list[k]
-				g := gen[i]
-				if g&1 == 0 { // released by the loop body since the list was made
-					continue
-				}
-				var v *T
-				if items != nil {
-					v = &items[i]
-				} else {
-					v = ptrs[i]
-				}
-				if !yield(Handle{pool: id, slot: uint32(i), gen: g}, v) {
+				if !visit(int(list[k])) {
 					return
 				}
 			}
