@@ -16,7 +16,6 @@ import (
 	"os"
 	"os/signal"
 	"os/user"
-	"strings"
 	"syscall"
 	"time"
 
@@ -53,7 +52,7 @@ func play(args []string, stderr io.Writer) int {
 			"       poolroids stress [flags] profile the pool strategies (stress -h)\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	strategy := fs.String("strategy", "", "pool strategy to start with: "+strategyNames(", ")+" (default: the level set's)")
+	strategy := fs.String("strategy", "", "pool strategy to start with: "+pool.StrategyNames()+" (default: the level set's)")
 	game := addGameFlags(fs, "play")
 	seed := fs.Uint64("seed", 0, "world seed; 0 picks one from the clock")
 	fps := fs.Int("fps", 30, "screen redraws per second, 1..240")
@@ -169,15 +168,6 @@ func (g gameFlags) load() (*levels.Set, error) {
 		return nil, fmt.Errorf("-levels: %w", err)
 	}
 	return set, nil
-}
-
-// strategyNames lists the strategies for flag help.
-func strategyNames(sep string) string {
-	names := make([]string, 0, len(pool.Strategies()))
-	for _, s := range pool.Strategies() {
-		names = append(names, string(s))
-	}
-	return strings.Join(names, sep)
 }
 
 // openScores opens the high-score table in the user's config directory.

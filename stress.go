@@ -41,7 +41,7 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			"each strategy cost.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	strategies := fs.String("strategies", "all", "`LIST` of strategies to run, comma-separated, or all: "+strategyNames(","))
+	strategies := fs.String("strategies", "all", "`LIST` of strategies to run, comma-separated, or all: "+pool.StrategyNames())
 	steps := fs.Int("steps", defaultStressSteps, "`N` measured steps per run (60 steps = 1 s of game)")
 	duration := fs.Duration("duration", 0, "pick -steps so the whole session takes about `D` (e.g. 30s) instead")
 	warmup := fs.Int("warmup", defaultStressWarmup, "`N` untimed steps before the measured ones of every run, while the pools fill")

@@ -86,7 +86,7 @@ func (f *field[T]) allowed() string {
 	case kBool:
 		return "true or false"
 	case kStrategy:
-		return "one of " + strategyNames()
+		return "one of " + pool.StrategyNames()
 	default:
 		return "a table"
 	}
@@ -243,14 +243,6 @@ func quote(s string) string {
 		cut--
 	}
 	return strconv.Quote(s[:cut]) + "…"
-}
-
-func strategyNames() string {
-	names := make([]string, 0, len(pool.Strategies()))
-	for _, s := range pool.Strategies() {
-		names = append(names, string(s))
-	}
-	return strings.Join(names, ", ")
 }
 
 // children lists the keys directly below parent ("" for the top level), for

@@ -86,7 +86,7 @@ type Stats struct {
 func New[T any](s Strategy, capacity int) (*Pool[T], error) {
 	k, ok := kindOf(s)
 	if !ok {
-		return nil, fmt.Errorf("pool: unknown strategy %q: allowed are %s", s, strategyList())
+		return nil, unknownStrategy(string(s))
 	}
 	if capacity < 1 || capacity > MaxCapacity {
 		return nil, fmt.Errorf("pool: capacity %d is out of range: allowed 1..%d", capacity, MaxCapacity)
@@ -355,7 +355,7 @@ func (p *Pool[T]) Stats() Stats {
 func (p *Pool[T]) SetStrategy(s Strategy) error {
 	k, ok := kindOf(s)
 	if !ok {
-		return fmt.Errorf("pool: unknown strategy %q: allowed are %s", s, strategyList())
+		return unknownStrategy(string(s))
 	}
 	old := p.kind
 	p.setKind(k)

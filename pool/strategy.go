@@ -58,7 +58,7 @@ func ParseStrategy(name string) (Strategy, error) {
 	if k, ok := kindOf(Strategy(strings.ToLower(strings.TrimSpace(name)))); ok {
 		return strategies[k], nil
 	}
-	return "", fmt.Errorf("pool: unknown strategy %q: allowed are %s", name, strategyList())
+	return "", unknownStrategy(name)
 }
 
 func kindOf(s Strategy) (kind, bool) {
@@ -70,12 +70,18 @@ func kindOf(s Strategy) (kind, bool) {
 	return 0, false
 }
 
-func strategyList() string {
+// StrategyNames returns the names of [Strategies] in order, joined by ", ":
+// the list of what is allowed, for error messages and help texts.
+func StrategyNames() string {
 	names := make([]string, len(strategies))
 	for i, s := range strategies {
 		names[i] = string(s)
 	}
 	return strings.Join(names, ", ")
+}
+
+func unknownStrategy(name string) error {
+	return fmt.Errorf("pool: unknown strategy %q: allowed are %s", name, StrategyNames())
 }
 
 // pooled reports whether the strategy keeps its items in one array allocated
