@@ -16,8 +16,9 @@ import (
 // whole cell buffer before every draw, and tcell (v2.13) marks a cell for
 // output whenever its content changes, even back to what the terminal
 // already shows: every cell that is not blank would be redrawn and sent
-// again on every frame. So Clear clears only when the size changed (or
-// clearNext asked for it) and counts those clears in epoch; between two,
+// again on every frame. So Clear clears only when the size changed (the
+// too-small notice comes and goes with a size change too) and counts those
+// clears in epoch; between two,
 // the widgets draw over their last frame only the cells that change (see
 // [session.keep]), and tcell sends only those.
 type appScreen struct {
@@ -25,7 +26,6 @@ type appScreen struct {
 	s     *session
 	epoch uint64 // real clears so far; starts at 1, so that 0 is never current
 	w, h  int    // the size at the last real clear
-	stale bool   // the next Clear clears for real
 }
 
 func (e *appScreen) PollEvent() tcell.Event {
@@ -43,24 +43,16 @@ func (e *appScreen) PollEvent() tcell.Event {
 	}
 }
 
-// Clear clears the screen when its size changed since the last real clear
-// or clearNext asked for it; otherwise the next frame draws over this one.
+// Clear clears the screen when its size changed since the last real
+// clear; otherwise the next frame draws over this one.
 func (e *appScreen) Clear() {
 	w, h := e.Screen.Size()
-	if w == e.w && h == e.h && !e.stale {
+	if w == e.w && h == e.h {
 		return
 	}
 	e.Screen.Clear()
-	e.w, e.h, e.stale = w, h, false
+	e.w, e.h = w, h
 	e.epoch++
-}
-
-// clearNext clears the screen now, for a frame drawn on a blank screen
-// outside the widgets, and makes the next Clear clear again so that the
-// widgets draw all of themselves then.
-func (e *appScreen) clearNext() {
-	e.Screen.Clear()
-	e.stale = true
 }
 
 // shown is what a widget knows of its cells on the session's screen: the
