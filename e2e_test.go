@@ -92,12 +92,14 @@ func panelRow(pane, label string) []string {
 	return nil
 }
 
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "poolroids")
+// buildBinary builds the command into a temporary directory, for the
+// end-to-end tests and the SSH load benchmark.
+func buildBinary(tb testing.TB) string {
+	tb.Helper()
+	bin := filepath.Join(tb.TempDir(), "poolroids")
 	cmd := exec.Command("go", "build", "-o", bin, ".") // go test puts its go first in PATH
 	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+		tb.Fatalf("go build: %v\n%s", err, out)
 	}
 	return bin
 }

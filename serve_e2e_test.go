@@ -12,7 +12,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -95,17 +94,6 @@ func (p *serverProc) waitLog(t testing.TB, want ...string) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-}
-
-// buildServe builds the binary (buildBinary's twin for benchmarks).
-func buildServe(tb testing.TB) string {
-	tb.Helper()
-	bin := filepath.Join(tb.TempDir(), "poolroids")
-	cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), "build", "-o", bin, ".")
-	if out, err := cmd.CombinedOutput(); err != nil {
-		tb.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // startServe runs bin serve on a free loopback port with its state in dir.
@@ -288,7 +276,7 @@ func BenchmarkSessions(b *testing.B) {
 	if _, err := cpuTime(os.Getpid()); err != nil {
 		b.Skip("needs Linux /proc to measure the server's CPU:", err)
 	}
-	bin := buildServe(b)
+	bin := buildBinary(b)
 	dir := b.TempDir()
 	srv := startServe(b, bin, dir, "--max-sessions", "256", "--conn-rate", "0", "--idle", "1h")
 	hk, err := os.ReadFile(filepath.Join(dir, "host_key"))

@@ -16,7 +16,6 @@ type vt struct {
 	cells [][]rune
 	x, y  int
 	rest  []byte // an unfinished sequence or rune from the last Write
-	bytes int    // everything written so far
 }
 
 func newVT(w, h int) *vt {
@@ -41,7 +40,6 @@ func (v *vt) resize(w, h int) {
 func (v *vt) Write(p []byte) (int, error) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
-	v.bytes += len(p)
 	b := append(v.rest, p...)
 	i := 0
 	for i < len(b) {
@@ -182,10 +180,4 @@ func (v *vt) text() string {
 		sb.WriteByte('\n')
 	}
 	return sb.String()
-}
-
-func (v *vt) written() int {
-	v.mu.Lock()
-	defer v.mu.Unlock()
-	return v.bytes
 }
