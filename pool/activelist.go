@@ -18,47 +18,49 @@ package pool
 
 type activeListSlots struct {
 	active   []int32 // live slots in the order they were acquired
-	inactive []int32 // ring buffer: a FIFO of free slots
+	inactive []int32 // ring buffer: a FIFO of the Cap-n free slots
 	head     int     // next slot to dequeue
-	free     int     // slots in the ring
 }
 
 func (s *activeListSlots) init(gen []uint32) {
 	n := len(gen)
 	s.active = reuse(s.active, n)[:0]
 	s.inactive = reuse(s.inactive, n)
-	s.head, s.free = 0, 0
+	s.head = 0
+	free := 0
 	for i, g := range gen {
 		if g&1 == 1 {
 			s.active = append(s.active, int32(i))
 		} else {
-			s.inactive[s.free] = int32(i)
-			s.free++
+			s.inactive[free] = int32(i)
+			free++
 		}
 	}
 }
 
-func (s *activeListSlots) acquire() (int32, uint64) {
+// acquire dequeues a free slot and appends it to the active list, whose
+// array New sized for every slot, so it never grows.
+func (s *activeListSlots) acquire() int32 {
 	i := s.inactive[s.head]
-	s.head++
-	if s.head == len(s.inactive) {
+	if s.head++; s.head == len(s.inactive) {
 		s.head = 0
 	}
-	s.free--
-	s.active = append(s.active, i)
-	return i, 1
+	s.active = s.active[:len(s.active)+1]
+	s.active[len(s.active)-1] = i
+	return i
 }
 
-func (s *activeListSlots) release(i int32) uint64 {
+// release removes i from the active list by search, as the seed does, and
+// enqueues it behind the Cap-n free slots; it returns the entries examined.
+func (s *activeListSlots) release(i int32, n int) uint64 {
 	for k, v := range s.active {
 		if v == i {
 			s.active = append(s.active[:k], s.active[k+1:]...)
-			tail := s.head + s.free
+			tail := s.head + len(s.inactive) - n
 			if tail >= len(s.inactive) {
 				tail -= len(s.inactive)
 			}
 			s.inactive[tail] = i
-			s.free++
 			return uint64(k + 1)
 		}
 	}

@@ -18,23 +18,19 @@ package pool
 
 // heapSlots hands out slot numbers for the two peers, alloc and syncpool,
 // whose items live on the heap: a LIFO stack of free slot numbers. Only the
-// slots are pooled; the items are not.
+// slots are pooled; the items are not. With n items live the stack holds
+// Cap-n slots, so its top is found from n, which the pool keeps.
 type heapSlots struct {
-	free []int32
+	free []int32 // free[:Cap-n]: the free slots, the top last
 }
 
-func (s *heapSlots) init(gen []uint32) { s.free = freeStack(s.free, gen) }
-
-func (s *heapSlots) acquire() (int32, uint64) {
-	last := len(s.free) - 1
-	i := s.free[last]
-	s.free = s.free[:last]
-	return i, 1
+func (s *heapSlots) init(gen []uint32) {
+	s.free = reuse(s.free, len(gen))
+	freeStack(s.free[:0], gen)
 }
 
-func (s *heapSlots) release(i int32) uint64 {
-	s.free = append(s.free, i)
-	return 0
-}
+func (s *heapSlots) acquire(n int) int32 { return s.free[len(s.free)-n-1] }
+
+func (s *heapSlots) release(i int32, n int) { s.free[len(s.free)-n] = i }
 
 func (s *heapSlots) overhead() int { return int32s(s.free) }

@@ -53,11 +53,10 @@ func (s *bitsetSlots) acquire() (int32, uint64) {
 	}
 }
 
-func (s *bitsetSlots) release(i int32) uint64 {
+func (s *bitsetSlots) release(i int32) {
 	w := int(i) / 64
 	s.used[w] &^= 1 << (i % 64)
 	s.hint = min(s.hint, w)
-	return 0
 }
 
 func (s *bitsetSlots) fill(c *cursor) {

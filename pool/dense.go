@@ -16,17 +16,16 @@
 
 package pool
 
+// denseSlots takes the live count n from the pool, which keeps it.
 type denseSlots struct {
-	dense  []int32 // live slots, then free slots
+	dense  []int32 // the n live slots, then the free slots
 	sparse []int32 // slot -> its index in dense
-	n      int     // live slots
 }
 
 func (s *denseSlots) init(gen []uint32) {
 	s.dense = reuse(s.dense, len(gen))[:0]
 	s.sparse = reuse(s.sparse, len(gen))
 	s.appendSlots(gen, 1)
-	s.n = len(s.dense)
 	s.appendSlots(gen, 0)
 }
 
@@ -41,21 +40,16 @@ func (s *denseSlots) appendSlots(gen []uint32, parity uint32) {
 	}
 }
 
-func (s *denseSlots) acquire() (int32, uint64) {
-	i := s.dense[s.n]
-	s.n++
-	return i, 1
-}
+func (s *denseSlots) acquire(n int) int32 { return s.dense[n] }
 
-func (s *denseSlots) release(i int32) uint64 {
-	k, last := s.sparse[i], s.n-1
+// release swaps i with the last of the n live slots.
+func (s *denseSlots) release(i int32, n int) {
+	k, last := s.sparse[i], n-1
 	moved := s.dense[last]
 	s.dense[k], s.sparse[moved] = moved, k
 	s.dense[last], s.sparse[i] = i, int32(last)
-	s.n = last
-	return 0
 }
 
-func (s *denseSlots) fill(c *cursor) { fillBack(s.dense[:s.n], c) }
+func (s *denseSlots) fill(c *cursor, n int) { fillBack(s.dense[:n], c) }
 
 func (s *denseSlots) overhead() int { return int32s(s.dense) + int32s(s.sparse) }

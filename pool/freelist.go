@@ -33,16 +33,15 @@ func (s *freeListSlots) init(gen []uint32) {
 	}
 }
 
-func (s *freeListSlots) acquire() (int32, uint64) {
+func (s *freeListSlots) acquire() int32 {
 	i := s.head
 	s.head = s.next[i]
-	return i, 1
+	return i
 }
 
-func (s *freeListSlots) release(i int32) uint64 {
+func (s *freeListSlots) release(i int32) {
 	s.next[i] = s.head
 	s.head = i
-	return 0
 }
 
 func (s *freeListSlots) overhead() int { return int32s(s.next) }

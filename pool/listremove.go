@@ -18,7 +18,9 @@ type listRemoveSlots struct {
 	free []int32 // the seed's EntityList
 }
 
-func (s *listRemoveSlots) init(gen []uint32) { s.free = freeStack(s.free, gen) }
+func (s *listRemoveSlots) init(gen []uint32) {
+	s.free = freeStack(reuse(s.free, len(gen))[:0], gen)
+}
 
 func (s *listRemoveSlots) acquire() (int32, uint64) {
 	want := s.free[len(s.free)-1]
@@ -32,9 +34,11 @@ func (s *listRemoveSlots) acquire() (int32, uint64) {
 	panic("pool: listremove: free list lost its last element")
 }
 
-func (s *listRemoveSlots) release(i int32) uint64 {
-	s.free = append(s.free, i)
-	return 0
+// release appends i to the list; New made room for every slot, so the list
+// never grows its array.
+func (s *listRemoveSlots) release(i int32) {
+	s.free = s.free[:len(s.free)+1]
+	s.free[len(s.free)-1] = i
 }
 
 func (s *listRemoveSlots) overhead() int { return int32s(s.free) }

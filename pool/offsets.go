@@ -61,10 +61,7 @@ func (s *offsetSlots) acquire() (int32, uint64) {
 	panic("pool: offsets: no free entry in a pool that is not full")
 }
 
-func (s *offsetSlots) release(i int32) uint64 {
-	s.table[i] = i
-	return 0
-}
+func (s *offsetSlots) release(i int32) { s.table[i] = i }
 
 // fill walks the table in the seed's unrolled order; pos counts passes.
 func (s *offsetSlots) fill(c *cursor) {

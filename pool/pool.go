@@ -44,7 +44,6 @@ var poolIDs atomic.Uint32
 type Pool[T any] struct {
 	id   uint32
 	kind kind
-	n    int      // live items
 	gen  []uint32 // per slot: incremented on acquire and release, odd = live
 
 	items []T  // pooled strategies: every item, allocated once
@@ -63,7 +62,13 @@ type Pool[T any] struct {
 	bitset     bitsetSlots
 	dense      denseSlots
 
-	stats Stats
+	// stats holds the counters. The live count is Acquires - Releases, kept
+	// once for every strategy: those whose bookkeeping needs it are handed
+	// it rather than keeping a copy. Probes is Acquires plus searched, the
+	// probes beyond the one slot every Acquire examines, so that the O(1)
+	// strategies add nothing to it.
+	stats    Stats
+	searched uint64
 }
 
 // Stats counts what a pool did. Counters survive SetStrategy.
@@ -104,7 +109,8 @@ func New[T any](s Strategy, capacity int) (*Pool[T], error) {
 // The pointer stays valid until the item is released or the strategy is
 // switched; the handle stays valid until the item is released.
 func (p *Pool[T]) Acquire() (h Handle, item *T, ok bool) {
-	if p.n == len(p.gen) {
+	n := p.Len()
+	if n == len(p.gen) {
 		p.stats.Misses++
 		return Handle{}, nil, false
 	}
@@ -112,31 +118,32 @@ func (p *Pool[T]) Acquire() (h Handle, item *T, ok bool) {
 	var probes uint64
 	switch p.kind {
 	case kAlloc, kSyncPool:
-		i, probes = p.heap.acquire()
+		i = p.heap.acquire(n)
 	case kListRemove:
 		i, probes = p.listRemove.acquire()
 	case kActiveList:
-		i, probes = p.activeList.acquire()
+		i = p.activeList.acquire()
 	case kScan:
 		i, probes = p.scan.acquire()
 	case kQueue:
-		i, probes = p.queue.acquire()
+		i = p.queue.acquire()
 	case kFreeList:
-		i, probes = p.freeList.acquire()
+		i = p.freeList.acquire()
 	case kOffsets:
 		i, probes = p.offsets.acquire()
 	case kBitset:
 		i, probes = p.bitset.acquire()
 	case kDense:
-		i, probes = p.dense.acquire()
+		i = p.dense.acquire(n)
+	}
+	if probes > 1 {
+		p.searched += probes - 1
 	}
 	g := p.gen[i] + 1
 	p.gen[i] = g
-	p.n++
 	p.stats.Acquires++
-	p.stats.Probes += probes
-	if p.n > p.stats.HighWater {
-		p.stats.HighWater = p.n
+	if n >= p.stats.HighWater {
+		p.stats.HighWater = n + 1
 	}
 	if p.items != nil {
 		item = &p.items[i]
@@ -156,32 +163,33 @@ func (p *Pool[T]) Release(h Handle) error {
 		p.stats.Rejects++
 		return ErrStale
 	}
-	i := int32(h.slot)
+	i, n := int32(h.slot), p.Len()
 	var probes uint64
 	switch p.kind {
 	case kAlloc, kSyncPool:
-		probes = p.heap.release(i)
+		p.heap.release(i, n)
 	case kListRemove:
-		probes = p.listRemove.release(i)
+		p.listRemove.release(i)
 	case kActiveList:
-		probes = p.activeList.release(i)
+		probes = p.activeList.release(i, n)
 	case kScan:
-		probes = p.scan.release(i)
+		p.scan.release(i)
 	case kQueue:
-		probes = p.queue.release(i)
+		p.queue.release(i, n)
 	case kFreeList:
-		probes = p.freeList.release(i)
+		p.freeList.release(i)
 	case kOffsets:
-		probes = p.offsets.release(i)
+		p.offsets.release(i)
 	case kBitset:
-		probes = p.bitset.release(i)
+		p.bitset.release(i)
 	case kDense:
-		probes = p.dense.release(i)
+		p.dense.release(i, n)
 	}
-	p.gen[i]++
-	p.n--
+	if probes > 0 {
+		p.searched += probes
+	}
+	p.gen[i] = h.gen + 1 // live checked that gen[i] == h.gen
 	p.stats.Releases++
-	p.stats.Probes += probes
 	if p.items != nil {
 		var zero T
 		p.items[i] = zero
@@ -301,7 +309,7 @@ func (p *Pool[T]) fill(c *cursor) bool {
 	case kBitset:
 		p.bitset.fill(c)
 	case kDense:
-		p.dense.fill(c)
+		p.dense.fill(c, p.Len())
 	default:
 		// Strategies that track only free slots test every slot's
 		// generation: one run over the whole capacity.
@@ -311,7 +319,7 @@ func (p *Pool[T]) fill(c *cursor) bool {
 }
 
 // Len returns the number of live items. The complexity is O(1).
-func (p *Pool[T]) Len() int { return p.n }
+func (p *Pool[T]) Len() int { return int(p.stats.Acquires - p.stats.Releases) }
 
 // Cap returns the capacity fixed by New.
 func (p *Pool[T]) Cap() int { return len(p.gen) }
@@ -332,7 +340,6 @@ func (p *Pool[T]) Clear() {
 		}
 	}
 	clear(p.items)
-	p.n = 0
 	p.setKind(p.kind)
 }
 
@@ -340,7 +347,8 @@ func (p *Pool[T]) Clear() {
 func (p *Pool[T]) Stats() Stats {
 	s := p.stats
 	s.Strategy = p.Strategy()
-	s.Active = p.n
+	s.Active = p.Len()
+	s.Probes = s.Acquires + p.searched
 	s.Overhead = p.overhead()
 	return s
 }
@@ -483,10 +491,9 @@ func reuse[E any](s []E, n int) []E {
 	return make([]E, n)
 }
 
-// freeStack rebuilds a stack of the free slots in buf, the lowest on top so
-// that it is handed out first.
+// freeStack appends to buf a stack of the free slots, the lowest on top so
+// that it is handed out first. buf must have room for every slot.
 func freeStack(buf []int32, gen []uint32) []int32 {
-	buf = reuse(buf, len(gen))[:0]
 	for i := len(gen) - 1; i >= 0; i-- {
 		if gen[i]&1 == 0 {
 			buf = append(buf, int32(i))

@@ -17,44 +17,43 @@ package pool
 
 type queueSlots struct {
 	active []bool
-	ring   []int32 // FIFO of free slots
-	head   int
-	free   int
+	ring   []int32 // FIFO of the Cap-n free slots
+	head   int     // next slot to dequeue
 }
 
 func (s *queueSlots) init(gen []uint32) {
 	n := len(gen)
 	s.active = reuse(s.active, n)
 	s.ring = reuse(s.ring, n)
-	s.head, s.free = 0, 0
+	s.head = 0
+	free := 0
 	for i, g := range gen {
 		s.active[i] = g&1 == 1
 		if !s.active[i] {
-			s.ring[s.free] = int32(i)
-			s.free++
+			s.ring[free] = int32(i)
+			free++
 		}
 	}
 }
 
-func (s *queueSlots) acquire() (int32, uint64) {
+func (s *queueSlots) acquire() int32 {
 	i := s.ring[s.head]
 	if s.head++; s.head == len(s.ring) {
 		s.head = 0
 	}
-	s.free--
 	s.active[i] = true
-	return i, 1
+	return i
 }
 
-func (s *queueSlots) release(i int32) uint64 {
+// release enqueues i behind the Cap-n free slots. Only acquire moves head,
+// so the two never wait on each other's store of a shared count.
+func (s *queueSlots) release(i int32, n int) {
 	s.active[i] = false
-	tail := s.head + s.free
+	tail := s.head + len(s.ring) - n
 	if tail >= len(s.ring) {
 		tail -= len(s.ring)
 	}
 	s.ring[tail] = i
-	s.free++
-	return 0
 }
 
 func (s *queueSlots) fill(c *cursor) { fillFlags(s.active, c) }

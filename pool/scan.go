@@ -57,10 +57,7 @@ func (s *scanSlots) acquire() (int32, uint64) {
 	return int32(i), probes
 }
 
-func (s *scanSlots) release(i int32) uint64 {
-	s.used[i] = false
-	return 0
-}
+func (s *scanSlots) release(i int32) { s.used[i] = false }
 
 func (s *scanSlots) fill(c *cursor) { fillFlags(s.used, c) }
 
