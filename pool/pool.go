@@ -236,39 +236,40 @@ func (p *Pool[T]) All() iter.Seq2[Handle, *T] {
 	return func(yield func(Handle, *T) bool) {
 		var c cursor
 		for p.fill(&c) {
-			id, items, ptrs, gen := p.id, p.items, p.ptrs, p.gen
-			// visit yields slot i if it is live: a run holds free slots, and
-			// a list may hold slots the loop body released since it was made.
-			visit := func(i int) bool {
-				g := gen[i]
-				if g&1 == 0 {
-					return true
-				}
-				var v *T
-				if items != nil {
-					v = &items[i]
-				} else {
-					v = ptrs[i]
-				}
-				return yield(Handle{pool: id, slot: uint32(i), gen: g}, v)
-			}
-			if c.hi > c.lo {
+			// Every slot is tested: a run holds free slots, and a list may
+			// hold slots the loop body released since it was made. Slices
+			// cut to one length keep bounds checks out of the loops.
+			id, gen := p.id, p.gen
+			switch {
+			case p.items == nil:
+				// The peers: a run over every slot, items on the heap.
+				ptrs := p.ptrs[:len(gen)]
 				for i := c.lo; i < c.hi; i++ {
-					if !visit(i) {
+					if g := gen[i]; g&1 == 1 && !yield(Handle{pool: id, slot: uint32(i), gen: g}, ptrs[i]) {
 						return
 					}
 				}
-				continue
-			}
-			list := c.list
-			if c.n > 0 {
-				list = c.buf[:c.n]
-			}
-			// Lists are walked from the end: a release inside the loop moves
-			// only entries at or after the current one.
-			for k := len(list) - 1; k >= 0; k-- {
-				if !visit(int(list[k])) {
-					return
+			case c.hi > c.lo:
+				gen := gen[c.lo:c.hi]
+				run := p.items[c.lo:c.hi][:len(gen)]
+				for k, g := range gen {
+					if g&1 == 1 && !yield(Handle{pool: id, slot: uint32(c.lo + k), gen: g}, &run[k]) {
+						return
+					}
+				}
+			default:
+				list := c.list
+				if c.n > 0 {
+					list = c.buf[:c.n]
+				}
+				items := p.items[:len(gen)]
+				// Lists are walked from the end: a release inside the loop
+				// moves only entries at or after the current one.
+				for k := len(list) - 1; k >= 0; k-- {
+					i := list[k]
+					if g := gen[i]; g&1 == 1 && !yield(Handle{pool: id, slot: uint32(i), gen: g}, &items[i]) {
+						return
+					}
 				}
 			}
 		}
