@@ -152,7 +152,7 @@ func movePool(p *Pool[item]) {
 // BenchmarkBare measures the floors without any pool contract around them,
 // in the same run as the strategies: new of the item type, a bare sync.Pool
 // Get+Put, and a bare index free list release+acquire with no generations,
-// stats or zeroing.
+// stats or zeroing, inline and behind two calls.
 func BenchmarkBare(b *testing.B) {
 	b.Run("new", func(b *testing.B) {
 		b.ReportAllocs()
@@ -184,6 +184,37 @@ func BenchmarkBare(b *testing.B) {
 			head = i
 		}
 	})
+	b.Run("freelist-calls", func(b *testing.B) {
+		l := bareList{next: make([]int32, benchCap)}
+		for i := range l.next {
+			l.next[i] = int32(i + 1)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			l.push(l.pop())
+		}
+	})
+}
+
+// bareList is the bare free list behind two calls that are not inlined, as
+// Acquire and Release are not (their strategy switch is far over the
+// inliner's budget): the floor of any pool whose operations are calls.
+type bareList struct {
+	next []int32
+	head int32
+}
+
+//go:noinline
+func (l *bareList) pop() int32 {
+	i := l.head
+	l.head = l.next[i]
+	return i
+}
+
+//go:noinline
+func (l *bareList) push(i int32) {
+	l.next[i] = l.head
+	l.head = i
 }
 
 var sink *item
