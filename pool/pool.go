@@ -243,9 +243,10 @@ func (p *Pool[T]) All() iter.Seq2[Handle, *T] {
 			switch {
 			case p.items == nil:
 				// The peers: a run over every slot, items on the heap.
-				ptrs := p.ptrs[:len(gen)]
-				for i := c.lo; i < c.hi; i++ {
-					if g := gen[i]; g&1 == 1 && !yield(Handle{pool: id, slot: uint32(i), gen: g}, ptrs[i]) {
+				gen := gen[c.lo:c.hi]
+				run := p.ptrs[c.lo:c.hi][:len(gen)]
+				for k, g := range gen {
+					if g&1 == 1 && !yield(Handle{pool: id, slot: uint32(c.lo + k), gen: g}, run[k]) {
 						return
 					}
 				}
