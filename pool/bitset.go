@@ -2,8 +2,10 @@
 //
 // One bit per slot in 64-bit words, set while the slot is live. Acquire
 // looks for a word with a clear bit, starting at the lowest word that may
-// have one, and takes its lowest clear bit with bits.TrailingZeros64;
-// iteration skips empty words and walks the set bits of the others.
+// have one, and takes its lowest clear bit with bits.TrailingZeros64.
+// Iteration skips empty words, walks the set bits of sparse ones, and hands
+// words at least half full to the loop as runs of slots: testing 64 slots
+// costs less than listing 32 set bits.
 //
 // Cost: Acquire O(1) amortised — O(capacity/64) words in the worst case,
 // each counted in Stats.Probes; Release O(1); iteration O(capacity/64 +
@@ -19,9 +21,10 @@ package pool
 import "math/bits"
 
 type bitsetSlots struct {
-	used []uint64
-	last uint64 // valid bits of the last word
-	hint int    // no word below this one has a clear bit
+	used  []uint64
+	last  uint64 // valid bits of the last word
+	hint  int    // no word below this one has a clear bit
+	slots int
 }
 
 func (s *bitsetSlots) init(gen []uint32) {
@@ -29,7 +32,7 @@ func (s *bitsetSlots) init(gen []uint32) {
 	s.used = reuse(s.used, (n+63)/64)
 	clear(s.used)
 	s.last = ^uint64(0) >> (uint(-n) & 63)
-	s.hint = 0
+	s.hint, s.slots = 0, n
 	for i, g := range gen {
 		if g&1 == 1 {
 			s.used[i/64] |= 1 << (i % 64)
@@ -61,17 +64,17 @@ func (s *bitsetSlots) release(i int32) {
 
 func (s *bitsetSlots) fill(c *cursor) {
 	w := c.pos
-	// Consecutive full words make a run: no slot numbers to write out.
-	for w < len(s.used) && s.used[w] == ^uint64(0) {
+	// Consecutive dense words make a run: no slot numbers to write out.
+	for w < len(s.used) && dense(s.used[w]) {
 		w++
 	}
 	if w > c.pos {
-		c.lo, c.hi = c.pos*64, w*64
+		c.lo, c.hi = c.pos*64, min(w*64, s.slots)
 		c.pos, c.done = w, w == len(s.used)
 		return
 	}
 	n := 0
-	for ; w < len(s.used) && n <= batch-64 && s.used[w] != ^uint64(0); w++ {
+	for ; w < len(s.used) && n <= batch-64 && !dense(s.used[w]); w++ {
 		for x := s.used[w]; x != 0; x &= x - 1 {
 			c.buf[n] = int32(w*64 + bits.TrailingZeros64(x))
 			n++
@@ -79,5 +82,8 @@ func (s *bitsetSlots) fill(c *cursor) {
 	}
 	c.n, c.pos, c.done = n, w, w == len(s.used)
 }
+
+// dense reports whether a word is at least half full.
+func dense(word uint64) bool { return bits.OnesCount64(word) >= 32 }
 
 func (s *bitsetSlots) overhead() int { return 8 * cap(s.used) }
