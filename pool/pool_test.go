@@ -99,10 +99,11 @@ func TestNewRejectsBadArguments(t *testing.T) {
 }
 
 // TestContract runs the whole contract against every strategy and a range
-// of capacities, including ones that are not multiples of 4 or 64.
+// of capacities, including ones that are not multiples of 4 or 64 (100: a
+// last 64-slot word more than half full, which bitset walks as a run).
 func TestContract(t *testing.T) {
 	for _, s := range Strategies() {
-		for _, capacity := range []int{1, 3, 64, 130} {
+		for _, capacity := range []int{1, 3, 64, 100, 130} {
 			t.Run(fmt.Sprintf("%s/%d", s, capacity), func(t *testing.T) {
 				t.Run("Exhaustion", func(t *testing.T) { testExhaustion(t, s, capacity) })
 				t.Run("BadHandles", func(t *testing.T) { testBadHandles(t, s, capacity) })
