@@ -185,36 +185,24 @@ func BenchmarkBare(b *testing.B) {
 		}
 	})
 	b.Run("freelist-calls", func(b *testing.B) {
-		l := bareList{next: make([]int32, benchCap)}
-		for i := range l.next {
-			l.next[i] = int32(i + 1)
-		}
+		var l freeListSlots
+		l.init(make([]uint32, benchCap))
 		b.ReportAllocs()
 		for b.Loop() {
-			l.push(l.pop())
+			releaseCall(&l, acquireCall(&l))
 		}
 	})
 }
 
-// bareList is the bare free list behind two calls that are not inlined, as
-// Acquire and Release are not (their strategy switch is far over the
-// inliner's budget): the floor of any pool whose operations are calls.
-type bareList struct {
-	next []int32
-	head int32
-}
+// acquireCall and releaseCall put freelist's own pop and push behind calls
+// that are not inlined, as Acquire and Release are not (their strategy
+// switch is far over the inliner's budget): the floor of any pool whose
+// operations are calls.
+//
+//go:noinline
+func acquireCall(l *freeListSlots) int32 { return l.acquire() }
 
 //go:noinline
-func (l *bareList) pop() int32 {
-	i := l.head
-	l.head = l.next[i]
-	return i
-}
-
-//go:noinline
-func (l *bareList) push(i int32) {
-	l.next[i] = l.head
-	l.head = i
-}
+func releaseCall(l *freeListSlots, i int32) { l.release(i) }
 
 var sink *item
