@@ -56,6 +56,6 @@
 //
 // Acquire and Release are calls: the strategy switch puts them over the
 // inliner's budget. A range loop over All is not: it compiles to a loop over
-// runs or lists of slots, and over a full pool it keeps pace with a loop
+// runs or lists of slots, and over a full pool it stays within 2× of a loop
 // over a slice of the same items.
 package pool
