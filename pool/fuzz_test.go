@@ -8,15 +8,23 @@ import (
 
 // FuzzPool replays a random sequence of operations, drawn from the input
 // bytes, against a pool and a plain map model, for every starting strategy,
-// and fails at the first disagreement. The seed corpus in
-// testdata/fuzz/FuzzPool runs as an ordinary test.
+// and fails at the first disagreement. The first byte picks the capacity:
+// 9 (part of one bitset word), 70 (a last word more than half full) or 130
+// (three words). The seed corpus in testdata/fuzz/FuzzPool runs as an
+// ordinary test.
 func FuzzPool(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 1, 0, 2, 3, 4, 5, 0, 0, 1})
 	f.Add([]byte{9, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 4, 3, 2, 5})
+	// Capacity 130 filled in bursts, then the oldest 64 released: bitset's
+	// first word empty before a full one.
+	f.Add([]byte{2, 6, 15, 6, 15, 6, 15, 6, 15, 6, 15, 6, 15, 6, 15, 6, 15, 6, 15, 7, 63, 3, 0})
 	f.Fuzz(func(t *testing.T, input []byte) {
-		const capacity = 9
+		if len(input) == 0 {
+			return
+		}
+		capacity := [...]int{9, 70, 130}[int(input[0])%3]
 		for _, start := range Strategies() {
-			ops := input
+			ops := input[1:]
 			p := newPool(t, start, capacity)
 			other := newPool(t, start, capacity)
 			foreign, _, _ := other.Acquire()
@@ -31,24 +39,41 @@ func FuzzPool(f *testing.F) {
 				ops = ops[1:]
 				return b
 			}
+			acquire := func(seq int) {
+				h, v, ok := p.Acquire()
+				if ok != (len(live) < capacity) {
+					t.Fatalf("%s op %d: Acquire ok=%v with %d live", p.Strategy(), seq, ok, len(live))
+				}
+				if !ok {
+					misses++
+					return
+				}
+				if *v != (item{}) {
+					t.Fatalf("%s op %d: Acquire returned a dirty item %+v", p.Strategy(), seq, *v)
+				}
+				acquires++
+				v.Serial = int64(seq)
+				model[h] = *v
+				live = append(live, h)
+			}
 			for seq := 0; len(ops) > 0; seq++ {
-				switch op := next() % 6; op {
+				switch op := next() % 8; op {
 				case 0: // Acquire
-					h, v, ok := p.Acquire()
-					if ok != (len(live) < capacity) {
-						t.Fatalf("%s op %d: Acquire ok=%v with %d live", p.Strategy(), seq, ok, len(live))
+					acquire(seq)
+				case 6: // Acquire a burst, as a breaking rock does
+					for range 1 + next()%16 {
+						acquire(seq)
 					}
-					if !ok {
-						misses++
-						continue
+				case 7: // Release a stretch of the oldest, as debris expires
+					for range min(1+int(next()%64), len(live)) {
+						if err := p.Release(live[0]); err != nil {
+							t.Fatalf("%s op %d: Release(oldest) = %v", p.Strategy(), seq, err)
+						}
+						releases++
+						delete(model, live[0])
+						dead = append(dead, live[0])
+						live = live[1:]
 					}
-					if *v != (item{}) {
-						t.Fatalf("%s op %d: Acquire returned a dirty item %+v", p.Strategy(), seq, *v)
-					}
-					acquires++
-					v.Serial = int64(seq)
-					model[h] = *v
-					live = append(live, h)
 				case 1: // Release a live handle
 					if len(live) == 0 {
 						continue

@@ -293,31 +293,36 @@ type cursor struct {
 	buf    [batch]int32
 }
 
-// fill sets the next stretch of c and reports whether there is one.
+// fill sets the next stretch of c and reports whether there is one. A
+// strategy may hand over an empty stretch before the end (bitset, when the
+// words it lists have no live slot); fill asks again rather than end the
+// loop there.
 func (p *Pool[T]) fill(c *cursor) bool {
-	if c.done {
-		return false
+	for !c.done {
+		c.list, c.n, c.lo, c.hi = nil, 0, 0, 0
+		switch p.kind {
+		case kActiveList:
+			p.activeList.fill(c)
+		case kScan:
+			p.scan.fill(c)
+		case kQueue:
+			p.queue.fill(c)
+		case kOffsets:
+			p.offsets.fill(c)
+		case kBitset:
+			p.bitset.fill(c)
+		case kDense:
+			p.dense.fill(c, p.Len())
+		default:
+			// Strategies that track only free slots test every slot's
+			// generation: one run over the whole capacity.
+			c.hi, c.done = len(p.gen), true
+		}
+		if c.hi > c.lo || c.n > 0 || len(c.list) > 0 {
+			return true
+		}
 	}
-	c.list, c.n, c.lo, c.hi = nil, 0, 0, 0
-	switch p.kind {
-	case kActiveList:
-		p.activeList.fill(c)
-	case kScan:
-		p.scan.fill(c)
-	case kQueue:
-		p.queue.fill(c)
-	case kOffsets:
-		p.offsets.fill(c)
-	case kBitset:
-		p.bitset.fill(c)
-	case kDense:
-		p.dense.fill(c, p.Len())
-	default:
-		// Strategies that track only free slots test every slot's
-		// generation: one run over the whole capacity.
-		c.hi, c.done = len(p.gen), true
-	}
-	return c.hi > c.lo || c.n > 0 || len(c.list) > 0
+	return false
 }
 
 // Len returns the number of live items. The complexity is O(1).

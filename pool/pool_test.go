@@ -111,6 +111,7 @@ func TestContract(t *testing.T) {
 				t.Run("ReleaseInLoop", func(t *testing.T) { testReleaseInLoop(t, s, capacity) })
 				t.Run("EarlyBreak", func(t *testing.T) { testEarlyBreak(t, s, capacity) })
 				t.Run("Reuse", func(t *testing.T) { testReuse(t, s, capacity) })
+				t.Run("Holes", func(t *testing.T) { testHoles(t, s, capacity) })
 			})
 		}
 	}
@@ -261,6 +262,38 @@ func testEarlyBreak(t *testing.T, s Strategy, capacity int) {
 	}
 	if n != 1 {
 		t.Fatalf("loop ran %d times after break", n)
+	}
+}
+
+// testHoles fills the pool, releases a pattern of the items in the order
+// they were acquired — a stretch at the front, at the back, every other one
+// — and checks that All still finds every live item: a strategy that hands
+// All an empty stretch before live ones must not end the loop there.
+func testHoles(t *testing.T, s Strategy, capacity int) {
+	patterns := map[string]func(k int) bool{
+		"front half":  func(k int) bool { return k < capacity/2 },
+		"front 64":    func(k int) bool { return k < 64 },
+		"back half":   func(k int) bool { return k >= capacity/2 },
+		"every other": func(k int) bool { return k%2 == 0 },
+		"all but one": func(k int) bool { return k != capacity-1 },
+	}
+	for name, released := range patterns {
+		p := newPool(t, s, capacity)
+		model := make(map[Handle]item)
+		for k := range capacity {
+			h, v, _ := p.Acquire()
+			v.Serial = int64(k)
+			model[h] = *v
+		}
+		for h, v := range model {
+			if released(int(v.Serial)) {
+				p.Release(h)
+				delete(model, h)
+			}
+		}
+		if got := contents(t, p); !maps.Equal(got, model) {
+			t.Fatalf("%s released: All yields %d items, want %d", name, len(got), len(model))
+		}
 	}
 }
 
