@@ -10,7 +10,9 @@ import (
 	"io"
 	"log/slog"
 	"net"
+	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"testing"
@@ -242,6 +244,9 @@ func (p *player) exit(t testing.TB) int {
 		}
 		t.Fatalf("session ended without a status: %v", err)
 	case <-time.After(10 * time.Second):
+		// The server runs in this process: its stacks show where the
+		// session is stuck.
+		pprof.Lookup("goroutine").WriteTo(os.Stderr, 2)
 		t.Fatal("session did not end")
 	}
 	return -1

@@ -121,17 +121,24 @@ func (t *sshTty) idleFor() time.Duration {
 	return time.Since(t.since) - time.Duration(t.lastIn.Load())
 }
 
-// Read returns input as it arrives, paced (see maxChunk). It returns
-// errDrained if Drain is called while it waits, and the channel's error
-// (io.EOF) once the client has closed its side.
+// Read returns input as it arrives, paced (see maxChunk). From Drain until
+// Start it returns errDrained, at once or as soon as Drain wakes it, and
+// once the client has closed its side the channel's error (io.EOF).
 func (t *sshTty) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
 	}
+	t.mu.Lock()
+	drained := t.drained
+	t.mu.Unlock()
+	// Once drained, no more input, even what is left of a chunk: the reader
+	// is meant to stop (see [screen.Fini]).
+	select {
+	case <-drained:
+		return 0, errDrained
+	default:
+	}
 	if len(t.pending) == 0 {
-		t.mu.Lock()
-		drained := t.drained
-		t.mu.Unlock()
 		select {
 		case b, ok := <-t.data:
 			if !ok {
@@ -150,9 +157,6 @@ func (t *sshTty) Read(p []byte) (int, error) {
 		} else {
 			t.wait.Reset(queuePoll)
 		}
-		t.mu.Lock()
-		drained := t.drained
-		t.mu.Unlock()
 		select {
 		case <-t.wait.C:
 		case <-drained:
