@@ -24,7 +24,7 @@ type bitsetSlots struct {
 	used  []uint64
 	last  uint64 // valid bits of the last word
 	hint  int    // no word below this one has a clear bit
-	slots int
+	slots int    // the capacity, where the last run ends
 }
 
 func (s *bitsetSlots) init(gen []uint32) {
