@@ -24,10 +24,7 @@ type heapSlots struct {
 	free []int32 // free[:Cap-n]: the free slots, the top last
 }
 
-func (s *heapSlots) init(gen []uint32) {
-	s.free = reuse(s.free, len(gen))
-	freeStack(s.free[:0], gen)
-}
+func (s *heapSlots) init(gen []uint32) { s.free = freeStack(s.free, gen)[:len(gen)] }
 
 func (s *heapSlots) acquire(n int) int32 { return s.free[len(s.free)-n-1] }
 

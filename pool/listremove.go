@@ -18,9 +18,7 @@ type listRemoveSlots struct {
 	free []int32 // the seed's EntityList
 }
 
-func (s *listRemoveSlots) init(gen []uint32) {
-	s.free = freeStack(reuse(s.free, len(gen))[:0], gen)
-}
+func (s *listRemoveSlots) init(gen []uint32) { s.free = freeStack(s.free, gen) }
 
 func (s *listRemoveSlots) acquire() (int32, uint64) {
 	want := s.free[len(s.free)-1]

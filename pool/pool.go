@@ -498,9 +498,11 @@ func reuse[E any](s []E, n int) []E {
 	return make([]E, n)
 }
 
-// freeStack appends to buf a stack of the free slots, the lowest on top so
-// that it is handed out first. buf must have room for every slot.
+// freeStack rebuilds in buf a stack of the free slots, the lowest on top so
+// that it is handed out first. The array it returns has room for every
+// slot.
 func freeStack(buf []int32, gen []uint32) []int32 {
+	buf = reuse(buf, len(gen))[:0]
 	for i := len(gen) - 1; i >= 0; i-- {
 		if gen[i]&1 == 0 {
 			buf = append(buf, int32(i))

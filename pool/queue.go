@@ -45,8 +45,8 @@ func (s *queueSlots) acquire() int32 {
 	return i
 }
 
-// release enqueues i behind the Cap-n free slots. Only acquire moves head,
-// so the two never wait on each other's store of a shared count.
+// release enqueues i behind the Cap-n free slots; n, the live count, comes
+// from the pool, so only acquire moves the queue's own state.
 func (s *queueSlots) release(i int32, n int) {
 	s.active[i] = false
 	tail := s.head + len(s.ring) - n
