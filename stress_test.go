@@ -83,7 +83,7 @@ type stressJSON struct {
 }
 
 // requiredKeys are the keys every run of the JSON report must carry.
-var requiredKeys = []string{"strategy", "checksum", "steps", "step_ns_median", "step_ns_p99",
+var requiredKeys = []string{"strategy", "checksum", "steps", "step_ns_median", "step_ns_p99", "step_ns_mean",
 	"acquire_ns", "release_ns", "probes_per_acquire", "acquires", "releases", "misses", "rejects",
 	"high_water", "live_end", "allocs_per_step", "bytes_per_step", "gc_cycles", "gc_pause_ns"}
 

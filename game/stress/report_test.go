@@ -87,7 +87,7 @@ func TestTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"3 strategies, 60 steps each (+30 warm-up), seed 1", "step median", "probes/acquire", "median time per step", "checksums: all runs equal"} {
+	for _, want := range []string{"3 strategies, 60 steps each (+30 warm-up), seed 1", "step median", "step mean", "probes/acquire", "median time per step", "checksums: all runs equal"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}

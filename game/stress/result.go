@@ -42,6 +42,9 @@ type Result struct {
 	StepNsMedian float64 `json:"step_ns_median"` // World.Step, per step
 	StepNsP99    float64 `json:"step_ns_p99"`
 	Ratio        float64 `json:"ratio"` // StepNsMedian over the fastest strategy's
+	// StepNsMean is the mean step time: unlike the median, it carries the
+	// rare slow steps of a strategy whose searches cost in bursts.
+	StepNsMean float64 `json:"step_ns_mean"`
 	// StepNsRuns is each repetition's StepNsMedian, in session order: how
 	// far apart they are tells how noisy the machine was.
 	StepNsRuns []float64 `json:"step_ns_runs"`
@@ -185,6 +188,7 @@ func median(runs []Result) Result {
 	m.StepNsBest = slices.Min(m.StepNsRuns)
 	m.StepNsMedian = f(func(r *Result) float64 { return r.StepNsMedian })
 	m.StepNsP99 = f(func(r *Result) float64 { return r.StepNsP99 })
+	m.StepNsMean = f(func(r *Result) float64 { return r.StepNsMean })
 	m.AcquireNs = f(func(r *Result) float64 { return r.AcquireNs })
 	m.ReleaseNs = f(func(r *Result) float64 { return r.ReleaseNs })
 	m.IterateNs = f(func(r *Result) float64 { return r.IterateNs })

@@ -346,6 +346,7 @@ func (r *runner) run(ctx context.Context, s pool.Strategy) (res Result, err erro
 	slices.Sort(r.ns)
 	res.StepNsMedian = percentile(r.ns, 50)
 	res.StepNsP99 = percentile(r.ns, 99)
+	res.StepNsMean = mean(r.ns)
 	res.Bullets = poolResult(w.Bullets().Stats())
 	res.Debris = poolResult(w.Debris().Stats())
 
@@ -382,6 +383,14 @@ func (r *runner) occupancy() (bullets, debris float64) {
 func percentile(sorted []int64, p int) float64 {
 	k := (len(sorted)*p + 99) / 100
 	return float64(sorted[max(k-1, 0)])
+}
+
+func mean(v []int64) float64 {
+	var total int64
+	for _, x := range v {
+		total += x
+	}
+	return float64(total) / float64(len(v))
 }
 
 // warmRuntime makes the runtime grow, once, what it grows on first need

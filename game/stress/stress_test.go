@@ -61,7 +61,7 @@ func TestReportConsistent(t *testing.T) {
 			if r.Bullets.HighWater > r.Bullets.Capacity || r.Debris.HighWater > r.Debris.Capacity {
 				t.Errorf("high-water over capacity: bullets %+v, debris %+v", r.Bullets, r.Debris)
 			}
-			if r.Acquires == 0 || r.Releases == 0 || r.AcquireNs <= 0 || r.StepNsMedian <= 0 || r.StepNsP99 < r.StepNsMedian {
+			if r.Acquires == 0 || r.Releases == 0 || r.AcquireNs <= 0 || r.StepNsMedian <= 0 || r.StepNsP99 < r.StepNsMedian || r.StepNsMean <= 0 {
 				t.Errorf("implausible figures: %+v", r)
 			}
 			switch {
@@ -196,7 +196,7 @@ func TestMedian(t *testing.T) {
 	runs := func(v ...float64) []Result {
 		r := make([]Result, len(v))
 		for i := range v {
-			r[i] = Result{StepNsMedian: v[i], GCPauseNs: uint64(v[i])}
+			r[i] = Result{StepNsMedian: v[i], StepNsMean: v[i], GCPauseNs: uint64(v[i])}
 		}
 		return r
 	}
@@ -209,8 +209,8 @@ func TestMedian(t *testing.T) {
 		{runs(9, 1, 5, 7), 6},
 	} {
 		m := median(c.in)
-		if m.StepNsMedian != c.want || m.GCPauseNs != uint64(c.want) || len(m.StepNsRuns) != len(c.in) {
-			t.Errorf("median of %v = %v, %v, runs %v; want %v", c.in, m.StepNsMedian, m.GCPauseNs, m.StepNsRuns, c.want)
+		if m.StepNsMedian != c.want || m.StepNsMean != c.want || m.GCPauseNs != uint64(c.want) || len(m.StepNsRuns) != len(c.in) {
+			t.Errorf("median of %v = %v, mean %v, %v, runs %v; want %v", c.in, m.StepNsMedian, m.StepNsMean, m.GCPauseNs, m.StepNsRuns, c.want)
 		}
 		if got, want := m.Spread(), (slices.Max(m.StepNsRuns)-slices.Min(m.StepNsRuns))/c.want; got != want {
 			t.Errorf("spread %v, want %v", got, want)
@@ -303,5 +303,22 @@ func TestStepsFor(t *testing.T) {
 	n, err = StepsFor(context.Background(), cfg, time.Hour)
 	if err != nil || n <= DefaultSteps {
 		t.Errorf("StepsFor(1h) = %d, %v; want more than %d", n, err, DefaultSteps)
+	}
+}
+
+// TestStepFigures checks the figures made of one run's sorted step times: a
+// single slow step moves the mean and the p99, not the median.
+func TestStepFigures(t *testing.T) {
+	for _, c := range []struct {
+		ns                []int64
+		median, p99, mean float64
+	}{
+		{[]int64{7}, 7, 7, 7},
+		{[]int64{1, 2, 3, 10}, 2, 10, 4},
+		{[]int64{10, 10, 10, 10, 10, 10, 10, 10, 10, 910}, 10, 910, 100},
+	} {
+		if m, p, a := percentile(c.ns, 50), percentile(c.ns, 99), mean(c.ns); m != c.median || p != c.p99 || a != c.mean {
+			t.Errorf("%v: median %v, p99 %v, mean %v; want %v, %v, %v", c.ns, m, p, a, c.median, c.p99, c.mean)
+		}
 	}
 }
