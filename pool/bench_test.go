@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 )
 
 // benchCap is the capacity of every benchmark pool: a game's debris pool.
@@ -60,6 +61,49 @@ func BenchmarkAcquireRelease(b *testing.B) {
 			})
 		}
 	}
+}
+
+// BenchmarkInterleaved times the AcquireRelease pair of every strategy at
+// 90% full in interleaved batches: one batch of each strategy in turn, round
+// after round, so that all of them meet the same phases of a shared
+// machine, whose other load can double a benchmark's time from one
+// sub-benchmark to the next. It reports each strategy's mean time per pair
+// over all its batches (metric "<strategy>-ns"), the garbage collection
+// alloc causes included, and how many times slower the two peers are than
+// the fastest pooled strategy ("syncpool-x", "alloc-x"). ns/op is one round
+// of every strategy's batch.
+func BenchmarkInterleaved(b *testing.B) {
+	const pairs = 256
+	ss := Strategies()
+	pools := make([]*Pool[item], len(ss))
+	for k, s := range ss {
+		pools[k], _ = filled(b, s, 90)
+	}
+	spent := make([]time.Duration, len(ss))
+	b.ReportAllocs()
+	for b.Loop() {
+		for k, p := range pools {
+			start := time.Now()
+			for range pairs {
+				h, v, _ := p.Acquire()
+				v.Life = 60
+				p.Release(h)
+			}
+			spent[k] += time.Since(start)
+		}
+	}
+	perPair := make(map[Strategy]float64, len(ss))
+	fastest := spent[0]
+	for k, s := range ss {
+		perPair[s] = float64(spent[k].Nanoseconds()) / float64(b.N*pairs)
+		b.ReportMetric(perPair[s], string(s)+"-ns")
+		if s != Alloc && s != SyncPool {
+			fastest = min(fastest, spent[k])
+		}
+	}
+	f := float64(fastest.Nanoseconds()) / float64(b.N*pairs)
+	b.ReportMetric(perPair[SyncPool]/f, "syncpool-x")
+	b.ReportMetric(perPair[Alloc]/f, "alloc-x")
 }
 
 // BenchmarkScattered releases a live item picked at random and acquires a
