@@ -2,6 +2,7 @@ package pool
 
 import (
 	"fmt"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -92,18 +93,16 @@ func BenchmarkInterleaved(b *testing.B) {
 			spent[k] += time.Since(start)
 		}
 	}
-	perPair := make(map[Strategy]float64, len(ss))
-	fastest := spent[0]
+	perPair := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N*pairs) }
+	fastest := time.Duration(math.MaxInt64)
 	for k, s := range ss {
-		perPair[s] = float64(spent[k].Nanoseconds()) / float64(b.N*pairs)
-		b.ReportMetric(perPair[s], string(s)+"-ns")
-		if s != Alloc && s != SyncPool {
+		b.ReportMetric(perPair(spent[k]), string(s)+"-ns")
+		if kind(k).pooled() {
 			fastest = min(fastest, spent[k])
 		}
 	}
-	f := float64(fastest.Nanoseconds()) / float64(b.N*pairs)
-	b.ReportMetric(perPair[SyncPool]/f, "syncpool-x")
-	b.ReportMetric(perPair[Alloc]/f, "alloc-x")
+	b.ReportMetric(float64(spent[kSyncPool])/float64(fastest), "syncpool-x")
+	b.ReportMetric(float64(spent[kAlloc])/float64(fastest), "alloc-x")
 }
 
 // BenchmarkScattered releases a live item picked at random and acquires a

@@ -385,6 +385,7 @@ func percentile(sorted []int64, p int) float64 {
 	return float64(sorted[max(k-1, 0)])
 }
 
+// mean returns the arithmetic mean of v, which is not empty.
 func mean(v []int64) float64 {
 	var total int64
 	for _, x := range v {
