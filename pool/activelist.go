@@ -17,36 +17,24 @@
 package pool
 
 type activeListSlots struct {
-	active   []int32 // live slots in the order they were acquired
-	inactive []int32 // ring buffer: a FIFO of the Cap-n free slots
-	head     int     // next slot to dequeue
+	active   []int32  // live slots in the order they were acquired
+	inactive freeRing // the free slots, first in first out
 }
 
 func (s *activeListSlots) init(gen []uint32) {
-	n := len(gen)
-	s.active = reuse(s.active, n)[:0]
-	s.inactive = reuse(s.inactive, n)
-	s.head = 0
-	free := 0
+	s.active = reuse(s.active, len(gen))[:0]
 	for i, g := range gen {
 		if g&1 == 1 {
 			s.active = append(s.active, int32(i))
-		} else {
-			s.inactive[free] = int32(i)
-			free++
 		}
 	}
+	s.inactive.init(gen)
 }
 
-// acquire dequeues a free slot and appends it to the active list, whose
-// array New sized for every slot, so it never grows.
+// acquire dequeues a free slot and appends it to the active list.
 func (s *activeListSlots) acquire() int32 {
-	i := s.inactive[s.head]
-	if s.head++; s.head == len(s.inactive) {
-		s.head = 0
-	}
-	s.active = s.active[:len(s.active)+1]
-	s.active[len(s.active)-1] = i
+	i := s.inactive.take()
+	s.active = push(s.active, i)
 	return i
 }
 
@@ -56,11 +44,7 @@ func (s *activeListSlots) release(i int32, n int) uint64 {
 	for k, v := range s.active {
 		if v == i {
 			s.active = append(s.active[:k], s.active[k+1:]...)
-			tail := s.head + len(s.inactive) - n
-			if tail >= len(s.inactive) {
-				tail -= len(s.inactive)
-			}
-			s.inactive[tail] = i
+			s.inactive.put(i, n)
 			return uint64(k + 1)
 		}
 	}
@@ -69,4 +53,4 @@ func (s *activeListSlots) release(i int32, n int) uint64 {
 
 func (s *activeListSlots) fill(c *cursor) { fillBack(s.active, c) }
 
-func (s *activeListSlots) overhead() int { return int32s(s.active) + int32s(s.inactive) }
+func (s *activeListSlots) overhead() int { return int32s(s.active) + s.inactive.overhead() }

@@ -32,11 +32,6 @@ func (s *listRemoveSlots) acquire() (int32, uint64) {
 	panic("pool: listremove: free list lost its last element")
 }
 
-// release appends i to the list; New made room for every slot, so the list
-// never grows its array.
-func (s *listRemoveSlots) release(i int32) {
-	s.free = s.free[:len(s.free)+1]
-	s.free[len(s.free)-1] = i
-}
+func (s *listRemoveSlots) release(i int32) { s.free = push(s.free, i) }
 
 func (s *listRemoveSlots) overhead() int { return int32s(s.free) }

@@ -511,6 +511,14 @@ func freeStack(buf []int32, gen []uint32) []int32 {
 	return buf
 }
 
+// push appends i to s within its capacity: the lists of slots are made with
+// room for every slot, and unlike append, push can never grow their arrays.
+func push(s []int32, i int32) []int32 {
+	s = s[:len(s)+1]
+	s[len(s)-1] = i
+	return s
+}
+
 // fillBack sets c to the live slots of a strategy that keeps them packed in
 // a list, whole and without a copy: All walks it from the end, so an item
 // released inside the loop is replaced by one already visited.

@@ -17,45 +17,70 @@ package pool
 
 type queueSlots struct {
 	active []bool
-	ring   []int32 // FIFO of the Cap-n free slots
-	head   int     // next slot to dequeue
+	free   freeRing
 }
 
 func (s *queueSlots) init(gen []uint32) {
-	n := len(gen)
-	s.active = reuse(s.active, n)
-	s.ring = reuse(s.ring, n)
-	s.head = 0
-	free := 0
+	s.active = reuse(s.active, len(gen))
 	for i, g := range gen {
 		s.active[i] = g&1 == 1
-		if !s.active[i] {
-			s.ring[free] = int32(i)
+	}
+	s.free.init(gen)
+}
+
+func (s *queueSlots) acquire() int32 {
+	i := s.free.take()
+	s.active[i] = true
+	return i
+}
+
+func (s *queueSlots) release(i int32, n int) {
+	s.active[i] = false
+	s.free.put(i, n)
+}
+
+func (s *queueSlots) fill(c *cursor) { fillFlags(s.active, c) }
+
+func (s *queueSlots) overhead() int { return cap(s.active) + s.free.overhead() }
+
+// freeRing is a FIFO of the free slots in a ring with room for every slot:
+// the queue of available nodes of seed 001, and the inactive queue of seed
+// 003. With n items live it holds the Cap-n slots from head on, so its tail
+// follows from n, which the pool keeps: only take moves the ring's own
+// state.
+type freeRing struct {
+	ring []int32
+	head int // the next slot to take
+}
+
+func (r *freeRing) init(gen []uint32) {
+	r.ring = reuse(r.ring, len(gen))
+	r.head = 0
+	free := 0
+	for i, g := range gen {
+		if g&1 == 0 {
+			r.ring[free] = int32(i)
 			free++
 		}
 	}
 }
 
-func (s *queueSlots) acquire() int32 {
-	i := s.ring[s.head]
-	if s.head++; s.head == len(s.ring) {
-		s.head = 0
+// take dequeues the free slot that has waited longest.
+func (r *freeRing) take() int32 {
+	i := r.ring[r.head]
+	if r.head++; r.head == len(r.ring) {
+		r.head = 0
 	}
-	s.active[i] = true
 	return i
 }
 
-// release enqueues i behind the Cap-n free slots; n, the live count, comes
-// from the pool, so only acquire moves the queue's own state.
-func (s *queueSlots) release(i int32, n int) {
-	s.active[i] = false
-	tail := s.head + len(s.ring) - n
-	if tail >= len(s.ring) {
-		tail -= len(s.ring)
+// put enqueues slot i behind the Cap-n free slots.
+func (r *freeRing) put(i int32, n int) {
+	tail := r.head + len(r.ring) - n
+	if tail >= len(r.ring) {
+		tail -= len(r.ring)
 	}
-	s.ring[tail] = i
+	r.ring[tail] = i
 }
 
-func (s *queueSlots) fill(c *cursor) { fillFlags(s.active, c) }
-
-func (s *queueSlots) overhead() int { return cap(s.active) + int32s(s.ring) }
+func (r *freeRing) overhead() int { return int32s(r.ring) }
