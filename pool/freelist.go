@@ -3,10 +3,10 @@
 // Seed 004 ("Does Flyweight pattern really help in memory management?")
 // threads the free objects into a singly linked list through a next pointer
 // stored in the objects themselves: getting pops the head (freshPiece),
-// returning pushes onto it. Here the link of each slot is an int32 in the
-// slot's own header word beside its generation, since Go will not let a
-// generic pool write into the caller's T without unsafe; the list is still
-// threaded through the slots, with no container of its own.
+// returning pushes onto it. Here the link of slot i is next[i], an int32 in
+// an array indexed like the slots, since Go will not let a generic pool
+// write into the caller's T without unsafe; the list is still threaded
+// through the free slots themselves, with no stack of slot numbers to keep.
 //
 // Cost: Acquire O(1) pop; Release O(1) push; iteration O(capacity) over the
 // slot generations. Memory: one int32 per slot.
