@@ -164,6 +164,26 @@ func TestPlayInTmux(t *testing.T) {
 	}
 }
 
+// TestPlayLatin1InTmux plays in a terminal whose locale is not UTF-8 and
+// names a character set tcell has no table for: the game starts in ASCII
+// (no braille reaches the pane) and q exits cleanly.
+func TestPlayLatin1InTmux(t *testing.T) {
+	s := newTmux(t)
+	bin := buildBinary(t)
+	home := t.TempDir()
+	s.send(fmt.Sprintf("HOME=%s XDG_CONFIG_HOME=%s LC_ALL=de_DE.ISO-8859-1 %s --seed 1; echo exit=$?", home, home, bin), "Enter")
+	pane := s.waitFor("the title screen and the panel", func(p string) bool {
+		// The borders are the terminal's line drawing (ACS), which
+		// capture-pane prints as the letters that select it.
+		return strings.Contains(p, "P O O L R O I D S") && strings.Contains(p, "capacity")
+	}, nil)
+	if strings.ContainsFunc(pane, func(r rune) bool { return r >= 0x2800 && r <= 0x28ff }) {
+		t.Errorf("braille in a terminal that is not UTF-8:\n%s", pane)
+	}
+	s.send("q")
+	s.waitFor("the shell", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
+}
+
 func firstOr(f []string) string {
 	if len(f) == 0 {
 		return ""

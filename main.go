@@ -88,6 +88,10 @@ func play(args []string, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "poolroids: opening the terminal:", err)
 		return 1
 	}
+	// tcell refuses a locale whose character set it has no table for
+	// (ISO-8859-1, KOI8-R, …); such a terminal still shows ASCII, and the
+	// arena draws in ASCII when the set is not UTF-8.
+	tcell.SetEncodingFallback(tcell.EncodingFallbackASCII)
 	ktty := kitty.NewTty(tty)
 	screen, err := tcell.NewTerminfoScreenFromTty(ktty)
 	if err != nil {

@@ -9,8 +9,8 @@
 // The arena draws the world with braille characters, 2×4 dots a cell, so
 // that the ship and the jagged rocks are outlines as in the vector
 // original; bullets and debris are dots, coloured by kind, debris fading
-// as it ages. Where the screen cannot show braille (tcell's CanDisplay) or
-// when asked, it falls back to ASCII: outlines in - | / \, the ship as an
+// as it ages. Where the screen's character set is not UTF-8 or when asked,
+// it falls back to ASCII: outlines in - | / \, the ship as an
 // arrow. The playfield keeps its 4:3 shape, scaled to the largest field of
 // cells that fits (a cell being about twice as tall as wide). The border
 // carries the level, wave, score, lives and high score.

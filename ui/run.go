@@ -82,8 +82,10 @@ var targetNames = [numTargets]string{"both pools", "bullets", "debris"}
 // Run plays the game on screen until the player quits (q or Ctrl-C), ctx is
 // done, or reading the terminal fails. screen must not be initialised yet:
 // Run initialises it (through tview) and always finalises it before it
-// returns, which restores the terminal. The braille arena falls back to
-// ASCII where screen cannot show braille.
+// returns, which restores the terminal; when initialising fails (tcell
+// knows no table for the locale's character set, say), Run returns that
+// error and leaves the terminal as it was. The braille arena falls back to
+// ASCII where the screen's character set is not UTF-8.
 //
 // The world steps at a fixed 60 Hz on a goroutine of its own; the screen is
 // redrawn opts.FPS times a second (and after each key, as tview does), and
@@ -195,7 +197,10 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 func (s *session) run(ctx context.Context) (Result, error) {
 	s.ctx = ctx
 	s.app.SetScreen(s.screen) // initialises it
-	s.ascii = s.opts.ASCII || !s.screen.CanDisplay('⠿', false)
+	if err := s.screen.initErr; err != nil {
+		return Result{}, fmt.Errorf("ui: starting the terminal: %w", err)
+	}
+	s.ascii = s.opts.ASCII || !utf8Charset(s.screen.CharacterSet())
 	s.syncList()
 	s.app.EnableMouse(true).
 		SetRoot(s.root, true).

@@ -2,11 +2,15 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/gdamore/tcell/v2"
 )
 
-// appScreen is the screen as tview sees it. It changes two things.
+// appScreen is the screen as tview sees it. It changes three things.
+//
+// It keeps the error of Init, which tview's SetScreen drops: a screen that
+// could not start must not be drawn on or finalised (tcell panics on both).
 //
 // It turns an input error into the end of the session instead of passing
 // it on: tview would stop on it by itself while the frame goroutine may
@@ -23,9 +27,15 @@ import (
 // [session.keep]), and tcell sends only those.
 type appScreen struct {
 	tcell.Screen
-	s     *session
-	epoch uint64 // real clears so far; starts at 1, so that 0 is never current
-	w, h  int    // the size at the last real clear
+	s       *session
+	initErr error
+	epoch   uint64 // real clears so far; starts at 1, so that 0 is never current
+	w, h    int    // the size at the last real clear
+}
+
+func (e *appScreen) Init() error {
+	e.initErr = e.Screen.Init()
+	return e.initErr
 }
 
 func (e *appScreen) PollEvent() tcell.Event {
@@ -41,6 +51,12 @@ func (e *appScreen) PollEvent() tcell.Event {
 			e.s.end(ReasonError, fmt.Errorf("ui: reading the terminal: %w", err))
 		}
 	}
+}
+
+// utf8Charset reports whether name, tcell's name for a terminal's character
+// set, is UTF-8: of the sets tcell can encode, the only one with braille.
+func utf8Charset(name string) bool {
+	return strings.EqualFold(name, "UTF-8") || strings.EqualFold(name, "utf8")
 }
 
 // Clear clears the screen when its size changed since the last real

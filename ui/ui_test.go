@@ -603,6 +603,22 @@ func newTerminal(t testing.TB, w, h int) (*countingTty, tcell.Screen) {
 	return tty, scr
 }
 
+// TestRunUnknownCharset starts the game on a terminal whose locale names a
+// character set tcell has no table for: Run returns tcell's error instead
+// of drawing on a screen that did not start (which panicked), and writes
+// nothing to the terminal.
+func TestRunUnknownCharset(t *testing.T) {
+	tty, scr := newTerminal(t, 80, 24)
+	t.Setenv("LC_ALL", "ru_RU.KOI8-R")
+	_, err := Run(context.Background(), scr, Options{Seed: 1})
+	if !errors.Is(err, tcell.ErrNoCharset) || !strings.Contains(err.Error(), "starting the terminal") {
+		t.Fatalf("Run: %v, want tcell.ErrNoCharset while starting the terminal", err)
+	}
+	if n := tty.n.Load(); n != 0 {
+		t.Errorf("%d bytes written to a terminal that did not start", n)
+	}
+}
+
 // TestShowSendsOnlyChanges checks that a frame sends the terminal only
 // the cells that changed: nothing (but tcell's cursor housekeeping) for a
 // world that did not move, a fraction of the screen for one that did.
@@ -644,7 +660,7 @@ func benchSession(b *testing.B, scr tcell.Screen) *session {
 		}
 		b.Cleanup(s.screen.Fini)
 	}
-	s.ascii = !s.screen.CanDisplay('⠿', false)
+	s.ascii = !utf8Charset(s.screen.CharacterSet())
 	busyWorld(b, s, 400)
 	s.root.SetRect(0, 0, 200, 60)
 	return s
