@@ -184,6 +184,19 @@ func TestPlayLatin1InTmux(t *testing.T) {
 	s.waitFor("the shell", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
 }
 
+// TestUnknownTermInTmux starts the game with terminal types it cannot
+// drive: it says which TERM is wrong and exits 1.
+func TestUnknownTermInTmux(t *testing.T) {
+	s := newTmux(t)
+	bin := buildBinary(t)
+	for _, term := range []string{"no-such-terminal", "dumb"} {
+		s.send(fmt.Sprintf("clear; TERM=%s %s; echo exit=$?", term, bin), "Enter")
+		s.waitFor("an error naming TERM="+term, func(p string) bool {
+			return strings.Contains(p, "poolroids: TERM="+term+": ") && strings.Contains(p, "exit=1")
+		}, nil)
+	}
+}
+
 func firstOr(f []string) string {
 	if len(f) == 0 {
 		return ""

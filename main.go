@@ -95,7 +95,7 @@ func play(args []string, stderr io.Writer) int {
 	ktty := kitty.NewTty(tty)
 	screen, err := tcell.NewTerminfoScreenFromTty(ktty)
 	if err != nil {
-		fmt.Fprintln(stderr, "poolroids:", err)
+		fmt.Fprintf(stderr, "poolroids: TERM=%s: %v (xterm-256color suits nearly every terminal)\n", os.Getenv("TERM"), err)
 		return 1
 	}
 	opts.Keys = ktty.Keys()
