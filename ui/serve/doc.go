@@ -7,7 +7,9 @@
 // screen built for its terminal and handed to [Config.Play]: the terminfo
 // entry of the client's TERM (xterm-256color when unknown), 24-bit colour
 // when its COLORTERM says so, braille when its LANG/LC_* is UTF-8 or unset
-// ([Session.ASCII] otherwise). Nothing is read from the server's own
+// ([Session.ASCII] otherwise, and every rune beyond ASCII in the output,
+// tview's borders included, is replaced on its way to the client).
+// Nothing is read from the server's own
 // environment: [New] removes TERM, COLORTERM, LANG and the rest from it,
 // because tcell would consult them for every screen.
 //

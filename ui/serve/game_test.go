@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -65,14 +66,17 @@ func TestGame(t *testing.T) {
 }
 
 // TestGameASCII checks that a client whose locale is not UTF-8 gets the
-// ASCII arena.
+// ASCII arena and, borders and all, not one byte beyond ASCII.
 func TestGameASCII(t *testing.T) {
 	ts := startServer(t, Config{Play: uiPlay})
 	p := play(t, ts.mustDial(t, "lee", nil), ptyOpts{w: 120, h: 40, env: map[string]string{"LANG": "C"}})
-	screen := p.waitScreen(t, "pools", "│strategy ")
+	screen := p.waitScreen(t, "pools", "|strategy ", "+- First contact")
 	if hasBraille(screen) {
 		t.Errorf("braille sent to a C-locale client:\n%s", screen)
 	}
 	p.keys(t, "q")
 	p.exit(t)
+	if i := strings.IndexFunc(p.output(), func(r rune) bool { return r >= utf8.RuneSelf }); i >= 0 {
+		t.Errorf("byte %d of the output is beyond ASCII: %q", i, p.output()[max(i-20, 0):min(i+20, len(p.output()))])
+	}
 }

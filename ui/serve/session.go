@@ -358,7 +358,11 @@ func (c *conn) begin(ch ssh.Channel, kind string, pty *ptyRequest, term clientTe
 	c.mu.Lock()
 	c.game = true
 	c.mu.Unlock()
-	tty := newTty(ch, ch, pty.Columns, pty.Rows, func() { c.cancel(endDisconnect) })
+	var out io.Writer = ch
+	if !term.utf8() {
+		out = &asciiWriter{w: ch}
+	}
+	tty := newTty(ch, out, pty.Columns, pty.Rows, func() { c.cancel(endDisconnect) })
 	done := make(chan struct{})
 	c.wg.Add(1)
 	go func() {
