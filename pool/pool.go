@@ -163,19 +163,21 @@ func (p *Pool[T]) Release(h Handle) error {
 		p.stats.Rejects++
 		return ErrStale
 	}
-	i, n := int32(h.slot), p.Len()
+	i := int32(h.slot)
 	var probes uint64
+	// The live count is read only by the strategies that use it: the others'
+	// release stays off those two loads.
 	switch p.kind {
 	case kAlloc, kSyncPool:
-		p.heap.release(i, n)
+		p.heap.release(i, p.Len())
 	case kListRemove:
 		p.listRemove.release(i)
 	case kActiveList:
-		probes = p.activeList.release(i, n)
+		probes = p.activeList.release(i, p.Len())
 	case kScan:
 		p.scan.release(i)
 	case kQueue:
-		p.queue.release(i, n)
+		p.queue.release(i, p.Len())
 	case kFreeList:
 		p.freeList.release(i)
 	case kOffsets:
@@ -183,7 +185,7 @@ func (p *Pool[T]) Release(h Handle) error {
 	case kBitset:
 		p.bitset.release(i)
 	case kDense:
-		p.dense.release(i, n)
+		p.dense.release(i, p.Len())
 	}
 	if probes > 0 {
 		p.searched += probes
