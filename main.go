@@ -52,10 +52,10 @@ func play(args []string, stderr io.Writer) int {
 			"       poolroids stress [flags] profile the pool strategies (stress -h)\n\nflags:\n")
 		fs.PrintDefaults()
 	}
-	strategy := fs.String("strategy", "", "pool strategy to start with: "+pool.StrategyNames()+" (default: the level set's)")
+	strategy := fs.String("strategy", "", "pool strategy `NAME` to start with: "+pool.StrategyNames()+" (default: the level set's)")
 	game := addGameFlags(fs, "play")
-	seed := fs.Uint64("seed", 0, "world seed; 0 picks one from the clock")
-	fps := fs.Int("fps", 30, "screen redraws per second, 1..240")
+	seed := fs.Uint64("seed", 0, "world seed `N`; 0 picks one from the clock")
+	fps := fs.Int("fps", 30, "`N` screen redraws per second, 1..240")
 	ascii := fs.Bool("ascii", false, "draw with ASCII characters instead of braille")
 	stress := fs.Bool("stress", false, "start with the max-pressure autopilot playing (x toggles it)")
 	if code, done := parseFlags(fs, args, stderr); done {

@@ -52,9 +52,9 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	maxTime := fs.Duration("max-time", 2*time.Hour, "end a game after this long in any case")
 	connRate := fs.Int("conn-rate", 30, "`N` connections a minute one address may open, after a burst of 10; 0: no limit")
 	scorePath := fs.String("scores", "", "high-score file `PATH` (default: the config dir's poolroids/serve-scores.json)")
-	strategy := fs.String("strategy", "", "pool strategy every game starts with: "+pool.StrategyNames()+" (default: the level set's)")
+	strategy := fs.String("strategy", "", "pool strategy `NAME` every game starts with: "+pool.StrategyNames()+" (default: the level set's)")
 	game := addGameFlags(fs, "serve")
-	fps := fs.Int("fps", 30, "screen redraws per second, 1..240 (each costs bandwidth)")
+	fps := fs.Int("fps", 30, "`N` screen redraws per second, 1..240 (each costs bandwidth)")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
