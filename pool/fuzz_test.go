@@ -31,6 +31,10 @@ func FuzzPool(f *testing.F) {
 			model := make(map[Handle]item)
 			var live, dead []Handle
 			var acquires, misses, releases, rejects uint64
+			// Items taken from the heap: exact for alloc and for moving
+			// live items to a peer; a syncpool Acquire may reuse a cached
+			// item or not.
+			var allocsLo, allocsHi uint64
 			next := func() byte {
 				if len(ops) == 0 {
 					return 0
@@ -52,6 +56,13 @@ func FuzzPool(f *testing.F) {
 					t.Fatalf("%s op %d: Acquire returned a dirty item %+v", p.Strategy(), seq, *v)
 				}
 				acquires++
+				switch p.Strategy() {
+				case Alloc:
+					allocsLo++
+					allocsHi++
+				case SyncPool:
+					allocsHi++
+				}
 				v.Serial = int64(seq)
 				model[h] = *v
 				live = append(live, h)
@@ -109,6 +120,12 @@ func FuzzPool(f *testing.F) {
 					model[h] = *v
 				case 4: // SetStrategy
 					s := Strategies()[int(next())%len(Strategies())]
+					if mustKind(p.Strategy()).pooled() && !mustKind(s).pooled() {
+						// Every live item moves to the heap; a new
+						// sync.Pool has nothing cached.
+						allocsLo += uint64(len(live))
+						allocsHi += uint64(len(live))
+					}
 					if err := p.SetStrategy(s); err != nil {
 						t.Fatal(err)
 					}
@@ -129,6 +146,9 @@ func FuzzPool(f *testing.F) {
 				if st.Acquires != acquires || st.Misses != misses || st.Releases != releases || st.Rejects != rejects || st.Active != len(live) {
 					t.Fatalf("%s op %d: Stats %+v; model acquires %d misses %d releases %d rejects %d live %d",
 						p.Strategy(), seq, st, acquires, misses, releases, rejects, len(live))
+				}
+				if st.Allocs < allocsLo || st.Allocs > allocsHi {
+					t.Fatalf("%s op %d: Stats.Allocs %d, want %d..%d", p.Strategy(), seq, st.Allocs, allocsLo, allocsHi)
 				}
 			}
 		}

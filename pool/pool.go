@@ -83,6 +83,7 @@ type Stats struct {
 	Rejects   uint64 // Release refused: ErrStale
 	Probes    uint64 // slots or entries examined by Acquire and Release searches: the work an O(n) strategy does
 	Overhead  int    // bytes of bookkeeping beyond the items themselves
+	Allocs    uint64 // items taken from the heap after New: alloc's every Acquire, syncpool's when its cache is empty; 0 for pooled strategies
 }
 
 // New returns an empty pool of the given capacity that uses strategy s.
@@ -437,7 +438,9 @@ func (p *Pool[T]) setKind(k kind) {
 	}
 	if k == kSyncPool {
 		if p.sp == nil {
-			p.sp = &sync.Pool{New: func() any { return new(T) }}
+			// New runs inside Get, on the pool's own goroutine: the count
+			// needs no atomic.
+			p.sp = &sync.Pool{New: func() any { p.stats.Allocs++; return new(T) }}
 		}
 	} else {
 		p.sp = nil
@@ -449,6 +452,7 @@ func (p *Pool[T]) newItem() *T {
 	if p.sp != nil {
 		return p.sp.Get().(*T)
 	}
+	p.stats.Allocs++
 	return new(T)
 }
 

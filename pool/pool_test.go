@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -356,6 +357,10 @@ func TestSetStrategyEveryPair(t *testing.T) {
 				}
 				got := p.Stats()
 				stats.Strategy, stats.Overhead = to, got.Overhead
+				if mustKind(from).pooled() && !mustKind(to).pooled() {
+					// The live items move to the heap.
+					stats.Allocs += uint64(len(before))
+				}
 				if got != stats {
 					t.Fatalf("Stats changed: %+v -> %+v", stats, got)
 				}
@@ -397,7 +402,7 @@ func TestStatsArithmetic(t *testing.T) {
 				p.Acquire()
 			}
 			st := p.Stats()
-			want := Stats{Strategy: s, Capacity: 10, Active: 10, HighWater: 10, Acquires: 15, Misses: 4, Releases: 5, Rejects: 1, Probes: st.Probes, Overhead: st.Overhead}
+			want := Stats{Strategy: s, Capacity: 10, Active: 10, HighWater: 10, Acquires: 15, Misses: 4, Releases: 5, Rejects: 1, Probes: st.Probes, Overhead: st.Overhead, Allocs: st.Allocs}
 			if st != want {
 				t.Fatalf("Stats = %+v, want %+v", st, want)
 			}
@@ -490,6 +495,9 @@ func TestNoAllocs(t *testing.T) {
 			}); n != 0 {
 				t.Errorf("Clear: %v allocs", n)
 			}
+			if a := p.Stats().Allocs; a != 0 {
+				t.Errorf("Stats.Allocs = %d, want 0", a)
+			}
 		})
 	}
 }
@@ -509,5 +517,31 @@ func TestAllocPeerAllocates(t *testing.T) {
 		p.Release(h)
 	}); n < 1 {
 		t.Fatalf("alloc peer: %v allocs per Acquire, want at least 1", n)
+	}
+	if st := p.Stats(); st.Allocs != st.Acquires {
+		t.Fatalf("alloc peer: Stats.Allocs = %d after %d acquires, want one each", st.Allocs, st.Acquires)
+	}
+}
+
+// TestSyncPoolAllocs checks that Stats.Allocs counts what sync.Pool
+// allocates: an empty cache allocates, a released item may be reused, and
+// two garbage collections empty the cache again.
+func TestSyncPoolAllocs(t *testing.T) {
+	p := newPool(t, SyncPool, 16)
+	for range 100 {
+		h, _, _ := p.Acquire()
+		p.Release(h)
+	}
+	st := p.Stats()
+	if st.Allocs < 1 || st.Allocs > st.Acquires {
+		t.Fatalf("Stats.Allocs = %d after %d acquires, want 1..%[2]d", st.Allocs, st.Acquires)
+	}
+	// The first collection moves the cache to sync.Pool's victim cache, the
+	// second drops it.
+	runtime.GC()
+	runtime.GC()
+	p.Acquire()
+	if got := p.Stats().Allocs; got != st.Allocs+1 {
+		t.Fatalf("Acquire after two collections: Stats.Allocs = %d, want %d", got, st.Allocs+1)
 	}
 }

@@ -15,7 +15,7 @@ import (
 const (
 	panelWidth  = 34             // side panel, borders included
 	panelHeight = panelLines + 2 // the stats box, borders included
-	panelLines  = 17
+	panelLines  = 18
 
 	sampleEvery = game.TPS / 4 // steps between two samples of the pools: 4 a second
 	sparkLen    = 24           // samples in a sparkline: the last 6 s
@@ -34,8 +34,8 @@ var poolNames = [numPools]string{"bullets", "debris"}
 
 // rateSample is a pool's counters at one sample.
 type rateSample struct {
-	at               time.Duration
-	acquires, probes uint64
+	at                       time.Duration
+	acquires, probes, allocs uint64
 }
 
 // poolView is what the panel shows of one pool.
@@ -44,6 +44,7 @@ type poolView struct {
 	rated        bool    // a window of samples with acquires in it exists
 	perSec       float64 // acquires per second over the window
 	probesPerAcq float64 // probes per acquire over the window
+	allocsPerSec float64 // items taken from the heap per second over the window
 	spark        [sparkLen]float32
 	hist         [rateWindow]rateSample // ring of the last samples
 	nhist, next  int
@@ -54,14 +55,15 @@ func (v *poolView) sample(st pool.Stats, now time.Duration) {
 	v.stats = st
 	copy(v.spark[:], v.spark[1:])
 	v.spark[sparkLen-1] = float32(st.Active) / float32(max(st.Capacity, 1))
-	cur := rateSample{at: now, acquires: st.Acquires, probes: st.Probes}
+	cur := rateSample{at: now, acquires: st.Acquires, probes: st.Probes, allocs: st.Allocs}
 	if v.nhist > 0 {
 		old := v.hist[0]
 		if v.nhist == rateWindow {
 			old = v.hist[v.next]
 		}
-		acq := cur.acquires - old.acquires
-		v.perSec = float64(acq) / max((cur.at-old.at).Seconds(), 1e-9)
+		acq, dt := cur.acquires-old.acquires, max((cur.at-old.at).Seconds(), 1e-9)
+		v.perSec = float64(acq) / dt
+		v.allocsPerSec = float64(cur.allocs-old.allocs) / dt
 		v.rated = acq > 0
 		if v.rated {
 			v.probesPerAcq = float64(cur.probes-old.probes) / float64(acq)
@@ -235,6 +237,12 @@ func (p *panel) format(now time.Time) {
 		}
 		return appendFloatRight(b, v.perSec, 0, 0)
 	})
+	p.row(next(), "allocs/s", valueStyle, func(v *poolView, b []byte) []byte {
+		if !v.rated {
+			return append(b, '-')
+		}
+		return appendFloatRight(b, v.allocsPerSec, 0, 0)
+	})
 	for i := range p.v.pools {
 		p.spark(next(), i)
 	}
@@ -247,7 +255,7 @@ func (p *panel) format(now time.Time) {
 	l.style(labelStyle).str(" · last pause ").style(valueStyle)
 	l.b = appendDuration(l.b, time.Duration(p.ms.PauseNs[(p.ms.NumGC+255)%256]))
 
-	l = next().style(labelStyle).str("allocs    ").style(valueStyle)
+	l = next().style(labelStyle).str("go allocs ").style(valueStyle)
 	l.b = appendFloatRight(l.b, p.allocsPerFrame, 1, 0)
 	l.style(labelStyle).str(" per frame")
 

@@ -211,10 +211,39 @@ func TestPanelShowsPoolNumbers(t *testing.T) {
 			t.Errorf("row %q = %q, want %q\n%s", r.label, got, r.want, text)
 		}
 	}
-	for _, want := range []string{"probes/acq", "acquires/s", "go heap", "gc", "last pause", "allocs", "per frame", "fps", "step", "draw"} {
+	for _, want := range []string{"probes/acq", "acquires/s", "allocs/s", "go heap", "gc", "last pause", "go allocs", "per frame", "fps", "step", "draw"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("panel lacks %q:\n%s", want, text)
 		}
+	}
+}
+
+// TestPanelAllocsPerSecond checks the allocs/s row against the pools'
+// own counts: alloc takes an item from the heap for every acquire, a
+// pooled strategy never does.
+func TestPanelAllocsPerSecond(t *testing.T) {
+	scr := newSim(t, "UTF-8", panelWidth, panelHeight)
+	s, err := newSession(scr, Options{Seed: 3, Strategy: pool.Alloc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.world.Debris().SetStrategy(pool.FreeList); err != nil {
+		t.Fatal(err)
+	}
+	s.sample(0)
+	busyWorld(t, s, 300)
+	s.sample(2 * time.Second)
+	s.panel.SetRect(0, 0, panelWidth, panelHeight)
+	s.panel.Draw(scr)
+	scr.Show()
+	text := screenText(scr)
+	b := s.world.Bullets().Stats()
+	if b.Allocs == 0 || b.Allocs != b.Acquires {
+		t.Fatalf("alloc bullets: %d allocs for %d acquires, want one each", b.Allocs, b.Acquires)
+	}
+	want := string(appendFloatRight(nil, float64(b.Allocs)/2, 0, 0)) + " 0"
+	if got := strings.Join(strings.Fields(findLine(text, "allocs/s"))[1:], " "); got != want {
+		t.Errorf("allocs/s row = %q, want %q\n%s", got, want, text)
 	}
 }
 
@@ -756,10 +785,10 @@ func TestKeptFrames(t *testing.T) {
 		sd.scr.Show()
 	}
 	// The panel's lines that depend on the clock differ between the two
-	// sessions: acquires/s (a strategy switch samples at the real time),
-	// and the runtime and frame figures (go heap, gc, allocs, fps). They
-	// are left out.
-	timed := map[int]bool{1 + 9: true, 1 + 12: true, 1 + 13: true, 1 + 14: true, 1 + 15: true}
+	// sessions: acquires/s and allocs/s (a strategy switch samples at the
+	// real time), and the runtime and frame figures (go heap, gc, go
+	// allocs, fps). They are left out.
+	timed := map[int]bool{1 + 9: true, 1 + 10: true, 1 + 13: true, 1 + 14: true, 1 + 15: true, 1 + 16: true}
 	compare := func(step string) {
 		t.Helper()
 		a, aw, ah := kept.scr.GetContents()
