@@ -233,6 +233,7 @@ func (h *helpLine) Draw(scr tcell.Screen) {
 func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	defer s.guard()
 	if ev == s.frameKey {
+		s.frameDue = true
 		return nil // tview draws after a consumed key
 	}
 	if s.list.HasFocus() {
@@ -338,11 +339,21 @@ func (s *session) startGame() {
 	}
 }
 
-// beforeDraw starts the goroutines on the first frame, times each frame,
+// beforeDraw starts the goroutines on the first draw, times each frame,
 // and shows a notice instead of the game while the terminal is too small.
+//
+// tview draws after every key, mouse and resize event too; only the
+// frames frameLoop asks for are drawn, so the frame rate stays what was
+// asked for however fast the input comes: a client pasting keys cannot
+// make the server draw for each one. What the input changed shows at the
+// next frame.
 func (s *session) beforeDraw(scr tcell.Screen) bool {
 	defer s.guard()
 	s.startOnce.Do(s.startLoops)
+	if !s.frameDue {
+		return true
+	}
+	s.frameDue = false
 	s.drawStart = time.Now()
 	w, h := scr.Size()
 	if w >= minWidth && h >= minHeight {

@@ -119,6 +119,7 @@ type session struct {
 	frameKey *tcell.EventKey // posted to the screen to request a frame
 
 	// Touched only on tview's goroutine.
+	frameDue  bool // a frame was asked for since the last draw
 	frames    uint64
 	render    time.Duration // total time spent drawing frames
 	drawStart time.Time

@@ -444,9 +444,7 @@ func TestKeys(t *testing.T) {
 			})
 			return ok
 		})
-		if !strings.Contains(r.text(), "strategy → bullets") {
-			t.Errorf("list title does not name the target:\n%s", r.text())
-		}
+		r.waitFor("the list title to name the target", func() bool { return strings.Contains(r.text(), "strategy → bullets") })
 	})
 	t.Run("resume and quit", func(t *testing.T) {
 		r.key(tcell.KeyRune, 'p')
@@ -457,6 +455,32 @@ func TestKeys(t *testing.T) {
 			t.Errorf("Run = %+v, %v; want reason %q, no error", r.res, r.err, ReasonQuit)
 		}
 	})
+}
+
+// TestInputDoesNotDraw types far faster than the frame rate: tview would
+// draw after every key, but the frames stay at the rate asked for, and the
+// keys still play.
+func TestInputDoesNotDraw(t *testing.T) {
+	const fps = 4
+	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 11, FPS: fps})
+	r.key(tcell.KeyRune, ' ')
+	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.mode == modePlay }); return ok })
+	var before uint64
+	r.locked(func(w *game.World) { before = w.Bullets().Stats().Acquires })
+	frames := func() (n uint64) { r.onLoop(func() { n = r.s.frames }); return n }
+	start, from := time.Now(), frames()
+	for range 300 {
+		r.key(tcell.KeyRune, ' ')
+	}
+	r.waitFor("a bullet", func() (ok bool) {
+		r.locked(func(w *game.World) { ok = w.Bullets().Stats().Acquires > before })
+		return ok
+	})
+	time.Sleep(300 * time.Millisecond)
+	drawn, elapsed := frames()-from, time.Since(start)
+	if limit := uint64(elapsed.Seconds()*fps) + 2; drawn > limit {
+		t.Errorf("%d frames drawn in %v at %d frames a second with 300 keys typed, want at most %d", drawn, elapsed.Round(time.Millisecond), fps, limit)
+	}
 }
 
 func TestTooSmall(t *testing.T) {
@@ -779,6 +803,7 @@ func TestKeptFrames(t *testing.T) {
 	var now time.Duration
 	frame := func(sd side, scr tcell.Screen) {
 		scr.Clear()
+		sd.s.frameDue = true
 		if !sd.s.beforeDraw(scr) {
 			sd.s.root.Draw(scr)
 		}
