@@ -351,6 +351,7 @@ func (s *session) beforeDraw(scr tcell.Screen) bool {
 	defer s.guard()
 	s.startOnce.Do(s.startLoops)
 	if !s.frameDue {
+		s.screen.skipShow = true
 		return true
 	}
 	s.frameDue = false

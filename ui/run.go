@@ -174,6 +174,7 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 		world:      w,
 		clock:      time.Now(),
 		frameKey:   tcell.NewEventKey(tcell.KeyF64, 0, tcell.ModNone),
+		frameDue:   true, // the first draw, before the frame clock starts
 		pressure:   game.Autopilot{Pressure: true},
 		stop:       make(chan struct{}),
 		supervised: make(chan struct{}),

@@ -27,10 +27,11 @@ import (
 // [session.keep]), and tcell sends only those.
 type appScreen struct {
 	tcell.Screen
-	s       *session
-	initErr error
-	epoch   uint64 // real clears so far; starts at 1, so that 0 is never current
-	w, h    int    // the size at the last real clear
+	s        *session
+	initErr  error
+	epoch    uint64 // real clears so far; starts at 1, so that 0 is never current
+	skipShow bool   // the next Show follows a skipped draw
+	w, h     int    // the size at the last real clear
 }
 
 func (e *appScreen) Init() error {
@@ -57,6 +58,16 @@ func (e *appScreen) PollEvent() tcell.Event {
 // set, is UTF-8: of the sets tcell can encode, the only one with braille.
 func utf8Charset(name string) bool {
 	return strings.EqualFold(name, "UTF-8") || strings.EqualFold(name, "utf8")
+}
+
+// Show sends the changed cells to the terminal, unless the draw was
+// skipped: then nothing changed, and tcell would still scan every cell.
+func (e *appScreen) Show() {
+	if e.skipShow {
+		e.skipShow = false
+		return
+	}
+	e.Screen.Show()
 }
 
 // Clear clears the screen when its size changed since the last real
