@@ -197,6 +197,17 @@ func TestUnknownTermInTmux(t *testing.T) {
 	}
 }
 
+// TestNoTerminalInTmux starts the game without a controlling terminal (a
+// new session, as under cron or nohup): it says so and exits 1.
+func TestNoTerminalInTmux(t *testing.T) {
+	s := newTmux(t)
+	bin := buildBinary(t)
+	s.send("clear; setsid -w "+bin+" </dev/null; echo exit=$?", "Enter")
+	s.waitFor("an error saying play needs a terminal", func(p string) bool {
+		return strings.Contains(p, "poolroids: opening the terminal: ") && strings.Contains(p, "play needs one") && strings.Contains(p, "exit=1")
+	}, nil)
+}
+
 func firstOr(f []string) string {
 	if len(f) == 0 {
 		return ""

@@ -85,7 +85,7 @@ func play(args []string, stderr io.Writer) int {
 
 	tty, err := tcell.NewDevTty()
 	if err != nil {
-		fmt.Fprintln(stderr, "poolroids: opening the terminal:", err)
+		fmt.Fprintf(stderr, "poolroids: opening the terminal: %v (play needs one; serve and stress do not)\n", err)
 		return 1
 	}
 	// tcell refuses a locale whose character set it has no table for
