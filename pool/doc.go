@@ -52,7 +52,8 @@
 // `go test -bench . ./pool` runs every strategy and the bare floors (new,
 // sync.Pool, a free list with no contract) in one run so that ratios are
 // fair; README.md has the table. The benchmarks report allocations: every
-// strategy but alloc and syncpool allocates nothing after New.
+// strategy but alloc and syncpool allocates nothing after New, and
+// [Stats].Allocs counts the items those two take from the heap.
 //
 // Acquire and Release are calls: the strategy switch puts them over the
 // inliner's budget. A range loop over All is not: it compiles to a loop over
