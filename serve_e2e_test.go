@@ -55,13 +55,14 @@ func TestServeBadFlags(t *testing.T) {
 
 // serverProc is `poolroids serve` running as a process of its own.
 type serverProc struct {
-	cmd  *exec.Cmd
-	addr string
-	port int
-	mu   sync.Mutex
-	log  bytes.Buffer
-	done chan struct{} // closed when the process has exited
-	err  error         // its exit, once done is closed
+	cmd     *exec.Cmd
+	addr    string
+	port    int
+	hostKey ssh.PublicKey // the key it created on start
+	mu      sync.Mutex
+	log     bytes.Buffer
+	done    chan struct{} // closed when the process has exited
+	err     error         // its exit, once done is closed
 }
 
 func (p *serverProc) Write(b []byte) (int, error) {
@@ -124,6 +125,15 @@ func startServe(t testing.TB, bin, dir string, args ...string) *serverProc {
 		<-p.done
 	})
 	p.waitLog(t, "msg=listening")
+	hk, err := os.ReadFile(filepath.Join(dir, "host_key"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, err := ssh.ParsePrivateKey(hk)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.hostKey = host.PublicKey()
 	return p
 }
 
@@ -150,7 +160,8 @@ func writeClientKey(t testing.TB, dir string) (string, ssh.Signer) {
 }
 
 // TestServeInTmux plays over SSH with the real OpenSSH client in a tmux
-// pane against the built binary: the pane shows the game, 3 switches the
+// pane against the built binary, checking the host key the server's log
+// names: the pane shows the game, 3 switches the
 // strategy, q ends the session with status 0; then SIGTERM tells a second
 // player "server shutting down" and the server exits within five seconds.
 func TestServeInTmux(t *testing.T) {
@@ -166,8 +177,16 @@ func TestServeInTmux(t *testing.T) {
 	dir := t.TempDir()
 	key, signer := writeClientKey(t, dir)
 	srv := startServe(t, bin, dir)
-	sshCmd := fmt.Sprintf("%s -F /dev/null -p %d -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null "+
-		"-o LogLevel=ERROR -o IdentitiesOnly=yes -i %s -l player 127.0.0.1; echo exit=$?", sshPath, srv.port, key)
+	// The server logs its host key's fingerprint for players to check; ssh
+	// checks the key strictly against the one that fingerprint names.
+	srv.waitLog(t, "msg=listening", "host_key="+ssh.FingerprintSHA256(srv.hostKey))
+	knownHosts := filepath.Join(dir, "known_hosts")
+	line := fmt.Sprintf("[127.0.0.1]:%d %s", srv.port, ssh.MarshalAuthorizedKey(srv.hostKey))
+	if err := os.WriteFile(knownHosts, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sshCmd := fmt.Sprintf("%s -F /dev/null -p %d -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s "+
+		"-o LogLevel=ERROR -o IdentitiesOnly=yes -i %s -l player 127.0.0.1; echo exit=$?", sshPath, srv.port, knownHosts, key)
 
 	s.send("clear; "+sshCmd, "Enter")
 	// The first frames may be captured half drawn: wait for a whole one.
@@ -273,19 +292,11 @@ func BenchmarkSessions(b *testing.B) {
 	bin := buildBinary(b)
 	dir := b.TempDir()
 	srv := startServe(b, bin, dir, "--max-sessions", "256", "--conn-rate", "0", "--idle", "1h")
-	hk, err := os.ReadFile(filepath.Join(dir, "host_key"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	hostKey, err := ssh.ParsePrivateKey(hk)
-	if err != nil {
-		b.Fatal(err)
-	}
 	_, client := writeClientKey(b, dir)
 	config := &ssh.ClientConfig{
 		User:            "bench",
 		Auth:            []ssh.AuthMethod{ssh.PublicKeys(client)},
-		HostKeyCallback: ssh.FixedHostKey(hostKey.PublicKey()),
+		HostKeyCallback: ssh.FixedHostKey(srv.hostKey),
 		Timeout:         10 * time.Second,
 	}
 	for _, bc := range []struct {

@@ -75,6 +75,7 @@ type Server struct {
 	limit  *limiter // nil: no rate limit
 	slots  chan struct{}
 	log    *slog.Logger
+	key    string  // the host key's SHA256 fingerprint, for players to check
 	idle   *ending // the idle ending, which names the limit
 	expire *ending // likewise for MaxTime
 
@@ -142,6 +143,7 @@ func New(cfg Config) (*Server, error) {
 		ssh:       sshConfig(hostKey, authorized),
 		slots:     make(chan struct{}, cfg.MaxSessions),
 		log:       cfg.Logger,
+		key:       ssh.FingerprintSHA256(hostKey.PublicKey()),
 		idle:      &ending{reason: "idle", message: fmt.Sprintf("no input for %v, disconnected", cfg.Idle)},
 		expire:    &ending{reason: "max-time", message: fmt.Sprintf("session time limit (%v) reached", cfg.MaxTime)},
 		listeners: make(map[net.Listener]struct{}),
@@ -213,7 +215,7 @@ func (s *Server) Serve(ln net.Listener) error {
 		s.mu.Unlock()
 		ln.Close()
 	}()
-	s.log.Info("listening", "addr", ln.Addr().String())
+	s.log.Info("listening", "addr", ln.Addr().String(), "host_key", s.key)
 	var delay time.Duration
 	for {
 		nc, err := ln.Accept()
