@@ -7,7 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-// appScreen is the screen as tview sees it. It changes three things.
+// appScreen is the screen as tview sees it. It changes four things.
 //
 // It keeps the error of Init, which tview's SetScreen drops: a screen that
 // could not start must not be drawn on or finalised (tcell panics on both).
@@ -25,6 +25,9 @@ import (
 // clears in epoch; between two,
 // the widgets draw over their last frame only the cells that change (see
 // [session.keep]), and tcell sends only those.
+//
+// Last, Show does nothing after a draw that was skipped (tview draws after
+// every input event; see [session.beforeDraw]).
 type appScreen struct {
 	tcell.Screen
 	s        *session
