@@ -29,7 +29,8 @@
 //
 // The world steps 60 times a second on a goroutine of its own, under the
 // lock that the drawing and the keys take too. The screen is redrawn
-// Options.FPS times a second. A frame allocates nothing in this package:
+// Options.FPS times a second, never on input: tview's draw after each
+// event is skipped, so a flood of keys cannot raise the frame rate. A frame allocates nothing in this package:
 // the canvas is reused, numbers are formatted into reused buffers, and
 // text reaches tcell through Screen.Put with strings that already exist.
 // Only the cells that changed since the last frame are sent to the

@@ -88,8 +88,9 @@ var targetNames = [numTargets]string{"both pools", "bullets", "debris"}
 // ASCII where the screen's character set is not UTF-8.
 //
 // The world steps at a fixed 60 Hz on a goroutine of its own; the screen is
-// redrawn opts.FPS times a second (and after each key, as tview does), and
-// only the cells that changed are sent to the terminal. Run leaves no
+// redrawn opts.FPS times a second and no more often (input shows at the
+// next frame, however fast it comes), and only the cells that changed are
+// sent to the terminal. Run leaves no
 // goroutine or ticker behind.
 // A panic in any of its goroutines ends the game with ReasonPanic and an
 // error carrying the stack, returned once the screen is finalised. Options
