@@ -12,25 +12,42 @@ import (
 const benchCap = 1024
 
 // filled returns a pool of benchCap items with the given percentage live,
-// the live slots scattered by releasing every other one of a full pool
-// first, as a game's churn leaves them.
+// the live slots scattered as a game's churn leaves them.
 func filled(b *testing.B, s Strategy, percent int) (*Pool[item], []Handle) {
 	p := newPool(b, s, benchCap)
-	all := make([]Handle, benchCap)
+	return p, scatter(p, percent)
+}
+
+// filledSlab is filled for a Slab. Slab's sub-benchmarks repeat the loop
+// bodies of Pool's rather than share a generic one: through a type
+// parameter its methods would be called via a dictionary, not inlined,
+// which is what they measure.
+func filledSlab(b *testing.B, percent int) (*Slab[item], []Handle) {
+	p, err := NewSlab[item](benchCap)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return p, scatter(p, percent)
+}
+
+// scatter fills the empty pool p, then releases every other item or so to
+// leave the given percentage live, and returns their handles.
+func scatter(p subject, percent int) []Handle {
+	all := make([]Handle, p.Cap())
 	for i := range all {
 		all[i], _, _ = p.Acquire()
 	}
-	live := benchCap * percent / 100
-	hs := make([]Handle, 0, benchCap)
+	live := len(all) * percent / 100
+	hs := make([]Handle, 0, len(all))
 	for i, h := range all {
 		// Keep a scattered subset of the right size.
-		if (i*live)/benchCap != ((i+1)*live)/benchCap {
+		if (i*live)/len(all) != ((i+1)*live)/len(all) {
 			hs = append(hs, h)
 		} else {
 			p.Release(h)
 		}
 	}
-	return p, hs
+	return hs
 }
 
 // scattered returns 4096 indexes below n in a scattered order, so the loops
@@ -47,7 +64,8 @@ func scattered(n int) []int32 {
 // occupancy: take an item, write to it, give it back, with the other live
 // items scattered as a game's churn leaves them. It is the per-spawn cost
 // of each strategy with the whole contract (generations, stats, zeroing),
-// the same pair as BenchmarkBare/freelist does without a contract.
+// the same pair as BenchmarkBare/freelist does without a contract. "slab"
+// is the same pair on a Slab, where both calls are inlined.
 func BenchmarkAcquireRelease(b *testing.B) {
 	for _, percent := range []int{50, 90} {
 		for _, s := range Strategies() {
@@ -61,18 +79,28 @@ func BenchmarkAcquireRelease(b *testing.B) {
 				}
 			})
 		}
+		b.Run(fmt.Sprintf("%d%%/slab", percent), func(b *testing.B) {
+			p, _ := filledSlab(b, percent)
+			b.ReportAllocs()
+			for b.Loop() {
+				h, v, _ := p.Acquire()
+				v.Life = 60
+				p.Release(h)
+			}
+		})
 	}
 }
 
-// BenchmarkInterleaved times the AcquireRelease pair of every strategy at
-// 90% full in interleaved batches: one batch of each strategy in turn, round
-// after round, so that all of them meet the same phases of a shared
+// BenchmarkInterleaved times the AcquireRelease pair of every strategy and
+// of Slab at 90% full in interleaved batches: one batch of each in turn,
+// round after round, so that all of them meet the same phases of a shared
 // machine, whose other load can double a benchmark's time from one
-// sub-benchmark to the next. It reports each strategy's mean time per pair
-// over all its batches (metric "<strategy>-ns"), the garbage collection
-// alloc causes included, and how many times slower the two peers are than
-// the fastest pooled strategy ("syncpool-x", "alloc-x"). ns/op is one round
-// of every strategy's batch.
+// sub-benchmark to the next. It reports each one's mean time per pair over
+// all its batches (metrics "<strategy>-ns" and "slab-ns"), the garbage
+// collection alloc causes included; how many times slower the two peers
+// are than the fastest pooled strategy ("syncpool-x", "alloc-x"); and than
+// Slab ("slab-syncpool-x", "slab-alloc-x"). ns/op is one round of every
+// batch.
 func BenchmarkInterleaved(b *testing.B) {
 	const pairs = 256
 	ss := Strategies()
@@ -80,7 +108,9 @@ func BenchmarkInterleaved(b *testing.B) {
 	for k, s := range ss {
 		pools[k], _ = filled(b, s, 90)
 	}
+	slab, _ := filledSlab(b, 90)
 	spent := make([]time.Duration, len(ss))
+	var slabSpent time.Duration
 	b.ReportAllocs()
 	for b.Loop() {
 		for k, p := range pools {
@@ -92,6 +122,13 @@ func BenchmarkInterleaved(b *testing.B) {
 			}
 			spent[k] += time.Since(start)
 		}
+		start := time.Now()
+		for range pairs {
+			h, v, _ := slab.Acquire()
+			v.Life = 60
+			slab.Release(h)
+		}
+		slabSpent += time.Since(start)
 	}
 	perPair := func(d time.Duration) float64 { return float64(d.Nanoseconds()) / float64(b.N*pairs) }
 	fastest := time.Duration(math.MaxInt64)
@@ -101,8 +138,11 @@ func BenchmarkInterleaved(b *testing.B) {
 			fastest = min(fastest, spent[k])
 		}
 	}
+	b.ReportMetric(perPair(slabSpent), "slab-ns")
 	b.ReportMetric(float64(spent[kSyncPool])/float64(fastest), "syncpool-x")
 	b.ReportMetric(float64(spent[kAlloc])/float64(fastest), "alloc-x")
+	b.ReportMetric(float64(spent[kSyncPool])/float64(slabSpent), "slab-syncpool-x")
+	b.ReportMetric(float64(spent[kAlloc])/float64(slabSpent), "slab-alloc-x")
 }
 
 // BenchmarkScattered releases a live item picked at random and acquires a
@@ -136,7 +176,6 @@ func BenchmarkChurn(b *testing.B) {
 		b.Run(string(s), func(b *testing.B) {
 			p, hs := filled(b, s, 90)
 			b.ReportAllocs()
-			b.ResetTimer()
 			oldest := 0
 			for b.Loop() {
 				p.Release(hs[oldest])
@@ -147,6 +186,18 @@ func BenchmarkChurn(b *testing.B) {
 			}
 		})
 	}
+	b.Run("slab", func(b *testing.B) {
+		p, hs := filledSlab(b, 90)
+		b.ReportAllocs()
+		oldest := 0
+		for b.Loop() {
+			p.Release(hs[oldest])
+			hs[oldest], _, _ = p.Acquire()
+			if oldest++; oldest == len(hs) {
+				oldest = 0
+			}
+		}
+	})
 }
 
 // BenchmarkIterate measures one full All loop that reads and writes every
@@ -174,10 +225,18 @@ func BenchmarkIterate(b *testing.B) {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(live), "ns/item")
 			})
 		}
+		b.Run(fmt.Sprintf("%d%%/slab", percent), func(b *testing.B) {
+			p, _ := filledSlab(b, percent)
+			b.ReportAllocs()
+			for b.Loop() {
+				moveSlab(p)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(live), "ns/item")
+		})
 	}
 }
 
-// movePlain and movePool are the loops BenchmarkIterate times. They are
+// movePlain, movePool and moveSlab are the loops BenchmarkIterate times. They are
 // functions because b.Loop keeps the calls in its body from being inlined,
 // which would hide what inlining does for a range-over-func loop.
 func movePlain(items []item) {
@@ -187,6 +246,12 @@ func movePlain(items []item) {
 }
 
 func movePool(p *Pool[item]) {
+	for _, v := range p.All() {
+		v.X += v.VX
+	}
+}
+
+func moveSlab(p *Slab[item]) {
 	for _, v := range p.All() {
 		v.X += v.VX
 	}

@@ -71,3 +71,25 @@ func ExampleParseStrategy() {
 	fmt.Println(err)
 	// Output: pool: unknown strategy "linked": allowed are alloc, syncpool, listremove, activelist, scan, queue, freelist, offsets, bitset, dense
 }
+
+// A Slab is a pool whose strategy is settled: it has Pool's contract and
+// freelist's costs, and its Acquire and Release are inlined into the caller.
+func ExampleSlab() {
+	sparks, err := pool.NewSlab[bullet](2)
+	if err != nil {
+		panic(err)
+	}
+	h, s, _ := sparks.Acquire()
+	s.Life = 3
+	sparks.Acquire()
+	_, _, ok := sparks.Acquire()
+	fmt.Println("third spark:", ok)
+	sparks.Release(h)
+	fmt.Println("released twice:", errors.Is(sparks.Release(h), pool.ErrStale))
+	st := sparks.Stats()
+	fmt.Println(st.Strategy, st.Active, st.Misses, st.Rejects)
+	// Output:
+	// third spark: false
+	// released twice: true
+	// freelist 1 1 1
+}

@@ -7,8 +7,9 @@ import (
 )
 
 // FuzzPool replays a random sequence of operations, drawn from the input
-// bytes, against a pool and a plain map model, for every starting strategy,
-// and fails at the first disagreement. The first byte picks the capacity:
+// bytes, against a pool and a plain map model, for every starting strategy
+// and for Slab (which skips the strategy switches), and fails at the first
+// disagreement. The first byte picks the capacity:
 // 9 (part of one bitset word), 70 (a last word more than half full) or 130
 // (three words). The seed corpus in testdata/fuzz/FuzzPool runs as an
 // ordinary test.
@@ -23,14 +24,15 @@ func FuzzPool(f *testing.F) {
 			return
 		}
 		capacity := [...]int{9, 70, 130}[int(input[0])%3]
-		for _, start := range Strategies() {
+		for _, c := range subjects() {
 			ops := input[1:]
-			p := newPool(t, start, capacity)
-			other := newPool(t, start, capacity)
+			p := c.new(t, capacity)
+			other := c.new(t, capacity)
 			foreign, _, _ := other.Acquire()
 			model := make(map[Handle]item)
 			var live, dead []Handle
 			var acquires, misses, releases, rejects uint64
+			highWater := 0
 			// Items taken from the heap: exact for alloc and for moving
 			// live items to a peer; a syncpool Acquire may reuse a cached
 			// item or not.
@@ -46,17 +48,17 @@ func FuzzPool(f *testing.F) {
 			acquire := func(seq int) {
 				h, v, ok := p.Acquire()
 				if ok != (len(live) < capacity) {
-					t.Fatalf("%s op %d: Acquire ok=%v with %d live", p.Strategy(), seq, ok, len(live))
+					t.Fatalf("%s op %d: Acquire ok=%v with %d live", c.name, seq, ok, len(live))
 				}
 				if !ok {
 					misses++
 					return
 				}
 				if *v != (item{}) {
-					t.Fatalf("%s op %d: Acquire returned a dirty item %+v", p.Strategy(), seq, *v)
+					t.Fatalf("%s op %d: Acquire returned a dirty item %+v", c.name, seq, *v)
 				}
 				acquires++
-				switch p.Strategy() {
+				switch p.Stats().Strategy {
 				case Alloc:
 					allocsLo++
 					allocsHi++
@@ -66,6 +68,7 @@ func FuzzPool(f *testing.F) {
 				v.Serial = int64(seq)
 				model[h] = *v
 				live = append(live, h)
+				highWater = max(highWater, len(live))
 			}
 			for seq := 0; len(ops) > 0; seq++ {
 				switch op := next() % 8; op {
@@ -78,7 +81,7 @@ func FuzzPool(f *testing.F) {
 				case 7: // Release a stretch of the oldest, as debris expires
 					for range min(1+int(next()%64), len(live)) {
 						if err := p.Release(live[0]); err != nil {
-							t.Fatalf("%s op %d: Release(oldest) = %v", p.Strategy(), seq, err)
+							t.Fatalf("%s op %d: Release(oldest) = %v", c.name, seq, err)
 						}
 						releases++
 						delete(model, live[0])
@@ -92,7 +95,7 @@ func FuzzPool(f *testing.F) {
 					k := int(next()) % len(live)
 					h := live[k]
 					if err := p.Release(h); err != nil {
-						t.Fatalf("%s op %d: Release(live) = %v", p.Strategy(), seq, err)
+						t.Fatalf("%s op %d: Release(live) = %v", c.name, seq, err)
 					}
 					releases++
 					delete(model, h)
@@ -104,7 +107,7 @@ func FuzzPool(f *testing.F) {
 						bad = append(bad, dead[int(next())%len(dead)])
 					}
 					if err := p.Release(bad[int(next())%len(bad)]); !errors.Is(err, ErrStale) {
-						t.Fatalf("%s op %d: Release(stale) = %v", p.Strategy(), seq, err)
+						t.Fatalf("%s op %d: Release(stale) = %v", c.name, seq, err)
 					}
 					rejects++
 				case 3: // Get and modify through the pointer
@@ -114,12 +117,16 @@ func FuzzPool(f *testing.F) {
 					h := live[int(next())%len(live)]
 					v, ok := p.Get(h)
 					if !ok || *v != model[h] {
-						t.Fatalf("%s op %d: Get = %+v, %v; model has %+v", p.Strategy(), seq, v, ok, model[h])
+						t.Fatalf("%s op %d: Get = %+v, %v; model has %+v", c.name, seq, v, ok, model[h])
 					}
 					v.X++
 					model[h] = *v
 				case 4: // SetStrategy
 					s := Strategies()[int(next())%len(Strategies())]
+					p, ok := p.(*Pool[item])
+					if !ok {
+						continue
+					}
 					if mustKind(p.Strategy()).pooled() && !mustKind(s).pooled() {
 						// Every live item moves to the heap; a new
 						// sync.Pool has nothing cached.
@@ -140,15 +147,15 @@ func FuzzPool(f *testing.F) {
 					clear(model)
 				}
 				if got := contents(t, p); !maps.Equal(got, model) {
-					t.Fatalf("%s op %d: pool holds %v, model %v", p.Strategy(), seq, got, model)
+					t.Fatalf("%s op %d: pool holds %v, model %v", c.name, seq, got, model)
 				}
 				st := p.Stats()
-				if st.Acquires != acquires || st.Misses != misses || st.Releases != releases || st.Rejects != rejects || st.Active != len(live) {
-					t.Fatalf("%s op %d: Stats %+v; model acquires %d misses %d releases %d rejects %d live %d",
-						p.Strategy(), seq, st, acquires, misses, releases, rejects, len(live))
+				if st.Acquires != acquires || st.Misses != misses || st.Releases != releases || st.Rejects != rejects || st.Active != len(live) || st.HighWater != highWater {
+					t.Fatalf("%s op %d: Stats %+v; model acquires %d misses %d releases %d rejects %d live %d high water %d",
+						c.name, seq, st, acquires, misses, releases, rejects, len(live), highWater)
 				}
 				if st.Allocs < allocsLo || st.Allocs > allocsHi {
-					t.Fatalf("%s op %d: Stats.Allocs %d, want %d..%d", p.Strategy(), seq, st.Allocs, allocsLo, allocsHi)
+					t.Fatalf("%s op %d: Stats.Allocs %d, want %d..%d", c.name, seq, st.Allocs, allocsLo, allocsHi)
 				}
 			}
 		}

@@ -94,13 +94,21 @@ func New[T any](s Strategy, capacity int) (*Pool[T], error) {
 	if !ok {
 		return nil, unknownStrategy(string(s))
 	}
-	if capacity < 1 || capacity > MaxCapacity {
-		return nil, fmt.Errorf("pool: capacity %d is out of range: allowed 1..%d", capacity, MaxCapacity)
+	if err := checkCapacity(capacity); err != nil {
+		return nil, err
 	}
 	p := &Pool[T]{id: poolIDs.Add(1), gen: make([]uint32, capacity)}
 	p.stats.Capacity = capacity
 	p.setKind(k)
 	return p, nil
+}
+
+// checkCapacity explains a capacity New and NewSlab refuse.
+func checkCapacity(capacity int) error {
+	if capacity < 1 || capacity > MaxCapacity {
+		return fmt.Errorf("pool: capacity %d is out of range: allowed 1..%d", capacity, MaxCapacity)
+	}
+	return nil
 }
 
 // Acquire takes a free item and returns its handle and a pointer to it. The

@@ -3,6 +3,7 @@ package pool
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"maps"
 	"runtime"
 	"slices"
@@ -25,22 +26,73 @@ func newPool(t testing.TB, s Strategy, capacity int) *Pool[item] {
 	return p
 }
 
+// subject is what the contract tests see of a pool: a Pool with any
+// strategy, or a Slab.
+type subject interface {
+	Acquire() (Handle, *item, bool)
+	Release(Handle) error
+	Get(Handle) (*item, bool)
+	All() iter.Seq2[Handle, *item]
+	Len() int
+	Cap() int
+	Clear()
+	Stats() Stats
+}
+
+// subjectCase makes one kind of pool the contract tests run against.
+type subjectCase struct {
+	name     string
+	strategy Strategy // what Stats reports
+	pooled   bool     // allocates nothing after it is made
+	make     func(capacity int) (subject, error)
+}
+
+func (c subjectCase) new(t testing.TB, capacity int) subject {
+	t.Helper()
+	p, err := c.make(capacity)
+	if err != nil {
+		t.Fatalf("%s with capacity %d: %v", c.name, capacity, err)
+	}
+	return p
+}
+
+// subjects lists a Pool of every strategy, then Slab.
+func subjects() []subjectCase {
+	var cs []subjectCase
+	for _, s := range Strategies() {
+		cs = append(cs, subjectCase{string(s), s, mustKind(s).pooled(), func(n int) (subject, error) {
+			p, err := New[item](s, n)
+			if err != nil {
+				return nil, err
+			}
+			return p, nil
+		}})
+	}
+	return append(cs, subjectCase{"slab", FreeList, true, func(n int) (subject, error) {
+		p, err := NewSlab[item](n)
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
+	}})
+}
+
 // contents collects every live item by handle through All, failing on a
 // handle seen twice or one that Get disagrees with.
-func contents(t *testing.T, p *Pool[item]) map[Handle]item {
+func contents(t *testing.T, p subject) map[Handle]item {
 	t.Helper()
 	got := make(map[Handle]item)
 	for h, v := range p.All() {
 		if _, dup := got[h]; dup {
-			t.Fatalf("%s: All yielded %v twice", p.Strategy(), h)
+			t.Fatalf("%s: All yielded %v twice", p.Stats().Strategy, h)
 		}
 		if g, ok := p.Get(h); !ok || g != v {
-			t.Fatalf("%s: All yielded %v, but Get gives %p, %v", p.Strategy(), h, g, ok)
+			t.Fatalf("%s: All yielded %v, but Get gives %p, %v", p.Stats().Strategy, h, g, ok)
 		}
 		got[h] = *v
 	}
 	if len(got) != p.Len() {
-		t.Fatalf("%s: All yielded %d items, Len is %d", p.Strategy(), len(got), p.Len())
+		t.Fatalf("%s: All yielded %d items, Len is %d", p.Stats().Strategy, len(got), p.Len())
 	}
 	return got
 }
@@ -96,16 +148,23 @@ func TestNewRejectsBadArguments(t *testing.T) {
 		if p != nil || !errorContains(err, tt.want) {
 			t.Errorf("New(%q, %d) = %v, %v; want error containing %q", tt.s, tt.capacity, p, err, tt.want)
 		}
+		if tt.s == Dense {
+			s, err := NewSlab[item](tt.capacity)
+			if s != nil || !errorContains(err, tt.want) {
+				t.Errorf("NewSlab(%d) = %v, %v; want error containing %q", tt.capacity, s, err, tt.want)
+			}
+		}
 	}
 }
 
-// TestContract runs the whole contract against every strategy and a range
-// of capacities, including ones that are not multiples of 4 or 64 (100: a
-// last 64-slot word more than half full, which bitset walks as a run).
+// TestContract runs the whole contract against every strategy and Slab, and
+// a range of capacities, including ones that are not multiples of 4 or 64
+// (100: a last 64-slot word more than half full, which bitset walks as a
+// run).
 func TestContract(t *testing.T) {
-	for _, s := range Strategies() {
+	for _, s := range subjects() {
 		for _, capacity := range []int{1, 3, 64, 100, 130} {
-			t.Run(fmt.Sprintf("%s/%d", s, capacity), func(t *testing.T) {
+			t.Run(fmt.Sprintf("%s/%d", s.name, capacity), func(t *testing.T) {
 				t.Run("Exhaustion", func(t *testing.T) { testExhaustion(t, s, capacity) })
 				t.Run("BadHandles", func(t *testing.T) { testBadHandles(t, s, capacity) })
 				t.Run("Clear", func(t *testing.T) { testClear(t, s, capacity) })
@@ -118,8 +177,8 @@ func TestContract(t *testing.T) {
 	}
 }
 
-func testExhaustion(t *testing.T, s Strategy, capacity int) {
-	p := newPool(t, s, capacity)
+func testExhaustion(t *testing.T, c subjectCase, capacity int) {
+	p := c.new(t, capacity)
 	seen := make(map[*item]bool)
 	for i := range capacity {
 		h, v, ok := p.Acquire()
@@ -144,8 +203,11 @@ func testExhaustion(t *testing.T, s Strategy, capacity int) {
 	if st.Misses != 3 || st.Acquires != uint64(capacity) || st.Active != capacity || st.HighWater != capacity || st.Capacity != capacity {
 		t.Fatalf("Stats after filling = %+v", st)
 	}
-	if st.Strategy != s || p.Strategy() != s || p.Cap() != capacity || p.Len() != capacity {
-		t.Fatalf("Strategy/Cap/Len = %s/%d/%d", p.Strategy(), p.Cap(), p.Len())
+	if st.Strategy != c.strategy || p.Cap() != capacity || p.Len() != capacity {
+		t.Fatalf("Strategy/Cap/Len = %s/%d/%d", st.Strategy, p.Cap(), p.Len())
+	}
+	if p, ok := p.(*Pool[item]); ok && p.Strategy() != c.strategy {
+		t.Fatalf("Strategy() = %s, want %s", p.Strategy(), c.strategy)
 	}
 	if st.Overhead < 4*capacity {
 		t.Fatalf("Overhead %d is less than the generations alone (%d)", st.Overhead, 4*capacity)
@@ -159,20 +221,20 @@ func testExhaustion(t *testing.T, s Strategy, capacity int) {
 	}
 }
 
-func testBadHandles(t *testing.T, s Strategy, capacity int) {
-	p := newPool(t, s, capacity)
-	other := newPool(t, s, capacity)
+func testBadHandles(t *testing.T, c subjectCase, capacity int) {
+	p := c.new(t, capacity)
+	other := c.new(t, capacity)
 	h, v, _ := p.Acquire()
 	v.Life = 7
 	foreign, _, _ := other.Acquire()
 	if err := p.Release(h); err != nil {
 		t.Fatalf("Release: %v", err)
 	}
-	if *v != (item{}) && (s != Alloc && s != SyncPool) {
+	if *v != (item{}) && c.pooled {
 		t.Fatalf("released item not zeroed: %+v", *v)
 	}
 	h2, _, _ := p.Acquire() // may reuse the same slot: h must stay stale
-	bad := map[string]Handle{"zero": {}, "double": h, "foreign": foreign, "forged": {pool: p.id, slot: uint32(capacity), gen: 1}}
+	bad := map[string]Handle{"zero": {}, "double": h, "foreign": foreign, "forged": {pool: h.pool, slot: uint32(capacity), gen: 1}}
 	for name, b := range bad {
 		before := p.Stats()
 		if err := p.Release(b); !errors.Is(err, ErrStale) {
@@ -192,8 +254,8 @@ func testBadHandles(t *testing.T, s Strategy, capacity int) {
 	}
 }
 
-func testClear(t *testing.T, s Strategy, capacity int) {
-	p := newPool(t, s, capacity)
+func testClear(t *testing.T, c subjectCase, capacity int) {
+	p := c.new(t, capacity)
 	var hs []Handle
 	for range capacity {
 		h, v, _ := p.Acquire()
@@ -220,8 +282,8 @@ func testClear(t *testing.T, s Strategy, capacity int) {
 	}
 }
 
-func testReleaseInLoop(t *testing.T, s Strategy, capacity int) {
-	p := newPool(t, s, capacity)
+func testReleaseInLoop(t *testing.T, c subjectCase, capacity int) {
+	p := c.new(t, capacity)
 	for i := range capacity {
 		_, v, _ := p.Acquire()
 		v.Serial = int64(i)
@@ -250,8 +312,8 @@ func testReleaseInLoop(t *testing.T, s Strategy, capacity int) {
 	}
 }
 
-func testEarlyBreak(t *testing.T, s Strategy, capacity int) {
-	p := newPool(t, s, capacity)
+func testEarlyBreak(t *testing.T, c subjectCase, capacity int) {
+	p := c.new(t, capacity)
 	for range capacity {
 		p.Acquire()
 	}
@@ -270,7 +332,7 @@ func testEarlyBreak(t *testing.T, s Strategy, capacity int) {
 // they were acquired — a stretch at the front, at the back, every other one
 // — and checks that All still finds every live item: a strategy that hands
 // All an empty stretch before live ones must not end the loop there.
-func testHoles(t *testing.T, s Strategy, capacity int) {
+func testHoles(t *testing.T, c subjectCase, capacity int) {
 	patterns := map[string]func(k int) bool{
 		"front half":  func(k int) bool { return k < capacity/2 },
 		"front 64":    func(k int) bool { return k < 64 },
@@ -279,7 +341,7 @@ func testHoles(t *testing.T, s Strategy, capacity int) {
 		"all but one": func(k int) bool { return k != capacity-1 },
 	}
 	for name, released := range patterns {
-		p := newPool(t, s, capacity)
+		p := c.new(t, capacity)
 		model := make(map[Handle]item)
 		for k := range capacity {
 			h, v, _ := p.Acquire()
@@ -300,8 +362,8 @@ func testHoles(t *testing.T, s Strategy, capacity int) {
 
 // testReuse churns the pool long enough for every strategy's bookkeeping to
 // wrap around, checking contents against a model as it goes.
-func testReuse(t *testing.T, s Strategy, capacity int) {
-	p := newPool(t, s, capacity)
+func testReuse(t *testing.T, c subjectCase, capacity int) {
+	p := c.new(t, capacity)
 	model := make(map[Handle]item)
 	var order []Handle
 	for step := range 20 * capacity {
@@ -386,9 +448,9 @@ func TestSetStrategyEveryPair(t *testing.T) {
 }
 
 func TestStatsArithmetic(t *testing.T) {
-	for _, s := range Strategies() {
-		t.Run(string(s), func(t *testing.T) {
-			p := newPool(t, s, 10)
+	for _, c := range subjects() {
+		t.Run(c.name, func(t *testing.T) {
+			p := c.new(t, 10)
 			var hs []Handle
 			for range 7 {
 				h, _, _ := p.Acquire()
@@ -402,7 +464,7 @@ func TestStatsArithmetic(t *testing.T) {
 				p.Acquire()
 			}
 			st := p.Stats()
-			want := Stats{Strategy: s, Capacity: 10, Active: 10, HighWater: 10, Acquires: 15, Misses: 4, Releases: 5, Rejects: 1, Probes: st.Probes, Overhead: st.Overhead, Allocs: st.Allocs}
+			want := Stats{Strategy: c.strategy, Capacity: 10, Active: 10, HighWater: 10, Acquires: 15, Misses: 4, Releases: 5, Rejects: 1, Probes: st.Probes, Overhead: st.Overhead, Allocs: st.Allocs}
 			if st != want {
 				t.Fatalf("Stats = %+v, want %+v", st, want)
 			}
@@ -459,15 +521,16 @@ func TestProbesFollowSeedCosts(t *testing.T) {
 	}
 }
 
-// TestNoAllocs asserts the allocation budget: pooled strategies allocate
-// nothing after New for Acquire, Release, Get and a full All loop.
+// TestNoAllocs asserts the allocation budget: pooled strategies and Slab
+// allocate nothing after they are made for Acquire, Release, Get and a full
+// All loop.
 func TestNoAllocs(t *testing.T) {
-	for _, s := range Strategies() {
-		if !mustKind(s).pooled() {
+	for _, c := range subjects() {
+		if !c.pooled {
 			continue
 		}
-		t.Run(string(s), func(t *testing.T) {
-			p := newPool(t, s, 256)
+		t.Run(c.name, func(t *testing.T) {
+			p := c.new(t, 256)
 			for range 128 {
 				p.Acquire()
 			}
@@ -479,12 +542,25 @@ func TestNoAllocs(t *testing.T) {
 			}); n != 0 {
 				t.Errorf("Acquire/Get/Release: %v allocs", n)
 			}
+			// A range loop over All on an interface value allocates: the
+			// loop must see the concrete type, as a game's does.
 			var sum float64
-			if n := testing.AllocsPerRun(100, func() {
-				for _, v := range p.All() {
-					sum += v.X
+			var loop func()
+			switch p := p.(type) {
+			case *Pool[item]:
+				loop = func() {
+					for _, v := range p.All() {
+						sum += v.X
+					}
 				}
-			}); n != 0 {
+			case *Slab[item]:
+				loop = func() {
+					for _, v := range p.All() {
+						sum += v.X
+					}
+				}
+			}
+			if n := testing.AllocsPerRun(100, loop); n != 0 {
 				t.Errorf("All loop: %v allocs", n)
 			}
 			if n := testing.AllocsPerRun(10, func() {
