@@ -126,9 +126,12 @@ func (s *Slab[T]) Get(h Handle) (item *T, ok bool) {
 // acquired inside the loop may or may not be visited.
 func (s *Slab[T]) All() iter.Seq2[Handle, *T] {
 	return func(yield func(Handle, *T) bool) {
-		items := s.items[:len(s.slots)]
-		for i := range s.slots {
-			if g := s.slots[i].gen; g&1 == 1 && !yield(Handle{pool: s.id, slot: uint32(i), gen: g}, &items[i]) {
+		// Locals, since the loop body may write to *s: the slices never
+		// change, and each slot's generation is read afresh.
+		id, slots := s.id, s.slots
+		items := s.items[:len(slots)]
+		for i := range slots {
+			if g := slots[i].gen; g&1 == 1 && !yield(Handle{pool: id, slot: uint32(i), gen: g}, &items[i]) {
 				return
 			}
 		}
