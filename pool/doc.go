@@ -49,19 +49,21 @@
 //
 // # Concurrency
 //
-// A Pool is not safe for concurrent use: a game steps its world on one
-// goroutine. Guard a shared pool with a mutex.
+// A Pool or a Slab is not safe for concurrent use: a game steps its world
+// on one goroutine. Guard a shared pool with a mutex.
 //
 // # Performance
 //
-// `go test -bench . ./pool` runs every strategy and the bare floors (new,
-// sync.Pool, a free list with no contract) in one run so that ratios are
-// fair; README.md has the table. The benchmarks report allocations: every
-// strategy but alloc and syncpool allocates nothing after New, and
-// [Stats].Allocs counts the items those two take from the heap.
+// `go test -bench . ./pool` runs every strategy, Slab and the bare floors
+// (new, sync.Pool, a free list with no contract) in one run so that ratios
+// are fair; README.md has the table. The benchmarks report allocations:
+// every strategy but alloc and syncpool, and Slab, allocate nothing after
+// they are made, and [Stats].Allocs counts the items those two take from
+// the heap.
 //
 // A Pool's Acquire and Release are calls: the strategy switch puts them
-// over the inliner's budget; a Slab's are not. A range loop over All is not: it compiles to a loop over
-// runs or lists of slots, and over a full pool it stays within 2× of a loop
-// over a slice of the same items.
+// over the inliner's budget (a Slab's are inlined). A range loop over All
+// makes no call per item: it compiles to a loop over runs or lists of
+// slots, and over a full pool it stays within 2× of a loop over a slice of
+// the same items.
 package pool
