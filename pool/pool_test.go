@@ -61,20 +61,21 @@ func subjects() []subjectCase {
 	var cs []subjectCase
 	for _, s := range Strategies() {
 		cs = append(cs, subjectCase{string(s), s, mustKind(s).pooled(), func(n int) (subject, error) {
-			p, err := New[item](s, n)
-			if err != nil {
-				return nil, err
-			}
-			return p, nil
+			return asSubject(New[item](s, n))
 		}})
 	}
 	return append(cs, subjectCase{"slab", FreeList, true, func(n int) (subject, error) {
-		p, err := NewSlab[item](n)
-		if err != nil {
-			return nil, err
-		}
-		return p, nil
+		return asSubject(NewSlab[item](n))
 	}})
+}
+
+// asSubject passes on what New or NewSlab returned, with a nil subject, not
+// a nil pointer in one, on error.
+func asSubject[P subject](p P, err error) (subject, error) {
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // contents collects every live item by handle through All, failing on a
