@@ -236,9 +236,9 @@ func BenchmarkIterate(b *testing.B) {
 	}
 }
 
-// movePlain, movePool and moveSlab are the loops BenchmarkIterate times. They are
-// functions because b.Loop keeps the calls in its body from being inlined,
-// which would hide what inlining does for a range-over-func loop.
+// movePlain, movePool and moveSlab are the loops BenchmarkIterate times.
+// They are functions because b.Loop keeps the calls in its body from being
+// inlined, which would hide what inlining does for a range-over-func loop.
 func movePlain(items []item) {
 	for i := range items {
 		items[i].X += items[i].VX

@@ -95,6 +95,8 @@ func (s *Slab[T]) Acquire() (h Handle, item *T, ok bool) {
 // [Pool.Release] does: a handle that is not live in this slab gets
 // ErrStale, is counted as a reject and leaves the slab unchanged.
 func (s *Slab[T]) Release(h Handle) error {
+	// The liveness check is spelled out here and in Get: as a shared
+	// helper it puts Release over the inlining budget.
 	if h.slot < uint32(len(s.slots)) {
 		sl := &s.slots[h.slot]
 		if sl.gen == h.gen && h.gen&1 == 1 && h.pool == s.id {
