@@ -263,6 +263,13 @@ func testClear(t *testing.T, c subjectCase, capacity int) {
 		v.X = 1
 		hs = append(hs, h)
 	}
+	// Churn first, so that free-list links and cursors point anywhere.
+	for i := 0; i < capacity; i += 2 {
+		p.Release(hs[i])
+	}
+	for i := 0; i < capacity; i += 4 {
+		hs[i], _, _ = p.Acquire()
+	}
 	p.Clear()
 	if p.Len() != 0 || len(contents(t, p)) != 0 {
 		t.Fatalf("Len after Clear = %d", p.Len())
@@ -276,10 +283,19 @@ func testClear(t *testing.T, c subjectCase, capacity int) {
 	if st.Acquires-st.Releases != uint64(st.Active) {
 		t.Fatalf("Stats after Clear: %+v", st)
 	}
+	seen := make(map[*item]bool)
 	for i := range capacity {
-		if _, v, ok := p.Acquire(); !ok || *v != (item{}) {
+		_, v, ok := p.Acquire()
+		if !ok || *v != (item{}) {
 			t.Fatalf("Acquire %d after Clear = %+v, %v", i, v, ok)
 		}
+		if seen[v] {
+			t.Fatalf("Acquire %d after Clear returned pointer %p twice", i, v)
+		}
+		seen[v] = true
+	}
+	if _, _, ok := p.Acquire(); ok {
+		t.Fatalf("Acquire %d after Clear succeeded on a full pool", capacity+1)
 	}
 }
 

@@ -5,14 +5,14 @@
 // call and the switch cost as much as the free list itself. Slab has the
 // one strategy and no switch, and keeps no counter the contract does not
 // need, so that Acquire and Release fit the budget and are inlined into the
-// caller. TestSlabInlines guards that. Each slot holds its generation,
-// its free-list link and its item side by side, as seed 001's nodes do, so
-// a call indexes one slice, not two, and touches one cache line. Once
-// nothing is a call, a pair's time follows its instruction count more than
-// its chains of dependent loads: a variant with shorter chains but more
-// instructions was slower, and this layout, which saves a slice's bounds
-// checks and index arithmetic per call, is faster than one that keeps
-// generations and links apart from the items.
+// caller. TestSlabInlines guards that. Each slot holds its item, its
+// generation and its free-list link side by side, as seed 001's nodes do,
+// so a call indexes one slice, not two. Once nothing is a call, a pair's
+// time follows its instruction count more than its chains of dependent
+// loads: a variant with shorter chains but more instructions was slower,
+// and this layout, which saves a slice's bounds checks and index
+// arithmetic per call, is faster than one that keeps generations and
+// links apart from the items.
 //
 // The free list holds released slots only; slots never used since NewSlab
 // or Clear are taken in order from a bump index, fresh, once the list is
@@ -60,12 +60,15 @@ type Slab[T any] struct {
 	highWater          int32 // the high-water mark before the last Clear; since, it is fresh
 }
 
-// slabSlot is a slot: its generation, odd while live; while on the free
-// list, the next slot on it (-1 at the end); and its item.
+// slabSlot is a slot: its item, first so that a pointer to the slot is a
+// pointer to the item; its generation, odd while live; and while on the
+// free list, 1 + the next slot on it, 0 at the end, so that a slot never
+// used, all zero, ends the list too and Acquire pops a fresh slot the way
+// it pops a released one.
 type slabSlot[T any] struct {
+	item T
 	gen  uint32
 	next int32
-	item T
 }
 
 // NewSlab returns an empty slab of the given capacity, 1..MaxCapacity. It
@@ -82,18 +85,17 @@ func NewSlab[T any](capacity int) (*Slab[T], error) {
 // ok == false, counts a miss and allocates nothing.
 func (s *Slab[T]) Acquire() (h Handle, item *T, ok bool) {
 	slots, i := s.slots, s.head
-	switch {
-	case i >= 0:
-		s.head = slots[i].next
-	case int(s.fresh) < len(slots):
+	if i < 0 {
 		// The list is empty: every slot below fresh is live.
+		if int(s.fresh) >= len(slots) {
+			s.misses++
+			return // the zero Handle, nil, false
+		}
 		i = s.fresh
 		s.fresh++
-	default:
-		s.misses++
-		return // the zero Handle, nil, false
 	}
 	sl := &slots[i]
+	s.head = sl.next - 1 // a fresh slot's 0 leaves the list empty
 	sl.gen++
 	s.acquires++
 	return Handle{pool: s.id, slot: uint32(i), gen: sl.gen}, &sl.item, true
@@ -108,7 +110,7 @@ func (s *Slab[T]) Release(h Handle) error {
 	if h.slot < uint32(len(s.slots)) {
 		sl := &s.slots[h.slot]
 		if sl.gen == h.gen && h.gen&1 == 1 && h.pool == s.id {
-			sl.gen, sl.next = h.gen+1, s.head
+			sl.gen, sl.next = h.gen+1, s.head+1
 			s.head = int32(h.slot)
 			s.releases++
 			var zero T
@@ -164,6 +166,7 @@ func (s *Slab[T]) Clear() {
 			used[i].gen++
 			used[i].item = zero
 		}
+		used[i].next = 0
 	}
 	s.releases = s.acquires
 	s.highWater = max(s.highWater, s.fresh)
