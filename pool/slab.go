@@ -44,7 +44,8 @@ import (
 // cannot switch strategy. In exchange Acquire, Release and Get are small
 // enough for the compiler to inline into the caller: no call and no
 // strategy switch, which makes a release+acquire pair about three times
-// as fast as Pool's. Handles of a Slab and of a Pool are foreign to each other.
+// as fast as Pool's. Handles of a Slab and of a Pool are foreign to each
+// other.
 //
 // Use Slab when the strategy is settled; use Pool to compare strategies on
 // live data. The zero Slab is not usable; create one with NewSlab. A Slab
