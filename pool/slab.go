@@ -167,7 +167,7 @@ func (s *Slab[T]) Clear() {
 			used[i].gen++
 			used[i].item = zero
 		}
-		used[i].next = 0
+		used[i].next = 0 // fresh again: its link must end the list
 	}
 	s.releases = s.acquires
 	s.highWater = max(s.highWater, s.fresh)
