@@ -246,7 +246,15 @@ func (p *Pool[T]) at(i int32) *T {
 func (p *Pool[T]) All() iter.Seq2[Handle, *T] {
 	return func(yield func(Handle, *T) bool) {
 		var c cursor
-		for p.fill(&c) {
+		if !p.whole(&c) {
+			// Only these strategies need the buffer: the others spare
+			// every loop its zeroing.
+			c.buf = new([batch]int32)
+			if !p.fill(&c) {
+				return
+			}
+		}
+		for {
 			// Every slot is tested: a run holds free slots, and a list may
 			// hold slots the loop body released since it was made. Slices
 			// cut to one length keep bounds checks out of the loops.
@@ -284,6 +292,9 @@ func (p *Pool[T]) All() iter.Seq2[Handle, *T] {
 					}
 				}
 			}
+			if c.done || !p.fill(&c) {
+				return
+			}
 		}
 	}
 }
@@ -292,28 +303,46 @@ func (p *Pool[T]) All() iter.Seq2[Handle, *T] {
 // fill call rare, small enough to live on the stack.
 const batch = 128
 
-// cursor is an iteration position. A fill sets one of: the run lo..hi of
-// slots to test for liveness; list, the strategy's own list of live slots;
-// or the first n entries of buf. pos is strategy-defined; done marks the end.
+// cursor is an iteration position. whole or fill sets one of: the run
+// lo..hi of slots to test for liveness; list, the strategy's own list of
+// live slots; or the first n entries of buf, which All provides only when
+// fill is used. pos is strategy-defined; done marks the end.
 type cursor struct {
 	lo, hi int
 	list   []int32
 	n      int
 	pos    int
 	done   bool
-	buf    [batch]int32
+	buf    *[batch]int32
 }
 
-// fill sets the next stretch of c and reports whether there is one. A
-// strategy may hand over an empty stretch before the end (bitset, when the
-// words it lists have no live slot); fill asks again rather than end the
-// loop there.
+// whole sets c to the one stretch of a strategy that hands over every live
+// slot at once and reports whether it is one. It is small enough to inline,
+// so a loop over such a strategy makes no call before its first item.
+func (p *Pool[T]) whole(c *cursor) bool {
+	switch p.kind {
+	case kActiveList:
+		p.activeList.fill(c)
+	case kDense:
+		p.dense.fill(c, p.Len())
+	case kScan, kQueue, kOffsets, kBitset:
+		return false
+	default:
+		// Strategies that track only free slots test every slot's
+		// generation: one run over the whole capacity.
+		c.hi, c.done = len(p.gen), true
+	}
+	return true
+}
+
+// fill sets the next stretch of c for the strategies that whole does not
+// serve, and reports whether there is one. A strategy may hand over an
+// empty stretch before the end (bitset, when the words it lists have no
+// live slot); fill asks again rather than end the loop there.
 func (p *Pool[T]) fill(c *cursor) bool {
 	for !c.done {
-		c.list, c.n, c.lo, c.hi = nil, 0, 0, 0
+		c.n, c.lo, c.hi = 0, 0, 0
 		switch p.kind {
-		case kActiveList:
-			p.activeList.fill(c)
 		case kScan:
 			p.scan.fill(c)
 		case kQueue:
@@ -322,14 +351,8 @@ func (p *Pool[T]) fill(c *cursor) bool {
 			p.offsets.fill(c)
 		case kBitset:
 			p.bitset.fill(c)
-		case kDense:
-			p.dense.fill(c, p.Len())
-		default:
-			// Strategies that track only free slots test every slot's
-			// generation: one run over the whole capacity.
-			c.hi, c.done = len(p.gen), true
 		}
-		if c.hi > c.lo || c.n > 0 || len(c.list) > 0 {
+		if c.hi > c.lo || c.n > 0 {
 			return true
 		}
 	}
