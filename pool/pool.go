@@ -247,8 +247,8 @@ func (p *Pool[T]) All() iter.Seq2[Handle, *T] {
 	return func(yield func(Handle, *T) bool) {
 		var c cursor
 		if !p.whole(&c) {
-			// Only these strategies need the buffer: the others spare
-			// every loop its zeroing.
+			// The strategies that fill stretches one by one get the
+			// buffer; the others spare every loop its zeroing.
 			c.buf = new([batch]int32)
 			if !p.fill(&c) {
 				return

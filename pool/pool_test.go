@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"iter"
 	"maps"
+	"os/exec"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -636,5 +640,46 @@ func TestSyncPoolAllocs(t *testing.T) {
 	p.Acquire()
 	if got := p.Stats().Allocs; got != st.Allocs+1 {
 		t.Fatalf("Acquire after two collections: Stats.Allocs = %d, want %d", got, st.Allocs+1)
+	}
+}
+
+// TestInlines checks the inlining the package's speed rests on: Slab's
+// Acquire, Release and Get, the reason Slab exists, and Pool's whole, which
+// lets a loop over dense, activelist or a strategy that tracks only free
+// slots reach its first item without a call. It builds this package's
+// tests with -m=2, which prints the inliner's decisions, the way the
+// compiler's own tests guard intended inlining.
+func TestInlines(t *testing.T) {
+	gotool, err := exec.LookPath("go")
+	if err != nil {
+		t.Fatalf("the go command is needed to ask the compiler: %v", err)
+	}
+	out, err := exec.Command(gotool, "test", "-c", "-o", filepath.Join(t.TempDir(), "pool.test"), "-gcflags=-m=2", ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go test -c -gcflags=-m=2: %v\n%s", err, out)
+	}
+	// Only the shape instantiations are the code callers run; the
+	// wrappers for named types call them.
+	decision := regexp.MustCompile(`(can|cannot) inline \(\*(Slab|Pool)\[go\.shape\.[^\n]*?\]\)\.(\w+)(?: with cost (\d+))?`)
+	want := []string{"Slab.Acquire", "Slab.Release", "Slab.Get", "Pool.whole"}
+	inlined := make(map[string]int)
+	for _, m := range decision.FindAllSubmatch(out, -1) {
+		name := string(m[2]) + "." + string(m[3])
+		if !slices.Contains(want, name) {
+			continue
+		}
+		if string(m[1]) == "cannot" {
+			t.Errorf("%s", m[0])
+			continue
+		}
+		inlined[name], _ = strconv.Atoi(string(m[4]))
+	}
+	for _, name := range want {
+		cost, ok := inlined[name]
+		if !ok {
+			t.Errorf("%s is not inlined", name)
+			continue
+		}
+		t.Logf("%s: inliner cost %d of 80", name, cost)
 	}
 }

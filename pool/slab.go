@@ -5,7 +5,7 @@
 // call and the switch cost as much as the free list itself. Slab has the
 // one strategy and no switch, and keeps no counter the contract does not
 // need, so that Acquire and Release fit the budget and are inlined into the
-// caller. TestSlabInlines guards that. Each slot holds its item, its
+// caller. TestInlines guards that. Each slot holds its item, its
 // generation and its free-list link side by side, as seed 001's nodes do,
 // so a call indexes one slice, not two. Once nothing is a call, a pair's
 // time follows its instruction count more than its chains of dependent

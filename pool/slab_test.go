@@ -2,44 +2,8 @@ package pool
 
 import (
 	"errors"
-	"os/exec"
-	"path/filepath"
-	"regexp"
-	"strconv"
 	"testing"
 )
-
-// TestSlabInlines checks the reason Slab exists: the compiler inlines its
-// Acquire, Release and Get. It builds this package's tests with -m=2, which
-// prints the inliner's decisions, the way the compiler's own tests guard
-// intended inlining.
-func TestSlabInlines(t *testing.T) {
-	gotool, err := exec.LookPath("go")
-	if err != nil {
-		t.Fatalf("the go command is needed to ask the compiler: %v", err)
-	}
-	out, err := exec.Command(gotool, "test", "-c", "-o", filepath.Join(t.TempDir(), "pool.test"), "-gcflags=-m=2", ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go test -c -gcflags=-m=2: %v\n%s", err, out)
-	}
-	decision := regexp.MustCompile(`(can|cannot) inline \(\*Slab\[go\.shape\.[^\n]*?\]\)\.(Acquire|Release|Get)(?: with cost (\d+))?`)
-	inlined := make(map[string]int)
-	for _, m := range decision.FindAllSubmatch(out, -1) {
-		if string(m[1]) == "cannot" {
-			t.Errorf("%s", m[0])
-			continue
-		}
-		inlined[string(m[2])], _ = strconv.Atoi(string(m[3]))
-	}
-	for _, method := range []string{"Acquire", "Release", "Get"} {
-		cost, ok := inlined[method]
-		if !ok {
-			t.Errorf("Slab.%s is not inlined", method)
-			continue
-		}
-		t.Logf("Slab.%s: inliner cost %d of 80", method, cost)
-	}
-}
 
 // TestSlabPoolForeign checks that a handle of a Pool is foreign to a Slab
 // and the other way round, though both hand out slot 0 first.
