@@ -166,7 +166,7 @@ func sshConfig(hostKey ssh.Signer, authorized map[string]bool) *ssh.ServerConfig
 	withKey := func(key ssh.PublicKey) *ssh.Permissions {
 		return &ssh.Permissions{Extensions: map[string]string{permFingerprint: ssh.FingerprintSHA256(key)}}
 	}
-	c := &ssh.ServerConfig{ServerVersion: "SSH-2.0-poolroids"}
+	c := &ssh.ServerConfig{ServerVersion: "SSH-2.0-poolroids", Config: algorithms}
 	c.AddHostKey(hostKey)
 	if authorized == nil {
 		// Open: any key (so the player's scores carry its fingerprint), or
@@ -187,6 +187,19 @@ func sshConfig(hostKey ssh.Signer, authorized map[string]bool) *ssh.ServerConfig
 		return withKey(key), nil
 	}
 	return c
+}
+
+// algorithms are what ssh-audit's hardening guide keeps of x/crypto/ssh's
+// defaults, which offer NIST curves, SHA-1 and encrypt-and-MAC as well.
+// Every OpenSSH since 7.4 shares some of each list. Curve25519 is also
+// offered under its older name, curve25519-sha256@libssh.org.
+var algorithms = ssh.Config{
+	KeyExchanges: []string{ssh.KeyExchangeMLKEM768X25519, ssh.KeyExchangeCurve25519},
+	Ciphers: []string{
+		ssh.CipherChaCha20Poly1305, ssh.CipherAES256GCM, ssh.CipherAES128GCM,
+		ssh.CipherAES256CTR, ssh.CipherAES192CTR, ssh.CipherAES128CTR,
+	},
+	MACs: []string{ssh.HMACSHA256ETM, ssh.HMACSHA512ETM},
 }
 
 // ListenAndServe listens on the TCP address addr and serves on it.
