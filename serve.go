@@ -48,6 +48,8 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	hostKey := fs.String("host-key", "", "host key `PATH`, created on first start (default: the config dir's poolroids/ssh_host_ed25519_key)")
 	authorized := fs.String("authorized-keys", "", "only the public keys in this authorized_keys `PATH` may play (default: anyone)")
 	maxSessions := fs.Int("max-sessions", 32, "`N` games at once; one more player is told the server is full")
+	maxPerAddr := fs.Int("max-per-address", 4, "`N` games at once from one address (an IPv6 /64)")
+	maxStartups := fs.String("max-startups", "10:30:100", "connections not yet playing, as sshd's `start:rate:full`: from start on, drop new ones with rate% chance, rising to 100% at full")
 	idle := fs.Duration("idle", 10*time.Minute, "end a game after this long without input from the player")
 	maxTime := fs.Duration("max-time", 2*time.Hour, "end a game after this long in any case")
 	connRate := fs.Int("conn-rate", 30, "`N` connections a minute one address may open, after a burst of 10; 0: no limit")
@@ -62,12 +64,18 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	switch {
 	case *maxSessions < 1:
 		return bad("-max-sessions %d: want at least 1", *maxSessions)
+	case *maxPerAddr < 1:
+		return bad("-max-per-address %d: want at least 1", *maxPerAddr)
 	case *idle <= 0 || *maxTime <= 0:
 		return bad("-idle and -max-time must be positive")
 	case *connRate < 0:
 		return bad("-conn-rate %d: want 0 or more", *connRate)
 	case *fps < 1 || *fps > 240:
 		return bad("-fps %d: want 1..240", *fps)
+	}
+	startups, err := serve.ParseStartups(*maxStartups)
+	if err != nil {
+		return bad("-max-startups: %v", err)
 	}
 	set, err := game.load()
 	if err != nil {
@@ -105,6 +113,8 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		HostKeyPath:        *hostKey,
 		AuthorizedKeysPath: *authorized,
 		MaxSessions:        *maxSessions,
+		MaxPerAddress:      *maxPerAddr,
+		MaxStartups:        startups,
 		Idle:               *idle,
 		MaxTime:            *maxTime,
 		ConnPerMinute:      rate,

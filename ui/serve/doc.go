@@ -32,10 +32,19 @@
 // # Limits
 //
 //   - MaxSessions games at once; the next player is told "server full, try
-//     later". At most MaxSessions+32 connections are open at once.
-//   - Each address (an IPv6 /64) may connect ConnPerMinute times a minute
-//     after a burst; the table of addresses is bounded.
-//   - The handshake must finish within 10 s and the game start within 30 s.
+//     later". One address (an IPv6 /64) may run MaxPerAddress of them.
+//   - A connection is starting from its accept until its game starts: in
+//     the handshake, logging in, or logged in and asking for a game.
+//     Starting connections have their own bound, apart from the games, as
+//     OpenSSH's MaxStartups: from MaxStartups.Start on a new one is dropped
+//     with probability Rate%, rising to 100% at Full (10:30:100). One
+//     address may have MaxStartupsPerAddress of them (4), fewer than Start:
+//     one address alone can make the server drop only its own.
+//   - The handshake and login must finish within LoginTimeout (10 s); a
+//     logged-in connection that has not asked for a game within
+//     StartTimeout (5 s) is closed.
+//   - Each address may connect ConnPerMinute times a minute after a burst;
+//     the table of addresses is bounded.
 //   - Idle: the player's input, not the game's output, keeps a session
 //     alive. MaxTime bounds a session whatever happens.
 //   - A panic in Play, or in a goroutine it starts with [Session.Go], is

@@ -1,8 +1,13 @@
 package serve
 
 import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
 	"net"
 	"net/netip"
+	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -82,5 +87,192 @@ func (l *limiter) evict(now time.Time) {
 			return
 		}
 		delete(l.m, k)
+	}
+}
+
+// Startups bounds the connections not yet playing, as OpenSSH's MaxStartups
+// start:rate:full does: below Start of them every new one is let in; from
+// Start on, a new one is dropped with probability Rate percent, rising
+// linearly to 100 percent at Full. Random early drop keeps a flood from
+// one place from shutting out every newcomer at once.
+type Startups struct {
+	Start, Rate, Full int
+}
+
+// drop reports whether a connection arriving while n others are starting
+// is dropped, for a roll r uniform in [0, 100).
+func (m Startups) drop(n, r int) bool {
+	switch {
+	case n < m.Start:
+		return false
+	case n >= m.Full:
+		return true
+	}
+	p := m.Rate + (100-m.Rate)*(n-m.Start)/(m.Full-m.Start)
+	return r < p
+}
+
+func (m Startups) String() string { return fmt.Sprintf("%d:%d:%d", m.Start, m.Rate, m.Full) }
+
+// ParseStartups parses sshd's MaxStartups syntax: "start:rate:full", or
+// "full" alone (no early drop).
+func ParseStartups(s string) (Startups, error) {
+	var m Startups
+	f := strings.Split(s, ":")
+	var err error
+	switch len(f) {
+	case 1:
+		m.Full, err = strconv.Atoi(f[0])
+		m.Start, m.Rate = m.Full, 100
+	case 3:
+		var e [3]error
+		m.Start, e[0] = strconv.Atoi(f[0])
+		m.Rate, e[1] = strconv.Atoi(f[1])
+		m.Full, e[2] = strconv.Atoi(f[2])
+		err = errors.Join(e[:]...)
+	default:
+		err = errors.New("want start:rate:full or full")
+	}
+	if err == nil {
+		err = m.check()
+	}
+	if err != nil {
+		return Startups{}, fmt.Errorf("max startups %q: %w", s, err)
+	}
+	return m, nil
+}
+
+func (m Startups) check() error {
+	if m.Full < 1 || m.Start < 0 || m.Start > m.Full || m.Rate < 0 || m.Rate > 100 {
+		return errors.New("want 0 <= start <= full, full >= 1 and rate 0..100")
+	}
+	return nil
+}
+
+// tally counts the connections of each address: those not yet playing
+// (handshake, login, or logged in and yet to start a game) and the games.
+// An address is in the table only while it has a connection, so its size
+// is bounded by the connections' limits.
+type tally struct {
+	startups    Startups
+	startupsPer int // connections not yet playing one address may have
+	gamesPer    int // games one address may run
+	slots       chan struct{}
+	mu          sync.Mutex
+	starting    int
+	addrs       map[netip.Prefix]*addrCount
+	roll        func() int // uniform in [0, 100)
+}
+
+type addrCount struct{ starting, games int }
+
+func newTally(m Startups, startupsPer, gamesPer, games int) *tally {
+	return &tally{
+		startups: m, startupsPer: startupsPer, gamesPer: gamesPer,
+		slots: make(chan struct{}, games),
+		addrs: make(map[netip.Prefix]*addrCount),
+		roll:  func() int { return rand.IntN(100) },
+	}
+}
+
+// Refusals of a connection or a game by the limits; they are the log's
+// reasons.
+const (
+	reasonStartupsPer = "too many logins from one address"
+	reasonStartups    = "too many logins"
+	reasonGamesPer    = "too many games from one address"
+)
+
+// admit counts a new connection from k as starting, or reports why not.
+func (t *tally) admit(k netip.Prefix) (refused string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	a := t.addrs[k]
+	switch {
+	case a != nil && a.starting >= t.startupsPer:
+		return reasonStartupsPer
+	case t.startups.drop(t.starting, t.roll()):
+		return reasonStartups
+	}
+	if a == nil {
+		a = &addrCount{}
+		t.addrs[k] = a
+	}
+	a.starting++
+	t.starting++
+	return ""
+}
+
+// play turns one starting connection of k into a game, or reports why
+// not (the connection then stays starting).
+func (t *tally) play(k netip.Prefix) (refused *ending) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	a := t.addrs[k]
+	if a.games >= t.gamesPer {
+		return endBusy
+	}
+	select {
+	case t.slots <- struct{}{}:
+	default:
+		return endFull
+	}
+	a.games++
+	a.starting--
+	t.starting--
+	return nil
+}
+
+// done uncounts a connection of k that was starting, or a game.
+func (t *tally) done(k netip.Prefix, game bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	a := t.addrs[k]
+	if game {
+		<-t.slots
+		a.games--
+	} else {
+		a.starting--
+		t.starting--
+	}
+	if a.starting == 0 && a.games == 0 {
+		delete(t.addrs, k)
+	}
+}
+
+// seat is one connection's place in the tally: starting, then perhaps a
+// game, then nothing.
+type seat struct {
+	t  *tally
+	k  netip.Prefix
+	mu sync.Mutex
+	at int // seatStarting, seatGame or seatGone
+}
+
+const (
+	seatStarting = iota
+	seatGame
+	seatGone
+)
+
+// play takes a game for the connection, or reports why not.
+func (s *seat) play() *ending {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if e := s.t.play(s.k); e != nil {
+		return e
+	}
+	s.at = seatGame
+	return nil
+}
+
+// leave gives back what the connection holds: its game when one ran,
+// else its place among the starting. Later calls do nothing.
+func (s *seat) leave() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.at != seatGone {
+		s.t.done(s.k, s.at == seatGame)
+		s.at = seatGone
 	}
 }

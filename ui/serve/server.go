@@ -16,21 +16,14 @@ import (
 var ErrServerClosed = errors.New("serve: server closed")
 
 const (
-	// handshakeTimeout bounds the SSH handshake and authentication, so a
-	// client that connects and stalls cannot hold a connection.
-	handshakeTimeout = 10 * time.Second
-	// startTimeout bounds the time from login to the game starting.
-	startTimeout = 30 * time.Second
 	// grace is how long a game that was told to end (shutdown, idle, time
 	// limit) may take to say goodbye before its connection is cut.
 	grace = 2 * time.Second
 	// linger is how long a finished session waits for the client to close
 	// its side after the exit status, before the server closes the socket.
 	linger = time.Second
-	// maxHandshakes is how many connections beyond MaxSessions may be open
-	// at once: logging in, or about to be told the server is full.
-	maxHandshakes = 32
-	// maxTracked bounds the rate limiter's table of addresses.
+	// maxTracked bounds the rate limiter's table of addresses, and the
+	// refusal log's.
 	maxTracked = 4096
 )
 
@@ -48,6 +41,22 @@ type Config struct {
 	// MaxSessions is how many games may run at once (0: 32). One more
 	// player is told "server full, try later".
 	MaxSessions int
+	// MaxPerAddress is how many of those games one address (an IPv6 /64)
+	// may run at once (0: 4).
+	MaxPerAddress int
+	// MaxStartups bounds the connections not yet playing: in the
+	// handshake, logging in, or logged in and yet to start a game (zero
+	// value: 10:30:100, OpenSSH's default).
+	MaxStartups Startups
+	// MaxStartupsPerAddress is how many of those one address may have
+	// (0: 4). Below MaxStartups.Start, one address alone cannot make the
+	// server drop anyone else's.
+	MaxStartupsPerAddress int
+	// LoginTimeout bounds the handshake and authentication (0: 10 s).
+	LoginTimeout time.Duration
+	// StartTimeout is how long a logged-in connection has to start a
+	// game; it is closed if it has not (0: 5 s).
+	StartTimeout time.Duration
 	// Idle ends a game when the player has sent nothing for this long (0:
 	// 10 minutes, negative: never). Output does not count: the game always
 	// draws.
@@ -73,7 +82,7 @@ type Server struct {
 	cfg    Config
 	ssh    *ssh.ServerConfig
 	limit  *limiter // nil: no rate limit
-	slots  chan struct{}
+	tally  *tally
 	log    *slog.Logger
 	key    string  // the host key's SHA256 fingerprint, for players to check
 	idle   *ending // the idle ending, which names the limit
@@ -103,6 +112,30 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.MaxSessions < 0 {
 		return nil, fmt.Errorf("serve: MaxSessions %d: must be positive", cfg.MaxSessions)
+	}
+	if cfg.MaxPerAddress == 0 {
+		cfg.MaxPerAddress = 4
+	}
+	if cfg.MaxStartups == (Startups{}) {
+		cfg.MaxStartups = Startups{10, 30, 100}
+	}
+	if cfg.MaxStartupsPerAddress == 0 {
+		cfg.MaxStartupsPerAddress = 4
+	}
+	switch {
+	case cfg.MaxPerAddress < 0:
+		return nil, fmt.Errorf("serve: MaxPerAddress %d: must be positive", cfg.MaxPerAddress)
+	case cfg.MaxStartupsPerAddress < 0:
+		return nil, fmt.Errorf("serve: MaxStartupsPerAddress %d: must be positive", cfg.MaxStartupsPerAddress)
+	}
+	if err := cfg.MaxStartups.check(); err != nil {
+		return nil, fmt.Errorf("serve: MaxStartups %v: %w", cfg.MaxStartups, err)
+	}
+	if cfg.LoginTimeout <= 0 {
+		cfg.LoginTimeout = 10 * time.Second
+	}
+	if cfg.StartTimeout <= 0 {
+		cfg.StartTimeout = 5 * time.Second
 	}
 	if cfg.Idle == 0 {
 		cfg.Idle = 10 * time.Minute
@@ -141,7 +174,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg:       cfg,
 		ssh:       sshConfig(hostKey, authorized),
-		slots:     make(chan struct{}, cfg.MaxSessions),
+		tally:     newTally(cfg.MaxStartups, cfg.MaxStartupsPerAddress, cfg.MaxPerAddress, cfg.MaxSessions),
 		log:       cfg.Logger,
 		key:       ssh.FingerprintSHA256(hostKey.PublicKey()),
 		idle:      &ending{reason: "idle", message: fmt.Sprintf("no input for %v, disconnected", cfg.Idle)},
@@ -252,26 +285,31 @@ func (s *Server) Serve(ln net.Listener) error {
 
 // accept applies the connection limits to nc and serves it.
 func (s *Server) accept(nc net.Conn) {
-	addr := nc.RemoteAddr().String()
-	if s.limit != nil && !s.limit.allow(key(nc.RemoteAddr()), time.Now()) {
-		s.log.Warn("rejected", "addr", addr, "reason", "rate limit")
+	k := key(nc.RemoteAddr())
+	refuse := func(reason string) {
+		s.log.Warn("rejected", "addr", nc.RemoteAddr().String(), "reason", reason)
 		nc.Close()
+	}
+	if s.limit != nil && !s.limit.allow(k, time.Now()) {
+		refuse("rate limit")
 		return
 	}
+	if reason := s.tally.admit(k); reason != "" {
+		refuse(reason)
+		return
+	}
+	seat := &seat{t: s.tally, k: k}
 	s.mu.Lock()
-	if s.closing || len(s.conns) >= s.cfg.MaxSessions+maxHandshakes {
-		closing := s.closing
+	if s.closing {
 		s.mu.Unlock()
-		if !closing {
-			s.log.Warn("rejected", "addr", addr, "reason", "too many connections")
-		}
+		seat.leave()
 		nc.Close()
 		return
 	}
 	s.conns[nc] = struct{}{}
 	s.wg.Add(1)
 	s.mu.Unlock()
-	go s.serveConn(nc)
+	go s.serveConn(nc, seat)
 }
 
 func (s *Server) shuttingDown() bool {
@@ -311,4 +349,4 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 // Sessions returns how many games are running.
-func (s *Server) Sessions() int { return len(s.slots) }
+func (s *Server) Sessions() int { return len(s.tally.slots) }

@@ -82,6 +82,7 @@ var (
 	endNoPTY      = &ending{reason: "no pty", message: "poolroids is a game: connect with a terminal, e.g. ssh -t, and without a command"}
 	endExec       = &ending{reason: "exec refused", message: "poolroids runs no commands: connect with a terminal, e.g. ssh -t, and without a command"}
 	endFull       = &ending{reason: "server full", message: "server full, try later"}
+	endBusy       = &ending{reason: reasonGamesPer, message: "too many games from your address, try later"}
 )
 
 // conn is one client connection. The server allows one session on it.
@@ -93,6 +94,7 @@ type conn struct {
 	cancel context.CancelCauseFunc
 	log    *slog.Logger
 	start  time.Time
+	seat   *seat
 	wg     sync.WaitGroup // the session's goroutines
 
 	session bool // a session channel was opened (read by serveConn's loop only)
@@ -106,9 +108,10 @@ type conn struct {
 	ended   *ending // what ended the session, once it has
 }
 
-func (s *Server) serveConn(nc net.Conn) {
+func (s *Server) serveConn(nc net.Conn, seat *seat) {
 	defer func() {
 		nc.Close()
+		seat.leave()
 		s.mu.Lock()
 		delete(s.conns, nc)
 		s.mu.Unlock()
@@ -117,7 +120,7 @@ func (s *Server) serveConn(nc net.Conn) {
 	defer s.recoverConn(nc)
 
 	addr := nc.RemoteAddr().String()
-	_ = nc.SetDeadline(time.Now().Add(handshakeTimeout))
+	_ = nc.SetDeadline(time.Now().Add(s.cfg.LoginTimeout))
 	sc, chans, reqs, err := ssh.NewServerConn(nc, s.ssh)
 	if err != nil {
 		if _, ok := errors.AsType[*ssh.ServerAuthError](err); ok {
@@ -131,14 +134,14 @@ func (s *Server) serveConn(nc net.Conn) {
 
 	ctx, cancel := context.WithCancelCause(s.base)
 	c := &conn{
-		srv: s, nc: nc, sc: sc, ctx: ctx, cancel: cancel, start: time.Now(),
+		srv: s, nc: nc, sc: sc, ctx: ctx, cancel: cancel, start: time.Now(), seat: seat,
 		log: s.log.With("addr", addr, "user", cleanUser(sc.User())),
 	}
 	fp := sc.Permissions.Extensions[permFingerprint]
 	c.log.Info("connect", "fingerprint", fp)
 	go c.globalRequests(reqs)
 	stop := context.AfterFunc(ctx, c.hangUp)
-	noStart := time.AfterFunc(startTimeout, func() {
+	noStart := time.AfterFunc(s.cfg.StartTimeout, func() {
 		c.mu.Lock()
 		started := c.started
 		c.mu.Unlock()
@@ -348,11 +351,9 @@ func (c *conn) begin(ch ssh.Channel, kind string, pty *ptyRequest, term clientTe
 		c.finish(ch, ch.Stderr(), refuse, 1)
 		return nil, nil
 	}
-	select {
-	case c.srv.slots <- struct{}{}:
-	default:
-		c.log.Warn("rejected", "reason", endFull.reason)
-		c.finish(ch, ch, endFull, 1)
+	if e := c.seat.play(); e != nil {
+		c.log.Warn("rejected", "reason", e.reason)
+		c.finish(ch, ch, e, 1)
 		return nil, nil
 	}
 	c.mu.Lock()
@@ -390,8 +391,7 @@ func (c *conn) finish(ch ssh.Channel, w io.Writer, e *ending, status uint32) {
 // play runs one game on the session's terminal.
 func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm) {
 	defer c.wg.Done()
-	release := sync.OnceFunc(func() { <-c.srv.slots })
-	defer release()
+	defer c.seat.leave()
 
 	// Every limit ends the connection's context, so that a game slow to
 	// return is cut after grace (see hangUp).
@@ -440,7 +440,7 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm) {
 		scr.Fini()
 	}
 	tty.Close()
-	release()
+	c.seat.leave()
 
 	e, status := endQuit, uint32(0)
 	switch cause, _ := context.Cause(c.ctx).(*ending); {
