@@ -45,6 +45,8 @@
 //     StartTimeout (5 s) is closed.
 //   - Each address may connect ConnPerMinute times a minute after a burst;
 //     the table of addresses is bounded.
+//   - A connection may have MaxRefused requests or channels refused in a
+//     burst, then as many a minute (100); one more closes it.
 //   - Idle: the player's input, not the game's output, keeps a session
 //     alive. MaxTime bounds a session whatever happens.
 //   - A panic in Play, or in a goroutine it starts with [Session.Go], is
@@ -68,4 +70,7 @@
 //
 // Structured, through log/slog: "connect", "game start", "disconnect"
 // (duration, score, reason), "rejected" (reason), "panic" (stack).
+// Refusals are not allowed to flood it: the first of a kind from an
+// address is logged at once, the ones that follow as one "rejected" line
+// per kind and address every RefusalSummary (a minute), with their count.
 package serve

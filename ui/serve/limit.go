@@ -58,20 +58,27 @@ func (l *limiter) allow(k netip.Prefix, now time.Time) bool {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b, ok := l.m[k]
-	if !ok {
-		if len(l.m) >= l.max {
-			l.evict(now)
-		}
-		b = bucket{tokens: l.burst, at: now}
+	if !ok && len(l.m) >= l.max {
+		l.evict(now)
 	}
-	b.tokens = min(l.burst, b.tokens+now.Sub(b.at).Seconds()*l.rate)
+	ok = b.take(now, l.rate, l.burst)
+	l.m[k] = b
+	return ok
+}
+
+// take takes a token at now, tokens coming back at rate per second up to
+// burst; false means there was none. The zero bucket is full.
+func (b *bucket) take(now time.Time, rate, burst float64) bool {
+	if b.at.IsZero() {
+		b.tokens = burst
+	} else {
+		b.tokens = min(burst, b.tokens+now.Sub(b.at).Seconds()*rate)
+	}
 	b.at = now
 	if b.tokens < 1 {
-		l.m[k] = b
 		return false
 	}
 	b.tokens--
-	l.m[k] = b
 	return true
 }
 

@@ -57,6 +57,13 @@ type Config struct {
 	// StartTimeout is how long a logged-in connection has to start a
 	// game; it is closed if it has not (0: 5 s).
 	StartTimeout time.Duration
+	// MaxRefused is how many refused requests and channels a connection
+	// may send in a burst, and then a minute; one more closes it (0: 100,
+	// negative: no limit). OpenSSH's keepalives, refused, stay well below.
+	MaxRefused int
+	// RefusalSummary is how often repeated refusals are logged, as one
+	// line per kind and address with their count (0: a minute).
+	RefusalSummary time.Duration
 	// Idle ends a game when the player has sent nothing for this long (0:
 	// 10 minutes, negative: never). Output does not count: the game always
 	// draws.
@@ -79,14 +86,15 @@ type Config struct {
 // own game. Make one with [New], run it with [Server.Serve] and stop it
 // with [Server.Shutdown].
 type Server struct {
-	cfg    Config
-	ssh    *ssh.ServerConfig
-	limit  *limiter // nil: no rate limit
-	tally  *tally
-	log    *slog.Logger
-	key    string  // the host key's SHA256 fingerprint, for players to check
-	idle   *ending // the idle ending, which names the limit
-	expire *ending // likewise for MaxTime
+	cfg      Config
+	ssh      *ssh.ServerConfig
+	limit    *limiter // nil: no rate limit
+	tally    *tally
+	refusals *refusals
+	log      *slog.Logger
+	key      string  // the host key's SHA256 fingerprint, for players to check
+	idle     *ending // the idle ending, which names the limit
+	expire   *ending // likewise for MaxTime
 
 	base    context.Context // parent of every connection; Shutdown cancels it
 	stopAll context.CancelCauseFunc
@@ -137,6 +145,12 @@ func New(cfg Config) (*Server, error) {
 	if cfg.StartTimeout <= 0 {
 		cfg.StartTimeout = 5 * time.Second
 	}
+	if cfg.MaxRefused == 0 {
+		cfg.MaxRefused = 100
+	}
+	if cfg.RefusalSummary <= 0 {
+		cfg.RefusalSummary = time.Minute
+	}
 	if cfg.Idle == 0 {
 		cfg.Idle = 10 * time.Minute
 	}
@@ -174,6 +188,7 @@ func New(cfg Config) (*Server, error) {
 	s := &Server{
 		cfg:       cfg,
 		ssh:       sshConfig(hostKey, authorized),
+		refusals:  newRefusals(cfg.Logger, cfg.RefusalSummary),
 		tally:     newTally(cfg.MaxStartups, cfg.MaxStartupsPerAddress, cfg.MaxPerAddress, cfg.MaxSessions),
 		log:       cfg.Logger,
 		key:       ssh.FingerprintSHA256(hostKey.PublicKey()),
@@ -287,7 +302,7 @@ func (s *Server) Serve(ln net.Listener) error {
 func (s *Server) accept(nc net.Conn) {
 	k := key(nc.RemoteAddr())
 	refuse := func(reason string) {
-		s.log.Warn("rejected", "addr", nc.RemoteAddr().String(), "reason", reason)
+		s.refusals.note(s.log, k, reason, "addr", nc.RemoteAddr().String())
 		nc.Close()
 	}
 	if s.limit != nil && !s.limit.allow(k, time.Now()) {
@@ -335,6 +350,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 		s.wg.Wait()
 		close(done)
 	}()
+	defer s.refusals.stop()
 	select {
 	case <-done:
 		return nil

@@ -83,6 +83,7 @@ var (
 	endExec       = &ending{reason: "exec refused", message: "poolroids runs no commands: connect with a terminal, e.g. ssh -t, and without a command"}
 	endFull       = &ending{reason: "server full", message: "server full, try later"}
 	endBusy       = &ending{reason: reasonGamesPer, message: "too many games from your address, try later"}
+	endRefused    = &ending{reason: "too many refused requests", message: "too many refused requests, disconnected"}
 )
 
 // conn is one client connection. The server allows one session on it.
@@ -99,13 +100,14 @@ type conn struct {
 
 	session bool // a session channel was opened (read by serveConn's loop only)
 
-	mu      sync.Mutex
-	started bool        // the session asked for a shell or a command
-	game    bool        // a game was started
-	done    bool        // the connection is being torn down
-	closer  *time.Timer // closes nc later (see closeAfter)
-	score   int
-	ended   *ending // what ended the session, once it has
+	mu        sync.Mutex
+	started   bool        // the session asked for a shell or a command
+	game      bool        // a game was started
+	done      bool        // the connection is being torn down
+	closer    *time.Timer // closes nc later (see closeAfter)
+	score     int
+	ended     *ending // what ended the session, once it has
+	allowance bucket  // of refused requests (see refused)
 }
 
 func (s *Server) serveConn(nc net.Conn, seat *seat) {
@@ -124,7 +126,7 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 	sc, chans, reqs, err := ssh.NewServerConn(nc, s.ssh)
 	if err != nil {
 		if _, ok := errors.AsType[*ssh.ServerAuthError](err); ok {
-			s.log.Warn("rejected", "addr", addr, "reason", "authentication failed")
+			s.refusals.note(s.log, seat.k, "authentication failed", "addr", addr)
 		} else {
 			s.log.Debug("handshake failed", "addr", addr, "err", err)
 		}
@@ -215,9 +217,11 @@ func (c *conn) closeAfter(d time.Duration) {
 // forwarding (tcpip-forward) among them.
 func (c *conn) globalRequests(reqs <-chan *ssh.Request) {
 	for req := range reqs {
+		reason := ""
 		if req.Type == "tcpip-forward" || req.Type == "streamlocal-forward@openssh.com" {
-			c.log.Warn("rejected", "reason", "remote port forwarding")
+			reason = "remote port forwarding"
 		}
+		c.refused(reason)
 		if req.WantReply {
 			_ = req.Reply(false, nil)
 		}
@@ -230,7 +234,7 @@ func (c *conn) channel(nch ssh.NewChannel) {
 	switch nch.ChannelType() {
 	case "session":
 		if c.session {
-			c.log.Warn("rejected", "reason", "second session on one connection")
+			c.refused("second session on one connection")
 			_ = nch.Reject(ssh.ResourceShortage, "one session per connection")
 			return
 		}
@@ -242,10 +246,10 @@ func (c *conn) channel(nch ssh.NewChannel) {
 		c.wg.Add(1)
 		go c.serveSession(ch, reqs)
 	case "direct-tcpip", "direct-streamlocal@openssh.com":
-		c.log.Warn("rejected", "reason", "port forwarding")
+		c.refused("port forwarding")
 		_ = nch.Reject(ssh.Prohibited, "port forwarding is disabled")
 	default:
-		c.log.Warn("rejected", "reason", "channel type "+cleanUser(nch.ChannelType()))
+		c.refused("unknown channel type", "type", cleanUser(nch.ChannelType()))
 		_ = nch.Reject(ssh.UnknownChannelType, "unsupported channel type")
 	}
 }
@@ -277,7 +281,7 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 		game <-chan struct{} // closed when the game has ended
 	)
 	for req := range reqs {
-		ok := false
+		ok, reason := false, ""
 		c.mu.Lock()
 		started := c.started
 		c.mu.Unlock()
@@ -319,8 +323,11 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 			// a way in.
 			switch req.Type {
 			case "subsystem", "auth-agent-req@openssh.com", "x11-req":
-				c.log.Warn("rejected", "reason", req.Type)
+				reason = req.Type
 			}
+		}
+		if !ok {
+			c.refused(reason)
 		}
 		if req.WantReply {
 			_ = req.Reply(ok, nil)
@@ -347,12 +354,12 @@ func (c *conn) begin(ch ssh.Channel, kind string, pty *ptyRequest, term clientTe
 		refuse = endNoPTY
 	}
 	if refuse != nil {
-		c.log.Warn("rejected", "reason", refuse.reason)
+		c.srv.refusals.note(c.log, c.seat.k, refuse.reason)
 		c.finish(ch, ch.Stderr(), refuse, 1)
 		return nil, nil
 	}
 	if e := c.seat.play(); e != nil {
-		c.log.Warn("rejected", "reason", e.reason)
+		c.srv.refusals.note(c.log, c.seat.k, e.reason)
 		c.finish(ch, ch, e, 1)
 		return nil, nil
 	}
