@@ -1,10 +1,13 @@
 package serve
 
 import (
+	"log/slog"
+	"net/netip"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"golang.org/x/crypto/ssh"
@@ -141,4 +144,63 @@ func TestRefusalsClose(t *testing.T) {
 	if n := len(ts.log.String()); n > 16<<10 {
 		t.Errorf("the log holds %d bytes:\n%s", n, ts.log.String())
 	}
+}
+
+// TestRefusalsTable follows the refusal log through its periods on a fake
+// clock: first line at once, then one summary a period while refusals
+// come, then nothing, and a first line again after a quiet period.
+func TestRefusalsTable(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var lb logBuf
+		log := slog.New(slog.NewTextHandler(&lb, &slog.HandlerOptions{
+			ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+				if a.Key == slog.TimeKey {
+					return slog.Attr{}
+				}
+				return a
+			},
+		}))
+		r := newRefusals(log, time.Minute)
+		a := netip.MustParsePrefix("192.0.2.1/32")
+		b := netip.MustParsePrefix("192.0.2.2/32")
+		for range 1000 {
+			r.note(log, a, "subsystem", "user", "eve")
+		}
+		r.note(log, b, "subsystem")
+		want := "level=WARN msg=rejected reason=subsystem user=eve\n" +
+			"level=WARN msg=rejected reason=subsystem\n"
+		if lb.String() != want {
+			t.Fatalf("at once, the log is\n%s\nwant\n%s", lb.String(), want)
+		}
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		want += "level=WARN msg=rejected reason=subsystem addr=192.0.2.1 count=999 period=1m0s\n"
+		if lb.String() != want {
+			t.Fatalf("after a period, the log is\n%s\nwant\n%s", lb.String(), want)
+		}
+		// A quiet period: nothing to say, and both are forgotten.
+		time.Sleep(time.Minute)
+		synctest.Wait()
+		if lb.String() != want || len(r.m) != 0 || r.timer != nil {
+			t.Fatalf("after a quiet period: %d kept, timer %v, the log is\n%s", len(r.m), r.timer != nil, lb.String())
+		}
+		r.note(log, a, "subsystem")
+		want += "level=WARN msg=rejected reason=subsystem\n"
+		if lb.String() != want {
+			t.Fatalf("forgotten, the log is\n%s\nwant\n%s", lb.String(), want)
+		}
+
+		// Beyond the table's bound, addresses are counted together.
+		for i := range maxTracked + 10 {
+			k := netip.PrefixFrom(netip.AddrFrom4([4]byte{10, 0, byte(i >> 8), byte(i)}), 32)
+			r.note(log, k, "flood")
+		}
+		if len(r.m) > maxTracked+1 {
+			t.Errorf("the table holds %d, bound %d", len(r.m), maxTracked+1)
+		}
+		r.stop()
+		if !strings.Contains(lb.String(), "reason=flood addr=other count=") {
+			t.Errorf("no summary for the addresses beyond the bound:\n%s", tail(lb.String()))
+		}
+	})
 }
