@@ -49,6 +49,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	authorized := fs.String("authorized-keys", "", "only the public keys in this authorized_keys `PATH` may play (default: anyone)")
 	maxSessions := fs.Int("max-sessions", 32, "`N` games at once; one more player is told the server is full")
 	maxPerAddr := fs.Int("max-per-address", 4, "`N` games at once from one address (an IPv6 /64)")
+	maxStartupsPer := fs.Int("max-startups-per-address", 4, "`N` connections not yet playing from one address")
 	maxStartups := fs.String("max-startups", "10:30:100", "connections not yet playing, as sshd's `start:rate:full`: from start on, drop new ones with rate% chance, rising to 100% at full")
 	idle := fs.Duration("idle", 10*time.Minute, "end a game after this long without input from the player")
 	maxTime := fs.Duration("max-time", 2*time.Hour, "end a game after this long in any case")
@@ -66,6 +67,8 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("-max-sessions %d: want at least 1", *maxSessions)
 	case *maxPerAddr < 1:
 		return bad("-max-per-address %d: want at least 1", *maxPerAddr)
+	case *maxStartupsPer < 1:
+		return bad("-max-startups-per-address %d: want at least 1", *maxStartupsPer)
 	case *idle <= 0 || *maxTime <= 0:
 		return bad("-idle and -max-time must be positive")
 	case *connRate < 0:
@@ -110,15 +113,16 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		rate = -1
 	}
 	srv, err := serve.New(serve.Config{
-		HostKeyPath:        *hostKey,
-		AuthorizedKeysPath: *authorized,
-		MaxSessions:        *maxSessions,
-		MaxPerAddress:      *maxPerAddr,
-		MaxStartups:        startups,
-		Idle:               *idle,
-		MaxTime:            *maxTime,
-		ConnPerMinute:      rate,
-		Logger:             log,
+		HostKeyPath:           *hostKey,
+		AuthorizedKeysPath:    *authorized,
+		MaxSessions:           *maxSessions,
+		MaxPerAddress:         *maxPerAddr,
+		MaxStartups:           startups,
+		MaxStartupsPerAddress: *maxStartupsPer,
+		Idle:                  *idle,
+		MaxTime:               *maxTime,
+		ConnPerMinute:         rate,
+		Logger:                log,
 		Play: func(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
 			o := opts
 			o.Seed = rand.Uint64()
