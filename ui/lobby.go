@@ -76,7 +76,7 @@ type Choice struct {
 // game, or play the replay of a high score. Arrows (or j/k) move, Tab and
 // ←→ go between the columns, Enter or space chooses, n opens a new arena,
 // q or Esc leaves; a mouse click chooses what it clicks. It fits 80×24
-// (two columns from 76 cells wide, one below, scrolling when too short).
+// (two columns from 72 cells wide, one below, scrolling when too short).
 //
 // It takes what it shows from the data function, at [NewLobby] and at
 // each [Lobby.Refresh], and reports each choice to the choose function;
