@@ -359,3 +359,27 @@ func TestLobbyRefreshAllocs(t *testing.T) {
 		t.Errorf("a refresh with one line changed allocates %v times; want 1", n)
 	}
 }
+
+// At any size, with the form open or not, drawing, keys and clicks
+// anywhere keep the lobby whole: no panic, the selection on an item.
+func TestLobbyAnySize(t *testing.T) {
+	lt := newLobbyTest(t, 1, 1)
+	keys := []tcell.Key{tcell.KeyDown, tcell.KeyUp, tcell.KeyTab, tcell.KeyPgDn, tcell.KeyEnd, tcell.KeyEnter, tcell.KeyBacktab}
+	for w := 1; w <= 90; w += 3 {
+		for h := 1; h <= 30; h += 2 {
+			lt.scr.SetSize(w, h)
+			lt.l.SetRect(0, 0, w, h)
+			lt.keys(keys[(w+h)%len(keys)], "n"[:(w/3)%2])
+			for y := range h {
+				for x := range w {
+					lt.l.MouseHandler()(tview.MouseLeftClick, tcell.NewEventMouse(x, y, tcell.Button1, tcell.ModNone), func(tview.Primitive) {})
+				}
+			}
+			lt.draw()
+			if lt.l.sel < 0 || lt.l.sel >= len(lt.l.items) {
+				t.Fatalf("%dx%d: selection %d of %d items", w, h, lt.l.sel, len(lt.l.items))
+			}
+			lt.choices = nil
+		}
+	}
+}
