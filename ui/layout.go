@@ -334,6 +334,19 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	return nil
 }
 
+// onMouse sees every mouse event before tview: while the key help or the
+// too-small notice is up the strategy list must not switch behind it, and
+// a click takes the help down.
+func (s *session) onMouse(ev *tcell.EventMouse, action tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) {
+	if !s.fit.help && !s.fit.small {
+		return ev, action
+	}
+	if s.fit.help && action == tview.MouseLeftUp { // consumed, it makes no click
+		s.showHelp(false)
+	}
+	return nil, action
+}
+
 func (s *session) onRune(r rune, now time.Duration) {
 	switch r {
 	case 'q', 'Q':

@@ -211,6 +211,7 @@ func (s *session) run(ctx context.Context) (Result, error) {
 		SetRoot(s.root, true).
 		SetFocus(s.arena).
 		SetInputCapture(s.onKey).
+		SetMouseCapture(s.onMouse).
 		SetBeforeDrawFunc(s.beforeDraw).
 		SetAfterDrawFunc(s.afterDraw)
 	s.runApp()

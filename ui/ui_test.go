@@ -754,7 +754,8 @@ func (t *countingTty) Write(p []byte) (int, error) {
 }
 
 // TestStrategyList picks strategies through the list: Tab gives it the
-// focus, Down and Enter select, a mouse click picks at once.
+// focus, Down and Enter select, a mouse click picks at once, but for one
+// that takes the key help down.
 func TestStrategyList(t *testing.T) {
 	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 8, Strategy: pool.Queue})
 	strategies := func() (b, d pool.Strategy) {
@@ -778,8 +779,18 @@ func TestStrategyList(t *testing.T) {
 	if y < 0 {
 		t.Fatalf("no scan item on screen:\n%s", r.text())
 	}
-	r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
-	r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
+	click := func() {
+		r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
+		r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
+	}
+	r.key(tcell.KeyRune, '?')
+	r.waitFor("the key help", func() bool { return strings.Contains(r.text(), "any key closes this help") })
+	click() // takes the help down, and picks nothing
+	r.waitFor("the help to go", func() (gone bool) { r.onLoop(func() { gone = !r.s.fit.help }); return gone })
+	if b, d := strategies(); b != pool.FreeList || d != pool.FreeList {
+		t.Fatalf("a click on the key help picked %s/%s", b, d)
+	}
+	click()
 	r.waitFor("a click on scan", func() bool {
 		b, d := strategies()
 		return b == pool.Scan && d == pool.Scan
