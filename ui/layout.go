@@ -94,7 +94,7 @@ func autoForm(w, h int) form {
 }
 
 // fitTo chooses the form for a screen of w×h when its size changed: the
-// form the player chose with layoutKey holds until then.
+// form the player chose with v holds until then.
 func (s *session) fitTo(w, h int) {
 	ft := &s.fit
 	if w == ft.w && h == ft.h {
@@ -291,9 +291,9 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 		s.frameDue = true
 		return nil // tview draws after a consumed key
 	}
-	quit := ev.Key() == tcell.KeyCtrlC || ev.Key() == tcell.KeyRune && (ev.Rune() == 'q' || ev.Rune() == 'Q')
+	q := ev.Key() == tcell.KeyRune && (ev.Rune() == 'q' || ev.Rune() == 'Q')
 	switch {
-	case ev.Key() == tcell.KeyCtrlC, s.fit.small && quit:
+	case ev.Key() == tcell.KeyCtrlC, s.fit.small && q:
 		s.end(ReasonQuit, nil)
 		return nil
 	case s.fit.help:
