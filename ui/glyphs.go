@@ -7,16 +7,17 @@ package ui
 // text whether it plays locally (where tcell would print ? or a line-drawing
 // character for them) or over SSH (where serve rewrites what is left).
 type glyphs struct {
-	sep   string // between two figures on a line
-	micro string // the microsecond unit
-	times string // in a size, 80×24
-	arrow string // "strategy → bullets"
-	mark  string // beside a strategy in use
-	up    string // the arrow keys, in the key help
-	left  string
-	right string
-	down  string
-	spark [8]string // the sparkline's levels, empty to full
+	sep    string // between two figures on a line
+	micro  string // the microsecond unit
+	times  string // in a size, 80×24
+	arrow  string // "strategy → bullets"
+	mark   string // beside a strategy in use
+	up     string // the arrow keys, in the key help
+	left   string
+	right  string
+	down   string
+	arrows string    // the turn and thrust keys together, on the help line
+	spark  [8]string // the sparkline's levels, empty to full
 
 	// The box borders.
 	h, v, tl, tr, bl, br string
@@ -32,13 +33,13 @@ type glyphs struct {
 var (
 	utf8Glyphs = newGlyphs(glyphs{
 		sep: " · ", micro: "µs", times: "×", arrow: "→", mark: "◂",
-		up: "↑", left: "←", right: "→", down: "↓",
+		up: "↑", left: "←", right: "→", down: "↓", arrows: "←→↑",
 		spark: [8]string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
 		h:     "─", v: "│", tl: "┌", tr: "┐", bl: "└", br: "┘",
 	})
 	plainGlyphs = newGlyphs(glyphs{
 		sep: " . ", micro: "us", times: "x", arrow: "->", mark: "<",
-		up: "up", left: "left", right: "right", down: "down",
+		up: "up", left: "left", right: "right", down: "down", arrows: "arrows",
 		spark: [8]string{"_", ".", "-", "~", "=", "+", "*", "#"},
 		h:     "-", v: "|", tl: "+", tr: "+", bl: "+", br: "+",
 	})

@@ -43,12 +43,8 @@ type helpItem struct{ key, what string }
 // helpLineItems are the keys the help line shows from the left, as far as
 // they fit; the help overlay lists them all.
 func helpLineItems(g *glyphs) []helpItem {
-	move := g.left + g.right + g.up + "/wasd"
-	if g.up != "↑" {
-		move = "arrows/wasd"
-	}
 	return []helpItem{
-		{move, "move"}, {"space", "fire"}, {"h", "hyperspace"}, {"p", "pause"},
+		{g.arrows + "/wasd", "move"}, {"space", "fire"}, {"h", "hyperspace"}, {"p", "pause"},
 		{"1-0", "strategy"}, {"b", "pool"}, {"x", "stress"}, {"v", "panel"}, {"tab", "list"},
 	}
 }
