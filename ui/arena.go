@@ -12,8 +12,14 @@ import (
 )
 
 // cellAspect is a terminal cell's height over its width: the playfield is
-// fitted in cells so that it keeps its shape on screen.
-const cellAspect = 2.0
+// fitted in cells so that it keeps its shape on screen. Common monospace
+// fonts make cells 2.0 to 2.2 times as tall as wide, so a field may be up
+// to maxWiden wider than cellAspect makes it, to use the columns a short
+// terminal leaves.
+const (
+	cellAspect = 2.0
+	maxWiden   = 1.1
+)
 
 // inkStyles colour each kind of dot. tcell fits the RGB values to the
 // terminal's palette when it has fewer colours.
@@ -102,11 +108,12 @@ func newArena(s *session) *arena {
 }
 
 // fieldSize is the largest field of cells within w×h that keeps the
-// playfield's aspect ratio on screen.
+// playfield's aspect ratio on screen, widened by up to maxWiden where the
+// height limits it.
 func fieldSize(w, h int) (fw, fh int) {
 	ratio := game.Width / game.Height * cellAspect // cells across per cell down
 	fh = min(h, int(float64(w)/ratio))
-	fw = min(w, int(math.Round(float64(fh)*ratio)))
+	fw = min(w, int(float64(fh)*ratio*maxWiden))
 	return max(fw, 0), max(fh, 0)
 }
 
@@ -311,10 +318,11 @@ func (a *arena) dotOf(p game.Vec) (int, int) {
 // mode. On the session's screen it draws only the rows that changed, each
 // cell once, so that only cells that change reach the terminal.
 func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
-	f, h := a.frame, &a.hud
+	f, h, g := a.frame, &a.hud, a.s.glyphs()
 	b := append(a.buf[:0], ' ')
 	b = append(b, h.level...)
-	b = append(b, " · wave "...)
+	b = append(b, g.sep...)
+	b = append(b, "wave "...)
 	b = strconv.AppendInt(b, int64(h.wave), 10)
 	b = append(b, ' ')
 	a.buf = b
@@ -322,9 +330,11 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 
 	b = append(b[:0], " score "...)
 	b = strconv.AppendInt(b, int64(h.score), 10)
-	b = append(b, " · lives "...)
+	b = append(b, g.sep...)
+	b = append(b, "lives "...)
 	b = strconv.AppendInt(b, int64(h.lives), 10)
-	b = append(b, " · high "...)
+	b = append(b, g.sep...)
+	b = append(b, "high "...)
 	b = strconv.AppendInt(b, int64(h.high), 10)
 	b = append(b, ' ')
 	a.buf = b
@@ -336,25 +346,25 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 	badge := ""
 	switch {
 	case h.mode == modeTitle:
-		badge = " DEMO · space to play "
+		badge = g.demoBadge
 	case h.paused:
 		badge = " PAUSED "
 	case h.stress:
-		badge = " STRESS AUTOPILOT · x to stop "
+		badge = g.stressBadge
 	}
 
 	sh, all := &a.shown, !a.s.mine(scr)
 	if all || st != sh.style {
 		for j := f.y; j < f.y+f.h; j++ {
-			scr.Put(f.x-1, j, borderV, st)
-			scr.Put(f.x+f.w, j, borderV, st)
+			scr.Put(f.x-1, j, g.v, st)
+			scr.Put(f.x+f.w, j, g.v, st)
 		}
 	}
 	if all || st != sh.style || left != sh.left || right != sh.right {
-		borderRow(scr, f, f.y-1, borderTL, borderTR, left, right, st)
+		borderRow(scr, g, f, f.y-1, g.tl, g.tr, left, right, st)
 	}
 	if all || st != sh.style || badge != sh.badge {
-		borderRow(scr, f, f.y+f.h, borderBL, borderBR, badge, "", st)
+		borderRow(scr, g, f, f.y+f.h, g.bl, g.br, badge, "", st)
 	}
 	if !all {
 		sh.style, sh.left, sh.right, sh.badge = st, left, right, badge
@@ -365,50 +375,49 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 // included, with left on it from its second cell (in badgeStyle if it is
 // the bottom row, else titleStyle) and right ending at its last but one.
 // It sets each cell once.
-func borderRow(scr tcell.Screen, f rect, y int, cl, cr, left, right string, st tcell.Style) {
+func borderRow(scr tcell.Screen, g *glyphs, f rect, y int, cl, cr, left, right string, st tcell.Style) {
 	tst := titleStyle
 	if y != f.y-1 {
 		tst = badgeStyle
 	}
 	scr.Put(f.x-1, y, cl, st)
-	scr.Put(f.x, y, borderH, st)
+	scr.Put(f.x, y, g.h, st)
 	x := f.x + 1
 	x += putString(scr, x, y, f.w-2, left, tst)
 	end := f.x + f.w - 1 // the last cell before the corner
 	if right != "" {
 		for rx := end - utf8.RuneCountInString(right); x < rx; x++ {
-			scr.Put(x, y, borderH, st)
+			scr.Put(x, y, g.h, st)
 		}
 		x += putString(scr, x, y, end-x, right, tst)
 	}
 	for ; x <= end; x++ {
-		scr.Put(x, y, borderH, st)
+		scr.Put(x, y, g.h, st)
 	}
 	scr.Put(f.x+f.w, y, cr, st)
 }
 
-var (
-	titleScreen = []string{
-		"P O O L R O I D S",
-		"",
-		"asteroids on fixed-capacity object pools",
-		"",
-		"press space to play",
-	}
-	pauseScreen = []string{"PAUSED", "", "p: resume · q: quit"}
-)
+var titleScreen = []string{
+	"P O O L R O I D S",
+	"",
+	"asteroids on fixed-capacity object pools",
+	"",
+	"press space to play",
+}
 
-// overlay is the title, pause or game-over screen to show over the field,
-// and where; none: no lines and an empty rect.
+// overlay is the key help, title, pause or game-over screen to show over
+// the field, and where; none: no lines and an empty rect.
 func (a *arena) overlay() ([]string, rect) {
 	var lines []string
 	switch {
+	case a.s.fit.help:
+		lines = a.s.glyphs().helpScreen
 	case a.hud.mode == modeTitle:
 		lines = titleScreen
 	case a.hud.mode == modeOver:
 		lines = a.hud.over
 	case a.hud.paused:
-		lines = pauseScreen
+		lines = a.s.glyphs().pauseScreen
 	default:
 		return nil, rect{}
 	}
@@ -441,31 +450,21 @@ func (a *arena) drawOverlay(scr tcell.Screen, lines []string, r rect) {
 	}
 }
 
-// The border runes as strings, for Screen.Put.
-var (
-	borderH  = string(tview.Borders.Horizontal)
-	borderV  = string(tview.Borders.Vertical)
-	borderTL = string(tview.Borders.TopLeft)
-	borderTR = string(tview.Borders.TopRight)
-	borderBL = string(tview.Borders.BottomLeft)
-	borderBR = string(tview.Borders.BottomRight)
-)
-
-// drawBorder draws a single-line box.
-func drawBorder(scr tcell.Screen, x, y, w, h int, st tcell.Style) {
+// drawBorder draws a single-line box in g's borders.
+func drawBorder(scr tcell.Screen, g *glyphs, x, y, w, h int, st tcell.Style) {
 	if w < 2 || h < 2 {
 		return
 	}
 	for i := x + 1; i < x+w-1; i++ {
-		scr.Put(i, y, borderH, st)
-		scr.Put(i, y+h-1, borderH, st)
+		scr.Put(i, y, g.h, st)
+		scr.Put(i, y+h-1, g.h, st)
 	}
 	for j := y + 1; j < y+h-1; j++ {
-		scr.Put(x, j, borderV, st)
-		scr.Put(x+w-1, j, borderV, st)
+		scr.Put(x, j, g.v, st)
+		scr.Put(x+w-1, j, g.v, st)
 	}
-	scr.Put(x, y, borderTL, st)
-	scr.Put(x+w-1, y, borderTR, st)
-	scr.Put(x, y+h-1, borderBL, st)
-	scr.Put(x+w-1, y+h-1, borderBR, st)
+	scr.Put(x, y, g.tl, st)
+	scr.Put(x+w-1, y, g.tr, st)
+	scr.Put(x, y+h-1, g.bl, st)
+	scr.Put(x+w-1, y+h-1, g.br, st)
 }

@@ -32,7 +32,7 @@ const (
 var brailleBit = [4][2]uint8{{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}}
 
 // The glyphs as strings made once, for Screen.Put (see putString).
-var brailleGlyphs, asciiGlyphs = func() (b [256]string, a [128]string) {
+var brailleGlyphs, asciiChars = func() (b [256]string, a [128]string) {
 	for i := range b {
 		b[i] = string(rune(0x2800 + i))
 	}
@@ -172,7 +172,7 @@ func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style,
 			switch {
 			case p.ink == inkNone:
 			case c.ascii:
-				g, st = asciiGlyphs[p.glyph&0x7f], styles[p.ink]
+				g, st = asciiChars[p.glyph&0x7f], styles[p.ink]
 			default:
 				g, st = brailleGlyphs[p.bits], styles[p.ink]
 			}

@@ -11,24 +11,31 @@
 // original; bullets and debris are dots, coloured by kind, debris fading
 // as it ages. Where the screen's character set is not UTF-8 or when asked,
 // it falls back to ASCII: outlines in - | / \, the ship as an
-// arrow. The playfield keeps its 4:3 shape, scaled to the largest field of
-// cells that fits (a cell being about twice as tall as wide). The border
-// carries the level, wave, score, lives and high score.
+// arrow, and every other character beyond ASCII (borders, µ, ·, the
+// sparklines) in one ASCII form, the same locally and over SSH. The
+// playfield keeps its 4:3 shape, scaled to the largest field of cells that
+// fits (a cell being about twice as tall as wide, up to a tenth wider where
+// the height limits it). The border carries the level, wave, score, lives
+// and high score.
 //
-// The side panel shows, for the bullet and the debris pool, the strategy
-// and its numbers (capacity, active, free, high-water, misses, rejects,
-// probes per acquire, acquires per second, a sparkline of the fill over
-// the last six seconds), the Go runtime, the frame times and the input
-// mode; below, the list of the ten strategies. Digits 1–0, a click, or
-// Tab, arrows and Enter switch the pools' strategy between two steps of
-// the world, both pools or, after b, one of them. The panel's text is
-// formatted four times a second, never per frame, so that it costs a
-// remote terminal little.
+// The side panel shows, for the bullet and the debris pool, the strategy and
+// its numbers (capacity, active, free, high-water, misses, rejects, probes
+// per acquire, acquires per second, a sparkline of the fill over the last
+// six seconds), the Go runtime, the frame times and the input mode; below,
+// the list of the ten strategies. That is its full form; the compact one
+// shows each pool's strategy, active/capacity and misses and the frame rate,
+// and the hidden one leaves the arena the whole width. The size picks the
+// richest form that leaves the field four fifths of its rows; v cycles them,
+// and ? lists every key over the arena. Digits 1–0, a click, or Tab, arrows
+// and Enter switch the pools' strategy between two steps of the world, both
+// pools or, after b, one of them. The panel's text is formatted four times a
+// second, never per frame, so that it costs a remote terminal little.
 //
 // # Frames
 //
 // The world steps 60 times a second on a goroutine of its own, under the
-// lock that the drawing and the keys take too. The screen is redrawn
+// lock that the drawing and the keys take too; it waits while the
+// terminal is too small or the key help is up. The screen is redrawn
 // Options.FPS times a second, never on input: tview's draw after each
 // event is skipped, so a flood of keys cannot raise the frame rate. A frame allocates nothing in this package:
 // the canvas is reused, numbers are formatted into reused buffers, and

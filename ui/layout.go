@@ -13,8 +13,9 @@ import (
 	"poolroids/ui/scores"
 )
 
-// build lays the screen out: the arena on the left; on the right the stats
-// box over the strategy list; one line of key help at the bottom.
+// build makes the widgets: the arena on the left, the side panel right
+// of it in the form that fits (see arrange), one line of key help at the
+// bottom.
 func (s *session) build() {
 	s.arena = newArena(s)
 	s.panel = newPanel(s)
@@ -26,17 +27,127 @@ func (s *session) build() {
 	for range pool.Strategies() {
 		s.list.AddItem("", "", 0, nil)
 	}
-	s.list.SetBorder(true).SetTitleAlign(tview.AlignLeft)
-	side := tview.NewFlex().SetDirection(tview.FlexRow).
-		AddItem(s.panel, panelHeight, 0, false).
-		AddItem(s.list, 0, 1, false)
-	body := tview.NewFlex().
-		AddItem(s.arena, 0, 1, true).
-		AddItem(side, panelWidth, 0, false)
+	// The list's border is drawn with the session's glyphs (see
+	// strategyList.Draw), not tview's, which are the same for every session.
+	s.list.SetBorderPadding(1, 1, 1, 1)
+	s.fit.side = tview.NewFlex().SetDirection(tview.FlexRow)
+	s.fit.body = tview.NewFlex()
 	s.root = tview.NewFlex().SetDirection(tview.FlexRow).
-		AddItem(body, 0, 1, true).
+		AddItem(s.fit.body, 0, 1, true).
 		AddItem(&helpLine{Box: tview.NewBox(), s: s}, 1, 0, false)
+	s.arrange(formFull)
 	s.syncList()
+}
+
+// form is the side panel's form. The arena takes the rest of the width.
+type form uint8
+
+const (
+	formFull    form = iota // the stats box over the strategy list
+	formCompact             // a few lines: strategy, active/capacity and misses per pool, fps
+	formHidden              // none: the arena has the whole width
+	numForms
+)
+
+// width is the columns the panel takes in form f.
+func (f form) width() int {
+	switch f {
+	case formFull:
+		return panelWidth
+	case formCompact:
+		return compactWidth
+	}
+	return 0
+}
+
+// fit is how the session fits its screen. It is touched only on tview's
+// goroutine.
+type fit struct {
+	body, side *tview.Flex
+	form       form
+	w, h       int  // the screen size form was chosen for
+	small      bool // the screen is smaller than minWidth×minHeight
+	help       bool // the key help is up
+}
+
+// listMin is the strategies the full panel shows at least.
+const listMin = 5
+
+// autoForm is the form for a w×h screen: the richest one that leaves the
+// field at least four fifths of the rows it would have without a panel
+// (the full form also needs the height to list listMin strategies). On a
+// short screen the field is as wide as the height allows, so the compact
+// panel takes only columns the field could not use.
+func autoForm(w, h int) form {
+	rows := func(f form) int {
+		_, fh := fieldSize(w-f.width()-2, h-1-2) // the help line, the arena's border
+		return fh
+	}
+	most := rows(formHidden)
+	switch {
+	case 5*rows(formFull) >= 4*most && h-1 >= panelHeight+listMin+2:
+		return formFull
+	case 5*rows(formCompact) >= 4*most:
+		return formCompact
+	}
+	return formHidden
+}
+
+// fitTo chooses the form for a screen of w×h when its size changed: the
+// form the player chose with v holds until then.
+func (s *session) fitTo(w, h int) {
+	ft := &s.fit
+	if w == ft.w && h == ft.h {
+		return
+	}
+	ft.w, ft.h = w, h
+	if f := autoForm(w, h); f != ft.form {
+		s.arrange(f)
+	}
+}
+
+// arrange lays the body out for form f: the arena, and right of it the
+// side panel's sections for f, top to bottom. The screen is cleared, so
+// that the next frame draws every widget whole at its new place.
+func (s *session) arrange(f form) {
+	ft := &s.fit
+	ft.form = f
+	ft.side.Clear()
+	ft.body.Clear().AddItem(s.arena, 0, 1, true)
+	switch f {
+	case formFull:
+		ft.side.AddItem(s.panel, panelHeight, 0, false).
+			AddItem(s.list, 0, 1, false)
+	case formCompact:
+		ft.side.AddItem(s.panel, compactHeight, 0, false)
+	}
+	if w := f.width(); w > 0 {
+		ft.body.AddItem(ft.side, w, 0, false)
+	}
+	s.panel.setForm(f)
+	if f != formFull && s.list.HasFocus() {
+		s.app.SetFocus(s.arena)
+	}
+	s.screen.clearNow()
+}
+
+// showHelp puts the key help up or takes it down.
+func (s *session) showHelp(on bool) {
+	s.fit.help = on
+	s.setHeld(on || s.fit.small)
+}
+
+// setHeld stops or resumes the game: it waits while the too-small notice
+// or the key help is up (see session.step). Keys held when it stops do not
+// act after it resumes.
+func (s *session) setHeld(on bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held != on {
+		s.held = on
+		s.hold.releaseAll()
+		s.hyper = false
+	}
 }
 
 // strategyKeys are the keys that pick pool.Strategies()[i].
@@ -50,10 +161,7 @@ func (s *session) syncList() {
 	b, d := s.world.Bullets().Strategy(), s.world.Debris().Strategy()
 	t := s.target
 	s.mu.Unlock()
-	mark, arrow := "◂", "→"
-	if s.ascii {
-		mark, arrow = "<", "->"
-	}
+	g := s.glyphs()
 	cur := b
 	if t == targetDebris {
 		cur = d
@@ -62,19 +170,20 @@ func (s *session) syncList() {
 		var used string
 		switch {
 		case st == b && st == d:
-			used = mark + " both"
+			used = g.mark + " both"
 		case st == b:
-			used = mark + " bullets"
+			used = g.mark + " bullets"
 		case st == d:
-			used = mark + " debris"
+			used = g.mark + " debris"
 		}
 		s.list.SetItemText(i, fmt.Sprintf("%c %-10s %s", strategyKeys[i], st, used), "")
 		if st == cur {
 			s.list.SetCurrentItem(i)
 		}
 	}
-	s.list.SetTitle(fmt.Sprintf(" strategy %s %s (b) ", arrow, targetNames[t]))
+	s.list.title = fmt.Sprintf(" strategy %s %s (b) ", g.arrow, targetNames[t])
 	s.list.valid = false
+	s.panel.stale = true // the compact panel names the target
 }
 
 // strategyList is the tview.List of strategies, keyboard and mouse and
@@ -88,6 +197,7 @@ func (s *session) syncList() {
 type strategyList struct {
 	*tview.List
 	s     *session
+	title string
 	valid bool
 	state listState
 	cells []listCell
@@ -124,6 +234,12 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 	}
 	l.List.Draw(scr)
 	st.offset, st.hshift = l.GetOffset() // Draw scrolls to the selection
+	bst := borderStyle
+	if st.focus {
+		bst = focusStyle
+	}
+	drawBorder(scr, l.s.glyphs(), x, y, w, h, bst)
+	putString(scr, x+1, y, w-2, l.title, titleStyle)
 	l.cells = slices.Grow(l.cells[:0], w*h)[:w*h]
 	for j := range h {
 		for i := range w {
@@ -165,76 +281,26 @@ func (s *session) pick(i int) {
 	s.syncList()
 }
 
-// helpLine is the bottom line of key help. "q quit" always shows, at the
-// right end; the other keys show from the left as far as they fit.
-type helpLine struct {
-	*tview.Box
-	s     *session
-	shown shown
-	ascii bool // as last drawn
-}
-
-type helpItem struct{ key, what string }
-
-var (
-	helpItems = []helpItem{
-		{"←→↑/wasd", "move"}, {"space", "fire"}, {"h", "hyperspace"}, {"p", "pause"},
-		{"1-0", "strategy"}, {"b", "pool"}, {"x", "stress"}, {"tab", "panel"},
-	}
-	helpASCII = []helpItem{
-		{"arrows/wasd", "move"}, {"space", "fire"}, {"h", "hyperspace"}, {"p", "pause"},
-		{"1-0", "strategy"}, {"b", "pool"}, {"x", "stress"}, {"tab", "panel"},
-	}
-	helpQuit  = helpItem{"q", "quit"}
-	keyStyle  = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
-	helpStyle = tcell.StyleDefault.Foreground(tcell.ColorSilver)
-)
-
-func (it helpItem) width() int {
-	return utf8.RuneCountInString(it.key) + 1 + utf8.RuneCountInString(it.what)
-}
-
-func (it helpItem) draw(scr tcell.Screen, x, y int) {
-	x += putString(scr, x, y, it.width(), it.key, keyStyle)
-	putString(scr, x+1, y, it.width(), it.what, helpStyle)
-}
-
-func (h *helpLine) Draw(scr tcell.Screen) {
-	defer h.s.guard()
-	x, y, w, ht := h.GetRect()
-	if h.s.keep(scr, &h.shown, rect{x, y, w, ht}) && h.ascii == h.s.ascii {
-		return // it never changes: its last frame stays
-	}
-	h.ascii = h.s.ascii
-	for i := range w {
-		scr.Put(x+i, y, blank, tcell.StyleDefault)
-	}
-	items := helpItems
-	if h.s.ascii {
-		items = helpASCII
-	}
-	end := x + w - helpQuit.width() - 1
-	if end < x {
-		return
-	}
-	helpQuit.draw(scr, end, y)
-	x++
-	for _, it := range items {
-		if x+it.width() > end-2 {
-			break
-		}
-		it.draw(scr, x, y)
-		x += it.width() + 2
-	}
-}
-
-// onKey sees every key before tview. The frame request draws; keys the
-// focused strategy list navigates with go to it; all others play.
+// onKey sees every key before tview. The frame request draws; Ctrl-C
+// quits; while the key help is up any other key closes it, and behind the
+// too-small notice only q acts. Keys the focused strategy list navigates
+// with go to it; all others play.
 func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	defer s.guard()
 	if ev == s.frameKey {
 		s.frameDue = true
 		return nil // tview draws after a consumed key
+	}
+	q := ev.Key() == tcell.KeyRune && (ev.Rune() == 'q' || ev.Rune() == 'Q')
+	switch {
+	case ev.Key() == tcell.KeyCtrlC, s.fit.small && q:
+		s.end(ReasonQuit, nil)
+		return nil
+	case s.fit.help:
+		s.showHelp(false)
+		return nil
+	case s.fit.small:
+		return nil
 	}
 	if s.list.HasFocus() {
 		switch ev.Key() {
@@ -244,12 +310,14 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	}
 	now := time.Since(s.clock)
 	switch ev.Key() {
-	case tcell.KeyCtrlC:
-		s.end(ReasonQuit, nil)
 	case tcell.KeyTab, tcell.KeyBacktab:
-		if s.list.HasFocus() {
+		switch {
+		case s.list.HasFocus():
 			s.app.SetFocus(s.arena)
-		} else {
+		case s.fit.form != formFull: // the list shows in the full panel only
+			s.arrange(formFull)
+			fallthrough
+		default:
 			s.app.SetFocus(s.list)
 		}
 	case tcell.KeyLeft:
@@ -264,6 +332,19 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 		s.onRune(ev.Rune(), now)
 	}
 	return nil
+}
+
+// onMouse sees every mouse event before tview: while the key help or the
+// too-small notice is up the strategy list must not switch behind it, and
+// a click takes the help down.
+func (s *session) onMouse(ev *tcell.EventMouse, action tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) {
+	if !s.fit.help && !s.fit.small {
+		return ev, action
+	}
+	if s.fit.help && action == tview.MouseLeftUp { // consumed, it makes no click
+		s.showHelp(false)
+	}
+	return nil, action
 }
 
 func (s *session) onRune(r rune, now time.Duration) {
@@ -311,6 +392,10 @@ func (s *session) onRune(r rune, now time.Duration) {
 		s.target = (s.target + 1) % numTargets
 		s.mu.Unlock()
 		s.syncList()
+	case 'v', 'V':
+		s.arrange((s.fit.form + 1) % numForms)
+	case '?':
+		s.showHelp(true)
 	default:
 		for i, k := range strategyKeys {
 			if r == k {
@@ -339,8 +424,9 @@ func (s *session) startGame() {
 	}
 }
 
-// beforeDraw starts the goroutines on the first draw, times each frame,
-// and shows a notice instead of the game while the terminal is too small.
+// beforeDraw starts the goroutines on the first draw, holds the game
+// while the terminal is too small, fits the layout to the screen's size
+// and times each frame.
 //
 // tview draws after every key, mouse and resize event too; only the
 // frames frameLoop asks for are drawn, so the frame rate stays what was
@@ -350,18 +436,21 @@ func (s *session) startGame() {
 func (s *session) beforeDraw(scr tcell.Screen) bool {
 	defer s.guard()
 	s.startOnce.Do(s.startLoops)
+	w, h := scr.Size()
+	s.fit.small = w < minWidth || h < minHeight
+	s.setHeld(s.fit.small || s.fit.help)
 	if !s.frameDue {
 		s.screen.skipShow = true
 		return true
 	}
 	s.frameDue = false
 	s.drawStart = time.Now()
-	w, h := scr.Size()
-	if w >= minWidth && h >= minHeight {
-		return false
+	if s.fit.small {
+		s.drawTooSmall(scr, w, h)
+		return true
 	}
-	s.drawTooSmall(scr, w, h)
-	return true
+	s.fitTo(w, h)
+	return false
 }
 
 func (s *session) afterDraw(tcell.Screen) {
@@ -370,12 +459,9 @@ func (s *session) afterDraw(tcell.Screen) {
 }
 
 // drawTooSmall asks for a larger terminal, centred on the screen. It
-// formats its text on every frame: the game is not running meanwhile.
+// formats its text on every frame: the game waits meanwhile.
 func (s *session) drawTooSmall(scr tcell.Screen, w, h int) {
-	times := "×"
-	if s.ascii {
-		times = "x"
-	}
+	times := s.glyphs().times
 	lines := [3]string{
 		fmt.Sprintf("poolroids needs at least %d%s%d", minWidth, times, minHeight),
 		fmt.Sprintf("this terminal is %d%s%d", w, times, h),
@@ -390,9 +476,9 @@ func (s *session) drawTooSmall(scr tcell.Screen, w, h int) {
 // overLines is the game-over screen: the score, whether it made the table
 // (or why it was not saved), the table, and what to press.
 func overLines(e scores.Entry, rank int, err error, top []scores.Entry, ascii bool) []string {
-	dot := " · "
+	dot := utf8Glyphs.sep
 	if ascii {
-		dot = " - "
+		dot = plainGlyphs.sep
 	}
 	lines := []string{"GAME OVER", "", fmt.Sprintf("score %d%swave %d", e.Score, dot, e.Wave)}
 	switch {

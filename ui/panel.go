@@ -2,8 +2,8 @@ package ui
 
 import (
 	"runtime"
+	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -13,9 +13,12 @@ import (
 )
 
 const (
-	panelWidth  = 34             // side panel, borders included
-	panelHeight = panelLines + 2 // the stats box, borders included
-	panelLines  = 18
+	panelWidth    = 34             // side panel, borders included
+	panelHeight   = panelLines + 2 // the stats box, borders included
+	panelLines    = 18
+	compactWidth  = 18 // the compact panel, borders included
+	compactHeight = compactLines + 2
+	compactLines  = 12
 
 	sampleEvery = game.TPS / 4 // steps between two samples of the pools: 4 a second
 	sparkLen    = 24           // samples in a sparkline: the last 6 s
@@ -136,24 +139,27 @@ var (
 		tcell.StyleDefault.Foreground(tcell.ColorYellow),
 		tcell.StyleDefault.Foreground(tcell.ColorRed),
 	}
-	sparkBlocks = []rune("▁▂▃▄▅▆▇█")
-	sparkASCII  = []rune("_.-~=+*#")
 )
 
-// panel is the stats box of the side panel: the two pools side by side,
-// their sparklines, the Go runtime, the frame and the input mode. Its text
-// is formatted only when a new sample arrives (a few times a second), so
-// the cells it sends a terminal change no faster than that; drawing it
-// reuses the formatted lines and allocates nothing. On the session's
-// screen it draws only after a new sample, over its last frame.
+// panel is the stats box of the side panel. In full form it shows the two
+// pools side by side, their sparklines, the Go runtime, the frame and the
+// input mode; in compact form, for each pool its strategy, active and
+// capacity and misses, then the frame rate and which pool the strategy
+// keys switch. Its text is formatted only when a new sample arrives (a few
+// times a second), so the cells it sends a terminal change no faster than
+// that; drawing it reuses the formatted lines and allocates nothing. On
+// the session's screen it draws only after a new sample, over its last
+// frame.
 type panel struct {
 	*tview.Box
-	s     *session
-	gen   uint64
-	v     view
-	lines [panelLines]textLine
-	tmp   []byte
-	shown shown
+	s       *session
+	gen     uint64
+	v       view
+	compact bool
+	stale   bool // the lines must be formatted again though no sample came
+	lines   [panelLines]textLine
+	tmp     []byte
+	shown   shown
 
 	ms             runtime.MemStats
 	memAt          time.Time
@@ -182,16 +188,22 @@ func (p *panel) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(t
 	}
 }
 
+// setForm formats the panel for form f from its next draw.
+func (p *panel) setForm(f form) {
+	p.compact, p.stale = f == formCompact, true
+}
+
 func (p *panel) Draw(scr tcell.Screen) {
 	defer p.s.guard()
-	fresh := p.s.copyView(p)
+	fresh := p.s.copyView(p) || p.stale
 	if fresh {
 		p.format(time.Now())
+		p.stale = false
 	}
 	x, y, w, h := p.GetRect()
 	switch kept := p.s.keep(scr, &p.shown, rect{x, y, w, h}); {
 	case !kept:
-		drawBorder(scr, x, y, w, h, borderStyle)
+		drawBorder(scr, p.s.glyphs(), x, y, w, h, borderStyle)
 		putString(scr, x+2, y, w-4, " pools ", titleStyle)
 	case !fresh:
 		return
@@ -204,6 +216,7 @@ func (p *panel) Draw(scr tcell.Screen) {
 // format rebuilds every line from the latest sample.
 func (p *panel) format(now time.Time) {
 	p.measure(now)
+	g := p.s.glyphs()
 	ln := 0
 	next := func() *textLine {
 		l := &p.lines[ln]
@@ -211,6 +224,20 @@ func (p *panel) format(now time.Time) {
 		l.reset()
 		return l
 	}
+	if p.compact {
+		p.formatCompact(next, g)
+		ln = compactLines
+	} else {
+		p.formatFull(next, g)
+		ln = panelLines
+	}
+	for i := range p.lines[:ln] {
+		p.lines[i].text.of(p.lines[i].b)
+	}
+}
+
+// formatFull formats the full panel's lines.
+func (p *panel) formatFull(next func() *textLine, g *glyphs) {
 	l := next().style(headStyle).str("          ")
 	for _, name := range poolNames {
 		p.tmp = appendRight(p.tmp[:0], []byte(name), 11)
@@ -252,8 +279,8 @@ func (p *panel) format(now time.Time) {
 
 	l = next().style(labelStyle).str("gc        ").style(valueStyle)
 	l.b = appendUintRight(l.b, uint64(p.ms.NumGC), 0)
-	l.style(labelStyle).str(" · last pause ").style(valueStyle)
-	l.b = appendDuration(l.b, time.Duration(p.ms.PauseNs[(p.ms.NumGC+255)%256]))
+	l.style(labelStyle).str(g.sep).str("last pause ").style(valueStyle)
+	l.b = appendDuration(l.b, time.Duration(p.ms.PauseNs[(p.ms.NumGC+255)%256]), g.micro)
 
 	l = next().style(labelStyle).str("go allocs ").style(valueStyle)
 	l.b = appendFloatRight(l.b, p.allocsPerFrame, 1, 0)
@@ -262,9 +289,9 @@ func (p *panel) format(now time.Time) {
 	l = next().style(labelStyle).str("fps ").style(valueStyle)
 	l.b = appendFloatRight(l.b, p.fps, 0, 0)
 	l.style(labelStyle).str("  step ").style(valueStyle)
-	l.b = appendDuration(l.b, p.v.step)
+	l.b = appendDuration(l.b, p.v.step, g.micro)
 	l.style(labelStyle).str("  draw ").style(valueStyle)
-	l.b = appendDuration(l.b, p.render)
+	l.b = appendDuration(l.b, p.render, g.micro)
 
 	l = next().style(labelStyle).str("input     ").style(valueStyle)
 	if p.s.opts.Keys.Active() {
@@ -272,9 +299,47 @@ func (p *panel) format(now time.Time) {
 	} else {
 		l.str("press-only")
 	}
-	for i := range p.lines[:ln] {
-		p.lines[i].text.of(p.lines[i].b)
+}
+
+// compactTargets name the pools the strategy keys switch, in the compact
+// panel's narrow lines.
+var compactTargets = [numTargets]string{"both", "bullets", "debris"}
+
+// formatCompact formats the compact panel's lines.
+func (p *panel) formatCompact(next func() *textLine, g *glyphs) {
+	for i := range p.v.pools {
+		st := &p.v.pools[i].stats
+		next().style(headStyle).str(poolNames[i])
+		l := next().style(strategyStyle).str(" ")
+		l.b = append(l.b, st.Strategy...)
+		p.tmp = strconv.AppendInt(p.tmp[:0], int64(st.Active), 10)
+		p.tmp = append(p.tmp, '/')
+		p.tmp = strconv.AppendInt(p.tmp, int64(st.Capacity), 10)
+		p.pair(next(), "active", valueStyle, p.tmp)
+		miss := valueStyle
+		if st.Misses > 0 {
+			miss = alertStyle
+		}
+		p.pair(next(), "misses", miss, strconv.AppendUint(p.tmp[:0], st.Misses, 10))
+		next()
 	}
+	l := next().style(labelStyle).str(" fps ").style(valueStyle)
+	l.b = appendFloatRight(l.b, p.fps, 0, 0)
+	p.s.mu.Lock()
+	t := p.s.target
+	p.s.mu.Unlock()
+	next().style(labelStyle).str(" 1-0 ").str(g.arrow).str(" ").style(valueStyle).str(compactTargets[t])
+}
+
+// pair formats a line of the compact panel: label, and val at its right
+// end; the label is left out where both do not fit.
+func (p *panel) pair(l *textLine, label string, st tcell.Style, val []byte) {
+	w := compactWidth - 2 - 1 // a blank at the left
+	if len(label)+1+cells(val) > w {
+		label = ""
+	}
+	l.style(labelStyle).str(" ").str(label).style(st)
+	l.b = appendRight(l.b, val, w-len(label))
 }
 
 // row formats one line of the pool table: a label and a value per pool,
@@ -298,10 +363,7 @@ func (p *panel) row(l *textLine, label string, st tcell.Style, val func(*poolVie
 func (p *panel) spark(l *textLine, i int) {
 	l.style(labelStyle).str(poolNames[i])
 	l.b = pad(l.b, 0, 8)
-	ramp := sparkBlocks
-	if p.s.ascii {
-		ramp = sparkASCII
-	}
+	ramp := &p.s.glyphs().spark
 	last := -1
 	for _, f := range p.v.pools[i].spark {
 		lvl := min(max(int(f*float32(len(ramp)-1)+0.5), 0), len(ramp)-1)
@@ -316,7 +378,7 @@ func (p *panel) spark(l *textLine, i int) {
 			l.style(sparkStyles[c])
 			last = c
 		}
-		l.b = utf8.AppendRune(l.b, ramp[lvl])
+		l.str(ramp[lvl])
 	}
 }
 

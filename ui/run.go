@@ -115,6 +115,7 @@ type session struct {
 	panel    *panel
 	list     *strategyList
 	root     tview.Primitive
+	fit      fit // the layout for the screen's size; touched only on tview's goroutine
 	ascii    bool
 	clock    time.Time       // origin of the press-only hold times
 	frameKey *tcell.EventKey // posted to the screen to request a frame
@@ -136,6 +137,7 @@ type session struct {
 	pressure game.Autopilot
 	hold     pressHold
 	hyper    bool // a hyperspace press waits for the next step
+	held     bool // the game waits: the terminal is too small or the key help is up
 	target   target
 	high     int // best score in the table
 	best     int // Result.Score
@@ -209,6 +211,7 @@ func (s *session) run(ctx context.Context) (Result, error) {
 		SetRoot(s.root, true).
 		SetFocus(s.arena).
 		SetInputCapture(s.onKey).
+		SetMouseCapture(s.onMouse).
 		SetBeforeDrawFunc(s.beforeDraw).
 		SetAfterDrawFunc(s.afterDraw)
 	s.runApp()
@@ -345,6 +348,10 @@ func (s *session) tick() {
 func (s *session) step(now time.Duration) (scores.Entry, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	if s.held {
+		s.opts.Keys.Poll() // a key pressed meanwhile must not act after
+		return scores.Entry{}, false
+	}
 	w := s.world
 	in := s.input(now)
 	t0 := time.Now()

@@ -85,6 +85,18 @@ func (e *appScreen) Clear() {
 	e.epoch++
 }
 
+// clearNow clears the screen at once, so that the widgets draw whole at
+// their next draw: the layout changed. A screen never cleared has nothing
+// to clear (and may not have started).
+func (e *appScreen) clearNow() {
+	if e.w == 0 && e.h == 0 {
+		return
+	}
+	e.Screen.Clear()
+	e.w, e.h = e.Screen.Size()
+	e.epoch++
+}
+
 // shown is what a widget knows of its cells on the session's screen: the
 // epoch and the place at which it last drew on it.
 type shown struct {

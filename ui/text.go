@@ -91,15 +91,16 @@ func appendSize(dst []byte, n uint64) []byte {
 	return append(dst, unit...)
 }
 
-// appendDuration appends d in a short form: "850ns", "41µs", "1.25ms", "2.0s".
-func appendDuration(dst []byte, d time.Duration) []byte {
+// appendDuration appends d in a short form: "850ns", "41µs", "1.25ms",
+// "2.0s"; micro is the microseconds' unit (see glyphs).
+func appendDuration(dst []byte, d time.Duration, micro string) []byte {
 	switch {
 	case d < time.Microsecond:
 		dst = strconv.AppendInt(dst, int64(d), 10)
 		return append(dst, "ns"...)
 	case d < time.Millisecond:
 		dst = strconv.AppendInt(dst, int64(d/time.Microsecond), 10)
-		return append(dst, "µs"...)
+		return append(dst, micro...)
 	case d < time.Second:
 		dst = strconv.AppendFloat(dst, float64(d)/float64(time.Millisecond), 'f', 2, 64)
 		return append(dst, "ms"...)

@@ -16,6 +16,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/gdamore/tcell/v2/terminfo"
@@ -170,8 +171,9 @@ func isBraille(r rune) bool { return r > 0x2800 && r <= 0x28ff }
 
 func TestFieldSize(t *testing.T) {
 	tests := []struct{ w, h, fw, fh int }{
-		{86, 38, 85, 32},  // limited by the width
-		{200, 30, 80, 30}, // limited by the height
+		{86, 38, 86, 32},  // limited by the width
+		{200, 30, 88, 30}, // limited by the height: 80 columns widened by a tenth
+		{60, 21, 60, 21},  // 80×24 with the compact panel: 56 widened to fill the width
 		{1, 1, 0, 0},
 	}
 	for _, tt := range tests {
@@ -567,8 +569,8 @@ func TestStressKey(t *testing.T) {
 	}
 }
 
-// TestDrawAllocs checks that drawing the arena, the stats panel and the
-// help line allocates nothing once the canvas exists.
+// TestDrawAllocs checks that drawing the arena, the stats panel (full and
+// compact) and the help line allocates nothing once the canvas exists.
 func TestDrawAllocs(t *testing.T) {
 	scr := newSim(t, "UTF-8", 200, 60)
 	s, err := newSession(scr, Options{Seed: 9, Stress: true})
@@ -590,6 +592,7 @@ func TestDrawAllocs(t *testing.T) {
 		{"panel", func() { s.panel.Draw(scr) }},
 		{"panel refresh", func() { s.view.gen++; s.panel.Draw(scr) }},
 		{"help", func() { help.Draw(scr) }},
+		{"compact panel", func() { s.panel.setForm(formCompact); s.view.gen++; s.panel.Draw(scr) }},
 	} {
 		if n := testing.AllocsPerRun(50, tt.draw); n != 0 {
 			t.Errorf("%s: %v allocs per draw, want 0", tt.name, n)
@@ -751,7 +754,8 @@ func (t *countingTty) Write(p []byte) (int, error) {
 }
 
 // TestStrategyList picks strategies through the list: Tab gives it the
-// focus, Down and Enter select, a mouse click picks at once.
+// focus, Down and Enter select, a mouse click picks at once, but for one
+// that takes the key help down.
 func TestStrategyList(t *testing.T) {
 	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 8, Strategy: pool.Queue})
 	strategies := func() (b, d pool.Strategy) {
@@ -775,8 +779,18 @@ func TestStrategyList(t *testing.T) {
 	if y < 0 {
 		t.Fatalf("no scan item on screen:\n%s", r.text())
 	}
-	r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
-	r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
+	click := func() {
+		r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
+		r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
+	}
+	r.key(tcell.KeyRune, '?')
+	r.waitFor("the key help", func() bool { return strings.Contains(r.text(), "any key closes this help") })
+	click() // takes the help down, and picks nothing
+	r.waitFor("the help to go", func() (gone bool) { r.onLoop(func() { gone = !r.s.fit.help }); return gone })
+	if b, d := strategies(); b != pool.FreeList || d != pool.FreeList {
+		t.Fatalf("a click on the key help picked %s/%s", b, d)
+	}
+	click()
 	r.waitFor("a click on scan", func() bool {
 		b, d := strategies()
 		return b == pool.Scan && d == pool.Scan
@@ -820,7 +834,8 @@ func TestKeptFrames(t *testing.T) {
 	// The panel's lines that depend on the clock differ between the two
 	// sessions: acquires/s and allocs/s (a strategy switch samples at the
 	// real time), and the runtime and frame figures (go heap, gc, go
-	// allocs, fps). They are left out.
+	// allocs, fps; the compact panel's fps is on its line 10). They are
+	// left out.
 	timed := map[int]bool{1 + 9: true, 1 + 10: true, 1 + 13: true, 1 + 14: true, 1 + 15: true, 1 + 16: true}
 	compare := func(step string) {
 		t.Helper()
@@ -853,6 +868,11 @@ func TestKeptFrames(t *testing.T) {
 		{"list focused", func(s *session) { s.arena.Blur(); s.list.Focus(nil) }, 5},
 		{"strategy", func(s *session) { s.onRune('b', now); s.onRune('4', now) }, 10},
 		{"arena focused", func(s *session) { s.list.Blur(); s.arena.Focus(nil) }, 5},
+		{"help", func(s *session) { s.onRune('?', now) }, 5},
+		{"help closed", func(s *session) { s.onKey(tcell.NewEventKey(tcell.KeyRune, 'z', tcell.ModNone)) }, 5},
+		{"compact panel", func(s *session) { s.onRune('v', now) }, 10},
+		{"hidden panel", func(s *session) { s.onRune('v', now) }, 10},
+		{"full panel", func(s *session) { s.onRune('v', now) }, 10},
 		{"game over", func(s *session) {
 			s.mu.Lock()
 			s.mode, s.overAt = modeOver, s.ticks
@@ -886,6 +906,341 @@ func TestKeptFrames(t *testing.T) {
 			frame(kept, kept.s.screen)
 			frame(whole, whole.scr)
 			compare(fmt.Sprintf("%s, frame %d", tt.name, i))
+		}
+	}
+}
+
+// drawn is a session drawn frame by frame on a simulation screen as tview
+// draws it, without its goroutines: the test steps the world and types.
+type drawn struct {
+	t   *testing.T
+	s   *session
+	scr tcell.SimulationScreen
+	now time.Duration
+}
+
+func newDrawn(t *testing.T, charset string, w, h int, opts Options) *drawn {
+	t.Helper()
+	scr := newSim(t, charset, w, h)
+	s, err := newSession(scr, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.ascii = opts.ASCII || !utf8Charset(scr.CharacterSet()) // as run decides
+	s.syncList()
+	s.startOnce.Do(func() {}) // beforeDraw must not start the goroutines
+	d := &drawn{t: t, s: s, scr: scr}
+	d.frame()
+	return d
+}
+
+// frame draws a frame as tview does on the session's screen.
+func (d *drawn) frame() {
+	w, h := d.scr.Size()
+	d.s.root.SetRect(0, 0, w, h)
+	d.s.screen.Clear()
+	d.s.frameDue = true
+	if !d.s.beforeDraw(d.s.screen) {
+		d.s.root.Draw(d.s.screen)
+	}
+	d.scr.Show()
+}
+
+func (d *drawn) steps(n int) {
+	for range n {
+		d.now += time.Second / game.TPS
+		d.s.step(d.now)
+	}
+}
+
+func (d *drawn) key(k tcell.Key, r rune) { d.s.onKey(tcell.NewEventKey(k, r, tcell.ModNone)) }
+
+func (d *drawn) resize(w, h int) {
+	d.scr.SetSize(w, h)
+	d.frame()
+}
+
+func (d *drawn) text() string { return screenText(d.scr) }
+
+// sideRect is where the side panel is, right of the arena above the help
+// line; empty when it is hidden.
+func (d *drawn) sideRect() rect {
+	if d.s.fit.form == formHidden {
+		return rect{}
+	}
+	x, _, _, _ := d.s.panel.GetRect()
+	w, h := d.scr.Size()
+	return rect{x, 0, w - x, h - 1}
+}
+
+// TestLayout checks how the screen is shared at the smallest size the
+// game plays at and at a common one: the arena has most of the screen, the
+// panel the form that fits, and the help line names the help key.
+func TestLayout(t *testing.T) {
+	tests := []struct {
+		w, h        int
+		form        form
+		arena, want int // the arena's width (border included), the field's at least
+		lines       []string
+	}{
+		{80, 24, formCompact, 62, 60, []string{"bullets", "debris", "freelist", "active 0/64", "misses 0", "fps", "1-0 → both"}},
+		{120, 40, formFull, 86, 84, append([]string{"strategy freelist freelist", "capacity 64 1024", "misses 0 0", "fps"}, strategyItems()...)},
+	}
+	for _, tt := range tests {
+		t.Run(fmt.Sprintf("%dx%d", tt.w, tt.h), func(t *testing.T) {
+			d := newDrawn(t, "UTF-8", tt.w, tt.h, Options{Seed: 1, Strategy: pool.FreeList})
+			_, _, aw, _ := d.s.arena.GetRect()
+			if d.s.fit.form != tt.form || aw != tt.arena || d.s.arena.frame.w < tt.want {
+				t.Errorf("form %d, arena %d columns, field %d×%d; want form %d, arena %d, field at least %d wide\n%s",
+					d.s.fit.form, aw, d.s.arena.frame.w, d.s.arena.frame.h, tt.form, tt.arena, tt.want, d.text())
+			}
+			text := d.text()
+			panel := squeeze(textIn(text, d.sideRect()))
+			for _, want := range tt.lines {
+				if !strings.Contains(panel, want) {
+					t.Errorf("panel lacks %q:\n%s", want, textIn(text, d.sideRect()))
+				}
+			}
+			last := strings.Split(strings.TrimRight(text, "\n"), "\n")[tt.h-1]
+			if !strings.HasSuffix(last, "? help  q quit") || !strings.Contains(last, "space fire") {
+				t.Errorf("help line %q, want the move and fire keys, ? help and q quit", last)
+			}
+		})
+	}
+}
+
+// strategyItems are the strategy list's items as squeeze shows them.
+func strategyItems() []string {
+	var items []string
+	for i, st := range pool.Strategies() {
+		items = append(items, fmt.Sprintf("%c %s", strategyKeys[i], st))
+	}
+	return items
+}
+
+// textIn is the part of text (as screenText gives it) within r.
+func textIn(text string, r rect) string {
+	var b strings.Builder
+	for y, line := range strings.Split(text, "\n") {
+		if y < r.y || y >= r.y+r.h {
+			continue
+		}
+		runes := []rune(line)
+		for x := r.x; x < r.x+r.w; x++ {
+			if x < len(runes) {
+				b.WriteRune(runes[x])
+			}
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+// squeeze turns every run of blanks and border runes in s into one blank.
+func squeeze(s string) string {
+	return strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == ' ' || r == '\n' || r == '│' }), " ")
+}
+
+// TestLayoutKey cycles the panel's forms with v: each gives the arena the
+// width the panel leaves, the list keeps no focus it cannot show, tab
+// brings the full panel back with the list focused, and a new size
+// chooses the form again.
+func TestLayoutKey(t *testing.T) {
+	d := newDrawn(t, "UTF-8", 80, 24, Options{Seed: 2})
+	for _, want := range []struct {
+		form  form
+		arena int
+	}{{formHidden, 80}, {formFull, 80 - panelWidth}, {formCompact, 80 - compactWidth}, {formHidden, 80}} {
+		d.key(tcell.KeyRune, 'v')
+		d.frame()
+		if _, _, aw, _ := d.s.arena.GetRect(); d.s.fit.form != want.form || aw != want.arena {
+			t.Fatalf("after v: form %d, arena %d columns; want form %d, %d columns\n%s", d.s.fit.form, aw, want.form, want.arena, d.text())
+		}
+	}
+	if strings.Contains(d.text(), "─ pools") {
+		t.Errorf("hidden panel shows:\n%s", d.text())
+	}
+	d.key(tcell.KeyTab, 0)
+	d.frame()
+	if d.s.fit.form != formFull || !d.s.list.HasFocus() || !strings.Contains(d.text(), "strategy → both pools") {
+		t.Errorf("tab: form %d, list focused %v; want the full panel, the list focused\n%s", d.s.fit.form, d.s.list.HasFocus(), d.text())
+	}
+	d.key(tcell.KeyRune, 'v') // compact: the list is gone, the arena takes the focus
+	if d.s.list.HasFocus() || !d.s.arena.HasFocus() {
+		t.Error("the hidden list kept the focus")
+	}
+	d.resize(120, 40)
+	if d.s.fit.form != formFull {
+		t.Errorf("at 120×40 after a resize: form %d, want full", d.s.fit.form)
+	}
+}
+
+// TestHelp checks the key help: ? puts it up over the arena with every
+// key, the game waits meanwhile, and any key takes it down without acting.
+func TestHelp(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		opts Options
+	}{{"utf8", Options{Seed: 3}}, {"ascii", Options{Seed: 3, ASCII: true}}} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDrawn(t, "UTF-8", 80, 24, tt.opts)
+			d.s.startGame()
+			d.steps(10)
+			d.key(tcell.KeyUp, 0) // held into the help
+			d.key(tcell.KeyRune, '?')
+			d.frame()
+			text := d.text()
+			for _, l := range d.s.glyphs().helpScreen {
+				if !strings.Contains(text, strings.TrimSpace(l)) {
+					t.Errorf("help lacks %q:\n%s", l, text)
+				}
+			}
+			for _, key := range []string{"turn", "thrust", "fire", "hyperspace", "pause", "stress", "strategy", "1-0", "tab", "panel", "quit"} {
+				if !strings.Contains(text, key) {
+					t.Errorf("help lacks %q:\n%s", key, text)
+				}
+			}
+			steps := d.s.world.Steps()
+			d.steps(30)
+			if got := d.s.world.Steps(); got != steps {
+				t.Errorf("the world stepped from %d to %d under the help", steps, got)
+			}
+			d.key(tcell.KeyRune, 'p') // closes the help, and does not pause
+			d.frame()
+			if d.s.fit.help || d.s.world.Paused() || strings.Contains(d.text(), "KEYS") {
+				t.Errorf("after p: help %v, paused %v; want neither\n%s", d.s.fit.help, d.s.world.Paused(), d.text())
+			}
+			d.steps(1)
+			if in := d.s.input(d.now); in != (game.Input{}) {
+				t.Errorf("a key held into the help acts after it: %+v", in)
+			}
+			if got := d.s.world.Steps(); got != steps+1 {
+				t.Errorf("the world stepped from %d to %d after the help, want one step", steps, got)
+			}
+		})
+	}
+}
+
+// TestTooSmallHoldsGame makes the terminal too small in the middle of a
+// game and plays on: the world must not step, and neither the keys pressed
+// before nor those typed behind the notice may reach the ship.
+func TestTooSmallHoldsGame(t *testing.T) {
+	d := newDrawn(t, "UTF-8", 80, 24, Options{Seed: 4})
+	d.s.startGame()
+	d.steps(30)
+	d.key(tcell.KeyUp, 0) // held into the notice
+	d.resize(60, 20)
+	if !strings.Contains(d.text(), "needs at least 80×24") {
+		t.Fatalf("no notice:\n%s", d.text())
+	}
+	w := d.s.world
+	steps, ship, lives, acq := w.Steps(), w.Ship(), w.Lives(), w.Bullets().Stats().Acquires
+	strategy := w.Bullets().Strategy()
+	for _, k := range []rune{' ', 'h', 'p', 'x', '3', 'b', 'v', '?'} {
+		d.key(tcell.KeyRune, k)
+	}
+	d.key(tcell.KeyUp, 0)
+	d.key(tcell.KeyLeft, 0)
+	d.key(tcell.KeyTab, 0)
+	d.steps(600)
+	d.frame()
+	switch {
+	case w.Steps() != steps:
+		t.Errorf("the world stepped from %d to %d behind the notice", steps, w.Steps())
+	case w.Ship() != ship || w.Lives() != lives || w.Bullets().Stats().Acquires != acq:
+		t.Errorf("the ship changed behind the notice: %+v, %d lives, %d shots; was %+v, %d, %d",
+			w.Ship(), w.Lives(), w.Bullets().Stats().Acquires, ship, lives, acq)
+	case w.Paused() || d.s.stress || d.s.fit.help || d.s.fit.form != formCompact || d.s.list.HasFocus() || w.Bullets().Strategy() != strategy:
+		t.Errorf("keys acted behind the notice: paused %v, stress %v, help %v, form %d, list focused %v, strategy %s",
+			w.Paused(), d.s.stress, d.s.fit.help, d.s.fit.form, d.s.list.HasFocus(), w.Bullets().Strategy())
+	}
+	d.resize(80, 24)
+	if strings.Contains(d.text(), "needs at least") {
+		t.Fatalf("notice stays at 80×24:\n%s", d.text())
+	}
+	if in := d.s.input(d.now); in != (game.Input{}) {
+		t.Errorf("a key held into the notice acts after it: %+v", in)
+	}
+	d.steps(5)
+	if w.Steps() != steps+5 {
+		t.Errorf("the world stepped %d times in 5 steps after the notice", w.Steps()-steps)
+	}
+	d.resize(60, 20)
+	d.key(tcell.KeyRune, 'q')
+	select {
+	case <-d.s.quit:
+	default:
+		t.Error("q behind the notice did not quit")
+	}
+}
+
+// TestASCIIText checks that where the ASCII fallback is on, everything on
+// the screen is ASCII, whichever way it was asked for: a local terminal
+// whose locale is not UTF-8 (the screen's character set) and an SSH client
+// whose locale is not (Options.ASCII, on the server's UTF-8 screen).
+func TestASCIIText(t *testing.T) {
+	for _, tt := range []struct {
+		name, charset string
+		opts          Options
+	}{
+		{"local", "US-ASCII", Options{Seed: 6}},
+		{"ssh", "UTF-8", Options{Seed: 6, ASCII: true}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			d := newDrawn(t, tt.charset, 120, 40, tt.opts)
+			check := func(what string) {
+				t.Helper()
+				d.frame()
+				text := d.text()
+				if i := strings.IndexFunc(text, func(r rune) bool { return r >= utf8.RuneSelf }); i >= 0 {
+					t.Errorf("%s: %q beyond ASCII:\n%s", what, []rune(text[i:])[0], text)
+				}
+			}
+			check("title")
+			d.key(tcell.KeyRune, 'x')
+			d.steps(300)
+			d.s.sample(d.now)
+			check("stress")
+			if !strings.Contains(d.text(), "STRESS AUTOPILOT . x to stop") || !strings.Contains(d.text(), " . last pause") {
+				t.Errorf("no . separators:\n%s", d.text())
+			}
+			d.key(tcell.KeyTab, 0)
+			check("list focused")
+			d.key(tcell.KeyTab, 0)
+			d.key(tcell.KeyRune, 'v')
+			check("compact")
+			d.key(tcell.KeyRune, 'v')
+			check("hidden")
+			d.key(tcell.KeyRune, '?')
+			check("help")
+			d.key(tcell.KeyRune, 'p')
+			d.key(tcell.KeyRune, 'p')
+			check("paused")
+			d.s.mu.Lock()
+			d.s.mode, d.s.over = modeOver, overLines(scores.Entry{Score: 10, Wave: 1}, 1, nil, nil, d.s.ascii)
+			d.s.mu.Unlock()
+			check("game over")
+			d.resize(60, 20)
+			check("too small")
+		})
+	}
+}
+
+func TestAppendDuration(t *testing.T) {
+	for _, tt := range []struct {
+		d         time.Duration
+		utf8, asc string
+	}{
+		{850, "850ns", "850ns"},
+		{6 * time.Microsecond, "6µs", "6us"},
+		{1250 * time.Microsecond, "1.25ms", "1.25ms"},
+		{2 * time.Second, "2.0s", "2.0s"},
+	} {
+		if got := string(appendDuration(nil, tt.d, utf8Glyphs.micro)); got != tt.utf8 {
+			t.Errorf("appendDuration(%v) = %q, want %q", tt.d, got, tt.utf8)
+		}
+		if got := string(appendDuration(nil, tt.d, plainGlyphs.micro)); got != tt.asc {
+			t.Errorf("appendDuration(%v) in ASCII = %q, want %q", tt.d, got, tt.asc)
 		}
 	}
 }

@@ -1,0 +1,106 @@
+package ui
+
+import (
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+)
+
+// helpScreen is the key help overlay: every key, one a line, padded to
+// one width so that the overlay, which centres each line, shows a column.
+func helpScreen(g *glyphs) []string {
+	keys := [][2]string{
+		{g.left + " " + g.right + " / a d", "turn"},
+		{g.up + " / w", "thrust"},
+		{"space", "fire; play, from the title"},
+		{"h", "hyperspace"},
+		{"p", "pause"},
+		{"x", "stress autopilot on or off"},
+		{"1-0", "pools' strategy (or click one)"},
+		{"b", "which pools 1-0 switch"},
+		{"tab", "strategy list: " + g.up + " " + g.down + " enter"},
+		{"v", "panel: full, compact, hidden"},
+		{"?", "this help"},
+		{"q  ctrl-c", "quit"},
+	}
+	kw, dw := 0, 0
+	for _, k := range keys {
+		kw = max(kw, utf8.RuneCountInString(k[0]))
+		dw = max(dw, utf8.RuneCountInString(k[1]))
+	}
+	lines := []string{"KEYS", ""}
+	for _, k := range keys {
+		lines = append(lines, fmt.Sprintf("%-*s  %-*s", kw, k[0], dw, k[1]))
+	}
+	return append(lines, "", "any key closes this help")
+}
+
+// helpItem is a key on the help line and what it does.
+type helpItem struct{ key, what string }
+
+// helpLineItems are the keys the help line shows from the left, as far as
+// they fit; the help overlay lists them all.
+func helpLineItems(g *glyphs) []helpItem {
+	return []helpItem{
+		{g.arrows + "/wasd", "move"}, {"space", "fire"}, {"h", "hyperspace"}, {"p", "pause"},
+		{"1-0", "strategy"}, {"b", "pool"}, {"x", "stress"}, {"v", "panel"}, {"tab", "list"},
+	}
+}
+
+// The keys the help line always shows, at its right end.
+var (
+	helpHelp  = helpItem{"?", "help"}
+	helpQuit  = helpItem{"q", "quit"}
+	keyStyle  = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
+	helpStyle = tcell.StyleDefault.Foreground(tcell.ColorSilver)
+)
+
+func (it helpItem) width() int {
+	return utf8.RuneCountInString(it.key) + 1 + utf8.RuneCountInString(it.what)
+}
+
+func (it helpItem) draw(scr tcell.Screen, x, y int) {
+	x += putString(scr, x, y, it.width(), it.key, keyStyle)
+	putString(scr, x+1, y, it.width(), it.what, helpStyle)
+}
+
+// helpLine is the bottom line of key help: "? help" and "q quit" at the
+// right end, the other keys from the left as far as they fit.
+type helpLine struct {
+	*tview.Box
+	s     *session
+	shown shown
+	g     *glyphs // as last drawn
+}
+
+func (h *helpLine) Draw(scr tcell.Screen) {
+	defer h.s.guard()
+	x, y, w, ht := h.GetRect()
+	g := h.s.glyphs()
+	if h.s.keep(scr, &h.shown, rect{x, y, w, ht}) && h.g == g {
+		return // it never changes: its last frame stays
+	}
+	h.g = g
+	for i := range w {
+		scr.Put(x+i, y, blank, tcell.StyleDefault)
+	}
+	end := x + w - helpQuit.width() - 1
+	if end < x {
+		return
+	}
+	helpQuit.draw(scr, end, y)
+	if end -= helpHelp.width() + 2; end < x {
+		return
+	}
+	helpHelp.draw(scr, end, y)
+	x++
+	for _, it := range g.helpLine {
+		if x+it.width() > end-2 {
+			break
+		}
+		it.draw(scr, x, y)
+		x += it.width() + 2
+	}
+}
