@@ -37,13 +37,32 @@
 // releasing the oldest items first as bullets and debris expire, with one
 // All loop per step. Each step's releases, its acquires and its loop are
 // each timed as one batch, and the cost of an empty timed batch, measured
-// beforehand, is subtracted. The figures are sharp when steps do tens of
-// operations, as under pressure, and rough when they do one or two.
+// beforehand, is subtracted. The replay is played three times and every
+// batch counts with its least time, which drops the moments a busy machine
+// lets it wait. The figures are sharp when steps do tens of operations, as
+// under pressure, and rough when they do one or two.
 //
 // With [Config.Repeat] K > 1 every strategy runs K times, interleaved
 // (A B C A B C …) so that a machine's slow moment does not land on one
 // strategy, and each figure of the report is the median of its K runs;
 // [Result.Spread] tells how far apart the runs were.
+//
+// # Ranking and verdict
+//
+// The strategies differ in the time their pools take, not in the game's
+// own work, which is the same for all and at high occupancy most of a
+// step. So the report ranks by [Result.PoolNs], the replayed acquires,
+// releases and loops of a step. It marks as ties what is within noise:
+// each median comes with an interval from its K runs that holds it with
+// about 85% confidence or more (the sign test's: the middle K−2 of 7
+// runs), and a strategy whose interval reaches into that of the fastest
+// of a group shares the group's rank. Within a group the order comes from
+// the game's counts, never the clock: no items from the heap first, then
+// fewer probes per acquire, then less bookkeeping. [Report.Verdict] names
+// the first, the others within noise of it, and those to avoid below them
+// because they search their slots or allocate, with their probe counts;
+// it holds no timing, so two sessions that form the same groups give the
+// same verdict word for word.
 //
 // # Reading the numbers
 //
@@ -51,6 +70,7 @@
 // the end, probes) are the pools' own [pool.Stats] summed over the bullet and
 // debris pools and cover the whole run, warm-up included, so
 // acquires − releases = live at the end. Time, allocations and GC cover the
-// measured steps only. [Report.WriteTable], [Report.WriteJSON] and
-// [Report.WriteCSV] print the same numbers.
+// measured steps only. [Report.WriteTable] prints the figures that decide
+// in 100 columns, [Report.WriteWide] all of them; [Report.WriteJSON] and
+// [Report.WriteCSV] carry the same numbers (the verdict in JSON only).
 package stress

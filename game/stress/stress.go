@@ -1,6 +1,7 @@
 package stress
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -102,6 +103,15 @@ func (c Config) normalize() (Config, error) {
 	case c.Bullets < 0 || c.Debris < 0:
 		return c, fmt.Errorf("stress: negative capacity (bullets %d, debris %d)", c.Bullets, c.Debris)
 	}
+	// The level loader refuses a set whose bullet pool cannot hold one
+	// volley; a capacity given here must not get round that.
+	if c.Bullets > 0 && len(c.Levels.Levels) > 0 {
+		l := slices.MaxFunc(c.Levels.Levels, func(a, b levels.Level) int { return cmp.Compare(a.BulletsPerShot, b.BulletsPerShot) })
+		if c.Bullets < l.BulletsPerShot {
+			return c, fmt.Errorf("stress: bullet capacity %d is too small for one volley of level %q of set %q (bullets_per_shot = %d): want at least %d",
+				c.Bullets, l.Name, c.Levels.Name, l.BulletsPerShot, l.BulletsPerShot)
+		}
+	}
 	return c, nil
 }
 
@@ -118,7 +128,8 @@ func (c Config) Check() error {
 }
 
 // Run plays one run per strategy and repetition, in the interleaved order
-// A B C … A B C …, and returns the report, ranked by median step time.
+// A B C … A B C …, and returns the report, ranked by pool time per step
+// with ties for what is within noise, and its verdict.
 //
 // When the runs did not all play the same game the report is returned
 // together with a [*DivergenceError]. A context cancelled between two steps
@@ -166,10 +177,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for _, s := range samples {
 		rep.Runs = append(rep.Runs, median(s))
 	}
-	rep.rank()
 	rep.BulletOccupancy, rep.DebrisOccupancy = r.occupancy()
 	err = Verify(all)
 	rep.ChecksumsEqual = err == nil
+	rep.rank()
 	return rep, err
 }
 

@@ -70,13 +70,17 @@ func TestReportConsistent(t *testing.T) {
 			case r.Strategy == pool.Alloc && r.AllocsPerStep == 0:
 				t.Error("alloc allocated nothing")
 			}
-			if i > 0 && r.StepNsMedian < rep.Runs[i-1].StepNsMedian {
-				t.Errorf("ranked after %s, which was slower", rep.Runs[i-1].Strategy)
+			if r.PoolNs <= 0 || r.PoolNsLow > r.PoolNs || r.PoolNsHigh < r.PoolNs || len(r.PoolNsRuns) != 1 {
+				t.Errorf("pool time %v, interval %v..%v, runs %v", r.PoolNs, r.PoolNsLow, r.PoolNsHigh, r.PoolNsRuns)
 			}
-			if r.Ratio < 1 || (i == 0 && r.Ratio != 1) {
-				t.Errorf("ratio %v", r.Ratio)
+			if r.Ratio < 1 || r.PoolRatio < 1 || (i == 0 && r.PoolRatio != 1) {
+				t.Errorf("ratios %v, %v", r.Ratio, r.PoolRatio)
 			}
 		})
+	}
+	checkRanks(t, rep)
+	if rep.Use != rep.Runs[0].Strategy || !strings.Contains(rep.Verdict, "use "+string(rep.Use)) {
+		t.Errorf("use %s, verdict %q; want the first run's strategy", rep.Use, rep.Verdict)
 	}
 	if rep.BulletOccupancy < 50 {
 		t.Errorf("the pressure set keeps the bullet pool only %.0f%% full", rep.BulletOccupancy)
@@ -88,7 +92,7 @@ func TestReportConsistent(t *testing.T) {
 // same game as the others.
 func TestMissesBelowDemand(t *testing.T) {
 	cfg := short()
-	cfg.Bullets, cfg.Debris = 4, 16
+	cfg.Bullets, cfg.Debris = 12, 16 // 12: the pressure set's biggest volley
 	cfg.Strategies = []pool.Strategy{pool.FreeList, pool.Scan, pool.Dense}
 	rep := run(t, cfg)
 	for _, r := range rep.Runs {
@@ -272,6 +276,7 @@ func TestConfigRefused(t *testing.T) {
 		{"repeat", Config{Repeat: MaxRepeat + 1}, "repeat"},
 		{"check every", Config{CheckEvery: -5}, "checksum"},
 		{"capacity", Config{Bullets: -1}, "capacity"},
+		{"less than a volley", Config{Bullets: 11}, `bullet capacity 11 is too small for one volley of level "storm" of set "pressure" (bullets_per_shot = 12): want at least 12`},
 		{"huge capacity", Config{Debris: pool.MaxCapacity + 1}, "capacity"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
