@@ -138,12 +138,14 @@ func (r *Report) WriteWide(w io.Writer) error { return r.write(w, true) }
 
 func (r *Report) write(w io.Writer, wide bool) error {
 	ew := &errWriter{w: w}
-	fmt.Fprintf(ew, "poolroids stress: %d %s, %d steps each (+%d warm-up), seed %d", len(r.Runs), plural(len(r.Runs), "strategy", "strategies"), r.Steps, r.Warmup, r.Seed)
+	head := fmt.Sprintf("poolroids stress: %d %s, %d steps each (+%d warm-up), seed %d", len(r.Runs), plural(len(r.Runs), "strategy", "strategies"), r.Steps, r.Warmup, r.Seed)
 	if r.Repeat > 1 {
-		fmt.Fprintf(ew, ", medians of %d interleaved runs", r.Repeat)
+		head += fmt.Sprintf(", %d runs interleaved", r.Repeat)
 	}
-	fmt.Fprintf(ew, "\nlevel set %q: bullets %d (%.0f%% full on average), debris %d (%.0f%% full on average)\n\n",
-		r.LevelSet, r.BulletCap, r.BulletOccupancy, r.DebrisCap, r.DebrisOccupancy)
+	wrap(ew, head, 100)
+	wrap(ew, fmt.Sprintf("level set %q: bullets %d (%.0f%% full on average), debris %d (%.0f%% full on average)",
+		r.LevelSet, r.BulletCap, r.BulletOccupancy, r.DebrisCap, r.DebrisOccupancy), 100)
+	fmt.Fprintln(ew)
 
 	tw := tabwriter.NewWriter(ew, 0, 0, 2, ' ', tabwriter.AlignRight)
 	if wide {

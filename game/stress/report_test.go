@@ -97,6 +97,7 @@ func TestTable(t *testing.T) {
 	}
 	// At most 100 columns, with the longest names and the largest figures.
 	long := *rep
+	long.Repeat, long.Steps, long.Warmup, long.Seed, long.LevelSet = MaxRepeat, MaxSteps, MaxSteps, 1<<64-1, strings.Repeat("x", 40)
 	long.Runs = slices.Clone(rep.Runs)
 	for i := range long.Runs {
 		x := &long.Runs[i]
