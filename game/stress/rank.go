@@ -113,7 +113,7 @@ func (r *Report) verdict() {
 	d := drop(r.Repeat)
 	switch {
 	case r.Repeat < 2:
-		r.TieRule = fmt.Sprintf("%d run(s) per strategy: strategies tie when the ranges of their pool times per step overlap", r.Repeat)
+		r.TieRule = "one run per strategy measures no noise: only equal pool times tie (--repeat 7 decides ties)"
 	default:
 		r.TieRule = fmt.Sprintf("strategies tie when their pool times per step overlap within the middle %d of their %d runs, "+
 			"an interval that holds the median with %.1f%% confidence (sign test)", r.Repeat-2*d, r.Repeat, 100*(1-2*binomialCDF(r.Repeat, d)))
