@@ -31,16 +31,21 @@
 // its timer heaps, which it would otherwise do, allocating, at any moment.
 //
 // The time spent in the pool calls themselves is measured in a separate,
-// calibrated phase: the number of acquires and releases of every step of
-// the run is recorded (from the pools' Stats, between steps) and replayed
-// against bare pools of the same strategy, element type and capacity,
-// releasing the oldest items first as bullets and debris expire, with one
-// All loop per step. Each step's releases, its acquires and its loop are
-// each timed as one batch, and the cost of an empty timed batch, measured
-// beforehand, is subtracted. The replay is played three times and every
-// batch counts with its least time, which drops the moments a busy machine
-// lets it wait. The figures are sharp when steps do tens of operations, as
-// under pressure, and rough when they do one or two.
+// calibrated phase. Before the runs, the session plays its game once more,
+// untimed, and records what each pool did at every step: how many items
+// it acquired, and which ones it released (told apart by the serial the
+// game gives every bullet and particle, the same whatever the strategy).
+// After each run that record is replayed against bare pools of the run's
+// strategy, element type and capacity: every step releases the very items
+// the game released and acquires as many as it acquired, in the game's
+// order, then loops over the pool once. So a strategy's searches examine
+// as many slots in the replay as in the game, which a test checks. Each
+// step's releases, its acquires and its loop are each timed as one batch,
+// and the cost of an empty timed batch, measured beforehand, is
+// subtracted. The replay is played three times and every batch counts
+// with its least time, which drops the moments a busy machine lets it
+// wait. The figures are sharp when steps do tens of operations, as under
+// pressure, and rough when they do one or two.
 //
 // With [Config.Repeat] K > 1 every strategy runs K times, interleaved
 // (A B C A B C …) so that a machine's slow moment does not land on one
