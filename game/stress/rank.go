@@ -109,6 +109,8 @@ func (r *Report) rank() {
 // verdict fills in TieRule, Use, WithinNoise, Avoid and Verdict from the
 // ranked runs. Its text holds no timing, only names and the game's own
 // counts, so that two sessions that form the same groups say the same.
+// A strategy is to avoid when it searches or allocates and takes, beyond
+// the noise, twice the pool time of the one to use or more.
 func (r *Report) verdict() {
 	d := drop(r.Repeat)
 	switch {
@@ -132,7 +134,7 @@ func (r *Report) verdict() {
 		if i < 0 || r.Runs[i].Rank == 1 {
 			continue
 		}
-		if why := avoidReason(&r.Runs[i]); why != "" {
+		if why := avoidReason(&r.Runs[i]); why != "" && r.Runs[i].PoolNsLow >= 2*r.Runs[0].PoolNsHigh {
 			r.Avoid = append(r.Avoid, s)
 			reasons = append(reasons, fmt.Sprintf("%s (%s)", s, why))
 		} else {
@@ -160,14 +162,10 @@ func (r *Report) verdict() {
 	}
 	b.WriteString(".")
 	if len(reasons) > 0 {
-		fmt.Fprintf(&b, " Avoid %s.", list(reasons))
+		fmt.Fprintf(&b, " Avoid, at twice its pool time or more, %s.", list(reasons))
 	}
-	switch len(others) {
-	case 0:
-	case 1:
-		fmt.Fprintf(&b, " Of the rest, %s costs more but searches nothing.", others[0])
-	default:
-		fmt.Fprintf(&b, " Of the rest, %s cost more but search nothing.", list(others))
+	if len(others) > 0 {
+		fmt.Fprintf(&b, " The rest cost more: %s.", list(others))
 	}
 	if r.Repeat == 1 {
 		b.WriteString(" One run per strategy tells nothing of the noise: run with --repeat 5 or more before you choose.")

@@ -81,13 +81,14 @@ func TestRankTies(t *testing.T) {
 			res(pool.Alloc, 2080, 2060, 2090, 1, 8, 100),  // within noise too, but from the heap
 			res(pool.Bitset, 2500, 2200, 2600, 1.5, 1, 0), // starts above the leaders' noise: a group of its own
 			res(pool.Queue, 2550, 2450, 2700, 1, 5, 0),
+			res(pool.Scan, 3000, 2900, 3100, 60, 1, 0), // searches, but under twice the leader's time
 		}}
 	rep.rank()
 	var got []string
 	for i, r := range rep.Runs {
 		got = append(got, string(r.Strategy)+":"+rep.rankOf(i))
 	}
-	want := []string{"freelist:1=", "dense:1=", "alloc:1=", "queue:4=", "bitset:4=", "listremove:6"}
+	want := []string{"freelist:1=", "dense:1=", "alloc:1=", "queue:4=", "bitset:4=", "scan:6", "listremove:7"}
 	if !slices.Equal(got, want) {
 		t.Errorf("ranked %v, want %v", got, want)
 	}
@@ -96,8 +97,8 @@ func TestRankTies(t *testing.T) {
 		t.Errorf("use %s, within noise %v, avoid %v", rep.Use, rep.WithinNoise, rep.Avoid)
 	}
 	wantVerdict := `For this workload (level set "pressure", bullets 512 and debris 4096, 98% and 71% full on average): ` +
-		"use freelist; dense and alloc are within noise of it. Avoid listremove (its searches examine 855 slots per acquire). " +
-		"Of the rest, queue and bitset cost more but search nothing."
+		"use freelist; dense and alloc are within noise of it. Avoid, at twice its pool time or more, listremove (its searches examine 855 slots per acquire). " +
+		"The rest cost more: scan, queue and bitset."
 	if rep.Verdict != wantVerdict {
 		t.Errorf("verdict:\n%s\nwant:\n%s", rep.Verdict, wantVerdict)
 	}
