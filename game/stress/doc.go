@@ -58,16 +58,18 @@
 // own work, which is the same for all and at high occupancy most of a
 // step. So the report ranks by [Result.PoolNs], the replayed acquires,
 // releases and loops of a step. It marks as ties what is within noise:
-// each median comes with an interval from its K runs that holds it with
-// about 85% confidence or more (the sign test's: the middle K−2 of 7
-// runs), and a strategy whose interval reaches into that of the fastest
-// of a group shares the group's rank. Within a group the order comes from
-// the game's counts, never the clock: no items from the heap first, then
-// fewer probes per acquire, then less bookkeeping. [Report.Verdict] names
-// the first, the others within noise of it, and those to avoid below them
-// because they search their slots or allocate, with their probe counts;
-// it holds no timing, so two sessions that form the same groups give the
-// same verdict word for word.
+// each median comes with the interval the sign test gives it from the K
+// runs, the narrowest that holds it with 85% confidence: the middle 5 of 7
+// runs (87.5%), 6 of 10 (89%); with fewer than 7, all of them (75% for 3,
+// 97% for 6). A strategy whose interval reaches into that of the fastest
+// of a group shares the group's rank. Within a group the order
+// comes from the game's counts, never the clock: no items from the heap
+// first, then fewer probes per acquire, then less bookkeeping.
+// [Report.Verdict] names the first, the others within noise of it, and
+// those to avoid, with their probe counts: they search their slots or
+// allocate, and take twice its pool time or more beyond the noise. It
+// holds no timing, so two sessions that form the same groups give the same
+// verdict word for word.
 //
 // # Reading the numbers
 //
