@@ -5,6 +5,7 @@
 //	poolroids [flags]         play in this terminal
 //	poolroids serve [flags]   serve the game over SSH
 //	poolroids stress [flags]  profile every pool strategy headless
+//	poolroids --version       print the version
 package main
 
 import (
@@ -16,6 +17,7 @@ import (
 	"os"
 	"os/signal"
 	"os/user"
+	"runtime/debug"
 	"syscall"
 	"time"
 
@@ -35,9 +37,35 @@ func main() {
 			os.Exit(runServe(os.Args[2:]))
 		case "stress":
 			os.Exit(runStress(os.Args[2:]))
+		case "-version", "--version":
+			info, _ := debug.ReadBuildInfo()
+			fmt.Println(version(info))
+			os.Exit(0)
 		}
 	}
 	os.Exit(play(os.Args[1:], os.Stderr))
+}
+
+// version is what --version prints: the module's version and, when the
+// build recorded them, the commit and whether the tree had changes.
+func version(info *debug.BuildInfo) string {
+	if info == nil {
+		return "poolroids (no build information)"
+	}
+	v := "poolroids " + info.Main.Version
+	var rev, dirty string
+	for _, s := range info.Settings {
+		switch {
+		case s.Key == "vcs.revision":
+			rev = s.Value
+		case s.Key == "vcs.modified" && s.Value == "true":
+			dirty = ", modified"
+		}
+	}
+	if rev != "" {
+		v += " (commit " + rev + dirty + ")"
+	}
+	return v + " " + info.GoVersion
 }
 
 // play parses the play flags and plays in the controlling terminal. It

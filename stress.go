@@ -50,6 +50,7 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	game := addGameFlags(fs, "stress with")
 	asJSON := fs.Bool("json", false, "print the report as JSON instead of a table")
 	asCSV := fs.Bool("csv", false, "print the report as CSV instead of a table")
+	wide := fs.Bool("wide", false, "print every column of the table (the default fits 100 columns)")
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `FILE` (go tool pprof FILE)")
 	memProfile := fs.String("memprofile", "", "write an allocation profile to `FILE` at the end (go tool pprof FILE)")
 	traceFile := fs.String("trace", "", "write an execution trace to `FILE` (go tool trace FILE)")
@@ -72,6 +73,8 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return bad("-repeat %d: want 1..%d", *repeat, stress.MaxRepeat)
 	case *asJSON && *asCSV:
 		return bad("-json and -csv: give one of them")
+	case *wide && (*asJSON || *asCSV):
+		return bad("-wide is for the table: -json and -csv always carry every figure")
 	}
 	cfg := stress.Config{
 		Seed:    *seed,
@@ -96,10 +99,10 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	cfg.Levels = lv
 	if err := cfg.Check(); err != nil {
-		return bad("%v", err)
+		return bad("%s", unprefixed(err))
 	}
 	fail := func(err error) int {
-		fmt.Fprintln(stderr, "poolroids stress:", err)
+		fmt.Fprintln(stderr, "poolroids stress:", unprefixed(err))
 		return 1
 	}
 
@@ -148,6 +151,8 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		werr = rep.WriteJSON(stdout)
 	case *asCSV:
 		werr = rep.WriteCSV(stdout)
+	case *wide:
+		werr = rep.WriteWide(stdout)
 	default:
 		werr = rep.WriteTable(stdout)
 	}
@@ -155,10 +160,16 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return fail(werr)
 	}
 	if diverged != nil {
-		fmt.Fprintf(stderr, "poolroids stress: FAIL: %v\n", diverged)
+		fmt.Fprintf(stderr, "poolroids stress: FAIL: %s\n", unprefixed(diverged))
 		return 1
 	}
 	return 0
+}
+
+// unprefixed is the text of an error of package stress without the
+// package's "stress: ", which the command's own prefix already says.
+func unprefixed(err error) string {
+	return strings.TrimPrefix(err.Error(), "stress: ")
 }
 
 // The defaults keep a session of all ten strategies to about a quarter of

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -44,11 +45,16 @@ func TestStressBadFlags(t *testing.T) {
 		{"steps and duration", []string{"-steps", "10", "-duration", "1s"}, "one of them"},
 		{"duration", []string{"-duration", "0s"}, "-duration 0s"},
 		{"levels", []string{"-levels", filepath.Join(t.TempDir(), "none")}, "-levels"},
+		{"less than a volley", []string{"-bullets", "1"}, `poolroids stress: bullet capacity 1 is too small for one volley of level "storm"`},
+		{"wide json", []string{"-wide", "-json"}, "-wide is for the table"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errs := stressRun(t, c.args...)
 			if code != 2 || !strings.Contains(errs, c.want) || !strings.Contains(errs, "usage") || out != "" {
 				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q with a usage line on stderr", code, out, errs, c.want)
+			}
+			if strings.Contains(errs, "stress: stress:") {
+				t.Errorf("doubled prefix: %q", errs)
 			}
 		})
 	}
@@ -59,9 +65,16 @@ func TestStressBadFlags(t *testing.T) {
 
 // stressJSON is the part of the JSON report that scripts depend on.
 type stressJSON struct {
-	ChecksumsEqual bool `json:"checksums_equal"`
+	ChecksumsEqual bool     `json:"checksums_equal"`
+	Use            string   `json:"use"`
+	WithinNoise    []string `json:"within_noise"`
+	Avoid          []string `json:"avoid"`
+	Verdict        string   `json:"verdict"`
+	TieRule        string   `json:"tie_rule"`
 	Runs           []struct {
 		Strategy         string  `json:"strategy"`
+		Rank             int     `json:"rank"`
+		PoolNs           float64 `json:"pool_ns"`
 		Checksum         string  `json:"checksum"`
 		Steps            int     `json:"steps"`
 		StepNsMedian     float64 `json:"step_ns_median"`
@@ -83,7 +96,8 @@ type stressJSON struct {
 }
 
 // requiredKeys are the keys every run of the JSON report must carry.
-var requiredKeys = []string{"strategy", "checksum", "steps", "step_ns_median", "step_ns_p99", "step_ns_mean",
+var requiredKeys = []string{"strategy", "rank", "pool_ns", "pool_ns_low", "pool_ns_high", "pool_ratio",
+	"checksum", "steps", "step_ns_median", "step_ns_p99", "step_ns_mean",
 	"acquire_ns", "release_ns", "probes_per_acquire", "acquires", "releases", "misses", "rejects",
 	"high_water", "live_end", "allocs_per_step", "bytes_per_step", "gc_cycles", "gc_pause_ns"}
 
@@ -99,7 +113,7 @@ func TestStressJSON(t *testing.T) {
 		misses bool
 	}{
 		{"all strategies", []string{"-steps", "300", "-warmup", "60", "-repeat", "1", "-json"}, len(pool.Strategies()), false},
-		{"capacity below demand", []string{"-steps", "120", "-warmup", "0", "-repeat", "1", "-bullets", "4", "-debris", "16", "-strategies", "freelist,alloc,scan", "-json"}, 3, true},
+		{"capacity below demand", []string{"-steps", "120", "-warmup", "0", "-repeat", "1", "-bullets", "12", "-debris", "16", "-strategies", "freelist,alloc,scan", "-json"}, 3, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errs := stressRun(t, c.args...)
@@ -123,6 +137,14 @@ func TestStressJSON(t *testing.T) {
 			}
 			if len(rep.Runs) != c.runs || !rep.ChecksumsEqual {
 				t.Fatalf("%d runs, checksums equal %v; want %d runs, equal", len(rep.Runs), rep.ChecksumsEqual, c.runs)
+			}
+			if rep.Use != rep.Runs[0].Strategy || !strings.Contains(rep.Verdict, "use "+rep.Use) || rep.TieRule == "" {
+				t.Errorf("use %q, verdict %q, tie rule %q; want the first run's strategy named", rep.Use, rep.Verdict, rep.TieRule)
+			}
+			for i, r := range rep.Runs {
+				if r.PoolNs <= 0 || r.Rank < 1 || (i > 0 && r.Rank < rep.Runs[i-1].Rank) || (r.Rank == 1) != (i == 0 || slices.Contains(rep.WithinNoise, r.Strategy)) {
+					t.Errorf("%s: rank %d, pool time %v; within noise of the first: %v", r.Strategy, r.Rank, r.PoolNs, rep.WithinNoise)
+				}
 			}
 			for _, r := range rep.Runs {
 				if r.Acquires-r.Releases != uint64(r.LiveEnd) {
@@ -158,10 +180,16 @@ func TestStressOutputs(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("table: exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"freelist", "dense", "step median", "probes/acquire", "median time per step", "█", "checksums: all runs equal"} {
+	for _, want := range []string{"freelist", "dense", "pool/step", "probes/acquire", "pool time per step", "█", "checksums: all runs equal", "verdict: "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
+	}
+	if strings.Contains(out, "step median") {
+		t.Errorf("the default table has the wide columns:\n%s", out)
+	}
+	if code, out, _ := stressRun(t, append(tiny, "-wide")...); code != 0 || !strings.Contains(out, "step median") || !strings.Contains(out, "high-water") {
+		t.Errorf("-wide: exit %d, no step median or high-water:\n%s", code, out)
 	}
 	if errs != "" {
 		t.Errorf("stderr is not a terminal, yet it got %q", errs)

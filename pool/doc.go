@@ -19,8 +19,9 @@
 // # Strategies
 //
 // All strategies obey one contract; they differ in cost. Each has a file of
-// its own whose opening comment names the blog post it comes from (the
-// seeds) and its acquire, release, iterate and memory costs:
+// its own whose opening comment names the blog post it comes from (its
+// seed, see the glossary) and its acquire, release, iterate and memory
+// costs:
 //
 //	alloc       new(T) per Acquire; the GC reclaims          peer
 //	syncpool    sync.Pool with the capacity as a count        peer
@@ -47,6 +48,29 @@
 // a concrete type that selects its strategy with a switch: an interface call
 // per operation would cost more than the fastest strategies' whole work.
 //
+// # Glossary
+//
+// The strategies' files and the benchmarks use a few words of their own:
+//
+//   - A seed is one of five blog posts on object pools for games that the
+//     strategies implement, numbered as the project keeps them: seed 000,
+//     "Entity Pooling" (2012, C#: a List searched by Remove, then the
+//     Poolean class with an InUse flag per entity and a next-free cursor);
+//     seed 001, "A Generic Pool Collection Class" (2007, XNA: a queue of
+//     free slots); seed 002, "Object pooling without all the ins and outs"
+//     (Gaming Your Way, ActionScript: active and free lists, then an offset
+//     table); seed 003, "Object Pooling: Resource Recycling!" (2013, C#: a
+//     list of active items and a queue of inactive ones); seed 004, "Does
+//     Flyweigh pattern really help in memory management?" (2016, C++: an
+//     intrusive free list; the title's spelling).
+//   - Poolean is seed 000's second pool class; the scan strategy is it.
+//   - A peer is a strategy that comes from no seed but from what a Go
+//     programmer would use without this package, new(T) (alloc) or
+//     sync.Pool (syncpool): measured beside the others so that the
+//     comparison is fair.
+//   - A pair is one Acquire and one Release, the unit the benchmarks time:
+//     what one spawned bullet costs the pool.
+//
 // # Concurrency
 //
 // A Pool or a Slab is not safe for concurrent use: a game steps its world
@@ -56,7 +80,8 @@
 //
 // `go test -bench . ./pool` runs every strategy, Slab and the bare floors
 // (new, sync.Pool, a free list with no contract) in one run so that ratios
-// are fair; README.md has the table. The benchmarks report allocations:
+// are fair; BENCHMARKS.md, beside this file, has the latest table and the
+// command that made it. The benchmarks report allocations:
 // every strategy but alloc and syncpool, and Slab, allocate nothing after
 // they are made, and [Stats].Allocs counts the items those two take from
 // the heap.

@@ -5,8 +5,10 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"io"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"poolroids/pool"
 )
@@ -87,26 +89,61 @@ func TestTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := b.String()
-	for _, want := range []string{"3 strategies, 60 steps each (+30 warm-up), seed 1", "step median", "step mean", "probes/acquire", "median time per step", "checksums: all runs equal"} {
+	for _, want := range []string{"3 strategies, 60 steps each (+30 warm-up), seed 1", "pool/step", "noise", "probes/acquire",
+		"pool time per step", "ties: ", "checksums: all runs equal", "verdict: For this workload", "use " + string(rep.Use)} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
-	// Every strategy has a line in both tables and one bar, fastest first.
-	for i, r := range rep.Runs {
-		lines := 0
-		for l := range strings.Lines(out) {
-			if strings.Contains(l, " "+string(r.Strategy)+" ") || strings.HasPrefix(l, string(r.Strategy)+" ") {
-				lines++
-			}
-		}
-		if lines != 3 {
-			t.Errorf("%s has %d lines, want 3", r.Strategy, lines)
-		}
-		if i > 0 && strings.Index(out, "\n"+string(r.Strategy)+" ") < strings.Index(out, "\n"+string(rep.Runs[i-1].Strategy)+" ") {
-			t.Errorf("bar of %s above the faster %s", r.Strategy, rep.Runs[i-1].Strategy)
+	// At most 100 columns, with the longest names and the largest figures.
+	long := *rep
+	long.Repeat, long.Steps, long.Warmup, long.Seed, long.LevelSet = MaxRepeat, MaxSteps, MaxSteps, 1<<64-1, strings.Repeat("x", 40)
+	long.Runs = slices.Clone(rep.Runs)
+	for i := range long.Runs {
+		x := &long.Runs[i]
+		x.Strategy, x.PoolNs, x.PoolNsLow, x.PoolNsHigh, x.PoolRatio = pool.ActiveList, 999e3, 111e3, 999e3, 999.99
+		x.AcquireNs, x.ReleaseNs, x.IterateNs, x.ProbesPerAcquire, x.AllocsPerStep = 999e3, 999e3, 999e3, 16777216, 9999
+	}
+	var lb bytes.Buffer
+	long.WriteTable(&lb)
+	for l := range strings.Lines(lb.String()) {
+		if n := utf8.RuneCountInString(strings.TrimSuffix(l, "\n")); n > 100 {
+			t.Errorf("line of %d columns, want at most 100: %q", n, l)
 		}
 	}
+	// Every strategy has a line in the table and one bar, in rank order.
+	lines := func(out string, want int) {
+		t.Helper()
+		out, _, _ = strings.Cut(out, "\nverdict:")
+		for i, r := range rep.Runs {
+			n := 0
+			for l := range strings.Lines(out) {
+				if strings.Contains(l, " "+string(r.Strategy)+" ") || strings.HasPrefix(l, string(r.Strategy)+" ") {
+					n++
+				}
+			}
+			if n != want {
+				t.Errorf("%s has %d lines, want %d", r.Strategy, n, want)
+			}
+			if i > 0 && strings.Index(out, "\n"+string(r.Strategy)+" ") < strings.Index(out, "\n"+string(rep.Runs[i-1].Strategy)+" ") {
+				t.Errorf("bar of %s above that of %s, ranked before it", r.Strategy, rep.Runs[i-1].Strategy)
+			}
+		}
+	}
+	lines(out, 2)
+
+	b.Reset()
+	if err := rep.WriteWide(&b); err != nil {
+		t.Fatal(err)
+	}
+	wide := b.String()
+	for _, want := range []string{"step median", "step mean", "GC pause", "high-water", "heap items", "bookkeeping", "verdict: "} {
+		if !strings.Contains(wide, want) {
+			t.Errorf("wide table lacks %q:\n%s", want, wide)
+		}
+	}
+	lines(wide, 3)
+
 	rep.ChecksumsEqual = false
 	b.Reset()
 	rep.WriteTable(&b)
@@ -118,15 +155,33 @@ func TestTable(t *testing.T) {
 	}
 }
 
+func TestOneStrategy(t *testing.T) {
+	var b bytes.Buffer
+	rep := &Report{Repeat: 1, ChecksumsEqual: true, Runs: []Result{{Strategy: pool.Dense, Rank: 1}}}
+	rep.verdict()
+	rep.WriteTable(&b)
+	if !strings.Contains(b.String(), "poolroids stress: 1 strategy,") {
+		t.Errorf("table of one strategy:\n%s", b.String())
+	}
+}
+
+func TestWrap(t *testing.T) {
+	var b bytes.Buffer
+	wrap(&b, "verdict: use dense; freelist is within noise of it.", 20)
+	if want := "verdict: use dense;\nfreelist is within\nnoise of it.\n"; b.String() != want {
+		t.Errorf("wrap:\n%q\nwant\n%q", b.String(), want)
+	}
+}
+
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
 
 func TestChart(t *testing.T) {
 	rep := &Report{Runs: []Result{
-		{Strategy: "fast", StepNsMedian: 1000},
-		{Strategy: "almost half", StepNsMedian: 1875}, // 15/32 of the slowest: 15 eighths of 4 cells
-		{Strategy: "slowest", StepNsMedian: 4000},
+		{Strategy: "fast", PoolNs: 1000},
+		{Strategy: "almost half", PoolNs: 1875}, // 15/32 of the slowest: 15 eighths of 4 cells
+		{Strategy: "slowest", PoolNs: 4000},
 	}}
 	var b bytes.Buffer
 	rep.chart(&b, 4)

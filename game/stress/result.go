@@ -1,7 +1,6 @@
 package stress
 
 import (
-	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
@@ -39,6 +38,20 @@ type Result struct {
 	Steps    int           `json:"steps"`    // measured steps
 	Warmup   int           `json:"warmup"`   // untimed steps before them
 
+	// Rank is the strategy's place by PoolNs, 1 for the fastest; strategies
+	// within noise of each other share a rank (see [Report.TieRule]).
+	Rank int `json:"rank"`
+	// PoolNs is the time the pools take per measured step: its acquires,
+	// its releases and one All loop over each pool, from the calibrated
+	// replay (see the package doc). It is what the strategies differ in,
+	// and what the report ranks by. PoolNsRuns holds each repetition's, in
+	// session order; PoolNsLow and PoolNsHigh bound the median's noise.
+	PoolNs     float64   `json:"pool_ns"`
+	PoolNsRuns []float64 `json:"pool_ns_runs"`
+	PoolNsLow  float64   `json:"pool_ns_low"`
+	PoolNsHigh float64   `json:"pool_ns_high"`
+	PoolRatio  float64   `json:"pool_ratio"` // PoolNs over the least PoolNs
+
 	StepNsMedian float64 `json:"step_ns_median"` // World.Step, per step
 	StepNsP99    float64 `json:"step_ns_p99"`
 	Ratio        float64 `json:"ratio"` // StepNsMedian over the fastest strategy's
@@ -70,6 +83,8 @@ type Result struct {
 	Rejects   uint64 `json:"rejects"`
 	HighWater int    `json:"high_water"` // the sum of each pool's high-water mark
 	LiveEnd   int    `json:"live_end"`
+	HeapItems uint64 `json:"heap_items"`     // items the pools took from the heap (pool.Stats.Allocs)
+	Overhead  int    `json:"overhead_bytes"` // the pools' bookkeeping beyond the items
 
 	AllocsPerStep float64 `json:"allocs_per_step"` // heap allocations of the process
 	BytesPerStep  float64 `json:"bytes_per_step"`
@@ -93,6 +108,8 @@ type PoolResult struct {
 	Probes    uint64 `json:"probes"`
 	HighWater int    `json:"high_water"`
 	LiveEnd   int    `json:"live_end"`
+	HeapItems uint64 `json:"heap_items"`
+	Overhead  int    `json:"overhead_bytes"`
 
 	AcquireNs     float64 `json:"acquire_ns"`
 	ReleaseNs     float64 `json:"release_ns"`
@@ -119,6 +136,8 @@ func poolResult(s pool.Stats) PoolResult {
 		Probes:    s.Probes,
 		HighWater: s.HighWater,
 		LiveEnd:   s.Active,
+		HeapItems: s.Allocs,
+		Overhead:  s.Overhead,
 	}
 }
 
@@ -141,6 +160,8 @@ func (r *Result) total() {
 	r.Rejects = b.Rejects + d.Rejects
 	r.HighWater = b.HighWater + d.HighWater
 	r.LiveEnd = b.LiveEnd + d.LiveEnd
+	r.HeapItems = b.HeapItems + d.HeapItems
+	r.Overhead = b.Overhead + d.Overhead
 	r.ProbesPerAcquire = per(float64(b.Probes+d.Probes), r.Acquires)
 
 	rb, rd := b.replay, d.replay
@@ -152,6 +173,7 @@ func (r *Result) total() {
 	b.IterateNs = per(rb.iterateNs, uint64(r.Steps))
 	d.IterateNs = per(rd.iterateNs, uint64(r.Steps))
 	r.IterateNs = b.IterateNs + d.IterateNs
+	r.PoolNs = per(rb.acquireNs+rb.releaseNs+rb.iterateNs+rd.acquireNs+rd.releaseNs+rd.iterateNs, uint64(r.Steps))
 }
 
 // per divides, and clamps a total made negative by the subtracted clock
@@ -186,6 +208,12 @@ func median(runs []Result) Result {
 		m.StepNsRuns[i] = runs[i].StepNsMedian
 	}
 	m.StepNsBest = slices.Min(m.StepNsRuns)
+	m.PoolNsRuns = make([]float64, len(runs))
+	for i := range runs {
+		m.PoolNsRuns[i] = runs[i].PoolNs
+	}
+	m.PoolNs = f(func(r *Result) float64 { return r.PoolNs })
+	m.PoolNsLow, m.PoolNsHigh = noise(m.PoolNsRuns)
 	m.StepNsMedian = f(func(r *Result) float64 { return r.StepNsMedian })
 	m.StepNsP99 = f(func(r *Result) float64 { return r.StepNsP99 })
 	m.StepNsMean = f(func(r *Result) float64 { return r.StepNsMean })
@@ -210,8 +238,8 @@ func median(runs []Result) Result {
 	return m
 }
 
-// Report is the outcome of a session: its settings and one [Result] per
-// strategy, fastest first.
+// Report is the outcome of a session: its settings, one [Result] per
+// strategy, fastest first by pool time per step, and the verdict.
 type Report struct {
 	Seed       uint64 `json:"seed"`
 	LevelSet   string `json:"level_set"`
@@ -225,24 +253,21 @@ type Report struct {
 	BulletOccupancy float64 `json:"bullet_occupancy_pct"`
 	DebrisOccupancy float64 `json:"debris_occupancy_pct"`
 	// ChecksumsEqual tells whether every run played the same game.
-	ChecksumsEqual bool     `json:"checksums_equal"`
-	Runs           []Result `json:"runs"`
-}
+	ChecksumsEqual bool `json:"checksums_equal"`
 
-// rank sorts the runs by median step time, fastest first (ties in the
-// order of pool.Strategies), and sets each one's ratio to the fastest.
-func (r *Report) rank() {
-	order := func(s pool.Strategy) int { return slices.Index(pool.Strategies(), s) }
-	slices.SortStableFunc(r.Runs, func(a, b Result) int {
-		return cmp.Or(cmp.Compare(a.StepNsMedian, b.StepNsMedian), cmp.Compare(order(a.Strategy), order(b.Strategy)))
-	})
-	best := r.Runs[0].StepNsMedian
-	for i := range r.Runs {
-		r.Runs[i].Ratio = 1
-		if best > 0 {
-			r.Runs[i].Ratio = r.Runs[i].StepNsMedian / best
-		}
-	}
+	// TieRule says how the report decided which strategies are within
+	// noise of each other.
+	TieRule string `json:"tie_rule"`
+	// Use is the strategy the verdict names, WithinNoise the others that
+	// share its rank, and Avoid those ranked below it that search their
+	// slots or take their items from the heap. Verdict says it in a
+	// paragraph.
+	Use         pool.Strategy   `json:"use"`
+	WithinNoise []pool.Strategy `json:"within_noise"`
+	Avoid       []pool.Strategy `json:"avoid"`
+	Verdict     string          `json:"verdict"`
+
+	Runs []Result `json:"runs"`
 }
 
 // Spread returns how far apart the repetitions' median step times are, as

@@ -1,6 +1,7 @@
 package stress
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -102,6 +103,15 @@ func (c Config) normalize() (Config, error) {
 	case c.Bullets < 0 || c.Debris < 0:
 		return c, fmt.Errorf("stress: negative capacity (bullets %d, debris %d)", c.Bullets, c.Debris)
 	}
+	// The level loader refuses a set whose bullet pool cannot hold one
+	// volley; a capacity given here must not get round that.
+	if c.Bullets > 0 && len(c.Levels.Levels) > 0 {
+		l := slices.MaxFunc(c.Levels.Levels, func(a, b levels.Level) int { return cmp.Compare(a.BulletsPerShot, b.BulletsPerShot) })
+		if c.Bullets < l.BulletsPerShot {
+			return c, fmt.Errorf("stress: bullet capacity %d is too small for one volley of level %q of set %q (bullets_per_shot = %d): want at least %d",
+				c.Bullets, l.Name, c.Levels.Name, l.BulletsPerShot, l.BulletsPerShot)
+		}
+	}
 	return c, nil
 }
 
@@ -118,7 +128,8 @@ func (c Config) Check() error {
 }
 
 // Run plays one run per strategy and repetition, in the interleaved order
-// A B C … A B C …, and returns the report, ranked by median step time.
+// A B C … A B C …, and returns the report, ranked by pool time per step
+// with ties for what is within noise, and its verdict.
 //
 // When the runs did not all play the same game the report is returned
 // together with a [*DivergenceError]. A context cancelled between two steps
@@ -135,7 +146,10 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := newRunner(cfg, w.Bullets().Cap(), w.Debris().Cap())
+	r, err := newRunner(cfg, w.Bullets().Cap(), w.Debris().Cap())
+	if err != nil {
+		return nil, err
+	}
 	warmRuntime(4*runtime.GOMAXPROCS(0) + 4)
 	ctx, task := trace.NewTask(ctx, "stress")
 	defer task.End()
@@ -166,10 +180,11 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	for _, s := range samples {
 		rep.Runs = append(rep.Runs, median(s))
 	}
-	rep.rank()
-	rep.BulletOccupancy, rep.DebrisOccupancy = r.occupancy()
+	rep.BulletOccupancy = r.bullets.occupancy(cfg.Warmup, r.bulletCap)
+	rep.DebrisOccupancy = r.debris.occupancy(cfg.Warmup, r.debrisCap)
 	err = Verify(all)
 	rep.ChecksumsEqual = err == nil
+	rep.rank()
 	return rep, err
 }
 
@@ -240,23 +255,26 @@ type runner struct {
 	steps                int     // warm-up plus measured, per run
 	total, done          int     // steps of the session, for Progress
 	ns                   []int64 // per measured step; sorted after the run
-	bullets, debris      []ops   // per step of a run, warm-up included
+	bullets, debris      poolLog // what the game asked of each pool, for the replays
 	clock                float64 // ns one timed empty batch costs
 }
 
-func newRunner(cfg Config, bulletCap, debrisCap int) *runner {
+// newRunner records the session's game for the replays and measures the
+// clock.
+func newRunner(cfg Config, bulletCap, debrisCap int) (*runner, error) {
 	n := cfg.Warmup + cfg.Steps
-	return &runner{
+	r := &runner{
 		cfg:       cfg,
 		bulletCap: bulletCap,
 		debrisCap: debrisCap,
 		steps:     n,
 		total:     n * len(cfg.Strategies) * cfg.Repeat,
 		ns:        make([]int64, cfg.Steps),
-		bullets:   make([]ops, n),
-		debris:    make([]ops, n),
 		clock:     clockCost(),
 	}
+	var err error
+	r.bullets, r.debris, err = record(cfg)
+	return r, err
 }
 
 // run plays one run of strategy s and measures it.
@@ -268,7 +286,6 @@ func (r *runner) run(ctx context.Context, s pool.Strategy) (res Result, err erro
 	res = Result{Strategy: s, Steps: r.cfg.Steps, Warmup: r.cfg.Warmup}
 	res.trail = make([]checkpoint, 0, r.steps/r.cfg.CheckEvery+1)
 	p := &player{w: w, ap: game.Autopilot{Pressure: true}}
-	var bs, ds pool.Stats
 	// step plays step i of the run; timed says whether to time it.
 	step := func(i int, timed bool) {
 		in := p.input()
@@ -279,11 +296,6 @@ func (r *runner) run(ctx context.Context, s pool.Strategy) (res Result, err erro
 		} else {
 			w.Step(in)
 		}
-		b, d := w.Bullets().Stats(), w.Debris().Stats()
-		r.bullets[i] = ops{acquires: int32(b.Acquires - bs.Acquires), releases: int32(b.Releases - bs.Releases)}
-		r.debris[i] = ops{acquires: int32(d.Acquires - ds.Acquires), releases: int32(d.Releases - ds.Releases)}
-		r.bullets[i].live, r.debris[i].live = int32(b.Active), int32(d.Active)
-		bs, ds = b, d
 		if (i+1)%r.cfg.CheckEvery == 0 {
 			res.trail = append(res.trail, checkpoint{i + 1, Checksum(w.Checksum())})
 		}
@@ -352,10 +364,10 @@ func (r *runner) run(ctx context.Context, s pool.Strategy) (res Result, err erro
 
 	var rb, rd replayed
 	pprof.Do(ctx, pprof.Labels("strategy", string(s), "phase", "replay"), func(context.Context) {
-		if rb, err = replay[game.Bullet](s, r.bulletCap, r.bullets, r.cfg.Warmup, r.clock); err != nil {
+		if rb, err = replay[game.Bullet](s, r.bulletCap, &r.bullets, r.cfg.Warmup, r.clock); err != nil {
 			return
 		}
-		rd, err = replay[game.Particle](s, r.debrisCap, r.debris, r.cfg.Warmup, r.clock)
+		rd, err = replay[game.Particle](s, r.debrisCap, &r.debris, r.cfg.Warmup, r.clock)
 	})
 	if err != nil {
 		return res, err
@@ -364,19 +376,6 @@ func (r *runner) run(ctx context.Context, s pool.Strategy) (res Result, err erro
 	res.Debris.setReplay(rd)
 	res.total()
 	return res, nil
-}
-
-// occupancy returns the mean fill of each pool over the measured steps of
-// the last run, in percent of its capacity. Every run plays the same game,
-// so the last run stands for all.
-func (r *runner) occupancy() (bullets, debris float64) {
-	var b, d int64
-	for i := r.cfg.Warmup; i < r.steps; i++ {
-		b += int64(r.bullets[i].live)
-		d += int64(r.debris[i].live)
-	}
-	n := float64(r.cfg.Steps)
-	return 100 * float64(b) / n / float64(r.bulletCap), 100 * float64(d) / n / float64(r.debrisCap)
 }
 
 // percentile returns the p-th percentile of sorted (nearest rank).

@@ -70,13 +70,17 @@ func TestReportConsistent(t *testing.T) {
 			case r.Strategy == pool.Alloc && r.AllocsPerStep == 0:
 				t.Error("alloc allocated nothing")
 			}
-			if i > 0 && r.StepNsMedian < rep.Runs[i-1].StepNsMedian {
-				t.Errorf("ranked after %s, which was slower", rep.Runs[i-1].Strategy)
+			if r.PoolNs <= 0 || r.PoolNsLow > r.PoolNs || r.PoolNsHigh < r.PoolNs || len(r.PoolNsRuns) != 1 {
+				t.Errorf("pool time %v, interval %v..%v, runs %v", r.PoolNs, r.PoolNsLow, r.PoolNsHigh, r.PoolNsRuns)
 			}
-			if r.Ratio < 1 || (i == 0 && r.Ratio != 1) {
-				t.Errorf("ratio %v", r.Ratio)
+			if r.Ratio < 1 || r.PoolRatio < 1 || (i == 0 && r.PoolRatio != 1) {
+				t.Errorf("ratios %v, %v", r.Ratio, r.PoolRatio)
 			}
 		})
+	}
+	checkRanks(t, rep)
+	if rep.Use != rep.Runs[0].Strategy || !strings.Contains(rep.Verdict, "use "+string(rep.Use)) {
+		t.Errorf("use %s, verdict %q; want the first run's strategy", rep.Use, rep.Verdict)
 	}
 	if rep.BulletOccupancy < 50 {
 		t.Errorf("the pressure set keeps the bullet pool only %.0f%% full", rep.BulletOccupancy)
@@ -88,7 +92,7 @@ func TestReportConsistent(t *testing.T) {
 // same game as the others.
 func TestMissesBelowDemand(t *testing.T) {
 	cfg := short()
-	cfg.Bullets, cfg.Debris = 4, 16
+	cfg.Bullets, cfg.Debris = 12, 16 // 12: the pressure set's biggest volley
 	cfg.Strategies = []pool.Strategy{pool.FreeList, pool.Scan, pool.Dense}
 	rep := run(t, cfg)
 	for _, r := range rep.Runs {
@@ -218,11 +222,14 @@ func TestMedian(t *testing.T) {
 	}
 }
 
-// TestReplayFollowsRun checks that the calibrated phase replays the run it
-// stands for: the same acquires and releases, and the same occupancy at
-// every measured step.
+// TestReplayFollowsRun checks that the calibrated phase replays the game
+// it stands for: the same acquires and releases, the same occupancy at
+// every measured step, and, for every strategy, about the same searching:
+// the slots examined per acquire in the replay are those of the game.
 func TestReplayFollowsRun(t *testing.T) {
-	cfg, err := short().normalize()
+	cfg := short()
+	cfg.Warmup = 0 // the game's counters then cover the replayed steps only
+	cfg, err := cfg.normalize()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -230,29 +237,37 @@ func TestReplayFollowsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newRunner(cfg, w.Bullets().Cap(), w.Debris().Cap())
-	res, err := r.run(context.Background(), pool.Scan)
+	r, err := newRunner(cfg, w.Bullets().Cap(), w.Debris().Cap())
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, c := range []struct {
-		name string
-		got  PoolResult
-		ops  []ops
-	}{
-		{"bullets", res.Bullets, r.bullets},
-		{"debris", res.Debris, r.debris},
-	} {
-		var acq, rel, live uint64
-		for _, o := range c.ops[cfg.Warmup:] {
-			acq += uint64(o.acquires)
-			rel += uint64(o.releases)
-			live += uint64(o.live)
+	for _, s := range pool.Strategies() {
+		res, err := r.run(context.Background(), s)
+		if err != nil {
+			t.Fatal(err)
 		}
-		rp := c.got.replay
-		if rp.acquires != acq || rp.releases != rel || rp.visited != live {
-			t.Errorf("%s: replayed %d acquires, %d releases, %d items iterated; the run had %d, %d, %d",
-				c.name, rp.acquires, rp.releases, rp.visited, acq, rel, live)
+		for _, c := range []struct {
+			name string
+			got  PoolResult
+			log  *poolLog
+		}{
+			{"bullets", res.Bullets, &r.bullets},
+			{"debris", res.Debris, &r.debris},
+		} {
+			var live uint64
+			for _, o := range c.log.steps {
+				live += uint64(o.live)
+			}
+			rp := c.got.replay
+			if rp.acquires != c.got.Acquires || rp.releases != c.got.Releases || rp.visited != live {
+				t.Errorf("%s %s: replayed %d acquires, %d releases, %d items iterated; the game had %d, %d, %d",
+					s, c.name, rp.acquires, rp.releases, rp.visited, c.got.Acquires, c.got.Releases, live)
+			}
+			game := float64(c.got.Probes) / float64(c.got.Acquires)
+			replayed := float64(rp.acquireProbes+rp.releaseProbes) / float64(rp.acquires)
+			if replayed < 0.85*game || replayed > 1.15*game {
+				t.Errorf("%s %s: the replay examines %.1f slots per acquire, the game %.1f", s, c.name, replayed, game)
+			}
 		}
 	}
 }
@@ -272,6 +287,7 @@ func TestConfigRefused(t *testing.T) {
 		{"repeat", Config{Repeat: MaxRepeat + 1}, "repeat"},
 		{"check every", Config{CheckEvery: -5}, "checksum"},
 		{"capacity", Config{Bullets: -1}, "capacity"},
+		{"less than a volley", Config{Bullets: 11}, `bullet capacity 11 is too small for one volley of level "storm" of set "pressure" (bullets_per_shot = 12): want at least 12`},
 		{"huge capacity", Config{Debris: pool.MaxCapacity + 1}, "capacity"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
