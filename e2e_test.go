@@ -202,6 +202,25 @@ func TestBadByteInTmux(t *testing.T) {
 	}
 }
 
+// TestOldTermsInTmux plays with terminal types whose entries ask for
+// padding delays (vt100: 50 ms a clear, 5 ms a cursor move, 2 ms a style),
+// which tcell sleeps unless told not to: a frame then took seconds, space
+// never started a game and q took 16 s. Space must start a game and q end
+// it.
+func TestOldTermsInTmux(t *testing.T) {
+	s := newTmux(t)
+	bin := buildBinary(t)
+	home := t.TempDir()
+	for _, term := range []string{"vt100", "vt220"} {
+		s.send(fmt.Sprintf("clear; HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 TERM=%s %s --seed 1; echo exit=$?", home, home, term, bin), "Enter")
+		s.waitFor(term+": the title screen", func(p string) bool { return strings.Contains(p, "P O O L R O I D S") }, nil)
+		s.send("Space")
+		s.waitFor(term+": the game to start", func(p string) bool { return !strings.Contains(p, "P O O L R O I D S") }, nil)
+		s.send("q")
+		s.waitFor(term+": the shell", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
+	}
+}
+
 // TestPlayLatin1InTmux plays in a terminal whose locale is not UTF-8 and
 // names a character set tcell has no table for: the game starts in ASCII
 // (no braille reaches the pane) and q exits cleanly.

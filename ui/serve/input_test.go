@@ -51,3 +51,19 @@ func TestBadInputThenHangUp(t *testing.T) {
 	c.Close()
 	waitLog(t, ts, "msg=disconnect", "user=lee")
 }
+
+// TestTerminfoNoPadding checks a session's terminfo entry asks for no
+// padding: tcell sleeps the delays of entries such as vt100's (5 ms a
+// cursor move), which made a frame take seconds and q take 16 s.
+func TestTerminfoNoPadding(t *testing.T) {
+	for _, name := range []string{"vt100", "vt102", "vt220", "vt400", "vt420", "xterm-256color"} {
+		c := clientTerm{term: name}
+		ti, got := c.terminfo()
+		if got != name {
+			t.Fatalf("TERM=%s: got the entry for %s", name, got)
+		}
+		if ti.PadChar != "" {
+			t.Errorf("TERM=%s: pad character %q: tcell will sleep its padding", name, ti.PadChar)
+		}
+	}
+}
