@@ -256,22 +256,24 @@ func TestPause(t *testing.T) {
 		{"\xf0\x9f", "q"},
 	}
 	for _, tc := range cases {
-		synctest.Test(t, func(t *testing.T) {
-			tty := NewTty(chunks([]byte(confirm+tc.in), []byte("q")))
-			if got := readAll(t, tty); got != tc.atOnce {
-				t.Errorf("%q then q at once: got %q, want %q", tc.in, got, tc.atOnce)
-			}
-			f := newFakeTty()
-			tty = NewTty(f)
-			f.in <- []byte(confirm + tc.in)
-			go func() {
-				time.Sleep(staleAfter + time.Millisecond)
-				f.in <- []byte("q")
-				close(f.in)
-			}()
-			if got := readAll(t, tty); got != "q" {
-				t.Errorf("%q, a pause, then q: got %q, want %q", tc.in, got, "q")
-			}
+		t.Run(fmt.Sprintf("%q", tc.in), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tty := NewTty(chunks([]byte(confirm+tc.in), []byte("q")))
+				if got := readAll(t, tty); got != tc.atOnce {
+					t.Errorf("%q then q at once: got %q, want %q", tc.in, got, tc.atOnce)
+				}
+				f := newFakeTty()
+				tty = NewTty(f)
+				f.in <- []byte(confirm + tc.in)
+				go func() {
+					time.Sleep(staleAfter + time.Millisecond)
+					f.in <- []byte("q")
+					close(f.in)
+				}()
+				if got := readAll(t, tty); got != "q" {
+					t.Errorf("%q, a pause, then q: got %q, want %q", tc.in, got, "q")
+				}
+			})
 		})
 	}
 }

@@ -1,8 +1,14 @@
 package serve
 
 import (
+	"io"
 	"testing"
+	"testing/synctest"
 	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/ui/kitty"
 )
 
 // TestBadInputThenQuit plays the real game over SSH, sends bytes tcell's
@@ -52,18 +58,56 @@ func TestBadInputThenHangUp(t *testing.T) {
 	waitLog(t, ts, "msg=disconnect", "user=lee")
 }
 
-// TestTerminfoNoPadding checks a session's terminfo entry asks for no
-// padding: tcell sleeps the delays of entries such as vt100's (5 ms a
-// cursor move), which made a frame take seconds and q take 16 s.
-func TestTerminfoNoPadding(t *testing.T) {
-	for _, name := range []string{"vt100", "vt102", "vt220", "vt400", "vt420", "xterm-256color"} {
-		c := clientTerm{term: name}
-		ti, got := c.terminfo()
-		if got != name {
-			t.Fatalf("TERM=%s: got the entry for %s", name, got)
-		}
-		if ti.PadChar != "" {
-			t.Errorf("TERM=%s: pad character %q: tcell will sleep its padding", name, ti.PadChar)
-		}
+// TestEveryTermDrawsWithoutDelay draws a frame on a session's screen for
+// every entry in tcell's built-in terminfo database, on synctest's clock:
+// the frame must take no time. tcell sleeps the padding of entries such as
+// vt100's (5 ms a cursor move, 2 ms a style change), which made a frame
+// take seconds and q take 16 s.
+func TestEveryTermDrawsWithoutDelay(t *testing.T) {
+	names := []string{
+		"aixterm", "alacritty", "ansi", "cygwin", "dtterm", "eterm", "eterm-color",
+		"foot", "gnome", "gnome-256color", "konsole", "konsole-256color", "kterm",
+		"linux", "pcansi", "rxvt", "rxvt-256color", "rxvt-88color", "rxvt-unicode",
+		"rxvt-unicode-256color", "screen", "screen-256color", "st", "st-256color",
+		"sun", "sun-color", "tmux", "tmux-256color", "vt100", "vt102", "vt220",
+		"vt320", "vt400", "vt420", "xfce", "xterm", "xterm-88color",
+		"xterm-256color", "xterm-ghostty", "xterm-kitty",
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ti, got := (&clientTerm{term: name}).terminfo()
+				if got != name {
+					t.Fatalf("TERM=%s: got the entry for %s", name, got)
+				}
+				in, client := io.Pipe()
+				raw := newTty(in, io.Discard, 80, 24, nil)
+				scr, err := newScreen(kitty.NewTty(raw), raw, ti)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := scr.Init(); err != nil {
+					t.Fatal(err)
+				}
+				start := time.Now()
+				// Every other cell, in styles that alternate: a cursor move
+				// and a style change for each.
+				styles := []tcell.Style{tcell.StyleDefault.Bold(true), tcell.StyleDefault.Reverse(true)}
+				for y := range 24 {
+					for x := 0; x < 80; x += 2 {
+						scr.SetContent(x, y, '#', nil, styles[(x/2+y)%2])
+					}
+				}
+				scr.Show()
+
+				if d := time.Since(start); d != 0 {
+					t.Errorf("TERM=%s: a frame took %v of sleeps", name, d)
+				}
+				scr.Fini()
+				client.Close()
+				raw.Close()
+				<-raw.pumped
+			})
+		})
 	}
 }
