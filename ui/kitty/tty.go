@@ -22,11 +22,13 @@ var (
 // bytes at a time; the rest waits in the buffer for the next call.
 const readSize = 4096
 
-// staleAfter is how long a terminal may pause inside a sequence. A
-// terminal writes a sequence at once, so a read that ends inside one is
-// followed by the rest within microseconds; after a longer pause the start
-// was all there was. It is twice tcell's own wait for the rest of a
-// sequence after an ESC (50 ms), for a sequence split by the network.
+// staleAfter is how long a terminal may pause inside a sequence: how long
+// the inner Read may wait for the rest. A terminal writes a sequence at
+// once, so a read that ends inside one is followed by the rest within
+// microseconds; after a longer pause the start was all there was. It is
+// twice tcell's own wait for the rest of a sequence after an ESC (50 ms),
+// for a sequence split by the network. (The time tcell takes to ask for
+// more does not count: the rest may be waiting by then.)
 const staleAfter = 100 * time.Millisecond
 
 // escKey is the Esc key as a complete sequence (kitty's CSI 27 u, which
@@ -55,9 +57,8 @@ type Tty struct {
 	buf      [maxSeq + readSize]byte
 	pos, end int // filtered bytes not yet returned: buf[pos:end]
 	hold     [maxSeq]byte
-	nhold    int       // unfinished sequence carried to the next read: hold[:nhold]
-	lastRead time.Time // when the inner Tty last returned
-	err      error     // error to return once the carried bytes are out
+	nhold    int   // unfinished sequence carried to the next read: hold[:nhold]
+	err      error // error to return once the carried bytes are out
 }
 
 // NewTty wraps in. The returned Tty owns in: use it in place of in.
@@ -93,10 +94,10 @@ func (t *Tty) Read(p []byte) (int, error) {
 			t.err = nil
 			return 0, err
 		}
+		asked := time.Now()
 		n, err := t.in.Read(t.buf[maxSeq : maxSeq+readSize])
-		now := time.Now()
 		carried := t.hold[:t.nhold]
-		if (t.nhold > 0 || t.f.skip != skipNone) && now.Sub(t.lastRead) > staleAfter {
+		if (t.nhold > 0 || t.f.skip != skipNone) && time.Since(asked) > staleAfter {
 			// The terminal paused inside a sequence: it was all there was.
 			carried, t.f.skip = nil, skipNone
 			if t.nhold == 1 && t.hold[0] == esc && !t.keys.Active() {
@@ -106,7 +107,7 @@ func (t *Tty) Read(p []byte) (int, error) {
 		start := maxSeq - copy(t.buf[maxSeq-len(carried):], carried)
 		w, rest := t.f.run(t.buf[start:maxSeq+n], err != nil)
 		t.nhold = copy(t.hold[:], t.buf[start+rest:maxSeq+n])
-		t.pos, t.end, t.err, t.lastRead = start, start+w, err, now
+		t.pos, t.end, t.err = start, start+w, err
 	}
 }
 
