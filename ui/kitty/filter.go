@@ -39,8 +39,8 @@ type filter struct {
 	scratch [maxSeq]byte
 }
 
-// skipState says what the filter is dropping when a read ends inside a
-// sequence too long to hold back.
+// skipState says which sequence the filter is dropping, bytes as they come
+// and across reads, rather than holding it back.
 type skipState uint8
 
 const (
