@@ -1,7 +1,9 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,12 +13,12 @@ import (
 	"time"
 )
 
-// tmuxSession is a detached tmux server of its own (its own socket) with
-// one 120×40 pane running sh.
+// tmuxSession is a detached tmux server of its own (its own socket, in the
+// test's temporary directory) with one 120×40 pane running sh.
 type tmuxSession struct {
 	t      *testing.T
 	tmux   string
-	socket string
+	socket string // path
 }
 
 func newTmux(t *testing.T) *tmuxSession {
@@ -28,7 +30,10 @@ func newTmux(t *testing.T) *tmuxSession {
 		}
 		t.Skip("tmux is not installed")
 	}
-	s := &tmuxSession{t: t, tmux: path, socket: fmt.Sprintf("poolroids-%s-%d", t.Name(), os.Getpid())}
+	// tmux 3.3 leaves its socket behind on kill-server; one in the test's
+	// temporary directory goes with it. (A socket path is limited to about
+	// 100 bytes: the directory's is short enough.)
+	s := &tmuxSession{t: t, tmux: path, socket: filepath.Join(t.TempDir(), "tmux")}
 	t.Cleanup(func() { _, _ = s.run("kill-server") })
 	if out, err := s.run("new-session", "-d", "-s", "e2e", "-x", "120", "-y", "40", "env", "PS1=$ ", "sh"); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
@@ -37,7 +42,7 @@ func newTmux(t *testing.T) *tmuxSession {
 }
 
 func (s *tmuxSession) run(args ...string) (string, error) {
-	cmd := exec.Command(s.tmux, append([]string{"-L", s.socket, "-f", "/dev/null"}, args...)...)
+	cmd := exec.Command(s.tmux, append([]string{"-S", s.socket, "-f", "/dev/null"}, args...)...)
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
@@ -161,6 +166,58 @@ func TestPlayInTmux(t *testing.T) {
 	}
 	if strings.Contains(pane, "pools") {
 		t.Errorf("the game is still on screen:\n%s", pane)
+	}
+}
+
+// TestTmuxLeavesNoSocket checks a tmux test leaves no socket behind.
+func TestTmuxLeavesNoSocket(t *testing.T) {
+	var socket string
+	t.Run("session", func(t *testing.T) { socket = newTmux(t).socket })
+	if socket == "" {
+		t.Skip("no tmux")
+	}
+	if _, err := os.Stat(socket); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("socket %s left behind (%v)", socket, err)
+	}
+}
+
+// TestBadByteInTmux sends a byte that is not UTF-8 (what tmux send-keys -H
+// e9 types: Latin-1's é), then q: tcell v2.13 alone spins for ever on it,
+// deaf to q and to signals, and leaves the terminal in the alternate
+// screen. The game must end and restore the terminal.
+func TestBadByteInTmux(t *testing.T) {
+	s := newTmux(t)
+	bin := buildBinary(t)
+	home := t.TempDir()
+	s.send(fmt.Sprintf("HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 1; echo exit=$?", home, home, bin), "Enter")
+	s.waitFor("the title screen and the panel", func(p string) bool {
+		return strings.Contains(p, "P O O L R O I D S") && strings.Contains(p, "pools")
+	}, nil)
+	s.send("-H", "e9")
+	s.send("q")
+	s.waitFor("the shell", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
+	out, err := s.run("display-message", "-p", "-t", "e2e", "#{alternate_on} #{mouse_any_flag}")
+	if err != nil || strings.TrimSpace(out) != "0 0" {
+		t.Errorf("alternate screen, mouse reporting = %q (%v), want both off", strings.TrimSpace(out), err)
+	}
+}
+
+// TestOldTermsInTmux plays with terminal types whose entries ask for
+// padding delays (vt100: 50 ms a clear, 5 ms a cursor move, 2 ms a style),
+// which tcell sleeps unless told not to: a frame then took seconds, space
+// never started a game and q took 16 s. Space must start a game and q end
+// it.
+func TestOldTermsInTmux(t *testing.T) {
+	s := newTmux(t)
+	bin := buildBinary(t)
+	home := t.TempDir()
+	for _, term := range []string{"vt100", "vt220"} {
+		s.send(fmt.Sprintf("clear; HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 TERM=%s %s --seed 1; echo exit=$?", home, home, term, bin), "Enter")
+		s.waitFor(term+": the title screen", func(p string) bool { return strings.Contains(p, "P O O L R O I D S") }, nil)
+		s.send("Space")
+		s.waitFor(term+": the game to start", func(p string) bool { return !strings.Contains(p, "P O O L R O I D S") }, nil)
+		s.send("q")
+		s.waitFor(term+": the shell", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
 	}
 }
 

@@ -121,7 +121,15 @@ func play(args []string, stderr io.Writer) int {
 	// arena draws in ASCII when the set is not UTF-8.
 	tcell.SetEncodingFallback(tcell.EncodingFallbackASCII)
 	ktty := kitty.NewTty(tty)
-	screen, err := tcell.NewTerminfoScreenFromTty(ktty)
+	ti, err := tcell.LookupTerminfo(os.Getenv("TERM"))
+	var screen tcell.Screen
+	if err == nil {
+		// Without a pad character tcell drops the padding delays of old
+		// entries (vt100's 5 ms a cursor move) instead of sleeping them.
+		own := *ti
+		own.PadChar = ""
+		screen, err = tcell.NewTerminfoScreenFromTtyTerminfo(ktty, &own)
+	}
 	if err != nil {
 		fmt.Fprintf(stderr, "poolroids: TERM=%s: %v (xterm-256color suits nearly every terminal)\n", os.Getenv("TERM"), err)
 		return 1

@@ -29,16 +29,31 @@
 //     as held-key state; and rewrites press reports into bytes tcell parses
 //     right (text as UTF-8, shift+Tab as back-tab, ctrl+c as a CSI u tcell
 //     maps to Ctrl-C, modifier keys dropped). Repeats of other keys reach
-//     tcell as presses, as they do without the protocol. Mouse, paste, focus
-//     and every other sequence pass through byte for byte. A focus-out
+//     tcell as presses, as they do without the protocol. Mouse, focus
+//     and other whole sequences pass through byte for byte (but see below). A focus-out
 //     report (tcell's EnableFocus turns them on) also forgets every held
 //     key: releases made in another window never reach us.
 //
 // Sequences split across reads are put back together: the filter holds back
-// an unfinished CSI sequence (at most 64 bytes) until the next read, and a
-// lone trailing ESC only while the protocol is active, where the Esc key
-// itself arrives as CSI 27 u. Filtering happens in place in a buffer owned
-// by the [Tty]; a read allocates nothing.
+// an unfinished character or escape sequence (at most 64 bytes) until the
+// next read. A pause of more than 100 ms ends it: what came was all there
+// was, and it is dropped, except that a lone ESC is then the Esc key and
+// goes to tcell as CSI 27 u, with the next input. Filtering happens in
+// place in a buffer owned by the [Tty]; a read allocates nothing.
+//
+// # Input tcell cannot take
+//
+// tcell v2.13's input loop spins for ever on a byte that is not UTF-8
+// (\xff, or \xe9 and any byte but a continuation), deaf to its own Fini;
+// and its parser swallows every later key after an unfinished OSC, SOS, PM
+// or APC string, grows a CSI sequence without bound, and posts a
+// win32-input-mode report as many times as its repeat count says. So tcell
+// gets only valid UTF-8 and whole sequences its parser ends in its ground
+// state after: invalid bytes, strings, SS2, paste markers (we never ask
+// for bracketed paste), CSI sequences over 64 bytes and win32 reports of an
+// ESC or of more than 16 repeats are dropped, and a doubled ESC loses its
+// first. Whatever a terminal or an SSH client sends, the key typed after a
+// pause reaches the program.
 //
 // # Using it
 //

@@ -2,6 +2,7 @@ package kitty
 
 import (
 	"bytes"
+	"math"
 	"strconv"
 	"strings"
 	"unicode"
@@ -30,81 +31,186 @@ const (
 
 // filter rewrites the terminal's input stream in place: kitty release
 // reports (and repeats of game keys) are removed and recorded in keys; other
-// key reports are turned into bytes tcell parses right; everything else is
-// copied unchanged.
+// key reports are turned into bytes tcell parses right; and what tcell's
+// parser cannot take is dropped (see [filter.run]).
 type filter struct {
 	keys    *Keys
+	skip    skipState // a sequence being dropped across reads
 	scratch [maxSeq]byte
 }
 
-// run filters b in place. The output is b[:w]. When b ends inside an escape
-// sequence that may still become a key report, run stops there and returns
-// its start as rest, so the caller can hold b[rest:] back and put it in
-// front of the next read; otherwise rest == len(b). With final set (the
-// stream has ended) nothing is held back.
+// skipState says which sequence the filter is dropping, bytes as they come
+// and across reads, rather than holding it back.
+type skipState uint8
+
+const (
+	skipNone      skipState = iota
+	skipString              // an OSC, SOS, PM or APC string, up to BEL or ESC \
+	skipStringEsc           // the same, just after an ESC inside it
+	skipCSI                 // an overlong CSI sequence, up to its final byte
+)
+
+// run filters b in place. The output is b[:w]. When b ends inside a
+// character or an escape sequence, run stops there and returns its start
+// as rest, so the caller can hold b[rest:] back and put it in front of the
+// next read; otherwise rest == len(b). With final set (the stream has
+// ended) nothing is held back: an unfinished sequence is dropped.
 //
-// A lone ESC at the very end is held back only while the protocol is
-// active: then the Esc key arrives as CSI 27 u and a bare ESC can only be
-// the start of a sequence split across reads. Without the protocol it may
-// be the Esc key itself, and tcell needs it now to run its own Esc timeout.
+// tcell v2.13 gets only whole units its parser ends in its ground state
+// after: ASCII, valid UTF-8, and complete escape sequences. Its input loop
+// spins for ever on a byte that is not UTF-8, and an unfinished sequence
+// makes it swallow the keys after it; so
+//   - bytes that are not UTF-8 are dropped, and a rune cut by the end of a
+//     read is held back whole;
+//   - a lone ESC at the end is held back too (a stale one becomes the Esc
+//     key; see [Tty.Read]), a doubled ESC loses its first, and ESC before a
+//     non-ASCII rune is dropped;
+//   - OSC, SOS, PM and APC strings, SS2, ESC \, bracketed paste markers,
+//     CSI sequences longer than maxSeq or broken by a control byte, and
+//     win32-input-mode reports tcell would expand without bound are
+//     dropped;
+//   - ESC O and the linux console's CSI [ pass with the byte they take.
 //
-// Every rewrite is no longer than what it replaces, so w never overtakes the
-// read position.
+// Every rewrite is no longer than what it replaces, so w never overtakes
+// the read position.
 func (f *filter) run(b []byte, final bool) (w, rest int) {
 	n := len(b)
-	for i := 0; i < n; {
-		start := bytes.IndexByte(b[i:], esc)
-		if start < 0 {
-			w += copy(b[w:], b[i:])
-			break
-		}
-		w += copy(b[w:], b[i:i+start])
-		i += start
-		if i+1 == n {
-			if !final && f.keys.Active() {
-				return w, i
+	i := f.skipping(b, 0)
+	for i < n {
+		c := b[i]
+		if c < utf8.RuneSelf && c != esc {
+			j := i + 1
+			for j < n && b[j] < utf8.RuneSelf && b[j] != esc {
+				j++
 			}
-			b[w] = esc
-			w++
-			break
-		}
-		if b[i+1] != '[' {
-			b[w] = esc
-			w++
-			i++
-			continue
-		}
-		j := i + 2
-		for j < n && b[j] >= 0x20 && b[j] <= 0x3f {
-			j++
-		}
-		switch {
-		case j == n && !final && n-i <= maxSeq:
-			return w, i
-		case j == n:
-			w += copy(b[w:], b[i:])
-			i = n
-		case b[j] < 0x40 || b[j] > 0x7e:
-			// Not a well-formed CSI (a control byte or ESC inside): pass
-			// what came before and go on from that byte, as tcell would.
 			w += copy(b[w:], b[i:j])
 			i = j
+			continue
+		}
+		if c >= utf8.RuneSelf {
+			if !utf8.FullRune(b[i:]) {
+				if !final {
+					return w, i
+				}
+				break
+			}
+			r, size := utf8.DecodeRune(b[i:])
+			if r != utf8.RuneError || size > 1 {
+				w += copy(b[w:], b[i:i+size])
+			}
+			i += size
+			continue
+		}
+		if i+1 == n {
+			if !final {
+				return w, i
+			}
+			break
+		}
+		switch c = b[i+1]; {
+		case c == esc || c >= utf8.RuneSelf:
+			i++
+		case c == '[':
+			j := i + 2
+			for j < n && b[j] >= 0x20 && b[j] <= 0x3f && j-i < maxSeq {
+				j++
+			}
+			switch {
+			case j-i >= maxSeq:
+				f.skip = skipCSI
+				i = f.skipping(b, j)
+			case j == n:
+				if !final {
+					return w, i
+				}
+				i = n
+			case b[j] < 0x40 || b[j] > 0x7e:
+				i = j // broken by a control byte: go on from it
+			case b[j] == '[':
+				// The linux console's F1–F5: CSI [ and one letter.
+				if j+1 == n && !final {
+					return w, i
+				}
+				if j+1 < n && b[j+1] >= 0x20 && b[j+1] <= 0x7e {
+					w += copy(b[w:], b[i:j+2])
+					i = j + 2
+				} else {
+					i = j + 1
+				}
+			default:
+				w += f.sequence(b[w:], b[i:j+1])
+				i = j + 1
+			}
+		case c == ']' || c == 'X' || c == '^' || c == '_':
+			f.skip = skipString
+			i = f.skipping(b, i+2)
+		case c == '\\':
+			i += 2
+		case c == 'N' || c == 'O':
+			if i+2 == n {
+				if !final {
+					return w, i
+				}
+				i = n
+				break
+			}
+			if d := b[i+2]; d < 0x20 || d > 0x7e {
+				i += 2 // not a key: go on from that byte
+				break
+			}
+			if c == 'O' {
+				w += copy(b[w:], b[i:i+3])
+			}
+			i += 3
 		default:
-			w += f.sequence(b[w:], b[i:j+1])
-			i = j + 1
+			// Alt and a key, or ESC and a control key.
+			w += copy(b[w:], b[i:i+2])
+			i += 2
 		}
 	}
 	return w, n
+}
+
+// skipping drops b[i:] up to the end of the sequence f.skip says is being
+// dropped, and returns where the input goes on.
+func (f *filter) skipping(b []byte, i int) int {
+	for ; i < len(b) && f.skip != skipNone; i++ {
+		c := b[i]
+		switch f.skip {
+		case skipString:
+			if c == 0x07 {
+				f.skip = skipNone
+			} else if c == esc {
+				f.skip = skipStringEsc
+			}
+		case skipStringEsc:
+			if c == '\\' || c == 0x07 {
+				f.skip = skipNone
+			} else if c != esc {
+				f.skip = skipString
+			}
+		case skipCSI:
+			switch {
+			case c >= 0x20 && c <= 0x3f:
+			case c >= 0x40 && c <= 0x7e:
+				f.skip = skipNone
+			default:
+				f.skip = skipNone
+				return i // not part of it: it is input again
+			}
+		}
+	}
+	return i
 }
 
 // sequence writes what tcell should get for one complete CSI sequence seq
 // to dst (which may overlap seq, but starts at or before it) and returns
 // its length.
 func (f *filter) sequence(dst, seq []byte) int {
-	if len(seq) > maxSeq {
-		return copy(dst, seq)
-	}
 	params, fin := seq[2:len(seq)-1], seq[len(seq)-1]
+	if !tcellSafe(params, fin) {
+		return 0
+	}
 	if fin == 'u' && len(params) > 0 && params[0] == '?' {
 		if flags, ok := atoi(params[1:]); ok {
 			// The answer to our query: the flags now in force.
@@ -144,6 +250,57 @@ func (f *filter) sequence(dst, seq []byte) int {
 		return copy(dst, ev.legacyCSI(f.scratch[:0], fin))
 	}
 	return copy(dst, ev.translate(f.scratch[:0]))
+}
+
+// maxRepeat bounds the repeat count of a win32-input-mode key report: no
+// keyboard repeats a key that often in one report, and tcell posts one
+// event per repeat before it reads on.
+const maxRepeat = 16
+
+// tcellSafe reports whether tcell's parser may have the CSI sequence with
+// these parameters and final byte. It reads the numbers as tcell does: an
+// optional '<', then the ';'-separated fields that parse as 32-bit
+// decimals, the others skipped. A sequence with intermediate bytes tcell
+// ignores, and so are all but these:
+//   - CSI 200 ~ and CSI 201 ~ start and end a bracketed paste, which we
+//     never ask for: a start without its end would hide every later key
+//     from a program that enables paste;
+//   - CSI … _ is a win32-input-mode report (tcell asks for the mode on
+//     every terminal). One of character 27 feeds an ESC to the nested
+//     parser tcell keeps for these reports, which can leave it swallowing
+//     what follows, and the repeat count (the sixth field) is posted as
+//     that many events.
+func tcellSafe(params []byte, fin byte) bool {
+	if fin != '~' && fin != '_' {
+		return true
+	}
+	if len(params) > 0 && params[0] == '<' {
+		params = params[1:]
+	}
+	if len(params) == 0 || params[0] < '0' || params[0] > '9' {
+		return true
+	}
+	for _, c := range params {
+		if c < '0' {
+			return true // intermediate bytes: tcell ignores it
+		}
+	}
+	var p [6]int
+	np := 0
+	for rest, found := params, true; found && np < len(p); {
+		var field []byte
+		field, rest, found = cut(rest, ';')
+		if v, ok := atoi32(field); ok {
+			p[np] = v
+			np++
+		}
+	}
+	switch fin {
+	case '~':
+		return np == 0 || (p[0] != 200 && p[0] != 201)
+	default:
+		return !(p[0] == 0 && p[1] == 0 && p[2] == esc) && p[5] <= maxRepeat
+	}
 }
 
 // needFlags are the enhancement flags held-key state depends on: event
@@ -401,7 +558,13 @@ func textPrintable(text []byte) bool {
 
 // atoi parses a non-empty decimal number no larger than the largest code
 // point; leading zeros are allowed.
-func atoi(b []byte) (int, bool) {
+func atoi(b []byte) (int, bool) { return atoiUpTo(b, utf8.MaxRune) }
+
+// atoi32 parses a non-empty decimal number that fits in an int32, as
+// tcell's strconv.ParseInt(s, 10, 32) does for these bytes.
+func atoi32(b []byte) (int, bool) { return atoiUpTo(b, math.MaxInt32) }
+
+func atoiUpTo(b []byte, limit int) (int, bool) {
 	if len(b) == 0 {
 		return 0, false
 	}
@@ -411,7 +574,7 @@ func atoi(b []byte) (int, bool) {
 			return 0, false
 		}
 		v = v*10 + int(c-'0')
-		if v > utf8.MaxRune {
+		if v > limit {
 			return 0, false
 		}
 	}

@@ -1,12 +1,14 @@
 package kitty
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
 	"testing"
+	"testing/synctest"
+	"time"
+	"unicode/utf8"
 )
 
 // confirm is the terminal's answer to our query with all our flags in force.
@@ -104,27 +106,55 @@ var filterCases = []filterCase{
 	{
 		"mixed with mouse paste focus and text",
 		"x\x1b[<0;10;5M\x1b[104u\x1b[<0;10;5m\x1b[200~hi\x1b[201~\x1b[I\x1b[104;1:3uy",
-		"x\x1b[<0;10;5Mh\x1b[<0;10;5m\x1b[200~hi\x1b[201~\x1b[Iy",
+		"x\x1b[<0;10;5Mh\x1b[<0;10;5mhi\x1b[Iy",
 		"",
 	},
 	{"x10 mouse", "\x1b[M !!\x1b[97u", "\x1b[M !!a", "left"},
-	{"osc reply", "\x1b]52;c;aGk=\x1b\\\x1b[97u", "\x1b]52;c;aGk=\x1b\\a", "left"},
+	{"osc reply", "\x1b]52;c;aGk=\x1b\\\x1b[97u", "a", "left"},
 	{"ss3 arrow", "\x1bOD", "\x1bOD", ""},
-	{"alt prefix", "\x1bx\x1b\x1b[97u", "\x1bx\x1ba", "left"},
+	{"alt prefix", "\x1bx\x1b\x1b[97u", "\x1bxa", "left"},
 	{"cursor position report", "\x1b[12;40R", "\x1b[12;40R", ""},
 	{"xterm modifyOtherKeys", "\x1b[27;5;97~", "\x1b[27;5;97~", ""},
 	{"private csi", "\x1b[?2026;2$y", "\x1b[?2026;2$y", ""},
-	{"control byte inside csi", "\x1b[97\x01u", "\x1b[97\x01u", ""},
-	{"esc inside csi", "\x1b[9\x1b[97u", "\x1b[9a", "left"},
+	{"control byte inside csi", "\x1b[97\x01u", "\x01u", ""},
+	{"esc inside csi", "\x1b[9\x1b[97u", "a", "left"},
 	{"bad event type", "\x1b[97;1:4u", "\x1b[97;1:4u", ""},
-	{"too long sequence", "\x1b[" + strings.Repeat("0", 70) + "97u", "\x1b[" + strings.Repeat("0", 70) + "97u", ""},
+	{"too long sequence", "\x1b[" + strings.Repeat("0", 70) + "97ux", "x", ""},
 	{"leading zeros", "\x1b[0097;01:03u", "", ""},
-	{"utf-8 text passes", "héllo ✓", "héllo ✓", ""},
+	{"utf-8 text passes", "héllo ✓ 😀", "héllo ✓ 😀", ""},
+
+	// What tcell's parser cannot take (see filter.run).
+	{"invalid utf-8 dropped", "a\xffb\xe9c\xed\xa0\x80d\xf4\x90\x80\x80e\xc3", "abcde", ""},
+	{"encoded U+FFFD passes", "\xef\xbf\xbd", "\ufffd", ""},
+	{"sos pm apc dropped", "\x1bXa\x07\x1b^b\x1b\\\x1b_c\x1b\x1b\x1bx\x1b\\d", "d", ""},
+	{"osc ended by bel", "\x1b]0;title\x07q", "q", ""},
+	{"ss2 dropped", "\x1bNxa", "a", ""},
+	{"ss3 needs a key", "\x1bO\x01a", "\x01a", ""},
+	{"doubled esc", "\x1b\x1bx", "\x1bx", ""},
+	{"esc before a rune", "\x1bé", "é", ""},
+	{"orphan string terminator", "\x1b\\a", "a", ""},
+	{"alt+ctrl", "\x1b\x01\x1b\t", "\x1b\x01\x1b\t", ""},
+	{"linux console F1", "\x1b[[A", "\x1b[[A", ""},
+	{"linux console prefix broken", "\x1b[[\x1bx", "\x1bx", ""},
+	{"del ends no csi", "\x1b[1\x7fa", "\x7fa", ""},
+	{"paste markers dropped", "\x1b[200~hi\x1b[201~\x1b[<200;5~\x1b[0201~", "hi", ""},
+	{"other tilde keys pass", "\x1b[3~\x1b[2000~", "\x1b[3~\x1b[2000~", ""},
+	{"win32 key passes", "\x1b[65;30;97;1;0;1_", "\x1b[65;30;97;1;0;1_", ""},
+	{"win32 huge repeat dropped", "\x1b[65;30;97;1;0;2000000000_q", "q", ""},
+	{"win32 nested esc dropped", "\x1b[0;0;27;1;0;1_\x1b[0;0;93;1;0;1_", "\x1b[0;0;93;1;0;1_", ""},
+	{"huge csi dropped", "\x1b[" + strings.Repeat("9", 300) + "mq", "q", ""},
+	{"huge csi broken", "\x1b[" + strings.Repeat("9", 300) + "\x01q", "\x01q", ""},
 }
 
 // TestFilter feeds every case, after the terminal's confirmation, cut at
-// every byte boundary, and checks what tcell receives and what is held.
+// every byte boundary, and checks what tcell receives and what is held. It
+// runs on synctest's clock, where the reads come with no pause between
+// them (a pause ends an unfinished sequence: see TestPause).
 func TestFilter(t *testing.T) {
+	synctest.Test(t, testFilter)
+}
+
+func testFilter(t *testing.T) {
 	for _, tc := range filterCases {
 		for way, reads := range splits(tc.in) {
 			tty := NewTty(chunks(append([][]byte{[]byte(confirm)}, reads...)...))
@@ -144,7 +174,6 @@ func TestFilter(t *testing.T) {
 
 // TestConfirmation checks the answer to the support query, cut anywhere
 // after its ESC, is swallowed and sets Active only for the flags we need.
-// (Before the answer a lone ESC goes to tcell at once: see TestLoneEsc.)
 func TestConfirmation(t *testing.T) {
 	cases := []struct {
 		reply  string
@@ -156,60 +185,115 @@ func TestConfirmation(t *testing.T) {
 		{"\x1b[?1u", false},
 		{"\x1b[?0u", false},
 	}
-	for _, tc := range cases {
-		in := tc.reply + "\x1b[97u"
-		for i := 2; i <= len(tc.reply); i++ {
-			tty := NewTty(chunks([]byte(in[:i]), []byte(in[i:])))
-			got := readAll(t, tty)
-			if got != "a" {
-				t.Errorf("%q split@%d: tcell got %q, want %q", tc.reply, i, got, "a")
-			}
-			if tty.Keys().Active() != tc.active {
-				t.Errorf("%q split@%d: Active %v, want %v", tc.reply, i, !tc.active, tc.active)
-			}
-			if h := held(tty.Keys()); tc.active != (h == "left") {
-				t.Errorf("%q split@%d: held %q", tc.reply, i, h)
+	synctest.Test(t, func(t *testing.T) {
+		for _, tc := range cases {
+			in := tc.reply + "\x1b[97u"
+			for i := 2; i <= len(tc.reply); i++ {
+				tty := NewTty(chunks([]byte(in[:i]), []byte(in[i:])))
+				got := readAll(t, tty)
+				if got != "a" {
+					t.Errorf("%q split@%d: tcell got %q, want %q", tc.reply, i, got, "a")
+				}
+				if tty.Keys().Active() != tc.active {
+					t.Errorf("%q split@%d: Active %v, want %v", tc.reply, i, !tc.active, tc.active)
+				}
+				if h := held(tty.Keys()); tc.active != (h == "left") {
+					t.Errorf("%q split@%d: held %q", tc.reply, i, h)
+				}
 			}
 		}
-	}
+	})
 }
 
-// TestLoneEsc checks a trailing ESC goes to tcell at once without the
-// protocol (it may be the Esc key, which tcell times out itself) and is held
-// for the next read with it (where it can only start a sequence).
+// TestLoneEsc checks a trailing ESC is held for the next read: what comes
+// at once completes it (here Alt+q), and after a pause it was the Esc key,
+// passed on as CSI 27 u so that tcell never waits on it; with the protocol
+// on (where Esc arrives as CSI 27 u) a stale lone ESC is dropped.
 func TestLoneEsc(t *testing.T) {
-	f := newFakeTty()
-	tty := NewTty(f)
-	p := make([]byte, 128)
+	synctest.Test(t, func(t *testing.T) {
+		f := newFakeTty()
+		tty := NewTty(f)
+		p := make([]byte, 128)
+		// read sends in, after a pause in Read if pause is set, and
+		// checks what Read returns.
+		read := func(in, want, why string, pause bool) {
+			t.Helper()
+			go func() {
+				if pause {
+					time.Sleep(staleAfter + time.Millisecond)
+				}
+				f.in <- []byte(in)
+			}()
+			if n, err := tty.Read(p); err != nil || string(p[:n]) != want {
+				t.Fatalf("%s: Read = %q, %v; want %q", why, p[:n], err, want)
+			}
+		}
+		read("z\x1b", "z", "ESC held", false)
+		read("q", "\x1bq", "ESC and q at once", false)
+		read("z\x1b", "z", "ESC held", false)
+		read("q", "\x1b[27uq", "ESC then a pause", true)
+		read("z\x1b", "z", "ESC held", false)
+		f.in <- []byte("[A")
+		time.Sleep(staleAfter + time.Millisecond) // tcell is slow to ask; the rest waits
+		read("", "\x1b[A", "the rest waiting through a pause on tcell's side", false)
 
-	f.in <- []byte("q\x1b")
-	if n, err := tty.Read(p); err != nil || string(p[:n]) != "q\x1b" {
-		t.Fatalf("inactive: Read = %q, %v; want the ESC at once", p[:n], err)
-	}
+		read(confirm+"z\x1b", "z", "active: ESC held", false)
+		f.in <- []byte("[97;1:3u")
+		f.in <- []byte("\x1b")
+		read("[32u", " ", "active: the release dropped, then space", false)
+		read("z\x1b", "z", "active: ESC held", false)
+		read("q", "q", "active: ESC then a pause", true)
+		close(f.in)
+		if n, err := tty.Read(p); !errors.Is(err, io.EOF) {
+			t.Fatalf("at EOF: Read = %q, %v", p[:n], err)
+		}
+	})
+}
 
-	f.in <- []byte(confirm + "z\x1b")
-	if n, err := tty.Read(p); err != nil || string(p[:n]) != "z" {
-		t.Fatalf("active: Read = %q, %v; want the ESC held", p[:n], err)
+// TestPause checks a pause ends whatever sequence the input was inside, so
+// the key typed after it is read as a key.
+func TestPause(t *testing.T) {
+	cases := []struct{ in, atOnce string }{
+		{"\x1b[", "\x1b[q"},
+		{"\x1b[12;", "\x1b[12;q"},
+		{"\x1b]0;no end", ""},
+		{"\x1b]0;\x1b", ""},
+		{"\x1b[" + strings.Repeat("1", 100), ""},
+		{"\x1bO", "\x1bOq"},
+		{"\x1b[[", "\x1b[[q"},
+		{"\xe9", "q"},
+		{"\xf0\x9f", "q"},
 	}
-	f.in <- []byte("[97;1:3u")
-	f.in <- []byte("\x1b")
-	f.in <- []byte("[32u")
-	if n, err := tty.Read(p); err != nil || string(p[:n]) != " " {
-		t.Fatalf("active: Read = %q, %v; want the release dropped, then space", p[:n], err)
-	}
-	close(f.in)
-	if n, err := tty.Read(p); !errors.Is(err, io.EOF) {
-		t.Fatalf("at EOF: Read = %q, %v", p[:n], err)
+	for _, tc := range cases {
+		t.Run(fmt.Sprintf("%q", tc.in), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tty := NewTty(chunks([]byte(confirm+tc.in), []byte("q")))
+				if got := readAll(t, tty); got != tc.atOnce {
+					t.Errorf("%q then q at once: got %q, want %q", tc.in, got, tc.atOnce)
+				}
+				f := newFakeTty()
+				tty = NewTty(f)
+				f.in <- []byte(confirm + tc.in)
+				go func() {
+					time.Sleep(staleAfter + time.Millisecond)
+					f.in <- []byte("q")
+					close(f.in)
+				}()
+				if got := readAll(t, tty); got != "q" {
+					t.Errorf("%q, a pause, then q: got %q, want %q", tc.in, got, "q")
+				}
+			})
+		})
 	}
 }
 
-// TestHeldBytesFlushedAtEOF checks an unfinished sequence is not lost when
-// the input ends: it goes out as it is, before the error.
-func TestHeldBytesFlushedAtEOF(t *testing.T) {
-	for _, in := range []string{"a\x1b", "a\x1b[", "a\x1b[97;1:"} {
+// TestUnfinishedDroppedAtEOF checks an unfinished sequence at the end of
+// the input is dropped, not passed to tcell.
+func TestUnfinishedDroppedAtEOF(t *testing.T) {
+	for _, in := range []string{"a\x1b", "a\x1b[", "a\x1b[97;1:", "a\xe9", "a\x1b]0;title"} {
 		tty := NewTty(chunks([]byte(confirm), []byte(in)))
-		if got := readAll(t, tty); got != in {
-			t.Errorf("%q: got %q", in, got)
+		if got := readAll(t, tty); got != "a" {
+			t.Errorf("%q: got %q, want %q", in, got, "a")
 		}
 	}
 }
@@ -269,12 +353,15 @@ func TestReadAllocs(t *testing.T) {
 }
 
 // FuzzFilter checks, for any input: no panic; rewriting only ever shrinks;
-// cutting the input into reads anywhere changes nothing; and input with no
-// kitty report in it (no 'u' final, no ':' event type, no query answer)
-// passes through byte for byte.
+// cutting the input into reads anywhere changes nothing; what tcell gets is
+// whole units its parser ends in its ground state after (wholeUnits); and
+// UTF-8 text without ESC passes through byte for byte.
 func FuzzFilter(f *testing.F) {
 	for _, tc := range filterCases {
 		f.Add([]byte(tc.in))
+	}
+	for _, w := range wedges {
+		f.Add([]byte(w))
 	}
 	f.Add([]byte("\x1b[?31u\x1b[97u\x1b"))
 	f.Add([]byte("\x1b\x1b[\x1b[1;\x1b[1;1:\x1b[1;1:3"))
@@ -282,26 +369,83 @@ func FuzzFilter(f *testing.F) {
 		if len(in) > 512 {
 			t.Skip()
 		}
-		// Answers to queries switch the lone-ESC rule; keep them out of
-		// the splitting check and confirm up front instead.
-		stable := bytes.ReplaceAll(in, []byte("?"), []byte("="))
-		whole := readAll(t, NewTty(chunks([]byte(confirm), stable)))
-		if len(whole) > len(stable) {
-			t.Fatalf("output %q longer than input %q", whole, stable)
-		}
-		for way, reads := range splits(string(stable)) {
-			got := readAll(t, NewTty(chunks(append([][]byte{[]byte(confirm)}, reads...)...)))
-			if got != whole {
-				t.Fatalf("%s: %q, whole: %q", way, got, whole)
+		synctest.Test(t, func(t *testing.T) {
+			whole := readAll(t, NewTty(chunks([]byte(confirm), in)))
+			if len(whole) > len(in) {
+				t.Fatalf("output %q longer than input %q", whole, in)
 			}
-		}
-
-		plain := strings.NewReplacer("u", "v", ":", ";", "?", "=").Replace(string(in))
-		if got := readAll(t, NewTty(chunks([]byte(plain)))); got != plain {
-			t.Fatalf("plain input changed: %q -> %q", plain, got)
-		}
-		readAll(t, NewTty(chunks(in)))
+			if err := wholeUnits(whole); err != nil {
+				t.Fatalf("%q gave %q: %v", in, whole, err)
+			}
+			for way, reads := range splits(string(in)) {
+				got := readAll(t, NewTty(chunks(append([][]byte{[]byte(confirm)}, reads...)...)))
+				if got != whole {
+					t.Fatalf("%s: %q, whole: %q", way, got, whole)
+				}
+			}
+			plain := strings.ToValidUTF8(strings.ReplaceAll(string(in), "\x1b", "^"), "?")
+			if got := readAll(t, NewTty(chunks([]byte(plain)))); got != plain {
+				t.Fatalf("plain input changed: %q -> %q", plain, got)
+			}
+		})
 	})
+}
+
+// wholeUnits runs tcell v2.13's input state machine (input.go) over out
+// and reports an error unless out is UTF-8 that leaves it in its ground
+// state, having passed through no state that swallows what follows (the
+// strings, SS2, a doubled ESC).
+func wholeUnits(out string) error {
+	if !utf8.ValidString(out) {
+		return errors.New("not UTF-8")
+	}
+	const (
+		ground = iota
+		escape
+		csi
+		ss3
+		linuxKey
+	)
+	state := ground
+	for i, r := range out {
+		bad := fmt.Errorf("byte %d (%q) in state %d", i, r, state)
+		switch state {
+		case ground:
+			if r == esc {
+				state = escape
+			}
+		case escape:
+			switch {
+			case r == '[':
+				state = csi
+			case r == 'O':
+				state = ss3
+			case r == esc || r >= utf8.RuneSelf || strings.ContainsRune("]NX^_\\", r):
+				return bad
+			default:
+				state = ground
+			}
+		case csi:
+			switch {
+			case r >= 0x20 && r <= 0x3f:
+			case r == '[':
+				state = linuxKey
+			case r >= 0x40 && r <= 0x7e:
+				state = ground
+			default:
+				return bad
+			}
+		case ss3, linuxKey:
+			if r < 0x20 || r > 0x7e {
+				return bad
+			}
+			state = ground
+		}
+	}
+	if state != ground {
+		return fmt.Errorf("ends in state %d", state)
+	}
+	return nil
 }
 
 // BenchmarkRead measures filtering a busy stream (held keys repeating,

@@ -15,19 +15,7 @@ import (
 // never a release or a game-key repeat, while the held state follows.
 func TestScreenEndToEnd(t *testing.T) {
 	t.Setenv("LANG", "en_US.UTF-8")
-	ti, err := terminfo.LookupTerminfo("xterm-256color")
-	if err != nil {
-		t.Fatal(err)
-	}
-	f := newFakeTty()
-	tty := NewTty(f)
-	s, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.Init(); err != nil {
-		t.Fatal(err)
-	}
+	f, tty, s := newScreen(t)
 	fini := sync1(s.Fini)
 	defer fini()
 
@@ -120,6 +108,26 @@ func TestScreenEndToEnd(t *testing.T) {
 	if f.stopped != 1 || f.closed != 1 {
 		t.Errorf("inner stopped %d, closed %d times; want 1, 1", f.stopped, f.closed)
 	}
+}
+
+// newScreen starts a real xterm-256color tcell screen on the filter over a
+// fake terminal.
+func newScreen(t testing.TB) (*fakeTty, *Tty, tcell.Screen) {
+	t.Helper()
+	ti, err := terminfo.LookupTerminfo("xterm-256color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := newFakeTty()
+	tty := NewTty(f)
+	s, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Init(); err != nil {
+		t.Fatal(err)
+	}
+	return f, tty, s
 }
 
 // describe names a key event the way the test's table does.

@@ -3,6 +3,7 @@ package kitty
 import (
 	"bytes"
 	"sync/atomic"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 )
@@ -21,9 +22,24 @@ var (
 // bytes at a time; the rest waits in the buffer for the next call.
 const readSize = 4096
 
+// staleAfter is how long a terminal may pause inside a sequence: how long
+// the inner Read may wait for the rest. A terminal writes a sequence at
+// once, so a read that ends inside one is followed by the rest within
+// microseconds; after a longer pause the start was all there was. It is
+// twice tcell's own wait for the rest of a sequence after an ESC (50 ms),
+// for a sequence split by the network. (The time tcell takes to ask for
+// more does not count: the rest may be waiting by then.)
+const staleAfter = 100 * time.Millisecond
+
+// escKey is the Esc key as a complete sequence (kitty's CSI 27 u, which
+// tcell reads without the protocol too): a held lone ESC that turns out to
+// be the key is passed on as this, so tcell's parser never waits on it.
+var escKey = []byte("\x1b[27u")
+
 // Tty is a tcell.Tty that filters kitty keyboard protocol reports out of the
 // input before tcell parses it and records them as held-key state in
-// [Tty.Keys]. See the package documentation for what it rewrites.
+// [Tty.Keys]. It also drops what tcell's parser cannot take (see the
+// package documentation), so no input can stall or derail it.
 //
 // Read is for one goroutine at a time (tcell's input loop); it takes no lock,
 // so Drain can always wake a blocked Read. Write, Drain, Start, Stop and the
@@ -35,9 +51,10 @@ type Tty struct {
 	pushed  atomic.Bool // our flags are pushed and not yet popped
 	restart atomic.Bool // set by Start: the reader forgets what it carried
 
-	// Read side: touched only by the goroutine in Read.
+	// Read side: touched only by the goroutine in Read. A read goes to
+	// buf[maxSeq:], what was held back right before it.
 	f        filter
-	buf      [readSize + maxSeq]byte
+	buf      [maxSeq + readSize]byte
 	pos, end int // filtered bytes not yet returned: buf[pos:end]
 	hold     [maxSeq]byte
 	nhold    int   // unfinished sequence carried to the next read: hold[:nhold]
@@ -61,6 +78,7 @@ func (t *Tty) Keys() *Keys { return &t.keys }
 func (t *Tty) Read(p []byte) (int, error) {
 	if t.restart.CompareAndSwap(true, false) {
 		t.pos, t.end, t.nhold, t.err = 0, 0, 0, nil
+		t.f.skip = skipNone
 	}
 	if len(p) == 0 {
 		return 0, nil
@@ -76,13 +94,20 @@ func (t *Tty) Read(p []byte) (int, error) {
 			t.err = nil
 			return 0, err
 		}
-		k := copy(t.buf[:], t.hold[:t.nhold])
-		t.nhold = 0
-		n, err := t.in.Read(t.buf[k : k+readSize])
-		final := err != nil
-		w, rest := t.f.run(t.buf[:k+n], final)
-		t.nhold = copy(t.hold[:], t.buf[rest:k+n])
-		t.pos, t.end, t.err = 0, w, err
+		asked := time.Now()
+		n, err := t.in.Read(t.buf[maxSeq : maxSeq+readSize])
+		carried := t.hold[:t.nhold]
+		if (t.nhold > 0 || t.f.skip != skipNone) && time.Since(asked) > staleAfter {
+			// The terminal paused inside a sequence: it was all there was.
+			carried, t.f.skip = nil, skipNone
+			if t.nhold == 1 && t.hold[0] == esc && !t.keys.Active() {
+				carried = escKey
+			}
+		}
+		start := maxSeq - copy(t.buf[maxSeq-len(carried):], carried)
+		w, rest := t.f.run(t.buf[start:maxSeq+n], err != nil)
+		t.nhold = copy(t.hold[:], t.buf[start+rest:maxSeq+n])
+		t.pos, t.end, t.err = start, start+w, err
 	}
 }
 

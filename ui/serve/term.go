@@ -135,6 +135,9 @@ func (c *clientTerm) terminfo() (*terminfo.Terminfo, string) {
 		}
 	}
 	own := *ti
+	// Without a pad character tcell drops the padding delays of old
+	// entries (vt100's 5 ms a cursor move) instead of sleeping them.
+	own.PadChar = ""
 	switch c.colorTerm {
 	case "truecolor", "24bit", "24-bit":
 		if own.SetFgRGB == "" && own.SetBgRGB == "" && own.SetFgBgRGB == "" {

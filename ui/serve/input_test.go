@@ -1,0 +1,113 @@
+package serve
+
+import (
+	"io"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/ui/kitty"
+)
+
+// TestBadInputThenQuit plays the real game over SSH, sends bytes tcell's
+// parser cannot take, then q: the session ends with status 0. tcell v2.13
+// alone spins for ever on a byte that is not UTF-8 and swallows every key
+// after an unfinished OSC string; the kitty filter every session reads
+// through drops them. The OSC case pauses before the q, as a player would:
+// a pause is what ends an unfinished sequence.
+func TestBadInputThenQuit(t *testing.T) {
+	cases := []struct {
+		name, in string
+		pause    bool
+	}{
+		{"invalid byte", "\xff", false},
+		{"lead byte and no continuation", "\xe9", false},
+		{"unfinished OSC string", "\x1b]0;no end", true},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			ts := startServer(t, Config{Play: uiPlay})
+			p := play(t, ts.mustDial(t, "kim", nil), ptyOpts{w: 100, h: 30})
+			p.waitScreen(t, "pools", "│strategy ")
+			p.keys(t, tc.in)
+			if tc.pause {
+				// Not a wait for anything: the player's pause itself,
+				// longer than the filter's 100 ms.
+				time.Sleep(300 * time.Millisecond)
+			}
+			p.keys(t, "q")
+			if st := p.exit(t); st != 0 {
+				t.Errorf("exit status after %q and q = %d, want 0", tc.in, st)
+			}
+			waitLog(t, ts, "msg=disconnect", "user=kim", "reason=quit")
+		})
+	}
+}
+
+// TestBadInputThenHangUp checks a session that got an invalid byte still
+// ends, and logs it, when the client hangs up.
+func TestBadInputThenHangUp(t *testing.T) {
+	ts := startServer(t, Config{Play: uiPlay})
+	c := ts.mustDial(t, "lee", nil)
+	p := play(t, c, ptyOpts{w: 100, h: 30})
+	p.waitScreen(t, "pools", "│strategy ")
+	p.keys(t, "\xff")
+	c.Close()
+	waitLog(t, ts, "msg=disconnect", "user=lee")
+}
+
+// TestEveryTermDrawsWithoutDelay draws a frame on a session's screen for
+// every entry in tcell's built-in terminfo database, on synctest's clock:
+// the frame must take no time. tcell sleeps the padding of entries such as
+// vt100's (5 ms a cursor move, 2 ms a style change), which made a frame
+// take seconds and q take 16 s.
+func TestEveryTermDrawsWithoutDelay(t *testing.T) {
+	names := []string{
+		"aixterm", "alacritty", "ansi", "cygwin", "dtterm", "eterm", "eterm-color",
+		"foot", "gnome", "gnome-256color", "konsole", "konsole-256color", "kterm",
+		"linux", "pcansi", "rxvt", "rxvt-256color", "rxvt-88color", "rxvt-unicode",
+		"rxvt-unicode-256color", "screen", "screen-256color", "st", "st-256color",
+		"sun", "sun-color", "tmux", "tmux-256color", "vt100", "vt102", "vt220",
+		"vt320", "vt400", "vt420", "xfce", "xterm", "xterm-88color",
+		"xterm-256color", "xterm-ghostty", "xterm-kitty",
+	}
+	for _, name := range names {
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				ti, got := (&clientTerm{term: name}).terminfo()
+				if got != name {
+					t.Fatalf("TERM=%s: got the entry for %s", name, got)
+				}
+				in, client := io.Pipe()
+				raw := newTty(in, io.Discard, 80, 24, nil)
+				scr, err := newScreen(kitty.NewTty(raw), raw, ti)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := scr.Init(); err != nil {
+					t.Fatal(err)
+				}
+				start := time.Now()
+				// Every other cell, in styles that alternate: a cursor move
+				// and a style change for each.
+				styles := []tcell.Style{tcell.StyleDefault.Bold(true), tcell.StyleDefault.Reverse(true)}
+				for y := range 24 {
+					for x := 0; x < 80; x += 2 {
+						scr.SetContent(x, y, '#', nil, styles[(x/2+y)%2])
+					}
+				}
+				scr.Show()
+
+				if d := time.Since(start); d != 0 {
+					t.Errorf("TERM=%s: a frame took %v of sleeps", name, d)
+				}
+				scr.Fini()
+				client.Close()
+				raw.Close()
+				<-raw.pumped
+			})
+		})
+	}
+}
