@@ -41,6 +41,9 @@ func TestServeBadFlags(t *testing.T) {
 		{"conn rate", []string{"--conn-rate", "-3"}, "-conn-rate -3"},
 		{"capacity", []string{"--bullets", "-1"}, "-bullets -1: want 0 (the level set's) or 1.."},
 		{"levels", []string{"--levels", "/nonexistent"}, "-levels: "},
+		{"max per address", []string{"--max-per-address", "0"}, "-max-per-address 0"},
+		{"max startups", []string{"--max-startups", "1:2"}, "-max-startups"},
+		{"max startups per address", []string{"--max-startups-per-address", "0"}, "-max-startups-per-address 0"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -291,7 +294,7 @@ func BenchmarkSessions(b *testing.B) {
 	}
 	bin := buildBinary(b)
 	dir := b.TempDir()
-	srv := startServe(b, bin, dir, "--max-sessions", "256", "--conn-rate", "0", "--idle", "1h")
+	srv := startServe(b, bin, dir, "--max-sessions", "256", "--max-per-address", "256", "--conn-rate", "0", "--idle", "1h")
 	_, client := writeClientKey(b, dir)
 	config := &ssh.ClientConfig{
 		User:            "bench",
