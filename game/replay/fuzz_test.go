@@ -1,0 +1,124 @@
+package replay_test
+
+import (
+	"errors"
+	"io"
+	"strings"
+	"testing"
+
+	"poolroids/game"
+	"poolroids/game/replay"
+)
+
+// smallGame is a short recording with every kind of event the solo game
+// has: inputs, runs, switches, restarts, checksums and the end.
+func smallGame(t testing.TB) []byte {
+	t.Helper()
+	b, _ := autopilotGame(t, game.Config{Seed: 4}, replay.Options{Players: []string{"fuzz"}, Every: 50}, 400, true, 90)
+	return b
+}
+
+// checkDecode decodes data and walks its events: whatever the bytes, an
+// error is a *FormatError pointing into the file.
+func checkDecode(t *testing.T, data []byte) error {
+	_, err := replay.Decode(data)
+	if err == nil {
+		return nil
+	}
+	var fe *replay.FormatError
+	if !errors.As(err, &fe) {
+		t.Fatalf("Decode error %T %v, want a *FormatError", err, err)
+	}
+	if fe.Offset < 0 || fe.Offset > len(data) {
+		t.Fatalf("error at byte %d of a %d-byte file: %v", fe.Offset, len(data), err)
+	}
+	return err
+}
+
+// Every proper prefix of a file is a clear error about its end.
+func TestTruncated(t *testing.T) {
+	t.Parallel()
+	data := smallGame(t)
+	if err := checkDecode(t, data); err != nil {
+		t.Fatalf("the whole file: %v", err)
+	}
+	for n := range len(data) {
+		err := checkDecode(t, data[:n])
+		if err == nil || !strings.Contains(err.Error(), "unexpected end of file, want ") {
+			t.Fatalf("%d of %d bytes: %v, want an unexpected end of file", n, len(data), err)
+		}
+	}
+}
+
+// Some corruptions and what they are reported as.
+func TestCorrupted(t *testing.T) {
+	t.Parallel()
+	data := smallGame(t)
+	r, err := replay.NewReader(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := r.Offset()
+	for _, tc := range []struct {
+		name string
+		at   int
+		b    byte
+		want string
+	}{
+		{"magic", 1, 'X', `byte 0: want the replay magic "PRPL", found "PXPL": not a poolroids replay`},
+		{"version", 4, 9, "byte 4: want the format version 1..1, found 9"},
+		{"unknown op", body, 0xEE, "unknown op 0xEE"},
+		{"checksum early", body, 0xD4, "want one only after a multiple of 50 steps"},
+		{"long run", body, 0xBF, "run of 168 steps after step 0 passes step 50"},
+		{"run past a checksum", body, 0xBE, "run of 63 steps after step 0 passes step 50, whose checksum is due first"},
+	} {
+		bad := append([]byte(nil), data...)
+		bad[tc.at] = tc.b
+		err := checkDecode(t, bad)
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	tail := append(append([]byte(nil), data...), 0)
+	if err := checkDecode(t, tail); err == nil || !strings.Contains(err.Error(), "want the end of the file after the end record, found 1 more bytes") {
+		t.Errorf("a byte past the end: %v", err)
+	}
+}
+
+// FuzzDecode: no bytes make decoding panic, hang or fail other than with a
+// *FormatError; what decodes plays events in a consistent order.
+func FuzzDecode(f *testing.F) {
+	data := smallGame(f)
+	f.Add(data)
+	f.Add(data[:len(data)/2])
+	r, err := replay.NewReader(data)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(data[:r.Offset()])
+	f.Add([]byte("PRPL"))
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if checkDecode(t, data) != nil {
+			return
+		}
+		r, err := replay.NewReader(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last, step := -1, uint64(0)
+		for {
+			ev, err := r.Next()
+			if err == io.EOF {
+				return
+			}
+			if err != nil {
+				t.Fatalf("Decode passed, Next failed: %v", err)
+			}
+			if ev.Offset <= last || ev.Offset >= len(data) || ev.Step < step {
+				t.Fatalf("event %+v after offset %d, step %d", ev, last, step)
+			}
+			last, step = ev.Offset, ev.Step
+		}
+	})
+}

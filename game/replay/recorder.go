@@ -1,0 +1,342 @@
+package replay
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"poolroids/game"
+	"poolroids/pool"
+)
+
+// Options tunes a [Recorder]. The zero Options records into memory with a
+// checksum every [DefaultEvery] steps and no player named.
+type Options struct {
+	// Out receives the file as it is recorded, written by a goroutine of
+	// the recorder every Every steps and at Close; nil keeps the file in
+	// memory (see [Recorder.Bytes]).
+	Out io.Writer
+	// Players names the ships in play from the start, by slot: a solo
+	// game's player. At most MaxName bytes each.
+	Players []string
+	// Every is the steps between two checksums, 1..MaxEvery; 0 means
+	// DefaultEvery.
+	Every int
+}
+
+// chunkSize is the capacity of each buffer a Recorder writing to Out
+// fills: 256 steps of a solo game take at most 256 bytes and a checksum,
+// and even sixteen ships changing keys every step stay within a few of
+// them. memorySize is the first capacity of a file kept in memory, enough
+// for a quarter of an hour of play by hand.
+const (
+	chunkSize  = 4 << 10
+	chunks     = 3 // one filling, one being written, one spare
+	memorySize = 16 << 10
+)
+
+// Recorder builds a world, steps it and records everything that decides
+// its game. Use it in place of the world's own Step, Join, Leave,
+// SetStrategies and Restart; read the world through [Recorder.World]. A
+// Recorder is not safe for concurrent use; it and its world belong to one
+// goroutine.
+type Recorder struct {
+	w     *game.World
+	ships int
+	every uint64
+	steps uint64
+	buf   []byte
+
+	// What the file says so far: every slot's input, the slot input ops
+	// address, and the input op and steps held back until the run they
+	// start is known.
+	in      inputs
+	slot    int
+	pending bool // an input op for slot waits in held
+	held    byte // its five input bits
+	run     int  // steps played since the last op written
+
+	out    io.Writer
+	full   chan []byte // chunks for the writer
+	free   chan []byte // chunks written, ready to be filled again
+	done   chan error  // the writer's first error, when it stops
+	closed bool
+	err    error // of Close, returned again by later calls
+}
+
+// NewRecorder builds the world of cfg (as game.New does) and starts its
+// recording: the header is written at once. The level set must pass
+// levels.Set.Validate, as every set loaded from files does.
+func NewRecorder(cfg game.Config, opt Options) (*Recorder, error) {
+	every := opt.Every
+	if every == 0 {
+		every = DefaultEvery
+	}
+	if every < 1 || every > MaxEvery {
+		return nil, fmt.Errorf("replay: a checksum every %d steps, allowed 1..%d", every, MaxEvery)
+	}
+	ships, m := shipsOf(cfg)
+	if len(opt.Players) > ships {
+		return nil, fmt.Errorf("replay: %d players named for %d ship slots", len(opt.Players), ships)
+	}
+	for _, p := range opt.Players {
+		if err := checkName(p); err != nil {
+			return nil, err
+		}
+	}
+	w, err := game.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	set := w.LevelSet()
+	if err := set.Validate(); err != nil {
+		return nil, fmt.Errorf("replay: level set %q cannot be recorded: %w", set.Name, err)
+	}
+	h := &Header{
+		Build:    Build(),
+		Seed:     w.Seed(),
+		Mode:     m,
+		Ships:    ships,
+		Strategy: w.Bullets().Strategy(),
+		Bullets:  w.Bullets().Cap(),
+		Debris:   w.Debris().Cap(),
+		Every:    every,
+		Levels:   set,
+		Players:  opt.Players,
+		Start:    w.Checksum(),
+	}
+	r := &Recorder{w: w, ships: ships, every: uint64(every), out: opt.Out}
+	if r.out == nil {
+		r.buf = make([]byte, 0, memorySize)
+	} else {
+		r.full = make(chan []byte, chunks)
+		r.free = make(chan []byte, chunks)
+		r.done = make(chan error, 1)
+		for range chunks - 1 {
+			r.free <- make([]byte, 0, chunkSize)
+		}
+		r.buf = make([]byte, 0, chunkSize)
+		go r.write()
+	}
+	r.buf = appendHeader(r.buf, h)
+	return r, nil
+}
+
+func checkName(p string) error {
+	if len(p) > MaxName || !utf8.ValidString(p) {
+		return fmt.Errorf("replay: player name %q: want at most %d bytes of UTF-8", p, MaxName)
+	}
+	return nil
+}
+
+// World returns the recorded world, for reading. Changing it other than
+// through the Recorder makes the recording replay another game.
+func (r *Recorder) World() *game.World { return r.w }
+
+// Steps returns the steps recorded.
+func (r *Recorder) Steps() uint64 { return r.steps }
+
+// Step plays one step of the world with every slot's input in, and records
+// it. A step the world does not take (it is paused) is not recorded. It
+// allocates nothing in steady state: its cost beyond the world's step is a
+// comparison of the inputs, a byte now and then, and every Every steps a
+// checksum and a hand-over to the writer.
+func (r *Recorder) Step(in *inputs) {
+	before := r.w.Steps()
+	stepAll(r.w, in)
+	if r.w.Steps() == before || r.closed {
+		return
+	}
+	last := -1
+	for s := range in {
+		if in[s] != r.in[s] {
+			last = s
+		}
+	}
+	if last >= 0 {
+		r.flush()
+		for s := range last + 1 {
+			if in[s] == r.in[s] {
+				continue
+			}
+			if s != r.slot {
+				r.buf = append(r.buf, opSlot+byte(s))
+				r.slot = s
+			}
+			r.in[s] = in[s]
+			if s == last {
+				r.pending, r.held = true, encodeInput(in[s])
+			} else {
+				r.buf = append(r.buf, encodeInput(in[s]))
+			}
+		}
+	}
+	r.run++
+	r.steps++
+	if r.steps%r.every == 0 {
+		r.flush()
+		r.buf = append(r.buf, opChecksum)
+		r.buf = appendSum(r.buf, r.w.Checksum())
+		r.handOver()
+	}
+}
+
+// flush writes the held input op and the steps played since.
+func (r *Recorder) flush() {
+	if r.pending {
+		n := min(r.run, maxInputRun)
+		r.buf = append(r.buf, r.held|byte(n)<<inputRunBits)
+		r.run -= n
+		r.pending = false
+	}
+	for r.run > 0 {
+		switch n := r.run; {
+		case n <= maxShortRun:
+			r.buf = append(r.buf, opRun+byte(n-1))
+		default:
+			r.buf = append(r.buf, opLongRun)
+			r.buf = binary.AppendUvarint(r.buf, uint64(n-64))
+		}
+		r.run = 0
+	}
+}
+
+// Join brings a ship named name into slot, as World.Join, and records it.
+// What the world refuses is returned and not recorded.
+func (r *Recorder) Join(slot int, name string) error {
+	if r.closed {
+		return errClosed
+	}
+	if err := checkName(name); err != nil {
+		return err
+	}
+	if err := join(r.w, slot); err != nil {
+		return err
+	}
+	r.op(opJoin)
+	r.buf = binary.AppendUvarint(r.buf, uint64(slot))
+	r.buf = appendString(r.buf, name)
+	return nil
+}
+
+// Leave takes the ship of slot out, as World.Leave, and records it. A slot
+// out of range is ignored.
+func (r *Recorder) Leave(slot int) {
+	if slot < 0 || slot >= r.ships {
+		return
+	}
+	leave(r.w, slot)
+	if r.op(opLeave) {
+		r.buf = binary.AppendUvarint(r.buf, uint64(slot))
+	}
+}
+
+// SetStrategies switches the pools as World.SetStrategies ("" keeps that
+// pool's strategy) and records it. What the world refuses is returned and
+// not recorded.
+func (r *Recorder) SetStrategies(bullets, debris pool.Strategy) error {
+	if r.closed {
+		return errClosed
+	}
+	if err := setStrategies(r.w, bullets, debris); err != nil {
+		return err
+	}
+	r.op(opSwitch)
+	r.buf = appendString(r.buf, string(bullets))
+	r.buf = appendString(r.buf, string(debris))
+	return nil
+}
+
+// Restart begins a new game as World.Restart and records it.
+func (r *Recorder) Restart() {
+	r.w.Restart()
+	r.op(opRestart)
+}
+
+// op writes what is held back, then the op code of an event, unless the
+// recording is closed.
+func (r *Recorder) op(c byte) bool {
+	if r.closed {
+		return false
+	}
+	r.flush()
+	r.buf = append(r.buf, c)
+	return true
+}
+
+// handOver gives the filled chunk to the writer and takes an empty one.
+// The game never waits for the writer: when it has every chunk, the
+// current one keeps growing, and when no empty one is back yet a new one is
+// made.
+func (r *Recorder) handOver() {
+	if r.out == nil || len(r.buf) == 0 {
+		return
+	}
+	select {
+	case r.full <- r.buf:
+	default:
+		return // the writer is behind: this chunk grows until the next hand-over
+	}
+	select {
+	case b := <-r.free:
+		r.buf = b[:0]
+	default:
+		r.buf = make([]byte, 0, chunkSize)
+	}
+}
+
+// write is the writer goroutine: it writes chunks in order until full is
+// closed, and reports its first error. After an error it drops what comes,
+// so the game never waits for a broken writer.
+func (r *Recorder) write() {
+	var err error
+	for b := range r.full {
+		if err == nil {
+			_, err = r.out.Write(b)
+		}
+		select {
+		case r.free <- b:
+		default: // a chunk made by handOver; let it go
+		}
+	}
+	r.done <- err
+}
+
+// Close ends the recording with the end record (the step count and the
+// final checksum) and, with Options.Out, waits until everything is written;
+// it returns the writer's first error. Later calls return the same error;
+// Step and the events record nothing after it.
+func (r *Recorder) Close() error {
+	if r.closed {
+		return r.err
+	}
+	r.closed = true
+	r.flush()
+	r.buf = append(r.buf, opEnd)
+	r.buf = binary.AppendUvarint(r.buf, r.steps)
+	r.buf = appendSum(r.buf, r.w.Checksum())
+	if r.out != nil {
+		r.full <- r.buf
+		close(r.full)
+		r.err = <-r.done
+		r.buf = nil
+		if r.err != nil {
+			r.err = fmt.Errorf("replay: writing the recording: %w", r.err)
+		}
+	}
+	return r.err
+}
+
+// Bytes returns the file recorded so far when it is kept in memory: after
+// Close, the whole file. The slice is the Recorder's own; it is valid until
+// the next call. With Options.Out it returns nil.
+func (r *Recorder) Bytes() []byte {
+	if r.out != nil {
+		return nil
+	}
+	return r.buf
+}
+
+var errClosed = errors.New("replay: the recorder is closed")
