@@ -35,6 +35,10 @@ func main() {
 			os.Exit(runServe(os.Args[2:]))
 		case "stress":
 			os.Exit(runStress(os.Args[2:]))
+		case "record":
+			os.Exit(runCommand(recordMain))
+		case "replay":
+			os.Exit(runCommand(replayMain))
 		}
 	}
 	os.Exit(play(os.Args[1:], os.Stderr))

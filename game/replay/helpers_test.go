@@ -1,6 +1,7 @@
 package replay_test
 
 import (
+	"context"
 	"io"
 	"testing"
 
@@ -24,22 +25,20 @@ func autopilotGame(t testing.TB, cfg game.Config, opt replay.Options, steps int,
 		t.Fatal(err)
 	}
 	w := rec.World()
-	ap := game.Autopilot{Pressure: pressure}
 	strategies := pool.Strategies()
-	var in inputs
-	for i := range steps {
-		if w.Phase() == game.GameOver {
-			rec.Restart()
-			ap = game.Autopilot{Pressure: pressure}
-		}
-		if switchEvery > 0 && i%switchEvery == switchEvery-1 {
-			s := strategies[(i/switchEvery)%len(strategies)]
+	if switchEvery == 0 {
+		switchEvery = steps
+	}
+	for i := 0; i < steps; i += switchEvery {
+		if i > 0 {
+			s := strategies[(i/switchEvery-1)%len(strategies)]
 			if err := rec.SetStrategies(s, s); err != nil {
 				t.Fatal(err)
 			}
 		}
-		in[0] = ap.Input(w)
-		rec.Step(&in)
+		if err := replay.Autoplay(context.Background(), rec, min(switchEvery, steps-i), pressure); err != nil {
+			t.Fatal(err)
+		}
 	}
 	sum := w.Checksum()
 	if err := rec.Close(); err != nil {

@@ -92,20 +92,35 @@ func (p *Player) Steps() uint64 { return p.r.steps - uint64(p.left) }
 // no step left (after checking the final checksum), or a *MismatchError.
 // It allocates nothing except for a joining player's name.
 func (p *Player) Step() error {
-	for p.left == 0 {
-		if p.done {
-			return io.EOF
-		}
-		if err := p.event(); err != nil {
-			return err
-		}
+	in, err := p.Next()
+	if err != nil {
+		return err
 	}
-	stepAll(p.w, &p.r.in)
-	p.left--
+	stepAll(p.w, in)
 	if p.left == 0 && p.r.steps == p.r.due {
 		return p.event() // the checksum op that must follow
 	}
 	return nil
+}
+
+// Next is Step for a caller that steps the world itself, as the stress
+// mode does to time the step alone: it applies the events up to the next
+// step, checking the checksums recorded after the steps before, and
+// returns that step's input of every slot; the caller then steps the world
+// once with it (World.StepAll), and only then calls Next again. The array
+// is the Player's own. Next returns io.EOF after the last step's checksum
+// matched, or a *MismatchError.
+func (p *Player) Next() (*inputs, error) {
+	for p.left == 0 {
+		if p.done {
+			return nil, io.EOF
+		}
+		if err := p.event(); err != nil {
+			return nil, err
+		}
+	}
+	p.left--
+	return &p.r.in, nil
 }
 
 // event applies the next event of the file.

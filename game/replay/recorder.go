@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -340,3 +341,26 @@ func (r *Recorder) Bytes() []byte {
 }
 
 var errClosed = errors.New("replay: the recorder is closed")
+
+// Autoplay records steps of the autopilot playing r's world, slot 0,
+// starting a new game (and a new autopilot) whenever one is over, as the
+// stress mode does. It checks ctx every few hundred steps and returns its
+// error when it is done early; what was played stays recorded.
+func Autoplay(ctx context.Context, r *Recorder, steps int, pressure bool) error {
+	ap := game.Autopilot{Pressure: pressure}
+	var in inputs
+	for i := range steps {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if r.w.Phase() == game.GameOver {
+			r.Restart()
+			ap = game.Autopilot{Pressure: pressure}
+		}
+		in[0] = ap.Input(r.w)
+		r.Step(&in)
+	}
+	return nil
+}

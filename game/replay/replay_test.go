@@ -256,3 +256,48 @@ func TestSizePerMinute(t *testing.T) {
 		t.Logf("a minute of the stress autopilot: %d bytes", n)
 	}
 }
+
+// A caller stepping the world itself with Next plays the same game.
+func TestNext(t *testing.T) {
+	t.Parallel()
+	data, want := autopilotGame(t, game.Config{Seed: 12}, replay.Options{Every: 60}, 700, true, 0)
+	p, err := replay.NewPlayer(data, pool.Dense)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		in, err := p.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		p.World().Step(in[0])
+	}
+	if got := p.World().Checksum(); p.Steps() != 700 || got != want {
+		t.Errorf("%d steps ending at %016x, want 700 ending at %016x", p.Steps(), got, want)
+	}
+}
+
+// Replaying a step allocates nothing.
+func TestPlayerAllocs(t *testing.T) {
+	data, _ := autopilotGame(t, game.Config{Seed: 13}, replay.Options{Every: 32}, 3000, true, 0)
+	p, err := replay.NewPlayer(data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for range 200 {
+		if err := p.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n := testing.AllocsPerRun(2000, func() {
+		if err := p.Step(); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if n != 0 {
+		t.Errorf("%v allocations per replayed step, want 0", n)
+	}
+}
