@@ -1,0 +1,215 @@
+package serve
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/rivo/uniseg"
+)
+
+func TestParseCommand(t *testing.T) {
+	t.Parallel()
+	for _, tt := range []struct {
+		line string
+		want Command
+	}{
+		{"", Command{}},
+		{" \t ", Command{}},
+		{"join alpha", Command{Verb: VerbJoin, Name: "alpha"}},
+		{"  join   alpha  ", Command{Verb: VerbJoin, Name: "alpha"}},
+		{"JOIN Alpha-1_x", Command{Verb: VerbJoin, Name: "alpha-1_x"}},
+		{"new b", Command{Verb: VerbNew, Name: "b"}},
+		{"new b --pvp", Command{Verb: VerbNew, Name: "b", PvP: true}},
+		{"new --pvp b", Command{Verb: VerbNew, Name: "b", PvP: true}},
+		{"watch 0123456789abcdef", Command{Verb: VerbWatch, Name: "0123456789abcdef"}},
+	} {
+		got, err := ParseCommand(tt.line, 2222)
+		if err != nil || got != tt.want {
+			t.Errorf("ParseCommand(%q) = %+v, %v; want %+v", tt.line, got, err, tt.want)
+		}
+	}
+}
+
+func TestParseCommandErrors(t *testing.T) {
+	t.Parallel()
+	const hint = "; try: ssh -t -p 2222 host join NAME (or new NAME --pvp, watch NAME, or nothing for the lobby)"
+	for _, tt := range []struct{ line, want string }{
+		{"ls", `unknown command "ls"`},
+		{"sh -c 'rm -rf /'", `unknown command "sh"`},
+		{"\x1b[2Jx", `unknown command "\x1b[2Jx"`},
+		{"join", "join needs a name"},
+		{"watch --pvp", `watch has no option "--pvp"`},
+		{"join a --pvp", `join has no option "--pvp"`},
+		{"new a --coop", `new has no option "--coop"`},
+		{"join a b", `join takes one name, not "a" and "b"`},
+		{"new a b --pvp", `too many words in "new a b --pvp"`},
+		{"join Foo!", `bad name "Foo!": names are 1 to 16 of a-z 0-9 - _, the first a letter or digit`},
+		{"join _a", `bad name "_a"`},
+		{"join 0123456789abcdefg", `bad name "0123456789abcdefg"`},
+		{"join caf\u00e9", `bad name "caf\u00e9"`},
+		{"join " + strings.Repeat("a", 70), "command too long (75 bytes)"},
+	} {
+		_, err := ParseCommand(tt.line, 2222)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || !strings.HasSuffix(err.Error(), hint) {
+			t.Errorf("ParseCommand(%q) error = %v; want %q…%q", tt.line, err, tt.want, hint)
+		}
+	}
+	for port, want := range map[int]string{0: "try: ssh -t host join", 22: "try: ssh -t host join", 2022: "try: ssh -t -p 2022 host join"} {
+		if _, err := ParseCommand("x", port); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("port %d: error %v; want it to contain %q", port, err, want)
+		}
+	}
+}
+
+func TestArenaName(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{"a": "a", "Z9": "z9", "a-b_c": "a-b_c", "0123456789ABCDEF": "0123456789abcdef"} {
+		if got, err := ArenaName(in); got != want || err != nil {
+			t.Errorf("ArenaName(%q) = %q, %v; want %q", in, got, err, want)
+		}
+	}
+	for _, in := range []string{"", "-a", "_a", "a b", "a.b", "\u212a", "0123456789abcdefg", "a\x00"} {
+		if got, err := ArenaName(in); !errors.Is(err, errArenaName) {
+			t.Errorf("ArenaName(%q) = %q, %v; want an error", in, got, err)
+		}
+	}
+}
+
+func TestParseCommandAllocs(t *testing.T) {
+	if n := testing.AllocsPerRun(100, func() { _, _ = ParseCommand("new alpha --pvp", 2222) }); n != 0 {
+		t.Errorf("ParseCommand allocates %v times; want 0", n)
+	}
+}
+
+func TestCleanName(t *testing.T) {
+	t.Parallel()
+	for in, want := range map[string]string{
+		"alice":                                "alice",
+		"  bob  smith  ":                       "bob  smith",
+		"":                                     "anonymous",
+		"\x1b[2J\x1b[H":                        "anonymous",
+		"\x1b[31mred\x1b[0m":                   "red",
+		"\x1b]0;pwned\x07eve":                  "eve",
+		"\x1b]8;;http://x\x1b\\link\x1b]8;;\a": "link",
+		"\x1bcreset":                           "reset",
+		"\u009b31mred":                         "red",
+		"\u009d0;t\u009cok":                    "ok",
+		"tab\there\r\n":                        "tabhere",
+		"abc\u202edcba":                        "abcdcba", // RLO
+		"\u2066iso\u2069\u200f":                "iso",
+		"e\u0301t\u00e9":                       "eté", // combining acute dropped, precomposed kept
+		"\u5f20\u4e09x":                        "x",   // two-cell runes
+		"zero\u200bwidth":                      "zerowidth",
+		"bad\xffutf8":                          "badutf8",
+		"0123456789abcdefXYZ":                  "0123456789abcdef",
+		"\x1b[":                                "anonymous",
+		"unterminated\x1b]0;title":             "unterminated",
+	} {
+		if got := CleanName(in); got != want {
+			t.Errorf("CleanName(%q) = %q; want %q", in, got, want)
+		}
+	}
+}
+
+func TestUniqueName(t *testing.T) {
+	t.Parallel()
+	set := func(names ...string) func(string) bool {
+		return func(s string) bool {
+			for _, n := range names {
+				if n == s {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	for _, tt := range []struct {
+		name  string
+		taken []string
+		want  string
+	}{
+		{"bob", nil, "bob"},
+		{"bob", []string{"bob"}, "bob-2"},
+		{"bob", []string{"bob", "bob-2", "bob-3"}, "bob-4"},
+		{"0123456789abcdef", []string{"0123456789abcdef"}, "0123456789abcd-2"},
+		{"éééééééééééééééé", []string{"éééééééééééééééé"}, strings.Repeat("é", 14) + "-2"},
+	} {
+		if got := UniqueName(tt.name, set(tt.taken...)); got != tt.want {
+			t.Errorf("UniqueName(%q, %q) = %q; want %q", tt.name, tt.taken, got, tt.want)
+		}
+	}
+	// Ten taken names force a two-digit suffix, which shortens the base.
+	taken := []string{"0123456789abcdef"}
+	for i := 2; i <= 9; i++ {
+		taken = append(taken, fmt.Sprintf("0123456789abcd-%d", i))
+	}
+	if got, want := UniqueName("0123456789abcdef", set(taken...)), "0123456789abc-10"; got != want {
+		t.Errorf("UniqueName with 9 taken = %q; want %q", got, want)
+	}
+}
+
+func FuzzParseCommand(f *testing.F) {
+	for _, s := range []string{"", "join a", "new B --pvp", "watch x y", "new --pvp", "ls -l", "join \x1b[31m"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		c, err := ParseCommand(line, 2222)
+		if err != nil {
+			msg := err.Error()
+			if c != (Command{}) || strings.ContainsAny(msg, "\r\n\x1b") || !utf8.ValidString(msg) || !strings.Contains(msg, "try: ssh -t -p 2222") {
+				t.Fatalf("ParseCommand(%q) = %+v, %q", line, c, msg)
+			}
+			for _, r := range msg {
+				if !unicode.IsPrint(r) {
+					t.Fatalf("ParseCommand(%q): error %q holds %U", line, msg, r)
+				}
+			}
+			return
+		}
+		if c.Verb > VerbWatch || (c.Verb == VerbLobby) != (c.Name == "") || (c.PvP && c.Verb != VerbNew) {
+			t.Fatalf("ParseCommand(%q) = %+v", line, c)
+		}
+		if c.Name != "" {
+			if n, err := ArenaName(c.Name); n != c.Name || err != nil {
+				t.Fatalf("ParseCommand(%q) = %+v: not a clean name (%v)", line, c, err)
+			}
+		}
+	})
+}
+
+func FuzzCleanName(f *testing.F) {
+	for _, s := range []string{"alice", "\x1b[31mred", "\u202eevil", "\u5f20\u4e09", "a\u0301", "\x1b]0;t\x07", "\xff"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		got := CleanName(in)
+		n := utf8.RuneCountInString(got)
+		if !utf8.ValidString(got) || n < 1 || n > MaxName || got != strings.TrimSpace(got) {
+			t.Fatalf("CleanName(%q) = %q", in, got)
+		}
+		for _, r := range got {
+			if r < ' ' || r == 0x7f || !unicode.IsPrint(r) || unicode.Is(unicode.M, r) || uniseg.StringWidth(string(r)) != 1 {
+				t.Fatalf("CleanName(%q) = %q, which holds %U", in, got, r)
+			}
+		}
+		if again := CleanName(got); again != got {
+			t.Fatalf("CleanName(%q) = %q, but CleanName(%q) = %q", in, got, got, again)
+		}
+		// The first k names asked are taken: UniqueName must ask for k+1.
+		k, seen := len(in)%12, map[string]bool{}
+		u := UniqueName(got, func(s string) bool {
+			if seen[s] {
+				t.Fatalf("UniqueName(%q) asked for %q twice", got, s)
+			}
+			seen[s] = true
+			return len(seen) <= k
+		})
+		if len(seen) != k+1 || utf8.RuneCountInString(u) > MaxName || !utf8.ValidString(u) || (k > 0) != (u != got) {
+			t.Fatalf("UniqueName(%q) with %d taken = %q after %d questions", got, k, u, len(seen))
+		}
+	})
+}
