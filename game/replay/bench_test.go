@@ -54,7 +54,7 @@ func BenchmarkRecordStep(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var in inputs
+		var in game.Inputs
 		for b.Loop() {
 			in[0].Left = !in[0].Left
 			rec.Step(&in)

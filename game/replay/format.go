@@ -61,7 +61,7 @@ type Header struct {
 	Version  int
 	Build    string // the build that recorded it: see [Build]
 	Seed     uint64
-	Mode     mode
+	Mode     game.Mode
 	Ships    int // ship slots, 1..game.MaxShips
 	Strategy pool.Strategy
 	Bullets  int // bullet pool capacity
@@ -74,15 +74,15 @@ type Header struct {
 
 // Config returns the game configuration that rebuilds the recorded world.
 func (h *Header) Config() game.Config {
-	c := game.Config{
+	return game.Config{
 		Levels:   h.Levels,
 		Seed:     h.Seed,
 		Strategy: h.Strategy,
 		Bullets:  h.Bullets,
 		Debris:   h.Debris,
+		Ships:    h.Ships,
+		Mode:     h.Mode,
 	}
-	setShips(&c, h.Ships, h.Mode)
-	return c
 }
 
 // Build describes the running build as a header records it: module version,
@@ -316,11 +316,11 @@ func (d *decoder) header() (*Header, error) {
 	if err != nil {
 		return nil, err
 	}
-	if m > maxMode {
+	if m > byte(game.PvP) {
 		return nil, d.fail(at, "want the mode 0 (co-op) or 1 (PvP), found %d", m)
 	}
-	h.Mode = mode(m)
-	if h.Ships, err = d.count("the ship slots", 1, maxShips); err != nil {
+	h.Mode = game.Mode(m)
+	if h.Ships, err = d.count("the ship slots", 1, game.MaxShips); err != nil {
 		return nil, err
 	}
 	if h.Strategy, err = d.strategy("the starting strategy", false); err != nil {

@@ -12,7 +12,7 @@ import (
 )
 
 // inputs is one step's input of every slot, as Recorder.Step takes it.
-type inputs = [16]game.Input
+type inputs = game.Inputs
 
 // autopilotGame records steps of the autopilot playing cfg, starting a new
 // game whenever one is over, and switching the pools to the next strategy
@@ -71,7 +71,7 @@ func byHand(t testing.TB, seed uint64) []byte {
 		x ^= x << 17
 		return x
 	}
-	var in inputs
+	var in game.Inputs
 	hold := 0
 	for range 60 * game.TPS {
 		if rec.World().Phase() == game.GameOver {

@@ -96,7 +96,7 @@ func (p *Player) Step() error {
 	if err != nil {
 		return err
 	}
-	stepAll(p.w, in)
+	p.w.StepAll(in)
 	if p.left == 0 && p.r.steps == p.r.due {
 		return p.event() // the checksum op that must follow
 	}
@@ -110,7 +110,7 @@ func (p *Player) Step() error {
 // once with it (World.StepAll), and only then calls Next again. The array
 // is the Player's own. Next returns io.EOF after the last step's checksum
 // matched, or a *MismatchError.
-func (p *Player) Next() (*inputs, error) {
+func (p *Player) Next() (*game.Inputs, error) {
 	for p.left == 0 {
 		if p.done {
 			return nil, io.EOF
@@ -133,14 +133,14 @@ func (p *Player) event() error {
 	case Input, Run:
 		p.left = ev.Steps
 	case Join:
-		if err := join(p.w, ev.Slot); err != nil {
+		if err := p.w.Join(ev.Slot); err != nil {
 			return &MismatchError{Step: ev.Step, Matched: p.matched, Event: fmt.Sprintf("the world refused %s joining slot %d: %v", ev.Name, ev.Slot, err), Recorded: p.f.Build, Replayed: Build()}
 		}
 	case Leave:
-		leave(p.w, ev.Slot)
+		p.w.Leave(ev.Slot)
 	case Switch:
 		if !p.fixed {
-			if err := setStrategies(p.w, ev.Bullets, ev.Debris); err != nil {
+			if err := p.w.SetStrategies(ev.Bullets, ev.Debris); err != nil {
 				return err
 			}
 		}

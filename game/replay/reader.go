@@ -53,7 +53,7 @@ type Reader struct {
 	steps uint64
 	due   uint64 // the step whose checksum comes next
 	slot  int
-	in    inputs
+	in    game.Inputs
 	done  bool
 }
 
@@ -75,7 +75,7 @@ func (r *Reader) Header() *Header { return r.h }
 // Inputs returns every slot's input as the events read so far left it: the
 // input of the steps an Input or Run event plays. The array is the
 // Reader's own, changed by the next call to Next.
-func (r *Reader) Inputs() *inputs { return &r.in }
+func (r *Reader) Inputs() *game.Inputs { return &r.in }
 
 // Offset returns the byte offset of the next event.
 func (r *Reader) Offset() int { return r.d.off }

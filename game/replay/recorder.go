@@ -53,7 +53,7 @@ type Recorder struct {
 	// What the file says so far: every slot's input, the slot input ops
 	// address, and the input op and steps held back until the run they
 	// start is known.
-	in      inputs
+	in      game.Inputs
 	slot    int
 	pending bool // an input op for slot waits in held
 	held    byte // its five input bits
@@ -78,10 +78,6 @@ func NewRecorder(cfg game.Config, opt Options) (*Recorder, error) {
 	if every < 1 || every > MaxEvery {
 		return nil, fmt.Errorf("replay: a checksum every %d steps, allowed 1..%d", every, MaxEvery)
 	}
-	ships, m := shipsOf(cfg)
-	if len(opt.Players) > ships {
-		return nil, fmt.Errorf("replay: %d players named for %d ship slots", len(opt.Players), ships)
-	}
 	for _, p := range opt.Players {
 		if err := checkName(p); err != nil {
 			return nil, err
@@ -91,6 +87,10 @@ func NewRecorder(cfg game.Config, opt Options) (*Recorder, error) {
 	if err != nil {
 		return nil, err
 	}
+	ships := w.Ships()
+	if len(opt.Players) > ships {
+		return nil, fmt.Errorf("replay: %d players named for %d ship slots", len(opt.Players), ships)
+	}
 	set := w.LevelSet()
 	if err := set.Validate(); err != nil {
 		return nil, fmt.Errorf("replay: level set %q cannot be recorded: %w", set.Name, err)
@@ -98,7 +98,7 @@ func NewRecorder(cfg game.Config, opt Options) (*Recorder, error) {
 	h := &Header{
 		Build:    Build(),
 		Seed:     w.Seed(),
-		Mode:     m,
+		Mode:     w.Mode(),
 		Ships:    ships,
 		Strategy: w.Bullets().Strategy(),
 		Bullets:  w.Bullets().Cap(),
@@ -144,9 +144,9 @@ func (r *Recorder) Steps() uint64 { return r.steps }
 // allocates nothing in steady state: its cost beyond the world's step is a
 // comparison of the inputs, a byte now and then, and every Every steps a
 // checksum and a hand-over to the writer.
-func (r *Recorder) Step(in *inputs) {
+func (r *Recorder) Step(in *game.Inputs) {
 	before := r.w.Steps()
-	stepAll(r.w, in)
+	r.w.StepAll(in)
 	if r.w.Steps() == before || r.closed {
 		return
 	}
@@ -213,7 +213,7 @@ func (r *Recorder) Join(slot int, name string) error {
 	if err := checkName(name); err != nil {
 		return err
 	}
-	if err := join(r.w, slot); err != nil {
+	if err := r.w.Join(slot); err != nil {
 		return err
 	}
 	r.op(opJoin)
@@ -228,7 +228,7 @@ func (r *Recorder) Leave(slot int) {
 	if slot < 0 || slot >= r.ships {
 		return
 	}
-	leave(r.w, slot)
+	r.w.Leave(slot)
 	if r.op(opLeave) {
 		r.buf = binary.AppendUvarint(r.buf, uint64(slot))
 	}
@@ -241,7 +241,7 @@ func (r *Recorder) SetStrategies(bullets, debris pool.Strategy) error {
 	if r.closed {
 		return errClosed
 	}
-	if err := setStrategies(r.w, bullets, debris); err != nil {
+	if err := r.w.SetStrategies(bullets, debris); err != nil {
 		return err
 	}
 	r.op(opSwitch)
@@ -348,7 +348,7 @@ var errClosed = errors.New("replay: the recorder is closed")
 // error when it is done early; what was played stays recorded.
 func Autoplay(ctx context.Context, r *Recorder, steps int, pressure bool) error {
 	ap := game.Autopilot{Pressure: pressure}
-	var in inputs
+	var in game.Inputs
 	for i := range steps {
 		if i%1024 == 0 {
 			if err := ctx.Err(); err != nil {

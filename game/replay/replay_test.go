@@ -166,7 +166,7 @@ func TestRecordWriteError(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var in inputs
+	var in game.Inputs
 	for range 200 {
 		rec.Step(&in)
 	}
@@ -188,7 +188,7 @@ func TestRecorderAllocs(t *testing.T) {
 			}
 			defer rec.Close()
 			ap := game.Autopilot{Pressure: true}
-			var in inputs
+			var in game.Inputs
 			step := func() {
 				in[0] = ap.Input(rec.World())
 				rec.Step(&in)
@@ -210,7 +210,7 @@ func TestRecordPaused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var in inputs
+	var in game.Inputs
 	in[0].Thrust = true
 	for i := range 300 {
 		rec.World().SetPaused(i%3 == 0)
@@ -273,7 +273,7 @@ func TestNext(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.World().Step(in[0])
+		p.World().StepAll(in)
 	}
 	if got := p.World().Checksum(); p.Steps() != 700 || got != want {
 		t.Errorf("%d steps ending at %016x, want 700 ending at %016x", p.Steps(), got, want)
