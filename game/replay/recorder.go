@@ -140,7 +140,7 @@ func (r *Recorder) World() *game.World { return r.w }
 func (r *Recorder) Steps() uint64 { return r.steps }
 
 // Step plays one step of the world with every slot's input in, and records
-// it. A step the world does not take (it is paused) is not recorded. It
+// it (the inputs of the world's slots: Config.Ships of them). A step the world does not take (it is paused) is not recorded. It
 // allocates nothing in steady state: its cost beyond the world's step is a
 // comparison of the inputs, a byte now and then, and every Every steps a
 // checksum and a hand-over to the writer.
@@ -151,7 +151,7 @@ func (r *Recorder) Step(in *game.Inputs) {
 		return
 	}
 	last := -1
-	for s := range in {
+	for s := range r.ships { // the world reads no other slot
 		if in[s] != r.in[s] {
 			last = s
 		}

@@ -301,3 +301,31 @@ func TestPlayerAllocs(t *testing.T) {
 		t.Errorf("%v allocations per replayed step, want 0", n)
 	}
 }
+
+// Inputs of slots the world does not have are neither played nor recorded.
+func TestRecordSlotsBeyondShips(t *testing.T) {
+	t.Parallel()
+	rec, err := replay.NewRecorder(game.Config{Seed: 6, Ships: 2}, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Join(1, "bea"); err != nil {
+		t.Fatal(err)
+	}
+	var in inputs
+	for i := range 400 {
+		in[1].Thrust = i%50 < 20
+		in[5].Fire = i%2 == 0
+		rec.Step(&in)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := replay.NewPlayer(rec.Bytes(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+}
