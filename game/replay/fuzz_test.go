@@ -8,6 +8,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/replay"
+	"poolroids/pool"
 )
 
 // smallGame is a short recording with every kind of event the solo game
@@ -119,6 +120,83 @@ func FuzzDecode(f *testing.F) {
 				t.Fatalf("event %+v after offset %d, step %d", ev, last, step)
 			}
 			last, step = ev.Offset, ev.Step
+		}
+	})
+}
+
+// FuzzRecord: any script of inputs, joins, leaves, switches and restarts,
+// recorded, replays through Player.Next with the very inputs of every step
+// and every checksum matching. The first byte chooses the checksum
+// interval, so runs meet checksums at every offset.
+func FuzzRecord(f *testing.F) {
+	f.Add([]byte{7, 0x04, 0x85, 0xC1, 0x06, 0xBF, 0xD0, 0xC8, 0x20, 0xC5, 0xC9, 0x7F})
+	f.Add([]byte{0, 0xD0, 0xD0, 0xD0, 0x01, 0x02, 0x03, 0xC2, 0x41, 0x42})
+	f.Add([]byte{255, 0xC1, 0xC2, 0xC3, 0x05, 0x09, 0x0D, 0xBF, 0xBF})
+	strategies := pool.Strategies()
+	f.Fuzz(func(t *testing.T, script []byte) {
+		if len(script) == 0 || len(script) > 400 {
+			return
+		}
+		rec, err := replay.NewRecorder(game.Config{Seed: 3, Ships: 4}, replay.Options{Every: 1 + int(script[0])%80})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in inputs
+		var played []inputs
+		step := func(n int) {
+			for range n {
+				rec.Step(&in)
+				played = append(played, in)
+			}
+		}
+		for _, b := range script[1:] {
+			switch {
+			case b < 0x80:
+				in[b&3] = game.Input{Left: b&4 != 0, Right: b&8 != 0, Thrust: b&16 != 0, Fire: b&32 != 0, Hyperspace: b&64 != 0}
+				step(1)
+			case b < 0xC0:
+				step(int(b&63) + 1)
+			case b < 0xC4:
+				rec.Join(int(b&3), "j") // refused when the slot is in play: then not recorded
+			case b < 0xC8:
+				rec.Leave(int(b & 3))
+			case b < 0xD0:
+				s := strategies[int(b&7)%len(strategies)]
+				if err := rec.SetStrategies(s, ""); err != nil {
+					t.Fatal(err)
+				}
+			case b == 0xD0:
+				rec.Restart()
+			default:
+				step(int(b) * 3) // long runs
+			}
+		}
+		want := rec.World().Checksum()
+		if err := rec.Close(); err != nil {
+			t.Fatal(err)
+		}
+		p, err := replay.NewPlayer(rec.Bytes(), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := 0; ; i++ {
+			got, err := p.Next()
+			if err == io.EOF {
+				if i != len(played) {
+					t.Fatalf("replay ended after %d steps, %d recorded", i, len(played))
+				}
+				break
+			}
+			if err != nil {
+				t.Fatalf("step %d: %v", i+1, err)
+			}
+			if i >= len(played) || *got != played[i] {
+				t.Fatalf("step %d: inputs %v, recorded %v", i+1, *got, played[min(i, len(played)-1)])
+			}
+			p.World().StepAll(got)
+		}
+		if got := p.World().Checksum(); got != want {
+			t.Fatalf("final checksum %016x, want %016x", got, want)
 		}
 	})
 }
