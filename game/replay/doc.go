@@ -9,13 +9,14 @@
 //
 // # Recording
 //
-// A [Recorder] builds the world and stands in front of it: a front end calls
-// [Recorder.Step] once per step (instead of stepping the world) and the
+// A [Recorder] builds the world and stands in front of it: a front end
+// (local play, a solo game over SSH, an arena) calls [Recorder.Step] once
+// per step with every slot's input, instead of stepping the world, and the
 // recorder's Join, Leave, SetStrategies and Restart for the events. It
 // appends to preallocated storage, allocating nothing per step in steady
-// state, and with [Options].Out set hands every few seconds of play to a
+// state, and with [Options].Out hands every few seconds of play to a
 // goroutine of its own that writes them, so a slow disk never slows the
-// game. [Recorder.Close] writes the end.
+// game. [Recorder.Close] writes the end. [Autoplay] records the autopilot.
 //
 // # Playing back
 //
@@ -23,13 +24,17 @@
 // and plays it step by step ([Player.Step]) or to the end ([Player.Run]),
 // stopping at the first checksum that differs with a [*MismatchError]. It
 // can hold the pools to one strategy, ignoring the recorded switches, which
-// changes nothing in the game: only the pools' figures. [Decode] checks a
-// file without playing it; a [Reader] walks its events.
+// changes nothing in the game: only the pools' figures. A caller that steps
+// the world itself, to time the step alone, takes each step's inputs from
+// [Player.Next]. [Decode] checks a file without playing it; a [Reader]
+// walks its events.
 //
 // A file that is not a replay, truncated or corrupted is a [*FormatError]
-// naming the byte offset and what was expected there. Decoding reads every
-// byte at most once, allocates no more than the file's size and never
-// panics, whatever the bytes (FuzzDecode).
+// naming the byte offset and what was expected there. Decoding is one pass
+// over the bytes, allocates in proportion to them (every count is bounded)
+// and never panics, whatever the bytes (FuzzDecode). A checksum must follow
+// every Every steps, so a file cannot ask for more than Every steps per
+// nine bytes.
 //
 // # Format, version 1
 //
@@ -78,7 +83,8 @@
 // wherever the same rules are built, whatever level sets that build ships
 // or a server has loaded. It costs a few hundred bytes once.
 //
-// A by-hand solo game takes about 1 KiB a minute (one byte per change of the
-// keys held, one per run of up to 63 steps); the stress autopilot, which
-// changes its keys nearly every step, about 4 KiB.
+// A minute of a solo game played by hand takes under 1 KiB, header
+// included, and so does a minute of the stress autopilot, which holds its
+// keys a few steps at a time; keys that change every step cost a byte a
+// step, 3.5 KiB a minute.
 package replay
