@@ -6,7 +6,9 @@ import (
 	"errors"
 	"io"
 	"reflect"
+	"sync"
 	"testing"
+	"testing/synctest"
 
 	"poolroids/game"
 	"poolroids/game/replay"
@@ -328,4 +330,62 @@ func TestRecordSlotsBeyondShips(t *testing.T) {
 	if err := p.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+}
+
+// lockedBuffer is a bytes.Buffer the writer goroutine and the test share.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) Bytes() []byte {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return bytes.Clone(b.buf.Bytes())
+}
+
+// With Out, what is recorded reaches the writer every Every steps, before
+// Close: a game cut short by a crash keeps all but its last seconds.
+func TestRecordFlushesAsItGoes(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var out lockedBuffer
+		rec, err := replay.NewRecorder(game.Config{Seed: 4}, replay.Options{Out: &out, Every: 100})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var in inputs
+		for i := range 250 {
+			in[0].Fire = i%7 < 3
+			rec.Step(&in)
+		}
+		synctest.Wait() // the writer has written what it was handed
+		early := out.Bytes()
+		r, err := replay.NewReader(early)
+		if err != nil {
+			t.Fatalf("after 250 steps the writer has %d bytes: %v", len(early), err)
+		}
+		var last replay.Event
+		for {
+			ev, err := r.Next()
+			if err != nil {
+				break // the rest is not written yet
+			}
+			last = ev
+		}
+		if last.Kind != replay.Checksum || last.Step != 200 || r.Offset() != len(early) {
+			t.Errorf("written before Close: up to %v at step %d, %d of %d bytes read; want the checksum of step 200 last", last.Kind, last.Step, r.Offset(), len(early))
+		}
+		if err := rec.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if all := out.Bytes(); !bytes.HasPrefix(all, early) {
+			t.Error("the file written by Close does not continue what was written before")
+		}
+	})
 }
