@@ -35,6 +35,8 @@ func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	seed := fs.Uint64("seed", 1, "world seed `N`: the same seed plays the same game")
 	steps := fs.Int("steps", 60*game.TPS, "`N` steps to record (60 steps = 1 s of game)")
 	pressure := fs.Bool("stress", false, "record the stress mode's game: the max-pressure autopilot on the pressure level set (or -levels)")
+	ships := fs.Int("ships", 1, fmt.Sprintf("`N` ship slots, 1..%d: more than one records an arena, an autopilot in every slot", game.MaxShips))
+	pvp := fs.Bool("pvp", false, "with -ships: bullets hit ships too")
 	strategy := fs.String("strategy", "", "pool strategy `NAME` to record with: "+pool.StrategyNames()+" (default: the level set's)")
 	g := addGameFlags(fs, "record")
 	path, code, done := parseFileFlags(fs, args, stderr, "FILE to write")
@@ -45,7 +47,13 @@ func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *steps < 1 || *steps > maxRecordSteps {
 		return bad("-steps %d: want 1..%d", *steps, maxRecordSteps)
 	}
-	cfg := game.Config{Seed: *seed, Bullets: *g.bullets, Debris: *g.debris}
+	if *ships < 1 || *ships > game.MaxShips {
+		return bad("-ships %d: want 1..%d", *ships, game.MaxShips)
+	}
+	cfg := game.Config{Seed: *seed, Bullets: *g.bullets, Debris: *g.debris, Ships: *ships}
+	if *pvp {
+		cfg.Mode = game.PvP
+	}
 	if *strategy != "" {
 		s, err := pool.ParseStrategy(*strategy)
 		if err != nil {
@@ -97,7 +105,11 @@ func recordFile(ctx context.Context, path string, cfg game.Config, steps int, pr
 		return 0, err
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	rec, err := replay.NewRecorder(cfg, replay.Options{Out: tmp, Players: []string{"autopilot"}})
+	opt := replay.Options{Out: tmp}
+	if cfg.Ships <= 1 {
+		opt.Players = []string{"autopilot"} // more slots are named as they join
+	}
+	rec, err := replay.NewRecorder(cfg, opt)
 	if err != nil {
 		tmp.Close()
 		return 0, err

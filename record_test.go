@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"poolroids/game"
 	"poolroids/game/replay"
 )
 
@@ -66,6 +67,25 @@ func TestRecordStress(t *testing.T) {
 	}
 }
 
+// --ships records an arena of autopilots, one per slot.
+func TestRecordArena(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "arena.prpl")
+	if code, out, errs := recordRun(t, "-ships", "4", "-pvp", "-steps", "900", path); code != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	f, err := readReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Ships != 4 || f.Mode != game.PvP || len(f.Names) != 4 || f.Names[3] != "autopilot 3" {
+		t.Errorf("recorded %d ships in %v, players %q; want 4 in PvP, autopilot 0..3", f.Ships, f.Mode, f.Names)
+	}
+	if code, out, errs := replayRun(t, "-check", "-strategy", "dense", path); code != 0 {
+		t.Errorf("replay: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
 func TestRecordBadFlags(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -77,6 +97,7 @@ func TestRecordBadFlags(t *testing.T) {
 		{"no file", nil, "want one FILE"},
 		{"two files", []string{"a", "b"}, "want one FILE"},
 		{"steps", []string{"-steps", "0", "f"}, "-steps 0"},
+		{"ships", []string{"-ships", "17", "f"}, "-ships 17"},
 		{"strategy", []string{"-strategy", "heap", "f"}, `unknown strategy "heap"`},
 		{"bullets", []string{"-bullets", "-1", "f"}, "-bullets -1"},
 		{"levels", []string{"-levels", filepath.Join(dir, "none"), "f"}, "-levels"},

@@ -342,12 +342,18 @@ func (r *Recorder) Bytes() []byte {
 
 var errClosed = errors.New("replay: the recorder is closed")
 
-// Autoplay records steps of the autopilot playing r's world, slot 0,
-// starting a new game (and a new autopilot) whenever one is over, as the
-// stress mode does. It checks ctx every few hundred steps and returns its
-// error when it is done early; what was played stays recorded.
+// Autoplay records steps of autopilots playing r's world. A solo world's
+// autopilot starts a new game whenever one is over, as the stress mode's
+// does; in a world of more slots every free slot is joined at the start by
+// an autopilot named "autopilot N" (N the slot), which joins again
+// whenever its game is over. It checks ctx every few hundred steps and
+// returns its error when it is done early; what was played stays
+// recorded.
 func Autoplay(ctx context.Context, r *Recorder, steps int, pressure bool) error {
-	ap := game.Autopilot{Pressure: pressure}
+	var aps [game.MaxShips]game.Autopilot
+	for s := range r.ships {
+		aps[s] = game.Autopilot{Slot: s, Pressure: pressure}
+	}
 	var in game.Inputs
 	for i := range steps {
 		if i%1024 == 0 {
@@ -355,11 +361,22 @@ func Autoplay(ctx context.Context, r *Recorder, steps int, pressure bool) error 
 				return err
 			}
 		}
-		if r.w.Phase() == game.GameOver {
-			r.Restart()
-			ap = game.Autopilot{Pressure: pressure}
+		for s := range r.ships {
+			switch ph := r.w.Player(s).Phase; {
+			case ph == game.GameOver && r.ships == 1:
+				r.Restart()
+			case ph == game.GameOver || ph == game.Absent:
+				if err := r.Join(s, fmt.Sprintf("autopilot %d", s)); err != nil {
+					return err
+				}
+			default:
+				continue
+			}
+			aps[s] = game.Autopilot{Slot: s, Pressure: pressure}
 		}
-		in[0] = ap.Input(r.w)
+		for s := range r.ships {
+			in[s] = aps[s].Input(r.w)
+		}
 		r.Step(&in)
 	}
 	return nil
