@@ -300,11 +300,14 @@ func (d *decoder) header() (*Header, error) {
 	}
 	d.off = len(magic)
 	h := &Header{}
-	v, err := d.count("the format version", Version, Version)
+	v, err := d.uvarint("the format version")
 	if err != nil {
 		return nil, err
 	}
-	h.Version = v
+	if v != Version {
+		return nil, d.fail(len(magic), "want format version %d, found %d: another version of poolroids wrote it", Version, v)
+	}
+	h.Version = Version
 	if h.Build, err = d.string("the build", maxString); err != nil {
 		return nil, err
 	}

@@ -67,7 +67,7 @@ func TestCorrupted(t *testing.T) {
 		want string
 	}{
 		{"magic", 1, 'X', `byte 0: want the replay magic "PRPL", found "PXPL": not a poolroids replay`},
-		{"version", 4, 9, "byte 4: want the format version 1..1, found 9"},
+		{"version", 4, 9, "byte 4: want format version 1, found 9: another version of poolroids wrote it"},
 		{"unknown op", body, 0xEE, "unknown op 0xEE"},
 		{"checksum early", body, 0xD4, "want one only after a multiple of 50 steps"},
 		{"long run", body, 0xBF, "run of 168 steps after step 0 passes step 50"},
