@@ -69,7 +69,9 @@ type Recorder struct {
 
 // NewRecorder builds the world of cfg (as game.New does) and starts its
 // recording: the header is written at once. The level set must pass
-// levels.Set.Validate, as every set loaded from files does.
+// levels.Set.Validate, as every set loaded from files does. With
+// Options.Out the recorder starts its writer goroutine, which only
+// [Recorder.Close] ends.
 func NewRecorder(cfg game.Config, opt Options) (*Recorder, error) {
 	every := opt.Every
 	if every == 0 {
@@ -132,8 +134,10 @@ func checkName(p string) error {
 	return nil
 }
 
-// World returns the recorded world, for reading. Changing it other than
-// through the Recorder makes the recording replay another game.
+// World returns the recorded world, for reading. Pausing it, or switching
+// its strategies directly (not recorded then), changes nothing in the
+// game; changing it in any other way than through the Recorder makes the
+// recording replay another game.
 func (r *Recorder) World() *game.World { return r.w }
 
 // Steps returns the steps recorded.
