@@ -34,31 +34,42 @@ func BenchmarkReplay(b *testing.B) {
 	}
 }
 
-// BenchmarkRecordStep is what recording adds to a step: compare "step"
-// (the world alone) with "record", keys changing every step.
-func BenchmarkRecordStep(b *testing.B) {
+// BenchmarkRecord is what recording adds to a game: a minute of the
+// autopilot from a new world, played on the world alone ("play") and
+// through a Recorder writing to a discarding writer ("record").
+func BenchmarkRecord(b *testing.B) {
+	const steps = 60 * game.TPS
 	cfg := game.Config{Seed: 1}
-	b.Run("step", func(b *testing.B) {
-		w, err := game.New(cfg)
-		if err != nil {
-			b.Fatal(err)
-		}
-		var in game.Input
+	b.Run("play", func(b *testing.B) {
+		b.ReportAllocs()
 		for b.Loop() {
-			in.Left = !in.Left
-			w.Step(in)
+			w, err := game.New(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			ap := game.Autopilot{}
+			for range steps {
+				if w.Phase() == game.GameOver {
+					w.Restart()
+					ap = game.Autopilot{}
+				}
+				w.Step(ap.Input(w))
+			}
 		}
 	})
 	b.Run("record", func(b *testing.B) {
-		rec, err := replay.NewRecorder(cfg, replay.Options{Out: io.Discard})
-		if err != nil {
-			b.Fatal(err)
-		}
-		var in game.Inputs
+		b.ReportAllocs()
 		for b.Loop() {
-			in[0].Left = !in[0].Left
-			rec.Step(&in)
+			rec, err := replay.NewRecorder(cfg, replay.Options{Out: io.Discard})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := replay.Autoplay(context.Background(), rec, steps, false); err != nil {
+				b.Fatal(err)
+			}
+			if err := rec.Close(); err != nil {
+				b.Fatal(err)
+			}
 		}
-		rec.Close()
 	})
 }
