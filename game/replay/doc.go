@@ -27,7 +27,9 @@
 // changes nothing in the game: only the pools' figures. A caller that steps
 // the world itself, to time the step alone, takes each step's inputs from
 // [Player.Next]. [Decode] checks a file without playing it; a [Reader]
-// walks its events.
+// walks its events. A [Watch] is a replay being watched: speed ×¼ to ×16,
+// pause, single steps, seeks (back by replaying from the start) and the
+// watcher's own strategy, for a front end to draw.
 //
 // A file that is not a replay, truncated or corrupted is a [*FormatError]
 // naming the byte offset and what was expected there. Decoding is one pass

@@ -81,6 +81,16 @@ func NewPlayer(data []byte, strategy pool.Strategy) (*Player, error) {
 // strategies between two steps is allowed and changes nothing in the game.
 func (p *Player) World() *game.World { return p.w }
 
+// Hold switches both pools to s and keeps them there: the recorded
+// switches are skipped from now on. It changes nothing in the game.
+func (p *Player) Hold(s pool.Strategy) error {
+	if err := p.w.SetStrategy(s); err != nil {
+		return err
+	}
+	p.fixed = true
+	return nil
+}
+
 // File returns what the file holds: its header, steps and players.
 func (p *Player) File() *File { return p.f }
 
