@@ -55,6 +55,7 @@ type Reader struct {
 	slot  int
 	in    game.Inputs
 	done  bool
+	err   error // returned by every Next from now on
 }
 
 // NewReader decodes the header of data and returns a Reader positioned at
@@ -81,11 +82,21 @@ func (r *Reader) Inputs() *game.Inputs { return &r.in }
 func (r *Reader) Offset() int { return r.d.off }
 
 // Next returns the next event, io.EOF after the End event, or a
-// *FormatError. It allocates nothing except for a Join's name.
+// *FormatError, which it returns again from then on. It allocates nothing
+// except for a Join's name and an error.
 func (r *Reader) Next() (Event, error) {
-	if r.done {
-		return Event{}, io.EOF
+	if r.err != nil {
+		return Event{}, r.err
 	}
+	ev, err := r.next()
+	r.err = err
+	if r.done && err == nil {
+		r.err = io.EOF
+	}
+	return ev, err
+}
+
+func (r *Reader) next() (Event, error) {
 	d := &r.d
 	due := r.due
 	for {
@@ -180,21 +191,19 @@ func (r *Reader) play(ev *Event, due uint64) error {
 	return nil
 }
 
-// checksum reads the checksum op that must follow step due.
+// checksum reads the checksum op that must follow step due. It allocates
+// only to report an error.
 func (r *Reader) checksum(ev Event) (Event, error) {
 	d := &r.d
-	what := fmt.Sprintf("the checksum op of step %d", ev.Step)
-	c, err := d.byte(what + " (the file has no end record: the recording was cut short)")
-	if err != nil {
-		return ev, err
+	if len(d.data)-d.off < 9 {
+		return ev, d.eof(fmt.Sprintf("the checksum op of step %d and its sum, 9 bytes (the file has no end record: the recording was cut short)", ev.Step))
 	}
-	if c != opChecksum {
-		return ev, d.fail(ev.Offset, "want %s (0x%02X), found 0x%02X", what, opChecksum, c)
+	if c := d.data[d.off]; c != opChecksum {
+		return ev, d.fail(ev.Offset, "want the checksum op of step %d (0x%02X), found 0x%02X", ev.Step, opChecksum, c)
 	}
+	d.off++
 	ev.Kind = Checksum
-	if ev.Sum, err = d.sum("the checksum of step " + fmt.Sprint(ev.Step)); err != nil {
-		return ev, err
-	}
+	ev.Sum, _ = d.sum("")
 	r.due += uint64(r.h.Every)
 	return ev, nil
 }

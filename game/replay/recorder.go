@@ -272,23 +272,18 @@ func (r *Recorder) op(c byte) bool {
 }
 
 // handOver gives the filled chunk to the writer and takes an empty one.
-// The game never waits for the writer: when it has every chunk, the
-// current one keeps growing, and when no empty one is back yet a new one is
-// made.
+// The recorder owns a fixed set of chunks and the game never waits for the
+// writer: while none is back empty, the current one keeps filling (and
+// grows past its capacity only if the writer is minutes behind).
 func (r *Recorder) handOver() {
 	if r.out == nil || len(r.buf) == 0 {
 		return
 	}
 	select {
-	case r.full <- r.buf:
-	default:
-		return // the writer is behind: this chunk grows until the next hand-over
-	}
-	select {
 	case b := <-r.free:
+		r.full <- r.buf // never blocks: full has room for every chunk
 		r.buf = b[:0]
 	default:
-		r.buf = make([]byte, 0, chunkSize)
 	}
 }
 
@@ -301,10 +296,7 @@ func (r *Recorder) write() {
 		if err == nil {
 			_, err = r.out.Write(b)
 		}
-		select {
-		case r.free <- b:
-		default: // a chunk made by handOver; let it go
-		}
+		r.free <- b // never blocks: free has room for every chunk
 	}
 	r.done <- err
 }
