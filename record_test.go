@@ -96,6 +96,7 @@ func TestRecordBadFlags(t *testing.T) {
 	}{
 		{"no file", nil, "want one FILE"},
 		{"two files", []string{"a", "b"}, "want one FILE"},
+		{"flag after the file", []string{"f", "-steps", "9"}, "-steps after f: give the flags first"},
 		{"steps", []string{"-steps", "0", "f"}, "-steps 0"},
 		{"ships", []string{"-ships", "17", "f"}, "-ships 17"},
 		{"strategy", []string{"-strategy", "heap", "f"}, `unknown strategy "heap"`},

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 	"time"
 
@@ -39,7 +40,10 @@ func parseFileFlags(fs *flag.FlagSet, args []string, stderr io.Writer, what stri
 		}
 		return "", 2, true // the flag package has said why, with the usage
 	}
-	if fs.NArg() != 1 {
+	switch {
+	case fs.NArg() > 1 && strings.HasPrefix(fs.Arg(1), "-"):
+		return "", usageError(stderr, fs.Name(), "%s after %s: give the flags first", fs.Arg(1), fs.Arg(0)), true
+	case fs.NArg() != 1:
 		return "", usageError(stderr, fs.Name(), "want one %s after the flags, found %d arguments", what, fs.NArg()), true
 	}
 	return fs.Arg(0), 0, false
