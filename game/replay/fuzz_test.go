@@ -1,8 +1,11 @@
 package replay_test
 
 import (
+	"bytes"
 	"errors"
+	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,29 +63,41 @@ func TestCorrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := r.Offset()
+	// Offsets in the header of smallGame: magic, version, build, seed 4.
+	build := 5
+	seed := build + 1 + len(replay.Build())
+	mode, ships, strategy := seed+1, seed+2, seed+3
 	for _, tc := range []struct {
 		name string
 		at   int
-		b    byte
+		cut  int    // bytes replaced at at; 0 means 1
+		put  []byte // what replaces them
 		want string
 	}{
-		{"magic", 1, 'X', `byte 0: want the replay magic "PRPL", found "PXPL": not a poolroids replay`},
-		{"version", 4, 9, "byte 4: want format version 1, found 9: another version of poolroids wrote it"},
-		{"unknown op", body, 0xEE, "unknown op 0xEE"},
-		{"checksum early", body, 0xD4, "want one only after a multiple of 50 steps"},
-		{"long run", body, 0xBF, "run of 168 steps after step 0 passes step 50"},
-		{"run past a checksum", body, 0xBE, "run of 63 steps after step 0 passes step 50, whose checksum is due first"},
+		{"magic", 1, 0, []byte("X"), `byte 0: want the replay magic "PRPL", found "PXPL": not a poolroids replay`},
+		{"version", 4, 0, []byte{9}, "byte 4: want format version 1, found 9: another version of poolroids wrote it"},
+		{"long build", build, 0, []byte{0xAC, 0x02}, fmt.Sprintf("byte %d: want the build's length 0..255, found 300", build)},
+		{"seed overflows", seed, 0, bytes.Repeat([]byte{0xFF}, 11), fmt.Sprintf("byte %d: want the seed, found a varint longer than 64 bits", seed)},
+		{"mode", mode, 0, []byte{7}, fmt.Sprintf("byte %d: want the mode 0 (co-op) or 1 (PvP), found 7", mode)},
+		{"no ships", ships, 0, []byte{0}, fmt.Sprintf("byte %d: want the ship slots 1..16, found 0", ships)},
+		{"strategy", strategy, 1 + len("freelist"), []byte("\x04heap"), fmt.Sprintf(`byte %d: want the starting strategy, one of %s; found "heap"`, strategy, pool.StrategyNames())},
+		{"unknown op", body, 0, []byte{0xEE}, fmt.Sprintf("byte %d: unknown op 0xEE", body)},
+		{"slot", body, 0, []byte{0xC5}, fmt.Sprintf("byte %d: slot op for slot 5, want a slot 0..0", body)},
+		{"join", body, 0, []byte{0xD0, 3}, fmt.Sprintf("byte %d: want the slot of a join 0..0, found 3", body+1)},
+		{"checksum early", body, 0, []byte{0xD4}, "checksum op after step 0, want one only after a multiple of 50 steps"},
+		{"long run", body, 0, []byte{0xBF}, "run of 168 steps after step 0 passes step 50"},
+		{"run past a checksum", body, 0, []byte{0xBE}, "run of 63 steps after step 0 passes step 50, whose checksum is due first"},
+		{"a byte past the end", len(data), -1, []byte{0}, fmt.Sprintf("byte %d: want the end of the file after the end record, found 1 more bytes", len(data))},
 	} {
-		bad := append([]byte(nil), data...)
-		bad[tc.at] = tc.b
+		cut := max(tc.cut, 1)
+		if tc.cut < 0 {
+			cut = 0
+		}
+		bad := slices.Concat(data[:tc.at], tc.put, data[tc.at+cut:])
 		err := checkDecode(t, bad)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
-	}
-	tail := append(append([]byte(nil), data...), 0)
-	if err := checkDecode(t, tail); err == nil || !strings.Contains(err.Error(), "want the end of the file after the end record, found 1 more bytes") {
-		t.Errorf("a byte past the end: %v", err)
 	}
 }
 
