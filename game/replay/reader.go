@@ -228,11 +228,9 @@ func encodeInput(in game.Input) byte {
 // File is what [Decode] learns of a file without playing it.
 type File struct {
 	Header
-	Steps    uint64   // steps the file plays
-	Sum      uint64   // the final checksum
-	Names    []string // every player who played, in order of entry, repeats left out
-	Events   int      // events of the body
-	Restarts int      // restarts in the body
+	Steps uint64   // steps the file plays
+	Sum   uint64   // the final checksum
+	Names []string // every player who played, in order of entry, repeats left out
 }
 
 // Decode reads and checks a whole file without playing it: every op well
@@ -259,15 +257,12 @@ func Decode(data []byte) (*File, error) {
 		if err != nil {
 			return nil, err
 		}
-		f.Events++
 		switch ev.Kind {
 		case Join:
 			if !seen[ev.Name] {
 				seen[ev.Name] = true
 				f.Names = append(f.Names, ev.Name)
 			}
-		case Restart:
-			f.Restarts++
 		case End:
 			f.Steps, f.Sum = ev.Step, ev.Sum
 		}
