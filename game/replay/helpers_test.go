@@ -110,3 +110,20 @@ func events(t testing.TB, data []byte) []replay.Event {
 		evs = append(evs, ev)
 	}
 }
+
+// playBack closes rec, a recording kept in memory, and replays it to the
+// end, failing the test on any error.
+func playBack(t *testing.T, rec *replay.Recorder) *replay.Player {
+	t.Helper()
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	p, err := replay.NewPlayer(rec.Bytes(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

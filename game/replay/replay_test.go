@@ -234,15 +234,8 @@ func TestRecordPaused(t *testing.T) {
 		rec.World().SetPaused(i%3 == 0)
 		rec.Step(&in)
 	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	p, err := replay.NewPlayer(rec.Bytes(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Run(context.Background()); err != nil || p.Steps() != 200 {
-		t.Errorf("replay: %v after %d steps, want nil after 200", err, p.Steps())
+	if p := playBack(t, rec); p.Steps() != 200 {
+		t.Errorf("replay played %d steps, want 200", p.Steps())
 	}
 }
 
@@ -336,16 +329,7 @@ func TestRecordSlotsBeyondShips(t *testing.T) {
 		in[5].Fire = i%2 == 0
 		rec.Step(&in)
 	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	p, err := replay.NewPlayer(rec.Bytes(), "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := p.Run(context.Background()); err != nil {
-		t.Fatal(err)
-	}
+	playBack(t, rec)
 }
 
 // lockedBuffer is a bytes.Buffer the writer goroutine and the test share.
