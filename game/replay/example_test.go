@@ -37,3 +37,43 @@ func Example() {
 	// steps: 600 strategy: bitset
 	// same game: true
 }
+
+// Watching a replay: a front end ticks the watch at 60 Hz and draws its
+// world; the watcher changes the speed, seeks and switches strategy, and
+// the game stays the one recorded.
+func ExampleWatch() {
+	rec, err := replay.NewRecorder(game.Config{Seed: 7}, replay.Options{})
+	if err != nil {
+		panic(err)
+	}
+	if err := replay.Autoplay(context.Background(), rec, 20*game.TPS, true); err != nil {
+		panic(err)
+	}
+	if err := rec.Close(); err != nil {
+		panic(err)
+	}
+
+	w, err := replay.NewWatch(rec.Bytes())
+	if err != nil {
+		panic(err)
+	}
+	for range game.TPS { // one second at ×1
+		w.Tick()
+	}
+	w.Faster()
+	w.Faster()
+	for range game.TPS { // one second at ×4
+		w.Tick()
+	}
+	fmt.Println("step", w.Step(), "of", w.Len(), "at", w.Speed())
+	if err := w.SetStrategy(pool.Dense); err != nil {
+		panic(err)
+	}
+	if err := w.Seek(w.Len()); err != nil { // to the end, checking every checksum
+		panic(err)
+	}
+	fmt.Println("done:", w.Done(), "same game:", w.World().Checksum() == rec.World().Checksum())
+	// Output:
+	// step 300 of 1200 at ×4
+	// done: true same game: true
+}
