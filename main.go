@@ -37,6 +37,10 @@ func main() {
 			os.Exit(runServe(os.Args[2:]))
 		case "stress":
 			os.Exit(runStress(os.Args[2:]))
+		case "record":
+			os.Exit(runCommand(recordMain))
+		case "replay":
+			os.Exit(runCommand(replayMain))
 		case "-version", "--version":
 			info, _ := debug.ReadBuildInfo()
 			fmt.Println(version(info))

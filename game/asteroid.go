@@ -91,22 +91,47 @@ func (w *World) startWave(n int) {
 	}
 }
 
-// spawnPoint picks a random point at least spawnClearance from the ship (or
-// the centre, where a lost ship comes back). A few draws nearly always
-// succeed; the fallback is the edge opposite the ship.
+// spawnPoint picks a random point at least spawnClearance from every ship
+// in the field (from the centre, where lost ships come back, when none is
+// or one waits to respawn). A few draws nearly always succeed; the fallback
+// is the edge opposite the first ship.
 func (w *World) spawnPoint() Vec {
-	from := centre
-	if w.ship.Alive {
-		from = w.ship.Pos
-	}
 	var p Vec
 	for range 8 {
 		p = Vec{w.rng.between(0, Width), w.rng.between(0, Height)}
-		if delta(from, p).len() >= spawnClearance {
+		if w.clearOfShips(p) {
 			return p
 		}
 	}
+	from := centre
+	for i := range w.ships {
+		if s := &w.pilots[i].ship; s.Alive {
+			from = s.Pos
+			break
+		}
+	}
 	return wrap(Vec{from.X + Width/2, p.Y})
+}
+
+// clearOfShips reports whether p is spawnClearance away from every live
+// ship, and from the centre unless every ship in play is in the field.
+func (w *World) clearOfShips(p Vec) bool {
+	nearCentre := true
+	for i := range w.ships {
+		q := &w.pilots[i]
+		if q.ship.Alive {
+			nearCentre = false
+			if delta(q.ship.Pos, p).len() < spawnClearance {
+				return false
+			}
+		}
+	}
+	for i := range w.ships {
+		if w.pilots[i].phase == Respawning {
+			nearCentre = true
+		}
+	}
+	return !nearCentre || delta(centre, p).len() >= spawnClearance
 }
 
 // moveAsteroids advances every rock.

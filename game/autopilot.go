@@ -9,10 +9,11 @@ import "math"
 // every step, so the bullet pool runs as full as the weapon allows: the
 // stress mode and the title demo use that.
 //
-// The zero Autopilot plays normally. Its decisions depend only on the world
-// and on its own state, so a recorded game replays exactly.
+// The zero Autopilot plays slot 0 normally. Its decisions depend only on
+// the world and on its own state, so a recorded game replays exactly.
 type Autopilot struct {
 	Pressure bool
+	Slot     int    // the slot it flies, 0 to MaxShips-1
 	jumped   uint64 // step of the last jump plus one; 0: none yet
 }
 
@@ -29,7 +30,7 @@ const (
 // Input decides this step's intent. It allocates nothing.
 func (a *Autopilot) Input(w *World) Input {
 	in := Input{Fire: a.Pressure}
-	s := &w.ship
+	s := &w.pilots[a.Slot].ship
 	if !s.Alive {
 		return in
 	}
@@ -66,7 +67,7 @@ func (a *Autopilot) Input(w *World) Input {
 // nothing changed course, and where that body is. Ties go to the lower
 // serial, so the answer does not depend on pool order.
 func (a *Autopilot) threat(w *World) (float64, Vec) {
-	s := &w.ship
+	s := &w.pilots[a.Slot].ship
 	best, at := noThreat, Vec{}
 	if s.Invulnerable > carelessSteps {
 		return best, at
@@ -84,7 +85,7 @@ func (a *Autopilot) threat(w *World) (float64, Vec) {
 	}
 	serial := uint64(noSerial)
 	for _, b := range w.bullets.All() {
-		if !b.Hostile {
+		if !w.hurts(b, a.Slot) {
 			continue
 		}
 		t := impact(s, b.Pos, b.Vel, ShipRadius+4)
@@ -104,7 +105,7 @@ func (a *Autopilot) target(w *World) (pos, vel Vec, r float64, ok bool) {
 	best := math.MaxFloat64
 	for i := range w.asteroids {
 		x := &w.asteroids[i]
-		if d := delta(w.ship.Pos, x.Pos).len() - x.Radius; d < best {
+		if d := delta(w.pilots[a.Slot].ship.Pos, x.Pos).len() - x.Radius; d < best {
 			best, pos, vel, r, ok = d, x.Pos, x.Vel, x.Radius, true
 		}
 	}

@@ -21,10 +21,11 @@ func (h *hasher) v(v Vec) { h.f(v.X); h.f(v.Y) }
 // Checksum returns a hash of the whole world state: step count, random
 // generator, serial counters, score, lives, wave, phase and timers, the
 // ship, every asteroid in order, the saucer, and every bullet and particle
-// with all its fields. Pool items are hashed one by one and summed, so the
-// result does not depend on the order a strategy iterates in; pool
-// statistics and the strategy itself are not part of the state. It
-// allocates nothing.
+// with all its fields; in a world of several slots, every slot's state too
+// (a solo world hashes as it did before slots existed). Pool items are
+// hashed one by one and summed, so the result does not depend on the order
+// a strategy iterates in; pool statistics and the strategy itself are not
+// part of the state. It allocates nothing.
 func (w *World) Checksum() uint64 {
 	var h hasher
 	h.u(w.steps)
@@ -44,13 +45,7 @@ func (w *World) Checksum() uint64 {
 	h.i(w.respawnWait)
 	h.i(w.waveWait)
 
-	s := &w.ship
-	h.v(s.Pos)
-	h.v(s.Vel)
-	h.f(s.Angle)
-	h.b(s.Alive)
-	h.i(s.Invulnerable)
-	h.b(s.Thrusting)
+	h.ship(&w.ship)
 
 	h.i(len(w.asteroids))
 	for i := range w.asteroids {
@@ -87,6 +82,9 @@ func (w *World) Checksum() uint64 {
 		e.i(b.Life)
 		e.u(b.Serial)
 		e.b(b.Hostile)
+		if b.Owner != 0 {
+			e.u(uint64(b.Owner))
+		}
 		sum += uint64(e)
 	}
 	h.i(w.bullets.Len())
@@ -105,5 +103,41 @@ func (w *World) Checksum() uint64 {
 	}
 	h.i(w.debris.Len())
 	h.u(sum)
+	if w.ships > 1 {
+		w.hashSlots(&h)
+	}
 	return uint64(h)
+}
+
+// hashSlots hashes what slot 0's part of Checksum leaves out, and every
+// other slot.
+func (w *World) hashSlots(h *hasher) {
+	for i := range w.ships {
+		p := &w.pilots[i]
+		if i > 0 {
+			h.i(int(p.phase))
+			h.i(p.score)
+			h.i(p.lives)
+			h.i(p.nextLife)
+			h.i(p.fireWait)
+			h.i(p.hyperWait)
+			h.i(p.respawnWait)
+			h.ship(&p.ship)
+		}
+		h.i(p.inFlight)
+		h.i(p.shots)
+		h.i(p.misses)
+		h.i(p.kills)
+		h.i(p.deaths)
+		h.i(p.killedBy)
+	}
+}
+
+func (h *hasher) ship(s *Ship) {
+	h.v(s.Pos)
+	h.v(s.Vel)
+	h.f(s.Angle)
+	h.b(s.Alive)
+	h.i(s.Invulnerable)
+	h.b(s.Thrusting)
 }

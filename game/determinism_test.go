@@ -132,3 +132,110 @@ func TestNewErrors(t *testing.T) {
 		}
 	}
 }
+
+// arenaStep is one step of a recorded multi-ship game: who joined and left
+// before it, and every slot's input.
+type arenaStep struct {
+	join, leave []int
+	in          Inputs
+}
+
+// recordArena plays a game of cfg.Ships slots: autopilots under pressure
+// join one after another, some leave and come back, a game over rejoins.
+// It returns the steps and the checksum after each.
+func recordArena(t *testing.T, cfg Config) ([]arenaStep, []uint64) {
+	t.Helper()
+	w := newWorld(t, cfg)
+	aps := make([]Autopilot, cfg.Ships)
+	for i := range aps {
+		aps[i] = Autopilot{Pressure: i%2 == 0, Slot: i}
+	}
+	script := make([]arenaStep, scriptSteps)
+	sums := make([]uint64, scriptSteps)
+	for i := range script {
+		x := &script[i]
+		for s := range cfg.Ships {
+			p := w.Player(s)
+			switch {
+			case i == 40*s || (p.Phase == GameOver && i%50 == 0) || (p.Phase == Absent && i == 700+s):
+				x.join = append(x.join, s)
+			case p.Phase != Absent && i == 400+30*s && s%3 == 1:
+				x.leave = append(x.leave, s)
+			}
+		}
+		for _, s := range x.join {
+			if err := w.Join(s); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+		}
+		for _, s := range x.leave {
+			w.Leave(s)
+		}
+		for s := range cfg.Ships {
+			x.in[s] = aps[s].Input(w)
+			if i%150 < 20 {
+				x.in[s].Thrust = true
+			}
+		}
+		w.StepAll(&x.in)
+		sums[i] = w.Checksum()
+	}
+	return script, sums
+}
+
+// replayArena replays script on a world built from cfg, calling between
+// before each step, and reports the first step whose checksum differs.
+func replayArena(t *testing.T, cfg Config, script []arenaStep, sums []uint64, between func(w *World, step int)) {
+	t.Helper()
+	w := newWorld(t, cfg)
+	for i := range script {
+		x := &script[i]
+		between(w, i)
+		for _, s := range x.join {
+			if err := w.Join(s); err != nil {
+				t.Fatalf("step %d: %v", i, err)
+			}
+		}
+		for _, s := range x.leave {
+			w.Leave(s)
+		}
+		w.StepAll(&x.in)
+		if got := w.Checksum(); got != sums[i] {
+			t.Fatalf("step %d: checksum %016x, reference %016x", i+1, got, sums[i])
+		}
+	}
+}
+
+// TestArenaDeterminism is TestDeterminism for worlds of many ships, in
+// both modes: joins and leaves are inputs like any other, and neither the
+// strategy nor when it is switched changes the game.
+func TestArenaDeterminism(t *testing.T) {
+	for _, mode := range []Mode{Coop, PvP} {
+		t.Run(mode.String(), func(t *testing.T) {
+			cfg := Config{Levels: busySet(), Seed: 11, Strategy: pool.FreeList, Ships: 6, Mode: mode}
+			script, sums := recordArena(t, cfg)
+			strategies := pool.Strategies()
+			for _, s := range strategies {
+				t.Run(string(s), func(t *testing.T) {
+					c := cfg
+					c.Strategy = s
+					replayArena(t, c, script, sums, func(*World, int) {})
+				})
+			}
+			t.Run("switch each pool on its own", func(t *testing.T) {
+				replayArena(t, cfg, script, sums, func(w *World, i int) {
+					var b, d pool.Strategy
+					if i%5 == 0 {
+						b = strategies[(i/5)%len(strategies)]
+					}
+					if i%13 == 0 {
+						d = strategies[(i/13+4)%len(strategies)]
+					}
+					if err := w.SetStrategies(b, d); err != nil {
+						t.Fatal(err)
+					}
+				})
+			})
+		})
+	}
+}

@@ -3,6 +3,17 @@
 // terminals: a front end feeds one [Input] per [World.Step] and draws what the
 // accessors return; the stress mode and the tests drive the very same world.
 //
+// # Ships
+//
+// A world has one to [MaxShips] ship slots ([Config].Ships). The solo game
+// is a world of one slot, joined by [New]; in a world of several (an arena),
+// players [World.Join] and [World.Leave] slots at any time and
+// [World.StepAll] takes every slot's [Input]. Each slot has its own ship,
+// score, lives, phase and misses ([World.Player]); the rocks, the saucer,
+// the waves and the two pools are shared. In [Coop] bullets never hit ships
+// but the saucer's; in [PvP] they hit the other ships too and a kill scores
+// [KillPoints] for the shooter. Ships pass through each other.
+//
 // # Time and space
 //
 // Step advances the world by exactly 1/[TPS] of a second. The playfield is
@@ -26,12 +37,25 @@
 //
 // Bullets and debris are acquired from two pools created once by [New] with
 // a fixed capacity. When a pool is full the spawn is skipped (the pool counts
-// the miss); nothing grows. [World.SetStrategy] switches both pools between
-// two steps without losing or changing anything.
+// the miss); nothing grows. [World.SetStrategy] and [World.SetStrategies]
+// switch the pools between two steps without losing or changing anything.
+//
+// # Fair pools
+//
+// Ships share the bullet pool, so one fast-firing player could starve the
+// others. Each slot may have [World.Share] bullets in flight: the capacity C
+// divided among the n slots in play (playing or waiting to respawn),
+// rounded up, ⌈C/n⌉. A slot's shot is refused (counted in its
+// [Player].Misses) only when it already has its share in flight while the
+// pool has room, or when the pool is really full (counted by the pool too).
+// A player alone has the whole pool, so the solo game is unchanged; a
+// player who held more than a new share (someone joined) is refused until
+// bullets expire bring them under it.
 //
 // # Determinism
 //
-// The same [Config] and the same inputs give the same world, step for step,
+// The same [Config] and the same inputs (joins, leaves and strategy switches
+// included) give the same world, step for step,
 // whatever strategy the pools use and however often it is switched: every
 // object carries a spawn serial, collisions are resolved in serial order,
 // random numbers are drawn only in spawn order (never while a pool is

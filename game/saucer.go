@@ -63,13 +63,13 @@ func (w *World) saucerDelay() int {
 // is on.
 func (w *World) saucerArrival() {
 	s := &w.saucer
-	if s.alive || !w.level.Saucer || len(w.asteroids) == 0 || w.phase == GameOver {
+	if s.alive || !w.level.Saucer || len(w.asteroids) == 0 || !w.anyInPlay() {
 		return
 	}
 	if s.wait--; s.wait > 0 {
 		return
 	}
-	small := w.score >= smallScore || w.rng.float() < min(0.1*float64(w.wave-1), 0.8)
+	small := w.bestScore() >= smallScore || w.rng.float() < min(0.1*float64(w.wave-1), 0.8)
 	left := w.rng.intn(2) == 0
 	y := w.rng.between(0.15*Height, 0.85*Height)
 	speed, r := 110.0, 20.0
@@ -115,33 +115,52 @@ func (w *World) moveSaucer() {
 	}
 	if s.fire--; s.fire <= 0 {
 		s.fire = w.saucerReload()
-		w.shoot(s.Pos, polar(w.saucerAim(), saucerBullet), saucerBulletLife, true)
+		w.launch(0, s.Pos, polar(w.saucerAim(), saucerBullet), saucerBulletLife, true)
 	}
 }
 
-// saucerAim picks a direction: anywhere for a large saucer; at the ship for
-// a small one, its error shrinking wave after wave.
+// saucerAim picks a direction: anywhere for a large saucer; at the nearest
+// ship for a small one, its error shrinking wave after wave.
 func (w *World) saucerAim() float64 {
 	s := &w.saucer
 	a := w.rng.between(-math.Pi, math.Pi)
-	if !s.Small || !w.ship.Alive {
+	if !s.Small {
 		return a
 	}
-	d := delta(s.Pos, w.ship.Pos)
+	d, best := Vec{}, math.MaxFloat64
+	for i := range w.ships {
+		p := &w.pilots[i]
+		if e := delta(s.Pos, p.ship.Pos); p.ship.Alive && e.len() < best {
+			d, best = e, e.len()
+		}
+	}
+	if best == math.MaxFloat64 {
+		return a
+	}
 	e := max(0.45-0.04*float64(w.wave), 0.08)
 	return math.Atan2(d.Y, d.X) + a/math.Pi*e
 }
 
-// killSaucer destroys the saucer with a burst of debris; scored when the
-// player did it.
-func (w *World) killSaucer(scored bool) {
-	s := &w.saucer
-	if scored {
-		if s.Small {
-			w.addScore(SmallSaucerPoints)
-		} else {
-			w.addScore(SaucerPoints)
+// bestScore is the highest score of a slot in play: from smallScore on,
+// every saucer is small.
+func (w *World) bestScore() int {
+	n := 0
+	for i := range w.ships {
+		if p := &w.pilots[i]; p.inPlay() {
+			n = max(n, p.score)
 		}
+	}
+	return n
+}
+
+// killSaucer destroys the saucer with a burst of debris, scored for slot by
+// (NoSlot: for no one).
+func (w *World) killSaucer(by int) {
+	s := &w.saucer
+	if s.Small {
+		w.credit(by, SmallSaucerPoints)
+	} else {
+		w.credit(by, SaucerPoints)
 	}
 	w.breaks = append(w.breaks, breakEvent{
 		pos: s.Pos, vel: s.Vel, kind: ShipDebris,

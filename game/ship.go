@@ -1,13 +1,18 @@
 package game
 
-import "math"
+import (
+	"math"
 
-// control applies the player's intent to a live ship: turn, thrust, fire,
+	"poolroids/pool"
+)
+
+// control applies a slot's intent to its live ship: turn, thrust, fire,
 // jump. Timers of the ship run here too.
-func (w *World) control(in Input) {
-	s := &w.ship
-	w.fireWait = max(w.fireWait-1, 0)
-	w.hyperWait = max(w.hyperWait-1, 0)
+func (w *World) control(slot int, in Input) {
+	p := &w.pilots[slot]
+	s := &p.ship
+	p.fireWait = max(p.fireWait-1, 0)
+	p.hyperWait = max(p.hyperWait-1, 0)
 	s.Invulnerable = max(s.Invulnerable-1, 0)
 	s.Thrusting = false
 	if !s.Alive {
@@ -24,17 +29,16 @@ func (w *World) control(in Input) {
 		s.Thrusting = true
 		s.Vel = s.Vel.add(polar(s.Angle, thrustAccel/TPS))
 	}
-	if in.Fire && w.fireWait == 0 {
-		w.fire()
+	if in.Fire && p.fireWait == 0 {
+		w.fire(slot)
 	}
-	if in.Hyperspace && w.hyperWait == 0 {
-		w.hyperspace()
+	if in.Hyperspace && p.hyperWait == 0 {
+		w.hyperspace(slot)
 	}
 }
 
-// moveShip applies drag and the speed cap, then moves the ship.
-func (w *World) moveShip() {
-	s := &w.ship
+// move applies drag and the speed cap, then moves the ship.
+func (s *Ship) move() {
 	if !s.Alive {
 		return
 	}
@@ -47,26 +51,51 @@ func (w *World) moveShip() {
 
 // fire shoots one volley: BulletsPerShot bullets fanned Spread degrees
 // apart around the ship's heading, from its nose, with the ship's own
-// velocity added. A full pool skips the bullets it cannot hold.
-func (w *World) fire() {
-	s, l := &w.ship, &w.level
-	w.fireWait = max(l.FireCooldown, 1)
+// velocity added. A bullet is refused (a miss of the slot) when the slot
+// has its Share in flight and others could use the room, or when the pool
+// is full (a miss of the pool too).
+func (w *World) fire(slot int) {
+	p, l := &w.pilots[slot], &w.level
+	s := &p.ship
+	p.fireWait = max(l.FireCooldown, 1)
 	n := max(l.BulletsPerShot, 1)
 	spread := l.Spread * math.Pi / 180
+	share := w.Share()
 	for k := range n {
+		if p.inFlight >= share && w.bullets.Len() < w.bullets.Cap() {
+			p.misses++
+			continue
+		}
 		a := s.Angle + (float64(k)-float64(n-1)/2)*spread
-		w.shoot(s.Pos.add(polar(s.Angle, shipNose)), s.Vel.add(polar(a, l.BulletSpeed)), l.BulletLife, false)
+		if !w.launch(slot, s.Pos.add(polar(s.Angle, shipNose)), s.Vel.add(polar(a, l.BulletSpeed)), l.BulletLife, false) {
+			p.misses++
+		}
 	}
 }
 
-// shoot acquires one bullet; a full pool skips it (the pool counts the miss).
-func (w *World) shoot(pos, vel Vec, life int, hostile bool) {
+// launch acquires one bullet fired by owner (a slot; ignored for a Hostile
+// one); a full pool skips it (the pool counts the miss) and reports false.
+func (w *World) launch(owner int, pos, vel Vec, life int, hostile bool) bool {
 	_, b, ok := w.bullets.Acquire()
 	if !ok {
-		return
+		return false
 	}
 	*b = Bullet{Pos: wrap(pos), Vel: vel, Life: max(life, 1), Serial: w.bulletSerial, Hostile: hostile}
 	w.bulletSerial++
+	if !hostile {
+		b.Owner = uint8(owner)
+		w.pilots[owner].inFlight++
+		w.pilots[owner].shots++
+	}
+	return true
+}
+
+// release returns bullet b (at h) to the pool and to its owner's share.
+func (w *World) release(h pool.Handle, b *Bullet) {
+	if !b.Hostile {
+		w.pilots[b.Owner].inFlight--
+	}
+	w.bullets.Release(h)
 }
 
 // HyperspaceRisk returns the chance that a jump with n asteroids in the
@@ -74,53 +103,68 @@ func (w *World) shoot(pos, vel Vec, life int, hostile bool) {
 // with the crowd to at most 1 in 3.
 func HyperspaceRisk(n int) float64 { return min(1.0/16+float64(n)/160, 1.0/3) }
 
-// hyperspace moves the ship to a random place, at rest. On re-entry it may
-// blow up (HyperspaceRisk) or land on a rock, the classic risks.
-func (w *World) hyperspace() {
-	s := &w.ship
-	w.hyperWait = hyperCooldown
+// hyperspace moves slot's ship to a random place, at rest. On re-entry it
+// may blow up (HyperspaceRisk) or land on a rock, the classic risks.
+func (w *World) hyperspace(slot int) {
+	p := &w.pilots[slot]
+	s := &p.ship
+	p.hyperWait = hyperCooldown
 	x := w.rng.between(hyperMargin, Width-hyperMargin)
 	y := w.rng.between(hyperMargin, Height-hyperMargin)
 	fate := w.rng.float()
 	s.Pos, s.Vel = Vec{x, y}, Vec{}
 	if fate < HyperspaceRisk(len(w.asteroids)) {
-		w.killShip()
+		w.kill(slot, NoSlot)
 	}
 }
 
-// killShip destroys the ship: one life less, a burst of debris three times
-// an asteroid's, and a wait before the next ship (or the end of the game).
-func (w *World) killShip() {
-	s := &w.ship
+// kill destroys slot's ship, downed by slot by (NoSlot: by no player): one
+// life less, a burst of debris three times an asteroid's, and a wait before
+// the next ship (or the end of the slot's game). A kill by another slot
+// scores KillPoints for it.
+func (w *World) kill(slot, by int) {
+	p := &w.pilots[slot]
+	s := &p.ship
 	s.Alive, s.Thrusting, s.Invulnerable = false, false, 0
-	w.lives--
+	p.lives--
+	p.deaths++
+	p.killedBy = by
 	w.breaks = append(w.breaks, breakEvent{
 		pos: s.Pos, vel: s.Vel, kind: ShipDebris,
 		radius: ShipRadius, debris: 3 * w.level.DebrisPerBreak,
 	})
-	w.respawnWait = respawnDelay
-	if w.lives <= 0 {
-		w.lives = 0
-		w.phase = GameOver
-		return
+	p.respawnWait = respawnDelay
+	if p.lives <= 0 {
+		p.lives = 0
+		p.phase = GameOver
+	} else {
+		p.phase = Respawning
 	}
-	w.phase = Respawning
+	if by != NoSlot && by != slot {
+		w.pilots[by].kills++
+		w.pilots[by].addScore(KillPoints)
+	}
 }
 
-// respawn brings a new ship once the wait is over and the centre is clear.
+// respawn brings a new ship to every slot whose wait is over once the
+// centre is clear.
 func (w *World) respawn() {
-	if w.phase != Respawning {
-		return
-	}
-	w.respawnWait = max(w.respawnWait-1, 0)
-	if w.respawnWait == 0 && w.centreClear() {
-		w.spawnShip()
+	for i := range w.ships {
+		p := &w.pilots[i]
+		if p.phase != Respawning {
+			continue
+		}
+		p.respawnWait = max(p.respawnWait-1, 0)
+		if p.respawnWait == 0 && w.centreClear(i) {
+			w.spawnShip(i)
+		}
 	}
 }
 
 // centreClear reports whether no rock is, or within half a second will be,
-// near the centre, and no saucer or hostile bullet is close to it.
-func (w *World) centreClear() bool {
+// near the centre, and no saucer or bullet that could hurt slot's ship is
+// close to it.
+func (w *World) centreClear(slot int) bool {
 	for i := range w.asteroids {
 		a := &w.asteroids[i]
 		r := safeRadius + a.Radius
@@ -133,7 +177,7 @@ func (w *World) centreClear() bool {
 	}
 	ok := true
 	for _, b := range w.bullets.All() {
-		if b.Hostile && within(b.Pos, centre, safeRadius) {
+		if w.hurts(b, slot) && within(b.Pos, centre, safeRadius) {
 			ok = false
 			break
 		}
@@ -141,14 +185,25 @@ func (w *World) centreClear() bool {
 	return ok
 }
 
-// ShipPoints appends the ship's outline in world space to dst: nose, one
-// wing, tail notch, the other wing (a closed shape). It appends nothing while
-// the ship is not alive.
+// hurts reports whether bullet b can hit slot's ship: the saucer's always,
+// another slot's in PvP.
+func (w *World) hurts(b *Bullet, slot int) bool {
+	return b.Hostile || (w.mode == PvP && int(b.Owner) != slot)
+}
+
+// ShipPoints appends the outline of slot 0's ship to dst, or nothing while
+// it is not alive: see [Ship.Points].
 func (w *World) ShipPoints(dst []Vec) []Vec {
-	s := &w.ship
-	if !s.Alive {
+	if !w.ship.Alive {
 		return dst
 	}
+	return w.ship.Points(dst)
+}
+
+// Points appends the ship's outline in world space to dst: nose, one wing,
+// tail notch, the other wing (a closed shape). It allocates only if dst is
+// too small.
+func (s *Ship) Points(dst []Vec) []Vec {
 	sn, cs := math.Sincos(s.Angle)
 	for _, p := range shipShape {
 		dst = append(dst, s.Pos.add(p.rotate(sn, cs)))

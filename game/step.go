@@ -13,13 +13,14 @@ import (
 type hit struct {
 	serial uint64
 	h      pool.Handle
-	target int32 // index into asteroids, or targetShip / targetSaucer
+	target int32 // index into asteroids, targetSaucer, or shipTarget(slot)
 }
 
-const (
-	targetShip   = -1
-	targetSaucer = -2
-)
+const targetSaucer = -1
+
+// shipTarget is the target of slot's ship; slotOf undoes it.
+func shipTarget(slot int) int32 { return -2 - int32(slot) }
+func slotOf(target int32) int   { return int(-2 - target) }
 
 // breakEvent is something destroyed this step, remembered in order so its
 // fragments and debris are spawned (and their random numbers drawn) after
@@ -34,22 +35,35 @@ type breakEvent struct {
 
 var centre = Vec{Width / 2, Height / 2}
 
-// Step advances the world by 1/TPS s with the player's intent in. While
-// paused it does nothing. It allocates nothing with a pooled strategy.
-//
-// A step: the ship obeys in (rotate, thrust, fire, hyperspace); everything
-// moves; bullets age and collide; debris ages; rocks, the ship and the
-// saucer collide; what was destroyed breaks up; then the ship respawns, the
-// saucer comes or goes, and a cleared field brings the next wave.
+// Step advances the world by 1/TPS s with in as slot 0's intent and none
+// for the other slots: StepAll with only in[0] set.
 func (w *World) Step(in Input) {
+	var all Inputs
+	all[0] = in
+	w.StepAll(&all)
+}
+
+// StepAll advances the world by 1/TPS s with every slot's intent in in.
+// While paused it does nothing. It allocates nothing with a pooled strategy.
+//
+// A step: the ships obey their input in slot order (rotate, thrust, fire,
+// hyperspace); everything moves; bullets age and collide; debris ages;
+// rocks, ships and the saucer collide; what was destroyed breaks up; then
+// ships respawn, the saucer comes or goes, and a cleared field brings the
+// next wave.
+func (w *World) StepAll(in *Inputs) {
 	if w.paused {
 		return
 	}
 	w.steps++
 	w.hits, w.breaks = w.hits[:0], w.breaks[:0]
 
-	w.control(in)
-	w.moveShip()
+	for i := range w.ships {
+		w.control(i, in[i])
+	}
+	for i := range w.ships {
+		w.pilots[i].ship.move()
+	}
 	w.moveAsteroids()
 	w.moveSaucer()
 	w.bulletPass()
@@ -67,28 +81,40 @@ func (w *World) Step(in Input) {
 // one is inside. It only reads the rest of the world, draws no random
 // number and acquires nothing: all of that waits for resolveHits.
 func (w *World) bulletPass() {
-	ship := &w.ship
-	shipHittable := ship.Alive && ship.Invulnerable == 0
 	w.grid.build(w.asteroids)
 	for h, b := range w.bullets.All() {
 		if b.Life <= 0 {
-			w.bullets.Release(h)
+			w.release(h, b)
 			continue
 		}
 		b.Life--
 		b.Pos = wrap(b.Pos.add(b.Vel.scale(1.0 / TPS)))
 		target := w.grid.first(w.asteroids, b.Pos)
-		switch {
-		case b.Hostile && shipHittable && within(b.Pos, ship.Pos, ShipRadius):
-			target = targetShip
-		case !b.Hostile && w.saucer.alive && within(b.Pos, w.saucer.Pos, w.saucer.Radius):
+		if t, ok := w.shipHit(b); ok {
+			target = t
+		} else if !b.Hostile && w.saucer.alive && within(b.Pos, w.saucer.Pos, w.saucer.Radius) {
 			target = targetSaucer
-		case target == int32(len(w.asteroids)):
+		} else if target == int32(len(w.asteroids)) {
 			continue
 		}
 		// hits has room for every bullet of the pool.
 		w.hits = append(w.hits, hit{serial: b.Serial, h: h, target: target})
 	}
+}
+
+// shipHit returns the target of the first ship, in slot order, that bullet
+// b is inside and can hurt.
+func (w *World) shipHit(b *Bullet) (int32, bool) {
+	if !b.Hostile && w.mode != PvP {
+		return 0, false
+	}
+	for i := range w.ships {
+		p := &w.pilots[i]
+		if p.hittable() && w.hurts(b, i) && within(b.Pos, p.ship.Pos, ShipRadius) {
+			return shipTarget(i), true
+		}
+	}
+	return 0, false
 }
 
 // within reports whether p is within r of c on the torus.
@@ -104,60 +130,85 @@ func (w *World) resolveHits() {
 	slices.SortFunc(w.hits, func(a, b hit) int { return cmp.Compare(a.serial, b.serial) })
 	for _, x := range w.hits {
 		b, _ := w.bullets.Get(x.h)
-		switch x.target {
-		case targetShip:
-			if !w.ship.Alive {
-				continue
-			}
-			w.killShip()
-		case targetSaucer:
+		by := int(b.Owner)
+		if b.Hostile {
+			by = NoSlot
+		}
+		switch {
+		case x.target == targetSaucer:
 			if !w.saucer.alive {
 				continue
 			}
-			w.killSaucer(true)
+			w.killSaucer(by)
+		case x.target < 0:
+			slot := slotOf(x.target)
+			if !w.pilots[slot].ship.Alive {
+				continue
+			}
+			w.kill(slot, by)
 		default:
 			a := &w.asteroids[x.target]
 			if a.Size == 0 {
 				continue
 			}
-			w.breakAsteroid(a, !b.Hostile)
+			w.breakAsteroid(a, by)
 		}
-		w.bullets.Release(x.h)
+		w.release(x.h, b)
 	}
 }
 
-// collide settles the collisions between bodies: ship and saucer with the
-// rocks (in slice order) and with each other. A rock that hits the ship
-// breaks and scores, as in the arcade game.
+// collide settles the collisions between bodies: ships and saucer with the
+// rocks (in slice order, ships in slot order) and with each other; ships
+// pass through each other. A rock that hits a ship breaks and scores for
+// it, as in the arcade game.
 func (w *World) collide() {
-	ship, s := &w.ship, &w.saucer
+	s := &w.saucer
 	for i := range w.asteroids {
 		a := &w.asteroids[i]
 		if a.Size == 0 {
 			continue
 		}
-		if ship.Alive && ship.Invulnerable == 0 && within(ship.Pos, a.Pos, a.Radius+ShipRadius) {
-			w.killShip()
-			w.breakAsteroid(a, true)
+		if k := w.rammed(a.Pos, a.Radius); k != NoSlot {
+			w.kill(k, NoSlot)
+			w.breakAsteroid(a, k)
 			continue
 		}
 		if s.alive && within(s.Pos, a.Pos, a.Radius+s.Radius) {
-			w.killSaucer(false)
-			w.breakAsteroid(a, false)
+			w.killSaucer(NoSlot)
+			w.breakAsteroid(a, NoSlot)
 		}
 	}
-	if ship.Alive && ship.Invulnerable == 0 && s.alive && within(ship.Pos, s.Pos, ShipRadius+s.Radius) {
-		w.killShip()
-		w.killSaucer(true)
+	for k := range w.ships {
+		if p := &w.pilots[k]; s.alive && p.hittable() && within(p.ship.Pos, s.Pos, ShipRadius+s.Radius) {
+			w.kill(k, NoSlot)
+			w.killSaucer(k)
+		}
 	}
 }
 
-// breakAsteroid destroys a rock (marked by Size 0 until compactAsteroids)
-// and queues its fragments and debris.
-func (w *World) breakAsteroid(a *Asteroid, scored bool) {
-	if scored {
-		w.addScore(points[a.Size])
+// rammed returns the first slot whose hittable ship touches a body of
+// radius r at pos, or NoSlot.
+func (w *World) rammed(pos Vec, r float64) int {
+	for k := range w.ships {
+		if p := &w.pilots[k]; p.hittable() && within(p.ship.Pos, pos, r+ShipRadius) {
+			return k
+		}
 	}
+	return NoSlot
+}
+
+// credit adds n points to slot by; NoSlot scores for no one.
+func (w *World) credit(by, n int) {
+	if by != NoSlot {
+		w.pilots[by].addScore(n)
+	}
+}
+
+// breakAsteroid destroys a rock (marked by Size 0 until compactAsteroids),
+// scores it for slot by (NoSlot: for no one) and queues its fragments and
+// debris.
+func (w *World) breakAsteroid(a *Asteroid, by int) {
+	w.credit(by, points[a.Size])
 	w.breaks = append(w.breaks, breakEvent{
 		pos: a.Pos, vel: a.Vel, size: a.Size, kind: Rock,
 		radius: a.Radius, debris: w.level.DebrisPerBreak,
@@ -221,7 +272,7 @@ func (w *World) debrisPass() {
 // advanceWave starts the next wave once the field has been clear of rocks
 // and saucers for waveDelay steps.
 func (w *World) advanceWave() {
-	if len(w.asteroids) > 0 || w.saucer.alive || w.phase == GameOver {
+	if len(w.asteroids) > 0 || w.saucer.alive || !w.anyInPlay() {
 		w.waveWait = 0
 		return
 	}

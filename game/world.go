@@ -3,6 +3,7 @@ package game
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"poolroids/levels"
 	"poolroids/pool"
@@ -19,6 +20,31 @@ const Width, Height = 1024.0, 768.0
 // cooldown allows; Hyperspace held jumps again after the jump's cooldown.
 type Input struct{ Left, Right, Thrust, Fire, Hyperspace bool }
 
+// MaxShips is the most ship slots a world has.
+const MaxShips = 16
+
+// Inputs is one step's intent of every slot, indexed by slot; the entries
+// of free slots are ignored.
+type Inputs [MaxShips]Input
+
+// Mode says whom the ships' bullets hurt.
+type Mode uint8
+
+const (
+	Coop Mode = iota // bullets hit rocks and saucers, never ships
+	PvP              // bullets hit the other ships too; a kill scores KillPoints
+)
+
+func (m Mode) String() string {
+	switch m {
+	case Coop:
+		return "co-op"
+	case PvP:
+		return "pvp"
+	}
+	return fmt.Sprintf("Mode(%d)", int(m))
+}
+
 // Config chooses what [New] builds. The zero Config is a valid game with
 // the shipped levels and seed 0.
 type Config struct {
@@ -27,15 +53,21 @@ type Config struct {
 	Strategy pool.Strategy // "": the set's strategy
 	Bullets  int           // bullet pool capacity; 0: the set's
 	Debris   int           // debris pool capacity; 0: the set's
+	// Ships is the number of ship slots, 1 to MaxShips; 0 means 1. With one
+	// slot New joins it (the solo game); with more it joins none: see
+	// [World.Join].
+	Ships int
+	Mode  Mode // Coop (the zero value) or PvP
 }
 
-// Phase is what the player is doing.
+// Phase is what the player of a slot is doing.
 type Phase int
 
 const (
 	Playing    Phase = iota // the ship is in the field
-	Respawning              // the ship was lost; another waits for a clear centre
-	GameOver                // the last ship was lost; only Restart plays again
+	Respawning              // the ship was lost (or just joined); it waits for a clear centre
+	GameOver                // the last ship was lost; only Restart (or Join) plays again
+	Absent                  // no player in the slot: never joined, or left
 )
 
 func (p Phase) String() string {
@@ -46,6 +78,8 @@ func (p Phase) String() string {
 		return "respawning"
 	case GameOver:
 		return "game over"
+	case Absent:
+		return "absent"
 	}
 	return fmt.Sprintf("Phase(%d)", int(p))
 }
@@ -53,6 +87,7 @@ func (p Phase) String() string {
 // The rules in numbers.
 const (
 	StartLives        = 3           // ships at the start of a game
+	KillPoints        = 1000        // a ship downed by another's bullet, in PvP
 	ExtraLifeEvery    = 10000       // points per extra ship
 	InvulnerableSteps = 5 * TPS / 2 // steps of invulnerability after a (re)spawn
 	ShipRadius        = 10.0        // collision radius of the ship
@@ -87,13 +122,15 @@ type Ship struct {
 	Thrusting    bool
 }
 
-// Bullet is one shot. Hostile bullets come from the saucer and hurt the
-// ship; the player's hurt asteroids and the saucer. Both hit asteroids.
+// Bullet is one shot. Hostile bullets come from the saucer and hurt every
+// ship; a player's hurt asteroids and the saucer, and in [PvP] the other
+// ships. Both hit asteroids.
 type Bullet struct {
 	Pos, Vel Vec
 	Life     int // steps left in flight: the level's BulletLife counts the step it is fired in
 	Serial   uint64
 	Hostile  bool
+	Owner    uint8 // the slot that fired it; 0 for the saucer's
 }
 
 // ParticleKind tells debris apart for drawing.
@@ -115,23 +152,21 @@ type Particle struct {
 // World is one game. It is not safe for concurrent use: a front end steps
 // and reads it from one goroutine.
 type World struct {
-	set      *levels.Set
-	seed     uint64
-	rng      rng
-	steps    uint64
-	paused   bool
-	phase    Phase
-	ship     Ship
-	score    int
-	lives    int
-	wave     int // 1-based
-	level    levels.Level
-	nextLife int // score that gives the next ship
+	// pilot is slot 0, the solo game's: Ship, Score, Lives and Phase read it.
+	*pilot
+	pilots [MaxShips]pilot
+	ships  int // slots in use: 1..MaxShips
+	mode   Mode
 
-	fireWait    int // steps until the gun is ready
-	hyperWait   int // steps until hyperspace is ready
-	respawnWait int // steps until a lost ship may come back
-	waveWait    int // steps until the next wave, once the field is clear
+	set    *levels.Set
+	seed   uint64
+	rng    rng
+	steps  uint64
+	paused bool
+	wave   int // 1-based
+	level  levels.Level
+
+	waveWait int // steps until the next wave, once the field is clear
 
 	asteroids []Asteroid // cap fixed by New; never grows
 	saucer    saucer
@@ -182,17 +217,31 @@ func New(cfg Config) (*World, error) {
 	if err != nil {
 		return nil, fmt.Errorf("game: debris pool: %w", err)
 	}
+	ships := cfg.Ships
+	if ships == 0 {
+		ships = 1
+	}
+	if ships < 1 || ships > MaxShips {
+		return nil, fmt.Errorf("game: %d ships: want 1 to %d", cfg.Ships, MaxShips)
+	}
+	if cfg.Mode > PvP {
+		return nil, fmt.Errorf("game: unknown mode %d", cfg.Mode)
+	}
 	na := asteroidCap(set)
 	w := &World{
+		ships:     ships,
+		mode:      cfg.Mode,
 		set:       set,
 		seed:      cfg.Seed,
 		asteroids: make([]Asteroid, 0, na),
 		bullets:   bullets,
 		debris:    debris,
 		hits:      make([]hit, 0, nb),
-		breaks:    make([]breakEvent, 0, na+2),
-		grid:      grid{next: make([]int32, 0, na)},
+		// A step breaks at most every rock, every ship and the saucer.
+		breaks: make([]breakEvent, 0, na+ships+1),
+		grid:   grid{next: make([]int32, 0, na)},
 	}
+	w.pilot = &w.pilots[0]
 	w.reset()
 	return w, nil
 }
@@ -215,19 +264,25 @@ func (w *World) reset() {
 	w.rng = rng{state: w.seed}
 	w.steps = 0
 	w.paused = false
-	w.score, w.lives, w.nextLife = 0, StartLives, ExtraLifeEvery
-	w.fireWait, w.hyperWait, w.respawnWait, w.waveWait = 0, 0, 0, 0
+	w.waveWait = 0
 	w.bulletSerial, w.particleSerial, w.rockSerial, w.saucerSerial = 0, 0, 0, 0
 	w.bullets.Clear()
 	w.debris.Clear()
 	w.asteroids = w.asteroids[:0]
 	w.saucer = saucer{}
-	w.spawnShip()
+	for i := range w.pilots {
+		w.pilots[i] = pilot{phase: Absent, killedBy: NoSlot}
+	}
+	if w.ships == 1 {
+		w.pilot.enter()
+		w.spawnShip(0)
+	}
 	w.startWave(1)
 }
 
-// Restart begins a new game with the same seed, strategy and capacities: the
-// world is then exactly as New made it (pool statistics keep counting).
+// Restart begins a new game with the same seed, strategy, capacities, slots
+// and mode: the world is then exactly as New made it (pool statistics keep
+// counting).
 func (w *World) Restart() { w.reset() }
 
 // Steps returns how many steps were taken since New or Restart. Paused
@@ -252,12 +307,29 @@ func (w *World) Debris() *pool.Pool[Particle] { return w.debris }
 // SetStrategy switches both pools to s between two steps. Every live bullet
 // and particle is kept as it was, so the game goes on exactly as it would
 // have. An unknown strategy is an error and changes nothing.
-func (w *World) SetStrategy(s pool.Strategy) error {
-	// Both pools accept the same names: if the first takes s, so does the second.
-	if err := w.bullets.SetStrategy(s); err != nil {
-		return fmt.Errorf("game: %w", err)
+func (w *World) SetStrategy(s pool.Strategy) error { return w.SetStrategies(s, s) }
+
+// SetStrategies switches the bullet pool to bullets and the debris pool to
+// debris between two steps; "" keeps that pool's strategy. As with
+// SetStrategy the game goes on exactly as it would have; an unknown name is
+// an error and changes neither pool.
+func (w *World) SetStrategies(bullets, debris pool.Strategy) error {
+	for _, s := range [2]pool.Strategy{bullets, debris} {
+		if s != "" && !slices.Contains(pool.Strategies(), s) {
+			return fmt.Errorf("game: unknown strategy %q: allowed are %s", s, pool.StrategyNames())
+		}
 	}
-	return w.debris.SetStrategy(s)
+	if bullets != "" {
+		if err := w.bullets.SetStrategy(bullets); err != nil {
+			return fmt.Errorf("game: %w", err)
+		}
+	}
+	if debris != "" {
+		if err := w.debris.SetStrategy(debris); err != nil {
+			return fmt.Errorf("game: %w", err)
+		}
+	}
+	return nil
 }
 
 // Score returns the points scored in this game.
@@ -273,7 +345,8 @@ func (w *World) Wave() int { return w.wave }
 // Level returns the level of the current wave: Set.Level(Wave()-1).
 func (w *World) Level() levels.Level { return w.level }
 
-// Phase returns whether the ship plays, waits to respawn, or the game is over.
+// Phase returns whether the ship of slot 0 plays, waits to respawn, or the
+// game is over; Absent in a world of several slots until slot 0 joins.
 func (w *World) Phase() Phase { return w.phase }
 
 // Paused reports whether Step is currently ignored.
@@ -288,29 +361,3 @@ func (w *World) Seed() uint64 { return w.seed }
 
 // LevelSet returns the level set the world plays.
 func (w *World) LevelSet() *levels.Set { return w.set }
-
-// spawnShip puts a new ship in the centre, pointing up, invulnerable for a
-// while.
-func (w *World) spawnShip() {
-	w.ship = Ship{
-		Pos:          Vec{Width / 2, Height / 2},
-		Angle:        -math.Pi / 2,
-		Alive:        true,
-		Invulnerable: InvulnerableSteps,
-	}
-	w.phase = Playing
-	w.fireWait, w.hyperWait = 0, 0
-}
-
-// addScore adds points and gives a ship for every ExtraLifeEvery crossed.
-// Nothing scores once the game is over.
-func (w *World) addScore(n int) {
-	if w.phase == GameOver {
-		return
-	}
-	w.score += n
-	for w.score >= w.nextLife {
-		w.lives++
-		w.nextLife += ExtraLifeEvery
-	}
-}

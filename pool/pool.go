@@ -69,6 +69,7 @@ type Pool[T any] struct {
 	// strategies add nothing to it.
 	stats    Stats
 	searched uint64
+	base     uint64 // Acquires before the last ResetStats that are not counted
 }
 
 // Stats counts what a pool did. Counters survive SetStrategy.
@@ -76,7 +77,7 @@ type Stats struct {
 	Strategy  Strategy
 	Capacity  int
 	Active    int
-	HighWater int    // most items live at once
+	HighWater int    // most items live at once since New or ResetStats
 	Acquires  uint64 // successful
 	Misses    uint64 // Acquire refused: pool full
 	Releases  uint64 // successful
@@ -389,9 +390,24 @@ func (p *Pool[T]) Stats() Stats {
 	s := p.stats
 	s.Strategy = p.Strategy()
 	s.Active = p.Len()
+	s.Acquires -= p.base
 	s.Probes = s.Acquires + p.searched
 	s.Overhead = p.overhead()
 	return s
+}
+
+// ResetStats starts the counters afresh, as if the live items had been
+// acquired before a new pool began counting: Acquires, Misses, Releases,
+// Rejects, Probes and Allocs become zero and HighWater the number of live
+// items. The live items, handles and strategy are unchanged. It allocates
+// nothing; the complexity is O(1).
+func (p *Pool[T]) ResetStats() {
+	// Len is Acquires - Releases: the live items stay counted as acquires,
+	// and base hides them from Stats.
+	n := uint64(p.Len())
+	p.stats.Acquires, p.stats.Releases, p.base = n, 0, n
+	p.stats.Misses, p.stats.Rejects, p.stats.Allocs, p.searched = 0, 0, 0, 0
+	p.stats.HighWater = int(n)
 }
 
 // SetStrategy switches p to strategy s in place, holding exactly the same

@@ -41,6 +41,7 @@ type subject interface {
 	Cap() int
 	Clear()
 	Stats() Stats
+	ResetStats()
 }
 
 // subjectCase makes one kind of pool the contract tests run against.
@@ -177,6 +178,7 @@ func TestContract(t *testing.T) {
 				t.Run("EarlyBreak", func(t *testing.T) { testEarlyBreak(t, s, capacity) })
 				t.Run("Reuse", func(t *testing.T) { testReuse(t, s, capacity) })
 				t.Run("Holes", func(t *testing.T) { testHoles(t, s, capacity) })
+				t.Run("ResetStats", func(t *testing.T) { testResetStats(t, s, capacity) })
 			})
 		}
 	}
@@ -378,6 +380,79 @@ func testHoles(t *testing.T, c subjectCase, capacity int) {
 		if got := contents(t, p); !maps.Equal(got, model) {
 			t.Fatalf("%s released: All yields %d items, want %d", name, len(got), len(model))
 		}
+	}
+}
+
+// testResetStats churns the pool, resets its counters at points where its
+// free slots lie anywhere, and checks after every operation that the
+// counters equal a model's counted since the reset: HighWater starts at the
+// live count and then follows the most items live since.
+func testResetStats(t *testing.T, c subjectCase, capacity int) {
+	p := c.new(t, capacity)
+	var live []Handle
+	var want Stats
+	reset := func() {
+		p.ResetStats()
+		want = Stats{Active: len(live), HighWater: len(live)}
+	}
+	reset()
+	for step := range 12 * capacity {
+		switch {
+		case step%(3*capacity+1) == 2*capacity:
+			reset()
+		case step%4 == 3 && len(live) > 0:
+			k := (step * 7) % len(live)
+			if err := p.Release(live[k]); err != nil {
+				t.Fatalf("step %d: Release: %v", step, err)
+			}
+			live = slices.Delete(live, k, k+1)
+			want.Releases++
+			want.Active--
+		case step%9 == 5:
+			p.Release(Handle{})
+			want.Rejects++
+		default:
+			if h, _, ok := p.Acquire(); !ok {
+				want.Misses++
+			} else {
+				live = append(live, h)
+				want.Acquires++
+				want.Active++
+				want.HighWater = max(want.HighWater, want.Active)
+			}
+		}
+		got := p.Stats()
+		if got.Active != want.Active || got.HighWater != want.HighWater || got.Acquires != want.Acquires ||
+			got.Releases != want.Releases || got.Misses != want.Misses || got.Rejects != want.Rejects {
+			t.Fatalf("step %d: Stats = %+v, want counts %+v", step, got, want)
+		}
+		if got.Probes < got.Acquires || (c.pooled && got.Allocs != 0) {
+			t.Fatalf("step %d: Probes %d, Allocs %d after %d acquires", step, got.Probes, got.Allocs, got.Acquires)
+		}
+	}
+	for _, h := range live {
+		if _, ok := p.Get(h); !ok {
+			t.Fatal("a live handle became invalid across ResetStats")
+		}
+	}
+	if c.pooled {
+		if n := testing.AllocsPerRun(10, p.ResetStats); n != 0 {
+			t.Errorf("ResetStats: %v allocs", n)
+		}
+	}
+	// A reset right after Clear starts from zero, and the pool fills again.
+	p.Clear()
+	p.ResetStats()
+	if st := p.Stats(); st.Active != 0 || st.HighWater != 0 || st.Releases != 0 || st.Acquires != 0 {
+		t.Fatalf("Stats after Clear and ResetStats = %+v", st)
+	}
+	for i := range capacity {
+		if _, _, ok := p.Acquire(); !ok {
+			t.Fatalf("Acquire %d of %d after Clear and ResetStats failed", i+1, capacity)
+		}
+	}
+	if st := p.Stats(); st.HighWater != capacity || st.Acquires != uint64(capacity) {
+		t.Fatalf("Stats after refilling = %+v", st)
 	}
 }
 

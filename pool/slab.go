@@ -14,14 +14,19 @@
 // arithmetic per call, is faster than one that keeps generations and
 // links apart from the items.
 //
-// The free list holds released slots only; slots never used since NewSlab
-// or Clear are taken in order from a bump index, fresh, once the list is
-// empty. That makes NewSlab and Clear O(1) in the untouched slots and gives
-// the high-water mark for free: a fresh slot is taken only when every slot
-// before it is live, so the most items ever live at once is fresh.
+// The free list holds the slots released since NewSlab, Clear or
+// ResetStats (the mark); the other free slots wait, in slot order, on a
+// second list, the spare one, which Acquire takes from only when the first
+// is empty. The spare list links each slot to the next by their distance
+// less one, so that slots never used, all zero, link to their neighbours:
+// NewSlab and Clear make it without touching the untouched slots. It also
+// gives the high-water mark for the price of a counter: the free list is
+// empty only when every slot taken since the mark is live, so each take
+// from the spare list raises the live count above any it reached since.
 //
-// Cost: Acquire O(1) pop or bump; Release O(1) push; iteration O(fresh),
-// the slots used since NewSlab or Clear, reading each slot's generation.
+// Cost: Acquire O(1) pop from either list; Release O(1) push; iteration
+// O(used), the slots used since NewSlab or Clear, reading each slot's
+// generation.
 // Memory: 8 bytes per slot beyond the item, generation and link, plus any
 // padding the item leaves.
 //
@@ -52,20 +57,24 @@ import (
 // is not safe for concurrent use.
 type Slab[T any] struct {
 	id    uint32
-	head  int32         // the first released slot, -1 when none
-	fresh int32         // slots fresh.. are unused since NewSlab or Clear
+	head  int32         // the first slot on the free list, -1 when none
+	spare int32         // the first slot on the spare list, len(slots) when none
+	fresh int32         // slots max(fresh, spare).. are unused since NewSlab or Clear
 	slots []slabSlot[T] // every slot with its item, allocated once by NewSlab
 
 	acquires, releases uint64 // Len is their difference
 	misses, rejects    uint64
-	highWater          int32 // the high-water mark before the last Clear; since, it is fresh
+	base               uint64 // acquires before the last ResetStats, not counted by Stats
+	// The high-water mark is the larger of highWater and the live count at
+	// the mark, mark, plus rise, the takes from the spare list since.
+	highWater, mark, rise int32
 }
 
 // slabSlot is a slot: its item, first so that a pointer to the slot is a
-// pointer to the item; its generation, odd while live; and while on the
-// free list, 1 + the next slot on it, 0 at the end, so that a slot never
-// used, all zero, ends the list too and Acquire pops a fresh slot the way
-// it pops a released one.
+// pointer to the item; its generation, odd while live; and its link: on
+// the free list the next slot on it, -1 at the end; on the spare list
+// the distance to the next slot on it less one, so that a slot never used,
+// all zero, links to the slot after it.
 type slabSlot[T any] struct {
 	item T
 	gen  uint32
@@ -86,17 +95,17 @@ func NewSlab[T any](capacity int) (*Slab[T], error) {
 // ok == false, counts a miss and allocates nothing.
 func (s *Slab[T]) Acquire() (h Handle, item *T, ok bool) {
 	slots, i := s.slots, s.head
-	if i < 0 {
-		// The list is empty: every slot below fresh is live.
-		if int(s.fresh) >= len(slots) {
+	if i >= 0 {
+		s.head = slots[i].next
+	} else {
+		if i = s.spare; int(i) >= len(slots) {
 			s.misses++
 			return // the zero Handle, nil, false
 		}
-		i = s.fresh
-		s.fresh++
+		s.spare += slots[i].next + 1
+		s.rise++
 	}
 	sl := &slots[i]
-	s.head = sl.next - 1 // a fresh slot's 0 leaves the list empty
 	sl.gen++
 	s.acquires++
 	return Handle{pool: s.id, slot: uint32(i), gen: sl.gen}, &sl.item, true
@@ -111,7 +120,7 @@ func (s *Slab[T]) Release(h Handle) error {
 	if h.slot < uint32(len(s.slots)) {
 		sl := &s.slots[h.slot]
 		if sl.gen == h.gen && h.gen&1 == 1 && h.pool == s.id {
-			sl.gen, sl.next = h.gen+1, s.head+1
+			sl.gen, sl.next = h.gen+1, s.head
 			s.head = int32(h.slot)
 			s.releases++
 			var zero T
@@ -137,12 +146,12 @@ func (s *Slab[T]) Get(h Handle) (item *T, ok bool) {
 // All returns an iterator over every live item, each exactly once, in slot
 // order. Releasing the current item inside the loop is allowed; items
 // acquired inside the loop may or may not be visited. Only the slots used
-// since NewSlab or Clear are walked: below the high-water mark.
+// since NewSlab or Clear are walked.
 func (s *Slab[T]) All() iter.Seq2[Handle, *T] {
 	return func(yield func(Handle, *T) bool) {
 		// Locals, since the loop body may write to *s: the slice never
 		// changes, and each slot's generation is read afresh.
-		id, slots := s.id, s.slots[:s.fresh]
+		id, slots := s.id, s.slots[:s.used()]
 		for i := range slots {
 			if g := slots[i].gen; g&1 == 1 && !yield(Handle{pool: id, slot: uint32(i), gen: g}, &slots[i].item) {
 				return
@@ -150,6 +159,10 @@ func (s *Slab[T]) All() iter.Seq2[Handle, *T] {
 		}
 	}
 }
+
+// used returns how many slots, from the first, were used since NewSlab or
+// Clear: the spare list takes unused ones in order, after any below fresh.
+func (s *Slab[T]) used() int32 { return max(s.fresh, s.spare) }
 
 // Len returns the number of live items.
 func (s *Slab[T]) Len() int { return int(s.acquires - s.releases) }
@@ -161,17 +174,40 @@ func (s *Slab[T]) Cap() int { return len(s.slots) }
 // a release.
 func (s *Slab[T]) Clear() {
 	var zero T
-	used := s.slots[:s.fresh]
+	used := s.slots[:s.used()]
 	for i := range used {
 		if used[i].gen&1 == 1 {
 			used[i].gen++
 			used[i].item = zero
 		}
-		used[i].next = 0 // fresh again: its link must end the list
+		used[i].next = 0 // unused again: on the spare list, linked to the next slot
 	}
 	s.releases = s.acquires
-	s.highWater = max(s.highWater, s.fresh)
-	s.head, s.fresh = -1, 0
+	s.highWater = max(s.highWater, s.mark+s.rise)
+	s.head, s.spare, s.fresh, s.mark, s.rise = -1, 0, 0, 0, 0
+}
+
+// ResetStats starts the counters afresh, as [Pool.ResetStats] does:
+// Acquires, Misses, Releases, Rejects and Probes become zero and HighWater
+// the number of live items. The live items and handles are unchanged. It
+// allocates nothing; the complexity is O(slots used since NewSlab or
+// Clear), since every free slot moves to the spare list.
+func (s *Slab[T]) ResetStats() {
+	used := s.used()
+	next := used // the first unused slot, or len(s.slots): the end
+	for i := used - 1; i >= 0; i-- {
+		if sl := &s.slots[i]; sl.gen&1 == 0 {
+			sl.next = next - i - 1
+			next = i
+		}
+	}
+	s.head, s.spare, s.fresh = -1, next, used
+	// Len is acquires - releases: the live items stay counted as acquires,
+	// and base hides them from Stats.
+	n := s.acquires - s.releases
+	s.acquires, s.releases, s.base = n, 0, n
+	s.misses, s.rejects = 0, 0
+	s.highWater, s.mark, s.rise = 0, int32(n), 0
 }
 
 // Stats returns the counters and the current occupancy. Strategy is
@@ -183,12 +219,12 @@ func (s *Slab[T]) Stats() Stats {
 		Strategy:  FreeList,
 		Capacity:  len(s.slots),
 		Active:    s.Len(),
-		HighWater: int(max(s.highWater, s.fresh)),
-		Acquires:  s.acquires,
+		HighWater: int(max(s.highWater, s.mark+s.rise)),
+		Acquires:  s.acquires - s.base,
 		Misses:    s.misses,
 		Releases:  s.releases,
 		Rejects:   s.rejects,
-		Probes:    s.acquires,
+		Probes:    s.acquires - s.base,
 		Overhead:  len(s.slots) * int(unsafe.Sizeof(slot)-unsafe.Sizeof(slot.item)),
 	}
 }

@@ -1,0 +1,304 @@
+package hub
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"poolroids/game"
+	"poolroids/pool"
+)
+
+// NewsSteps is how long a piece of news stays in [Arena.News]: 3 s.
+const NewsSteps = 3 * game.TPS
+
+// newsLen bounds the news kept: the last few events.
+const newsLen = 6
+
+// Arena is one open arena: a world of the hub's Size ships, its seats and
+// its news. A front end reads it under RLock (World, Name, Names, News,
+// Switched, Creator) and changes it only through its [Seat].
+type Arena struct {
+	hub  *Hub
+	name string
+	mode game.Mode
+	stop chan struct{} // closed by Close
+	done chan struct{} // closed when the arena's goroutine has ended
+
+	mu       sync.RWMutex // guards what follows; a step holds it for writing
+	world    *game.World
+	seats    [game.MaxShips]*Seat
+	players  int
+	joins    uint64 // seats given so far: orders them for the creator's succession
+	creator  *Seat
+	news     [newsLen]News
+	nnews    int
+	switched Switch
+	deaths   [game.MaxShips]int // each slot's deaths the last step saw
+	empty    uint64             // steps since the last player left
+	err      error
+
+	inputs game.Inputs // the step's, gathered without the lock
+}
+
+// News is one event shown to the arena's players for a while: a join, a
+// leave, a kill, a strategy switch.
+type News struct {
+	Step uint64 // the world step it happened before
+	Text string
+}
+
+// Switch is the last strategy switch: who made it, when, and to what.
+type Switch struct {
+	By              string
+	At              time.Time // zero: none yet
+	Bullets, Debris pool.Strategy
+}
+
+// Seat is one player's place in an arena: a ship slot. Its methods are
+// safe for concurrent use.
+type Seat struct {
+	arena *Arena
+	slot  int
+	name  string
+	order uint64
+	input func() game.Input
+
+	// Under arena.mu:
+	left bool
+	auto bool
+	ap   game.Autopilot
+}
+
+// seat gives r a free slot. The caller holds the hub's lock.
+func (a *Arena) seat(r Request) (*Seat, error) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	slot := -1
+	for i := range a.world.Ships() {
+		if a.seats[i] == nil {
+			slot = i
+			break
+		}
+	}
+	if slot < 0 {
+		return nil, fmt.Errorf("%w: %s has %d players", ErrFull, a.name, a.players)
+	}
+	if err := a.world.Join(slot); err != nil {
+		return nil, err
+	}
+	name := a.hub.cfg.Unique(r.Player, a.taken)
+	s := &Seat{arena: a, slot: slot, name: name, order: a.joins, input: r.Input, ap: game.Autopilot{Pressure: true, Slot: slot}}
+	a.joins++
+	a.seats[slot] = s
+	a.players++
+	a.deaths[slot] = 0
+	a.empty = 0
+	if a.creator == nil {
+		a.creator = s
+	}
+	a.post(name + " joined")
+	return s, nil
+}
+
+// taken reports whether a seated player is called name. The caller holds
+// the lock.
+func (a *Arena) taken(name string) bool {
+	for _, s := range a.seats {
+		if s != nil && s.name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// post adds a piece of news. The caller holds the lock for writing.
+func (a *Arena) post(text string) {
+	if a.nnews == newsLen {
+		copy(a.news[:], a.news[1:])
+		a.nnews--
+	}
+	a.news[a.nnews] = News{Step: a.world.Steps(), Text: text}
+	a.nnews++
+}
+
+// step takes one step with every seat's input and reports for how many
+// steps the arena has been empty.
+func (a *Arena) step() uint64 {
+	a.mu.RLock()
+	seats := a.seats
+	a.mu.RUnlock()
+	for i, s := range seats {
+		a.inputs[i] = game.Input{}
+		if s != nil && s.input != nil {
+			a.inputs[i] = s.input()
+		}
+	}
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.players == 0 {
+		a.empty++
+		return a.empty
+	}
+	for i, s := range a.seats {
+		if s != nil && s.auto {
+			a.inputs[i] = s.ap.Input(a.world)
+		} else if s != seats[i] {
+			a.inputs[i] = game.Input{} // the seat changed hands meanwhile
+		}
+	}
+	a.world.StepAll(&a.inputs)
+	for i, s := range a.seats {
+		if s == nil {
+			continue
+		}
+		p := a.world.Player(i)
+		if p.Deaths > a.deaths[i] && p.KilledBy != game.NoSlot {
+			by := "a departed player"
+			if k := a.seats[p.KilledBy]; k != nil {
+				by = k.name
+			}
+			a.post(s.name + " killed by " + by)
+		}
+		a.deaths[i] = p.Deaths
+	}
+	return 0
+}
+
+// Name returns the arena's name.
+func (a *Arena) Name() string { return a.name }
+
+// Mode returns whom bullets hurt in the arena.
+func (a *Arena) Mode() game.Mode { return a.mode }
+
+// Done is closed when the arena has ended: closed with the hub, or broken
+// by a panic (Err says).
+func (a *Arena) Done() <-chan struct{} { return a.done }
+
+// Err returns why the arena broke, once Done is closed; nil after Close.
+func (a *Arena) Err() error {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	return a.err
+}
+
+// RLock locks the arena for reading: the step waits meanwhile, so hold it
+// only to copy what is drawn. RUnlock unlocks it.
+func (a *Arena) RLock()   { a.mu.RLock() }
+func (a *Arena) RUnlock() { a.mu.RUnlock() }
+
+// World returns the arena's world, for reading under RLock only.
+func (a *Arena) World() *game.World { return a.world }
+
+// Seated returns the name of slot's player and whether one sits there.
+// The caller holds RLock.
+func (a *Arena) Seated(slot int) (string, bool) {
+	if s := a.seats[slot]; s != nil {
+		return s.name, true
+	}
+	return "", false
+}
+
+// Creator returns the name of the player who may switch strategies: the
+// arena's creator, or after they left the longest-seated player. The
+// caller holds RLock.
+func (a *Arena) Creator() string {
+	if a.creator == nil {
+		return ""
+	}
+	return a.creator.name
+}
+
+// News returns the news of the last NewsSteps steps, oldest first, in a
+// view valid until RUnlock. The caller holds RLock.
+func (a *Arena) News() []News {
+	now, i := a.world.Steps(), 0
+	for i < a.nnews && now-a.news[i].Step > NewsSteps {
+		i++
+	}
+	return a.news[i:a.nnews]
+}
+
+// Switched returns the last strategy switch. The caller holds RLock.
+func (a *Arena) Switched() Switch { return a.switched }
+
+// Name returns the player's name, unique in the arena.
+func (s *Seat) Name() string { return s.name }
+
+// Slot returns the seat's ship slot in the arena's world.
+func (s *Seat) Slot() int { return s.slot }
+
+// Arena returns the seat's arena.
+func (s *Seat) Arena() *Arena { return s.arena }
+
+// Leave gives the seat up: its ship leaves the world (its bullets fly on).
+// Leaving twice does nothing.
+func (s *Seat) Leave() {
+	a := s.arena
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if s.left {
+		return
+	}
+	s.left = true
+	a.world.Leave(s.slot)
+	a.seats[s.slot] = nil
+	a.players--
+	a.post(s.name + " left")
+	if a.creator == s {
+		a.creator = nil
+		for _, o := range a.seats {
+			if o != nil && (a.creator == nil || o.order < a.creator.order) {
+				a.creator = o
+			}
+		}
+	}
+}
+
+// Rejoin starts a new game for the seat once its last ship is lost: a
+// fresh score and ships. It is an error while its game is on.
+func (s *Seat) Rejoin() error {
+	a := s.arena
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if s.left {
+		return fmt.Errorf("hub: %s left %s", s.name, a.name)
+	}
+	if err := a.world.Join(s.slot); err != nil {
+		return err
+	}
+	a.deaths[s.slot] = 0
+	return nil
+}
+
+// SetAutopilot lets the max-pressure autopilot fly the seat's ship (on) or
+// gives it back to the player's input.
+func (s *Seat) SetAutopilot(on bool) {
+	a := s.arena
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s.auto = on
+}
+
+// SetStrategies switches the arena's pools (see [game.World.SetStrategies])
+// if the seat is the arena's creator, and tells the arena who did; for
+// another seat it fails with ErrNotCreator and changes nothing.
+func (s *Seat) SetStrategies(bullets, debris pool.Strategy) error {
+	a := s.arena
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.creator != s {
+		return fmt.Errorf("%w: %s does", ErrNotCreator, a.Creator())
+	}
+	if err := a.world.SetStrategies(bullets, debris); err != nil {
+		return err
+	}
+	b, d := a.world.Bullets().Strategy(), a.world.Debris().Strategy()
+	a.switched = Switch{By: s.name, At: time.Now(), Bullets: b, Debris: d}
+	what := string(b)
+	if b != d {
+		what = string(b) + "/" + string(d)
+	}
+	a.post(s.name + " switched to " + what)
+	return nil
+}

@@ -1,0 +1,226 @@
+// Package hub runs arenas: worlds of many ships ([game.Config].Ships) that
+// players join and leave at any time, sharing one wave sequence and one
+// pair of pools. A [Hub] holds the open arenas by name; each [Arena] is
+// stepped at [game.TPS] by a goroutine of its own, which asks every
+// [Seat]'s player for its input before each step and never waits for a
+// player's screen: front ends copy what they draw under [Arena.RLock],
+// held only while they copy, and draw at their own pace.
+//
+// An arena ends [Config].Linger after its last player leaves, or when the
+// hub is closed.
+package hub
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"time"
+
+	"poolroids/game"
+)
+
+// DefaultSize is the number of ships of an arena when Config.Size is 0.
+const DefaultSize = 8
+
+// Errors of [Hub.Join] and [Seat.SetStrategies], for errors.Is.
+var (
+	ErrFull       = errors.New("hub: the arena is full")
+	ErrExists     = errors.New("hub: an arena of that name is open")
+	ErrClosed     = errors.New("hub: closed")
+	ErrNotCreator = errors.New("hub: only the arena's creator switches strategies")
+)
+
+// Config configures a [Hub]. Its zero value opens arenas of DefaultSize
+// ships on the shipped levels with seed 0.
+type Config struct {
+	// Game is every arena's world: levels, seed, strategy, capacities.
+	// Ships and Mode are set per arena.
+	Game game.Config
+	// Size is the number of ships of an arena, 1 to game.MaxShips; 0:
+	// DefaultSize.
+	Size int
+	// Linger is how long an arena without players stays open; 0: 10 s.
+	Linger time.Duration
+	// Unique returns name, or a variant of it for which taken is false:
+	// players' names are unique in an arena. nil: name-2, name-3, ….
+	Unique func(name string, taken func(string) bool) string
+}
+
+// Hub holds the open arenas. Its methods are safe for concurrent use.
+type Hub struct {
+	cfg    Config
+	mu     sync.Mutex
+	arenas map[string]*Arena
+	closed bool
+	wg     sync.WaitGroup // one per arena goroutine
+}
+
+// New checks cfg (building one world with it) and returns an empty hub.
+func New(cfg Config) (*Hub, error) {
+	if cfg.Size == 0 {
+		cfg.Size = DefaultSize
+	}
+	if cfg.Size < 1 || cfg.Size > game.MaxShips {
+		return nil, fmt.Errorf("hub: arena size %d: want 1 to %d", cfg.Size, game.MaxShips)
+	}
+	if cfg.Linger <= 0 {
+		cfg.Linger = 10 * time.Second
+	}
+	if cfg.Unique == nil {
+		cfg.Unique = suffix
+	}
+	g := cfg.Game
+	g.Ships = cfg.Size
+	if _, err := game.New(g); err != nil {
+		return nil, err
+	}
+	return &Hub{cfg: cfg, arenas: make(map[string]*Arena)}, nil
+}
+
+// suffix is the default Config.Unique.
+func suffix(name string, taken func(string) bool) string {
+	c := name
+	for i := 2; taken(c); i++ {
+		c = name + "-" + strconv.Itoa(i)
+	}
+	return c
+}
+
+// Request asks [Hub.Join] for a seat.
+type Request struct {
+	Arena  string    // the arena's name
+	Player string    // the player's name, already fit to show; made unique in the arena
+	New    bool      // open a new arena: ErrExists if one of that name is open
+	Mode   game.Mode // the mode of an arena this request opens
+	// Input gives the seat's intent before every step. It runs on the
+	// arena's goroutine, never with the arena locked, and must return at
+	// once: the arena waits for it. nil: no input.
+	Input func() game.Input
+}
+
+// Join seats a player in the arena r.Arena, opening it (as its creator)
+// when there is none of that name. The seat's ship enters by the respawn
+// rules at the next step. It fails with ErrExists for a new arena whose
+// name is taken, ErrFull when every ship of the arena is taken, and
+// ErrClosed once the hub is closed.
+func (h *Hub) Join(r Request) (*Seat, error) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.closed {
+		return nil, ErrClosed
+	}
+	a := h.arenas[r.Arena]
+	switch {
+	case a != nil && r.New:
+		return nil, fmt.Errorf("%w: %s (join it instead)", ErrExists, r.Arena)
+	case a == nil:
+		var err error
+		if a, err = h.open(r.Arena, r.Mode); err != nil {
+			return nil, err
+		}
+	}
+	return a.seat(r)
+}
+
+// open starts an arena. The caller holds h.mu.
+func (h *Hub) open(name string, mode game.Mode) (*Arena, error) {
+	g := h.cfg.Game
+	g.Ships, g.Mode = h.cfg.Size, mode
+	w, err := game.New(g)
+	if err != nil {
+		return nil, err
+	}
+	a := &Arena{hub: h, name: name, mode: mode, world: w, stop: make(chan struct{}), done: make(chan struct{})}
+	h.arenas[name] = a
+	h.wg.Add(1)
+	go a.run()
+	return a, nil
+}
+
+// Info describes an open arena, for a lobby.
+type Info struct {
+	Name    string
+	Mode    game.Mode
+	Players int // seats taken
+	Size    int // seats in all
+}
+
+// Arenas lists the open arenas in no particular order.
+func (h *Hub) Arenas() []Info {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	list := make([]Info, 0, len(h.arenas))
+	for _, a := range h.arenas {
+		a.mu.RLock()
+		list = append(list, Info{Name: a.name, Mode: a.mode, Players: a.players, Size: h.cfg.Size})
+		a.mu.RUnlock()
+	}
+	return list
+}
+
+// Close ends every arena and waits for their goroutines; Join then fails
+// with ErrClosed. Players still seated see their arena's Done.
+func (h *Hub) Close() {
+	h.mu.Lock()
+	if !h.closed {
+		h.closed = true
+		for name, a := range h.arenas {
+			close(a.stop)
+			delete(h.arenas, name)
+		}
+	}
+	h.mu.Unlock()
+	h.wg.Wait()
+}
+
+// run steps the arena at game.TPS until it ends: stopped by Close, empty
+// for Linger, or a panic (which ends this arena only; Err tells).
+func (a *Arena) run() {
+	h := a.hub
+	defer h.wg.Done()
+	defer close(a.done)
+	defer func() {
+		if v := recover(); v != nil {
+			err := fmt.Errorf("hub: arena %s: panic: %v\n%s", a.name, v, debug.Stack())
+			h.mu.Lock()
+			if h.arenas[a.name] == a {
+				delete(h.arenas, a.name)
+			}
+			h.mu.Unlock()
+			a.mu.Lock()
+			a.err = err
+			a.mu.Unlock()
+		}
+	}()
+	t := time.NewTicker(time.Second / game.TPS)
+	defer t.Stop()
+	linger := uint64(h.cfg.Linger * game.TPS / time.Second)
+	for {
+		select {
+		case <-a.stop:
+			return
+		case <-t.C:
+		}
+		if a.step() > linger && a.closeEmpty() {
+			return
+		}
+	}
+}
+
+// closeEmpty removes the arena from the hub if it still has no player.
+func (a *Arena) closeEmpty() bool {
+	h := a.hub
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.players > 0 {
+		return false
+	}
+	if h.arenas[a.name] == a {
+		delete(h.arenas, a.name)
+	}
+	return true
+}

@@ -1,0 +1,195 @@
+package hub
+
+import (
+	"errors"
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"poolroids/game"
+	"poolroids/pool"
+)
+
+// keys is a player's held input, set by the test and read by the arena.
+type keys struct {
+	mu sync.Mutex
+	in game.Input
+}
+
+func (k *keys) set(in game.Input) { k.mu.Lock(); k.in = in; k.mu.Unlock() }
+func (k *keys) get() game.Input   { k.mu.Lock(); defer k.mu.Unlock(); return k.in }
+
+func newHub(t *testing.T, cfg Config) *Hub {
+	t.Helper()
+	h, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return h
+}
+
+func join(t *testing.T, h *Hub, r Request) *Seat {
+	t.Helper()
+	s, err := h.Join(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// ship reads slot's ship under the lock.
+func ship(a *Arena, slot int) game.Player {
+	a.RLock()
+	defer a.RUnlock()
+	return a.World().Player(slot)
+}
+
+func TestNewConfig(t *testing.T) {
+	for _, size := range []int{-1, game.MaxShips + 1} {
+		if _, err := New(Config{Size: size}); err == nil {
+			t.Errorf("size %d accepted", size)
+		}
+	}
+	if _, err := New(Config{Game: game.Config{Strategy: "bogus"}}); err == nil {
+		t.Error("an unknown strategy accepted")
+	}
+}
+
+// TestTwoPlayers: two players in one arena, each flying its own ship with
+// its own keys; names are made unique; the creator alone switches.
+func TestTwoPlayers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{Size: 2})
+		var ka, kb keys
+		a := join(t, h, Request{Arena: "den", Player: "ann", Input: ka.get})
+		b := join(t, h, Request{Arena: "den", Player: "ann", Input: kb.get})
+		if a.Arena() != b.Arena() || a.Slot() == b.Slot() {
+			t.Fatalf("seats %d and %d of arenas %p, %p", a.Slot(), b.Slot(), a.Arena(), b.Arena())
+		}
+		if a.Name() != "ann" || b.Name() != "ann-2" {
+			t.Errorf("names %q, %q; want ann, ann-2", a.Name(), b.Name())
+		}
+		if _, err := h.Join(Request{Arena: "den", Player: "cy"}); !errors.Is(err, ErrFull) {
+			t.Errorf("third player in an arena of 2: %v, want ErrFull", err)
+		}
+		if _, err := h.Join(Request{Arena: "den", Player: "cy", New: true}); !errors.Is(err, ErrExists) {
+			t.Errorf("new arena of a taken name: %v, want ErrExists", err)
+		}
+
+		time.Sleep(time.Second / 2)
+		ar := a.Arena()
+		before := [2]game.Ship{ship(ar, 0).Ship, ship(ar, 1).Ship}
+		ka.set(game.Input{Thrust: true, Left: true})
+		time.Sleep(time.Second / 2)
+		ka.set(game.Input{})
+		pa, pb := ship(ar, a.Slot()), ship(ar, b.Slot())
+		if pa.Ship.Pos == before[a.Slot()].Pos || pa.Ship.Angle == before[a.Slot()].Angle {
+			t.Errorf("ann's keys did not move ann's ship: %+v", pa.Ship)
+		}
+		if pb.Ship.Pos != before[b.Slot()].Pos || pb.Ship.Angle != before[b.Slot()].Angle {
+			t.Errorf("ann's keys moved ann-2's ship: %+v, was %+v", pb.Ship, before[b.Slot()])
+		}
+
+		if err := b.SetStrategies(pool.Dense, pool.Dense); !errors.Is(err, ErrNotCreator) {
+			t.Errorf("ann-2 switched: %v", err)
+		}
+		if err := a.SetStrategies(pool.Dense, ""); err != nil {
+			t.Fatal(err)
+		}
+		ar.RLock()
+		sw, news := ar.Switched(), ar.News()
+		strategy := ar.World().Bullets().Strategy()
+		ar.RUnlock()
+		if sw.By != "ann" || sw.Bullets != pool.Dense || strategy != pool.Dense {
+			t.Errorf("switch %+v, bullets %v", sw, strategy)
+		}
+		if len(news) == 0 || news[len(news)-1].Text != "ann switched to dense/freelist" {
+			t.Errorf("news %+v", news)
+		}
+
+		// The creator leaves: the other may switch now, and the ship is gone.
+		a.Leave()
+		a.Leave()
+		time.Sleep(time.Second / 10)
+		if p := ship(ar, a.Slot()); p.Phase != game.Absent || p.Ship.Alive {
+			t.Errorf("left ship: %+v", p)
+		}
+		if err := b.SetStrategies(pool.Scan, pool.Scan); err != nil {
+			t.Errorf("the remaining player cannot switch: %v", err)
+		}
+		if got := h.Arenas(); len(got) != 1 || got[0].Players != 1 || got[0].Name != "den" {
+			t.Errorf("Arenas() = %+v", got)
+		}
+	})
+}
+
+// TestArenaEnds: an arena closes Linger after its last player leaves, not
+// before, and a join meanwhile keeps it open.
+func TestArenaEnds(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{Linger: 5 * time.Second})
+		s := join(t, h, Request{Arena: "a", Player: "p"})
+		s.Leave()
+		time.Sleep(3 * time.Second)
+		s2 := join(t, h, Request{Arena: "a", Player: "q"})
+		if s2.Arena() != s.Arena() {
+			t.Fatal("a join within Linger opened another arena")
+		}
+		s2.Leave()
+		time.Sleep(4 * time.Second)
+		if len(h.Arenas()) != 1 {
+			t.Fatal("the arena closed before Linger")
+		}
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		if len(h.Arenas()) != 0 {
+			t.Fatal("the arena is still open after Linger")
+		}
+		select {
+		case <-s.Arena().Done():
+		default:
+			t.Fatal("the ended arena's Done is open")
+		}
+		if s.Arena().Err() != nil {
+			t.Errorf("Err %v", s.Arena().Err())
+		}
+	})
+}
+
+// TestGameOverRejoin: a seat whose ships are all lost rejoins with a fresh
+// score; Rejoin during a game is refused.
+func TestGameOverRejoin(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{})
+		s := join(t, h, Request{Arena: "a", Player: "p", Input: func() game.Input { return game.Input{Hyperspace: true} }})
+		if err := s.Rejoin(); err == nil {
+			t.Error("Rejoin during the game succeeded")
+		}
+		// Jumping all the time, the ship is soon lost (1 in 16 a jump at least).
+		for ship(s.Arena(), s.Slot()).Phase != game.GameOver {
+			time.Sleep(time.Second)
+		}
+		if err := s.Rejoin(); err != nil {
+			t.Fatal(err)
+		}
+		if p := ship(s.Arena(), s.Slot()); p.Lives != game.StartLives || p.Deaths != 0 {
+			t.Errorf("rejoined: %+v", p)
+		}
+	})
+}
+
+// TestClose: closing the hub ends every arena and refuses joins.
+func TestClose(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{})
+		s := join(t, h, Request{Arena: "a", Player: "p"})
+		h.Close()
+		<-s.Arena().Done()
+		if _, err := h.Join(Request{Arena: "a", Player: "p"}); !errors.Is(err, ErrClosed) {
+			t.Errorf("join after Close: %v", err)
+		}
+		s.Leave()
+	})
+}

@@ -1,0 +1,92 @@
+// Package replay records games of package game to small files and plays them
+// back, checking at every few seconds of play that the replayed game is the
+// recorded one.
+//
+// A [game.World] is deterministic: its [game.Config] and the sequence of
+// inputs, joins, leaves, strategy switches and restarts given to it decide
+// every later [game.World.Checksum]. A replay file holds exactly that, and
+// the checksums that prove it.
+//
+// # Recording
+//
+// A [Recorder] builds the world and stands in front of it: a front end
+// (local play, a solo game over SSH, an arena) calls [Recorder.Step] once
+// per step with every slot's input, instead of stepping the world, and the
+// recorder's Join, Leave, SetStrategies and Restart for the events. It
+// appends to preallocated storage, allocating nothing per step in steady
+// state, and with [Options].Out hands every few seconds of play to a
+// goroutine of its own that writes them, so a slow disk never slows the
+// game. [Recorder.Close] writes the end. [Autoplay] records the autopilot.
+//
+// # Playing back
+//
+// [NewPlayer] checks the whole file, builds the world its header describes
+// and plays it step by step ([Player.Step]) or to the end ([Player.Run]),
+// stopping at the first checksum that differs with a [*MismatchError]. It
+// can hold the pools to one strategy, ignoring the recorded switches, which
+// changes nothing in the game: only the pools' figures. A caller that steps
+// the world itself, to time the step alone, takes each step's inputs from
+// [Player.Next]. [Decode] checks a file without playing it; a [Reader]
+// walks its events. A [Watch] is a replay being watched: speed ×¼ to ×16,
+// pause, single steps, seeks (back by replaying from the start) and the
+// watcher's own strategy, for a front end to draw.
+//
+// A file that is not a replay, truncated or corrupted is a [*FormatError]
+// naming the byte offset and what was expected there. Decoding is one pass
+// over the bytes, allocates in proportion to them (every count is bounded)
+// and never panics, whatever the bytes (FuzzDecode). A checksum must follow
+// every Every steps, so a file cannot ask for more than Every steps per
+// nine bytes.
+//
+// # Format, version 1
+//
+// All integers are unsigned LEB128 varints ("uv"), or zigzag varints ("sv")
+// for signed ones; a string is a uv length then that many UTF-8 bytes (at
+// most 255); a sum and a float64 are 8 bytes little-endian.
+//
+//	header:
+//	  magic     "PRPL"
+//	  version   uv: 1
+//	  build     string: module version, VCS revision, Go version, GOOS/GOARCH
+//	  seed      uv
+//	  mode      1 byte: 0 co-op, 1 PvP
+//	  ships     uv: ship slots, 1..16
+//	  strategy  string: both pools' strategy at the start
+//	  bullets   uv: bullet pool capacity
+//	  debris    uv: debris pool capacity
+//	  every     uv: steps between two checksums, 1..4096 (256 by default)
+//	  level set: name string, bullets uv, debris uv, strategy string,
+//	            levels uv (1..256), then per level: name string, asteroids sv,
+//	            size sv, speed_min f64, speed_max f64, fire_cooldown sv,
+//	            bullet_speed f64, bullet_life sv, bullets_per_shot sv,
+//	            spread f64, debris_per_break sv, debris_life_min sv,
+//	            debris_life_max sv, saucer 1 byte
+//	  players   uv count (<= ships), then a name string each: the ships in
+//	            play from the start by slot (a solo game's player)
+//	  start     sum: the world's checksum before the first step
+//	body, one op after another; every slot's input starts all released and
+//	the current slot at 0:
+//	  0x00-0x7F input: 0b0ccIIIII: the current slot's input becomes IIIII
+//	            (1 left, 2 right, 4 thrust, 8 fire, 16 hyperspace), then cc
+//	            steps (0..3) are played
+//	  0x80-0xBE run: 0b10nnnnnn: n+1 steps (1..63) are played
+//	  0xBF      long run: uv k: 64+k steps are played
+//	  0xC0-0xCF slot: the current slot becomes the low four bits
+//	  0xD0      join: slot uv, name string
+//	  0xD1      leave: slot uv
+//	  0xD2      switch: bullets string, debris string ("" keeps that pool's)
+//	  0xD3      restart: a new game, as World.Restart
+//	  0xD4      checksum: sum of the world after the last step played; it
+//	            follows every step whose number is a multiple of every, and
+//	            no step may be played past such a step without it
+//	  0xD5      end: steps uv (all played), sum; the last byte of the file
+//
+// The level set is stored whole, not as a name or a hash: a file replays
+// wherever the same rules are built, whatever level sets that build ships
+// or a server has loaded. It costs a few hundred bytes once.
+//
+// A minute of a solo game played by hand takes under 1 KiB, header
+// included, and so does a minute of the stress autopilot, which holds its
+// keys a few steps at a time; keys that change every step cost a byte a
+// step, 3.5 KiB a minute.
+package replay

@@ -1,0 +1,379 @@
+package replay
+
+import (
+	"context"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"io"
+	"unicode/utf8"
+
+	"poolroids/game"
+	"poolroids/pool"
+)
+
+// Options tunes a [Recorder]. The zero Options records into memory with a
+// checksum every [DefaultEvery] steps and no player named.
+type Options struct {
+	// Out receives the file as it is recorded, written by a goroutine of
+	// the recorder every Every steps and at Close; nil keeps the file in
+	// memory (see [Recorder.Bytes]).
+	Out io.Writer
+	// Players names the ships in play from the start, by slot: a solo
+	// game's player. At most MaxName bytes each.
+	Players []string
+	// Every is the steps between two checksums, 1..MaxEvery; 0 means
+	// DefaultEvery.
+	Every int
+}
+
+// chunkSize is the capacity of each buffer a Recorder writing to Out
+// fills: 256 steps of a solo game take at most 256 bytes and a checksum,
+// and even sixteen ships changing keys every step stay within a few of
+// them. memorySize is the first capacity of a file kept in memory, enough
+// for a quarter of an hour of play by hand.
+const (
+	chunkSize  = 4 << 10
+	chunks     = 3 // one filling, one being written, one spare
+	memorySize = 16 << 10
+)
+
+// Recorder builds a world, steps it and records everything that decides
+// its game. Use it in place of the world's own Step, Join, Leave,
+// SetStrategies and Restart; read the world through [Recorder.World]. A
+// Recorder is not safe for concurrent use; it and its world belong to one
+// goroutine.
+type Recorder struct {
+	w     *game.World
+	ships int
+	every uint64
+	steps uint64
+	buf   []byte
+
+	// What the file says so far: every slot's input, the slot input ops
+	// address, and the input op and steps held back until the run they
+	// start is known.
+	in      game.Inputs
+	slot    int
+	pending bool // an input op for slot waits in held
+	held    byte // its five input bits
+	run     int  // steps played since the last op written
+
+	out    io.Writer
+	full   chan []byte // chunks for the writer
+	free   chan []byte // chunks written, ready to be filled again
+	done   chan error  // the writer's first error, when it stops
+	closed bool
+	err    error // of Close, returned again by later calls
+}
+
+// NewRecorder builds the world of cfg (as game.New does) and starts its
+// recording: the header is written at once. The level set must pass
+// levels.Set.Validate, as every set loaded from files does. With
+// Options.Out the recorder starts its writer goroutine, which only
+// [Recorder.Close] ends.
+func NewRecorder(cfg game.Config, opt Options) (*Recorder, error) {
+	every := opt.Every
+	if every == 0 {
+		every = DefaultEvery
+	}
+	if every < 1 || every > MaxEvery {
+		return nil, fmt.Errorf("replay: a checksum every %d steps, allowed 1..%d", every, MaxEvery)
+	}
+	for _, p := range opt.Players {
+		if err := checkName(p); err != nil {
+			return nil, err
+		}
+	}
+	w, err := game.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	ships := w.Ships()
+	if len(opt.Players) > ships {
+		return nil, fmt.Errorf("replay: %d players named for %d ship slots", len(opt.Players), ships)
+	}
+	set := w.LevelSet()
+	if err := set.Validate(); err != nil {
+		return nil, fmt.Errorf("replay: level set %q cannot be recorded: %w", set.Name, err)
+	}
+	h := &Header{
+		Build:    Build(),
+		Seed:     w.Seed(),
+		Mode:     w.Mode(),
+		Ships:    ships,
+		Strategy: w.Bullets().Strategy(),
+		Bullets:  w.Bullets().Cap(),
+		Debris:   w.Debris().Cap(),
+		Every:    every,
+		Levels:   set,
+		Players:  opt.Players,
+		Start:    w.Checksum(),
+	}
+	r := &Recorder{w: w, ships: ships, every: uint64(every), out: opt.Out}
+	if r.out == nil {
+		r.buf = make([]byte, 0, memorySize)
+	} else {
+		r.full = make(chan []byte, chunks)
+		r.free = make(chan []byte, chunks)
+		r.done = make(chan error, 1)
+		for range chunks - 1 {
+			r.free <- make([]byte, 0, chunkSize)
+		}
+		r.buf = make([]byte, 0, chunkSize)
+		go r.write()
+	}
+	r.buf = appendHeader(r.buf, h)
+	return r, nil
+}
+
+func checkName(p string) error {
+	if len(p) > MaxName || !utf8.ValidString(p) {
+		return fmt.Errorf("replay: player name %q: want at most %d bytes of UTF-8", p, MaxName)
+	}
+	return nil
+}
+
+// World returns the recorded world, for reading. Pausing it, or switching
+// its strategies directly (not recorded then), changes nothing in the
+// game; changing it in any other way than through the Recorder makes the
+// recording replay another game.
+func (r *Recorder) World() *game.World { return r.w }
+
+// Steps returns the steps recorded.
+func (r *Recorder) Steps() uint64 { return r.steps }
+
+// Step plays one step of the world with every slot's input in, and records
+// it (the inputs of the world's slots: Config.Ships of them). A step the world does not take (it is paused) is not recorded. It
+// allocates nothing in steady state: its cost beyond the world's step is a
+// comparison of the inputs, a byte now and then, and every Every steps a
+// checksum and a hand-over to the writer.
+func (r *Recorder) Step(in *game.Inputs) {
+	before := r.w.Steps()
+	r.w.StepAll(in)
+	if r.w.Steps() == before || r.closed {
+		return
+	}
+	last := -1
+	for s := range r.ships { // the world reads no other slot
+		if in[s] != r.in[s] {
+			last = s
+		}
+	}
+	if last >= 0 {
+		r.flush()
+		for s := range last + 1 {
+			if in[s] == r.in[s] {
+				continue
+			}
+			if s != r.slot {
+				r.buf = append(r.buf, opSlot+byte(s))
+				r.slot = s
+			}
+			r.in[s] = in[s]
+			if s == last {
+				r.pending, r.held = true, encodeInput(in[s])
+			} else {
+				r.buf = append(r.buf, encodeInput(in[s]))
+			}
+		}
+	}
+	r.run++
+	r.steps++
+	if r.steps%r.every == 0 {
+		r.flush()
+		r.buf = append(r.buf, opChecksum)
+		r.buf = appendSum(r.buf, r.w.Checksum())
+		r.handOver()
+	}
+}
+
+// flush writes the held input op and the steps played since.
+func (r *Recorder) flush() {
+	if r.pending {
+		n := min(r.run, maxInputRun)
+		r.buf = append(r.buf, r.held|byte(n)<<inputRunBits)
+		r.run -= n
+		r.pending = false
+	}
+	for r.run > 0 {
+		switch n := r.run; {
+		case n <= maxShortRun:
+			r.buf = append(r.buf, opRun+byte(n-1))
+		default:
+			r.buf = append(r.buf, opLongRun)
+			r.buf = binary.AppendUvarint(r.buf, uint64(n-64))
+		}
+		r.run = 0
+	}
+}
+
+// Join brings a ship named name into slot, as World.Join, and records it.
+// What the world refuses is returned and not recorded.
+func (r *Recorder) Join(slot int, name string) error {
+	if r.closed {
+		return errClosed
+	}
+	if err := checkName(name); err != nil {
+		return err
+	}
+	if err := r.w.Join(slot); err != nil {
+		return err
+	}
+	r.op(opJoin)
+	r.buf = binary.AppendUvarint(r.buf, uint64(slot))
+	r.buf = appendString(r.buf, name)
+	return nil
+}
+
+// Leave takes the ship of slot out, as World.Leave, and records it. A slot
+// out of range is ignored.
+func (r *Recorder) Leave(slot int) {
+	if slot < 0 || slot >= r.ships {
+		return
+	}
+	r.w.Leave(slot)
+	if r.op(opLeave) {
+		r.buf = binary.AppendUvarint(r.buf, uint64(slot))
+	}
+}
+
+// SetStrategies switches the pools as World.SetStrategies ("" keeps that
+// pool's strategy) and records it. What the world refuses is returned and
+// not recorded.
+func (r *Recorder) SetStrategies(bullets, debris pool.Strategy) error {
+	if r.closed {
+		return errClosed
+	}
+	if err := r.w.SetStrategies(bullets, debris); err != nil {
+		return err
+	}
+	r.op(opSwitch)
+	r.buf = appendString(r.buf, string(bullets))
+	r.buf = appendString(r.buf, string(debris))
+	return nil
+}
+
+// Restart begins a new game as World.Restart and records it.
+func (r *Recorder) Restart() {
+	r.w.Restart()
+	r.op(opRestart)
+}
+
+// op writes what is held back, then the op code of an event, unless the
+// recording is closed.
+func (r *Recorder) op(c byte) bool {
+	if r.closed {
+		return false
+	}
+	r.flush()
+	r.buf = append(r.buf, c)
+	return true
+}
+
+// handOver gives the filled chunk to the writer and takes an empty one.
+// The recorder owns a fixed set of chunks and the game never waits for the
+// writer: while none is back empty, the current one keeps filling (and
+// grows past its capacity only if the writer is minutes behind).
+func (r *Recorder) handOver() {
+	if r.out == nil || len(r.buf) == 0 {
+		return
+	}
+	select {
+	case b := <-r.free:
+		r.full <- r.buf // never blocks: full has room for every chunk
+		r.buf = b[:0]
+	default:
+	}
+}
+
+// write is the writer goroutine: it writes chunks in order until full is
+// closed, and reports its first error. After an error it drops what comes,
+// so the game never waits for a broken writer.
+func (r *Recorder) write() {
+	var err error
+	for b := range r.full {
+		if err == nil {
+			_, err = r.out.Write(b)
+		}
+		r.free <- b // never blocks: free has room for every chunk
+	}
+	r.done <- err
+}
+
+// Close ends the recording with the end record (the step count and the
+// final checksum) and, with Options.Out, waits until everything is written;
+// it returns the writer's first error. Later calls return the same error;
+// Step and the events record nothing after it.
+func (r *Recorder) Close() error {
+	if r.closed {
+		return r.err
+	}
+	r.closed = true
+	r.flush()
+	r.buf = append(r.buf, opEnd)
+	r.buf = binary.AppendUvarint(r.buf, r.steps)
+	r.buf = appendSum(r.buf, r.w.Checksum())
+	if r.out != nil {
+		r.full <- r.buf
+		close(r.full)
+		r.err = <-r.done
+		r.buf = nil
+		if r.err != nil {
+			r.err = fmt.Errorf("replay: writing the recording: %w", r.err)
+		}
+	}
+	return r.err
+}
+
+// Bytes returns the file recorded so far when it is kept in memory: after
+// Close, the whole file. The slice is the Recorder's own; it is valid until
+// the next call. With Options.Out it returns nil.
+func (r *Recorder) Bytes() []byte {
+	if r.out != nil {
+		return nil
+	}
+	return r.buf
+}
+
+var errClosed = errors.New("replay: the recorder is closed")
+
+// Autoplay records steps of autopilots playing r's world. A solo world's
+// autopilot starts a new game whenever one is over, as the stress mode's
+// does; in a world of more slots every free slot is joined at the start by
+// an autopilot named "autopilot N" (N the slot), which joins again
+// whenever its game is over. It checks ctx every few hundred steps and
+// returns its error when it is done early; what was played stays
+// recorded.
+func Autoplay(ctx context.Context, r *Recorder, steps int, pressure bool) error {
+	var aps [game.MaxShips]game.Autopilot
+	for s := range r.ships {
+		aps[s] = game.Autopilot{Slot: s, Pressure: pressure}
+	}
+	var in game.Inputs
+	for i := range steps {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		for s := range r.ships {
+			switch ph := r.w.Player(s).Phase; {
+			case ph == game.GameOver && r.ships == 1:
+				r.Restart()
+			case ph == game.GameOver || ph == game.Absent:
+				if err := r.Join(s, fmt.Sprintf("autopilot %d", s)); err != nil {
+					return err
+				}
+			default:
+				continue
+			}
+			aps[s] = game.Autopilot{Slot: s, Pressure: pressure}
+		}
+		for s := range r.ships {
+			in[s] = aps[s].Input(r.w)
+		}
+		r.Step(&in)
+	}
+	return nil
+}

@@ -1,0 +1,133 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"poolroids/game"
+	"poolroids/game/replay"
+	"poolroids/game/stress"
+	"poolroids/pool"
+)
+
+// maxRecordSteps bounds -steps: about 78 hours of game.
+const maxRecordSteps = 1 << 24
+
+// recordMain is `poolroids record`: the autopilot plays a game headless
+// and it is written to a replay file. Exit status: 0 when the file is
+// written, 1 when it cannot be, 2 for bad flags, 130 when interrupted (the
+// steps played so far are written).
+func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("poolroids record", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: poolroids record [flags] FILE\n\n"+
+			"Records a game the autopilot plays headless to the replay FILE\n"+
+			"(poolroids replay --check FILE replays it).\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	seed := fs.Uint64("seed", 1, "world seed `N`: the same seed plays the same game")
+	steps := fs.Int("steps", 60*game.TPS, "`N` steps to record (60 steps = 1 s of game)")
+	pressure := fs.Bool("stress", false, "record the stress mode's game: the max-pressure autopilot on the pressure level set (or -levels)")
+	ships := fs.Int("ships", 1, fmt.Sprintf("`N` ship slots, 1..%d: more than one records an arena, an autopilot in every slot", game.MaxShips))
+	pvp := fs.Bool("pvp", false, "with -ships: bullets hit ships too")
+	strategy := fs.String("strategy", "", "pool strategy `NAME` to record with: "+pool.StrategyNames()+" (default: the level set's)")
+	g := addGameFlags(fs, "record")
+	path, code, done := parseFileFlags(fs, args, stderr, "FILE to write")
+	if done {
+		return code
+	}
+	bad := func(format string, a ...any) int { return usageError(stderr, fs.Name(), format, a...) }
+	if *steps < 1 || *steps > maxRecordSteps {
+		return bad("-steps %d: want 1..%d", *steps, maxRecordSteps)
+	}
+	if *ships < 1 || *ships > game.MaxShips {
+		return bad("-ships %d: want 1..%d", *ships, game.MaxShips)
+	}
+	cfg := game.Config{Seed: *seed, Bullets: *g.bullets, Debris: *g.debris, Ships: *ships}
+	if *pvp {
+		cfg.Mode = game.PvP
+	}
+	if *strategy != "" {
+		s, err := pool.ParseStrategy(*strategy)
+		if err != nil {
+			return bad("-strategy: %v", err)
+		}
+		cfg.Strategy = s
+	}
+	set, err := g.load()
+	if err != nil {
+		return bad("%v", err)
+	}
+	if set == nil && *pressure {
+		set = stress.Pressure()
+	}
+	cfg.Levels = set
+	if _, err := game.New(cfg); err != nil {
+		return bad("%v", err)
+	}
+
+	start := time.Now()
+	size, err := recordFile(ctx, path, cfg, *steps, *pressure)
+	interrupted := errors.Is(err, context.Canceled)
+	if err != nil && !interrupted {
+		fmt.Fprintf(stderr, "poolroids record: %v\n", err)
+		return 1
+	}
+	f, err := readReplay(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "poolroids record: %v\n", err)
+		return 1
+	}
+	minutes := float64(f.Steps) / game.TPS / 60
+	fmt.Fprintf(stdout, "%s: %d steps (%.1f s of game) in %d bytes, %.2f KiB per minute of game; recorded in %.2f s\n",
+		path, f.Steps, float64(f.Steps)/game.TPS, size, float64(size)/1024/minutes, time.Since(start).Seconds())
+	if interrupted {
+		fmt.Fprintln(stderr, "poolroids record: interrupted; the file holds the steps played so far")
+		return 130
+	}
+	return 0
+}
+
+// recordFile records steps of the autopilot playing cfg into path,
+// atomically: into a temporary file beside it, renamed when complete. It
+// returns the file's size. When ctx is done it still writes the steps
+// played so far, and returns ctx's error.
+func recordFile(ctx context.Context, path string, cfg game.Config, steps int, pressure bool) (int64, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return 0, err
+	}
+	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
+	opt := replay.Options{Out: tmp}
+	if cfg.Ships <= 1 {
+		opt.Players = []string{"autopilot"} // more slots are named as they join
+	}
+	rec, err := replay.NewRecorder(cfg, opt)
+	if err != nil {
+		tmp.Close()
+		return 0, err
+	}
+	playErr := replay.Autoplay(ctx, rec, steps, pressure)
+	err = errors.Join(rec.Close(), tmp.Sync())
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return 0, fmt.Errorf("writing %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return 0, err
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		return 0, err
+	}
+	return st.Size(), playErr
+}

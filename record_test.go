@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"poolroids/game"
+	"poolroids/game/replay"
+)
+
+// recordRun runs `poolroids record` with args in this process and returns
+// its exit status, stdout and stderr.
+func recordRun(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := recordMain(context.Background(), args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+// recordFixture records steps of the autopilot with seed into a file of a
+// temporary directory and returns its path.
+func recordFixture(t *testing.T, seed, steps string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "game.prpl")
+	if code, out, errs := recordRun(t, "-seed", seed, "-steps", steps, path); code != 0 || !strings.Contains(out, steps+" steps") {
+		t.Fatalf("record: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	return path
+}
+
+func TestRecord(t *testing.T) {
+	t.Parallel()
+	path := recordFixture(t, "3", "1000")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := replay.Decode(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Seed != 3 || f.Steps != 1000 || len(f.Names) != 1 || f.Names[0] != "autopilot" {
+		t.Errorf("recorded seed %d, %d steps, players %q; want 3, 1000, [autopilot]", f.Seed, f.Steps, f.Names)
+	}
+	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(path), ".*")); len(left) != 0 {
+		t.Errorf("temporary files left: %q", left)
+	}
+}
+
+// --stress records the stress mode's game: the pressure level set.
+func TestRecordStress(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "stress.prpl")
+	if code, out, errs := recordRun(t, "-stress", "-steps", "600", "-strategy", "dense", path); code != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	f, err := readReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Levels.Name != "pressure" || f.Strategy != "dense" {
+		t.Errorf("recorded level set %q with %s, want pressure with dense", f.Levels.Name, f.Strategy)
+	}
+}
+
+// --ships records an arena of autopilots, one per slot.
+func TestRecordArena(t *testing.T) {
+	t.Parallel()
+	path := filepath.Join(t.TempDir(), "arena.prpl")
+	if code, out, errs := recordRun(t, "-ships", "4", "-pvp", "-steps", "900", path); code != 0 {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	f, err := readReplay(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Ships != 4 || f.Mode != game.PvP || len(f.Names) != 4 || f.Names[3] != "autopilot 3" {
+		t.Errorf("recorded %d ships in %v, players %q; want 4 in PvP, autopilot 0..3", f.Ships, f.Mode, f.Names)
+	}
+	if code, out, errs := replayRun(t, "-check", "-strategy", "dense", path); code != 0 {
+		t.Errorf("replay: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+}
+
+func TestRecordBadFlags(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	for _, c := range []struct {
+		name string
+		args []string
+		want string // in stderr
+	}{
+		{"no file", nil, "want one FILE"},
+		{"two files", []string{"a", "b"}, "want one FILE"},
+		{"flag after the file", []string{"f", "-steps", "9"}, "-steps after f: give the flags first"},
+		{"steps", []string{"-steps", "0", "f"}, "-steps 0"},
+		{"ships", []string{"-ships", "17", "f"}, "-ships 17"},
+		{"strategy", []string{"-strategy", "heap", "f"}, `unknown strategy "heap"`},
+		{"bullets", []string{"-bullets", "-1", "f"}, "-bullets -1"},
+		{"levels", []string{"-levels", filepath.Join(dir, "none"), "f"}, "-levels"},
+		{"unknown flag", []string{"-frobnicate", "f"}, "not defined"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			code, out, errs := recordRun(t, c.args...)
+			if code != 2 || !strings.Contains(errs, c.want) || !strings.Contains(errs, "usage") || out != "" {
+				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q with a usage line on stderr", code, out, errs, c.want)
+			}
+		})
+	}
+	if code, _, errs := recordRun(t, "-h"); code != 0 || !strings.Contains(errs, "-stress") {
+		t.Errorf("-h: exit %d, stderr %q", code, errs)
+	}
+	if code, _, errs := recordRun(t, filepath.Join(dir, "no", "such", "dir", "f")); code != 1 || !strings.Contains(errs, "no such file") {
+		t.Errorf("into a missing directory: exit %d, stderr %q; want 1", code, errs)
+	}
+}

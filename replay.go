@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"poolroids/game/replay"
+	"poolroids/pool"
+)
+
+// maxReplaySize bounds what is read of a replay file: a day of play by
+// hand takes a few MiB.
+const maxReplaySize = 64 << 20
+
+// runCommand runs the command main with the process's arguments after the
+// subcommand, its standard streams and a context cancelled by SIGINT or
+// SIGTERM, and returns main's exit status.
+func runCommand(main func(ctx context.Context, args []string, stdout, stderr io.Writer) int) int {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return main(ctx, os.Args[2:], os.Stdout, os.Stderr)
+}
+
+// parseFileFlags parses args into fs for a command that takes one file
+// after its flags, what, and returns its path. done reports that the
+// command ends here with code: 0 after -h, 2 after a bad flag or not one
+// file.
+func parseFileFlags(fs *flag.FlagSet, args []string, stderr io.Writer, what string) (path string, code int, done bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return "", 0, true
+		}
+		return "", 2, true // the flag package has said why, with the usage
+	}
+	switch {
+	case fs.NArg() > 1 && strings.HasPrefix(fs.Arg(1), "-"):
+		return "", usageError(stderr, fs.Name(), "%s after %s: give the flags first", fs.Arg(1), fs.Arg(0)), true
+	case fs.NArg() != 1:
+		return "", usageError(stderr, fs.Name(), "want one %s after the flags, found %d arguments", what, fs.NArg()), true
+	}
+	return fs.Arg(0), 0, false
+}
+
+// replayMain is `poolroids replay`. Exit status of --check: 0 when every
+// recorded checksum matches, 1 naming the first step that differs, 2 for
+// bad flags or a file it cannot read, 130 when interrupted.
+func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("poolroids replay", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: poolroids replay --check [flags] FILE\n\n"+
+			"Replays a recorded game headless as fast as it can and checks every\n"+
+			"recorded checksum: exit 0 when all match, 1 naming the first step that\n"+
+			"differs, 2 for a file it cannot read.\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	check := fs.Bool("check", false, "replay headless and check the checksums")
+	strategy := fs.String("strategy", "", "hold the pools to strategy `NAME` (or all: one replay per strategy) instead of the recorded ones: "+pool.StrategyNames())
+	path, code, done := parseFileFlags(fs, args, stderr, "replay FILE")
+	if done {
+		return code
+	}
+	bad := func(format string, a ...any) int { return usageError(stderr, fs.Name(), format, a...) }
+	if !*check {
+		return bad("watching a replay in the terminal is not built yet; --check replays it headless")
+	}
+	strategies := []pool.Strategy{""}
+	switch *strategy {
+	case "":
+	case "all":
+		strategies = pool.Strategies()
+	default:
+		s, err := pool.ParseStrategy(*strategy)
+		if err != nil {
+			return bad("-strategy: %v", err)
+		}
+		strategies[0] = s
+	}
+	data, err := readFileMax(path, maxReplaySize)
+	if err != nil {
+		fmt.Fprintf(stderr, "poolroids replay: %v\n", err)
+		return 2
+	}
+	if _, err := replay.Decode(data); err != nil {
+		fmt.Fprintf(stderr, "poolroids replay: %s: %v\n", path, err)
+		return 2
+	}
+	for _, s := range strategies {
+		start := time.Now()
+		p, err := replay.NewPlayer(data, s)
+		if err == nil {
+			err = p.Run(ctx)
+		}
+		var m *replay.MismatchError
+		switch {
+		case errors.As(err, &m):
+			fmt.Fprintf(stderr, "poolroids replay: %s: FAIL: %v\n", path, err)
+			return 1
+		case errors.Is(err, context.Canceled):
+			fmt.Fprintln(stderr, "poolroids replay: interrupted")
+			return 130
+		case err != nil:
+			fmt.Fprintf(stderr, "poolroids replay: %s: %v\n", path, err)
+			return 2
+		}
+		f, d := p.File(), time.Since(start)
+		held := "the recorded strategies"
+		if s != "" {
+			held = string(s)
+		}
+		fmt.Fprintf(stdout, "%s: ok: %d steps, %d checksums match with %s; %.3f s, %.0f steps/s\n",
+			path, f.Steps, f.Steps/uint64(f.Every)+1, held, d.Seconds(), float64(f.Steps)/d.Seconds())
+	}
+	return 0
+}
+
+// readReplay reads and decodes the replay file at path.
+func readReplay(path string) (*replay.File, error) {
+	data, err := readFileMax(path, maxReplaySize)
+	if err != nil {
+		return nil, err
+	}
+	f, err := replay.Decode(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return f, nil
+}
+
+// readFileMax reads the file at path, refusing one larger than max bytes.
+func readFileMax(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s: larger than %d MiB: not a replay", path, max>>20)
+	}
+	return data, nil
+}
