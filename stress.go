@@ -16,6 +16,7 @@ import (
 
 	"golang.org/x/term"
 
+	"poolroids/game/replay"
 	"poolroids/game/stress"
 	"poolroids/pool"
 )
@@ -54,6 +55,7 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	cpuProfile := fs.String("cpuprofile", "", "write a CPU profile to `FILE` (go tool pprof FILE)")
 	memProfile := fs.String("memprofile", "", "write an allocation profile to `FILE` at the end (go tool pprof FILE)")
 	traceFile := fs.String("trace", "", "write an execution trace to `FILE` (go tool trace FILE)")
+	replayFile := fs.String("replay", "", "play the game recorded in `FILE` (poolroids record, or a recorded game) instead of the autopilot; its level set, seed and capacities replace those flags")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -98,7 +100,18 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return bad("%v", err)
 	}
 	cfg.Levels = lv
+	if *replayFile != "" {
+		if cfg.Replay, err = readFileMax(*replayFile, maxReplaySize); err != nil {
+			return bad("-replay: %v", err)
+		}
+		if !set["steps"] {
+			cfg.Steps = 0 // the replay's steps
+		}
+	}
 	if err := cfg.Check(); err != nil {
+		if ferr := (*replay.FormatError)(nil); errors.As(err, &ferr) {
+			return bad("-replay %s: %v", *replayFile, ferr)
+		}
 		return bad("%s", unprefixed(err))
 	}
 	fail := func(err error) int {

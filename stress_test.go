@@ -239,3 +239,37 @@ func TestStressDurationAndInterrupt(t *testing.T) {
 		t.Errorf("interrupted: exit %d, stdout %q, stderr %q; want 130", code, o.String(), e.String())
 	}
 }
+
+// TestStressReplay profiles a recorded arena game: every strategy plays the
+// recording's steps and agrees with its checksums, and a file that is not a
+// replay is a bad flag.
+func TestStressReplay(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "arena.prpl")
+	var out, errb bytes.Buffer
+	if code := recordMain(context.Background(), []string{"--stress", "--ships", "3", "--steps", "400", file}, &out, &errb); code != 0 {
+		t.Fatalf("record: exit %d: %s", code, errb.String())
+	}
+	code, stdout, stderr := stressRun(t, "-replay", file, "-warmup", "60", "-repeat", "1", "-strategies", "freelist,dense,scan", "-json")
+	if code != 0 {
+		t.Fatalf("exit %d; stderr:\n%s", code, stderr)
+	}
+	var rep stressJSON
+	if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Runs) != 3 || !rep.ChecksumsEqual {
+		t.Fatalf("%d runs, checksums equal %v; want 3, equal", len(rep.Runs), rep.ChecksumsEqual)
+	}
+	for _, r := range rep.Runs {
+		if r.Steps != 340 {
+			t.Errorf("%s: %d measured steps, want the recording's 400 less 60 of warm-up", r.Strategy, r.Steps)
+		}
+	}
+	notReplay := filepath.Join(t.TempDir(), "x.prpl")
+	if err := os.WriteFile(notReplay, []byte("not a replay"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, stderr := stressRun(t, "-replay", notReplay); code != 2 || !strings.Contains(stderr, "-replay "+notReplay+": byte 0") {
+		t.Errorf("a file that is not a replay: exit %d, stderr %q; want 2 naming the file and the byte", code, stderr)
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"slices"
 	"time"
 
-	"poolroids/game"
 	"poolroids/pool"
 )
 
@@ -98,16 +97,20 @@ func (r *recorder) step(i int, s pool.Stats, cleared bool, live func(yield func(
 // did at every step: the work every replay repeats. All runs play this
 // same game, whatever their strategy.
 func record(cfg Config) (bullets, debris poolLog, err error) {
-	w, err := newWorld(cfg, cfg.Strategies[0])
+	p, err := newPlayer(cfg, cfg.Strategies[0])
 	if err != nil {
 		return bullets, debris, err
 	}
+	w := p.w
 	n := cfg.Warmup + cfg.Steps
 	rb, rd := newRecorder(n), newRecorder(n)
-	p := &player{w: w, ap: game.Autopilot{Pressure: true}}
 	for i := range n {
-		cleared := w.Phase() == game.GameOver // input restarts it
-		w.Step(p.input())
+		in, err := p.input()
+		if err != nil {
+			return bullets, debris, err
+		}
+		w.StepAll(in)
+		cleared := i > 0 && w.Steps() == 1 // the input restarted the game, clearing its pools
 		rb.step(i, w.Bullets().Stats(), cleared, func(yield func(uint64) bool) {
 			for _, b := range w.Bullets().All() {
 				if !yield(b.Serial) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"poolroids/game"
+	replayfile "poolroids/game/replay"
 	"poolroids/levels"
 	"poolroids/pool"
 )
@@ -29,6 +30,13 @@ type Config struct {
 	Warmup     int // steps before the measured ones, not timed; 0: none
 	Repeat     int // runs per strategy, interleaved; 0: 1
 	CheckEvery int // steps between two compared checksums; 0: game.TPS
+
+	// Replay, when set, is a replay file (package replay) whose game every
+	// run plays instead of the autopilot's, checking its recorded
+	// checksums too. Levels, Seed, Bullets and Debris then come from its
+	// header, Steps defaults to its steps less Warmup, and Warmup+Steps may
+	// not pass its steps.
+	Replay []byte
 
 	// Progress, when set, is called every few hundred steps and at the end
 	// of every run, from the goroutine of Run, with the steps done so far
@@ -77,6 +85,19 @@ func (c Config) normalize() (Config, error) {
 		}
 		if slices.Contains(c.Strategies[:i], s) {
 			return c, fmt.Errorf("stress: strategy %q given twice", s)
+		}
+	}
+	if c.Replay != nil {
+		f, err := replayfile.Decode(c.Replay)
+		if err != nil {
+			return c, fmt.Errorf("stress: the replay: %w", err)
+		}
+		c.Levels, c.Seed, c.Bullets, c.Debris = f.Levels, f.Seed, f.Bullets, f.Debris
+		if c.Steps == 0 {
+			c.Steps = int(min(f.Steps, MaxSteps)) - c.Warmup
+		}
+		if n := uint64(c.Warmup + c.Steps); n > f.Steps || c.Steps < 1 {
+			return c, fmt.Errorf("stress: %d warm-up and %d measured steps: the replay has %d", c.Warmup, c.Steps, f.Steps)
 		}
 	}
 	if c.Levels == nil {
@@ -203,21 +224,45 @@ func newWorld(cfg Config, s pool.Strategy) (*game.World, error) {
 }
 
 // player is the autopilot at maximum pressure playing a world without
-// end.
+// end, or a replay playing its recorded game.
 type player struct {
-	w  *game.World
-	ap game.Autopilot
+	w      *game.World
+	ap     game.Autopilot
+	in     game.Inputs
+	replay *replayfile.Player
 }
 
-// input returns the next step's intent. After a game over it first starts
-// a new game with a new autopilot, as deterministic as the rest: pressure
-// never lets up.
-func (p *player) input() game.Input {
+// newPlayer builds the world of a run of strategy s and its player.
+func newPlayer(cfg Config, s pool.Strategy) (*player, error) {
+	if cfg.Replay != nil {
+		rp, err := replayfile.NewPlayer(cfg.Replay, s)
+		if err != nil {
+			return nil, fmt.Errorf("stress: %w", err)
+		}
+		return &player{w: rp.World(), replay: rp}, nil
+	}
+	w, err := newWorld(cfg, s)
+	if err != nil {
+		return nil, err
+	}
+	return &player{w: w, ap: game.Autopilot{Pressure: true}}, nil
+}
+
+// input returns the next step's intent of every slot. The autopilot,
+// after a game over, first starts a new game with a new autopilot, as
+// deterministic as the rest: pressure never lets up. A replay applies
+// its events and checks its recorded checksums; normalize made sure it
+// has the steps.
+func (p *player) input() (*game.Inputs, error) {
+	if p.replay != nil {
+		return p.replay.Next()
+	}
 	if p.w.Phase() == game.GameOver {
 		p.w.Restart()
 		p.ap = game.Autopilot{Pressure: true}
 	}
-	return p.ap.Input(p.w)
+	p.in[0] = p.ap.Input(p.w)
+	return &p.in, nil
 }
 
 // calibrationSteps is how many measured steps StepsFor's trial session
@@ -279,26 +324,30 @@ func newRunner(cfg Config, bulletCap, debrisCap int) (*runner, error) {
 
 // run plays one run of strategy s and measures it.
 func (r *runner) run(ctx context.Context, s pool.Strategy) (res Result, err error) {
-	w, err := newWorld(r.cfg, s)
+	p, err := newPlayer(r.cfg, s)
 	if err != nil {
 		return res, err
 	}
+	w := p.w
 	res = Result{Strategy: s, Steps: r.cfg.Steps, Warmup: r.cfg.Warmup}
 	res.trail = make([]checkpoint, 0, r.steps/r.cfg.CheckEvery+1)
-	p := &player{w: w, ap: game.Autopilot{Pressure: true}}
 	// step plays step i of the run; timed says whether to time it.
-	step := func(i int, timed bool) {
-		in := p.input()
+	step := func(i int, timed bool) error {
+		in, err := p.input()
+		if err != nil {
+			return err
+		}
 		if timed {
 			t := time.Now()
-			w.Step(in)
+			w.StepAll(in)
 			r.ns[i-r.cfg.Warmup] = int64(time.Since(t))
 		} else {
-			w.Step(in)
+			w.StepAll(in)
 		}
 		if (i+1)%r.cfg.CheckEvery == 0 {
 			res.trail = append(res.trail, checkpoint{i + 1, Checksum(w.Checksum())})
 		}
+		return nil
 	}
 	// advance plays steps [from, to) checking ctx and reporting progress
 	// between chunks.
@@ -312,7 +361,9 @@ func (r *runner) run(ctx context.Context, s pool.Strategy) (res Result, err erro
 					r.cfg.Progress(r.done+i, r.total)
 				}
 			}
-			step(i, timed)
+			if err := step(i, timed); err != nil {
+				return err
+			}
 		}
 		return nil
 	}
