@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -99,13 +100,14 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return 1
 	}
 	store, err := openServeScores(*scorePath)
+	if store == nil || errors.Is(err, scores.ErrNotFile) {
+		return fail(err)
+	}
 	if err != nil {
 		// A bad file was set aside: the server goes on with a fresh table.
 		log.Warn("high scores", "err", err)
 	}
-	if store == nil {
-		return fail(err)
-	}
+	store.SetLogger(log)
 	opts.Scores = store
 
 	rate := *connRate

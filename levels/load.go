@@ -38,8 +38,11 @@ func LoadDir(dir string) (*Set, error) {
 // name/set.toml for the set, then every other name/*.toml as a level, in
 // the order of the file names (so 01-first.toml, 02-second.toml, ...).
 // Subdirectories, other files and names starting with "." (editor
-// leftovers) are skipped. Errors are *[FieldError]s whose File is the file
-// at fault joined to name; nothing panics, whatever the files hold.
+// leftovers) are skipped. A set.toml or level that is not a regular file
+// (a named pipe, a socket, a device), or a link to one, is an error, found
+// before any file is opened: reading a pipe would wait for a writer for
+// good. Errors are *[FieldError]s whose File is the file at fault joined
+// to name; nothing panics, whatever the files hold.
 func LoadFS(fsys fs.FS, name string) (*Set, error) {
 	return load(fsys, name, func(file string) string { return path.Join(name, file) })
 }
@@ -47,7 +50,19 @@ func LoadFS(fsys fs.FS, name string) (*Set, error) {
 func load(fsys fs.FS, dir string, show func(string) string) (*Set, error) {
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil {
-		return nil, &FieldError{File: show(""), Msg: "cannot read the level directory: " + err.Error(), Err: err}
+		return nil, &FieldError{File: show(""), Msg: "cannot read the level directory: " + reason(err), Err: err}
+	}
+	var files []string // the levels' files
+	for _, e := range entries {
+		n := e.Name()
+		if strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ".toml") {
+			continue
+		}
+		if ok, err := regular(fsys, path.Join(dir, n), e, show(n)); err != nil {
+			return nil, err
+		} else if ok && n != SetFile {
+			files = append(files, n)
+		}
 	}
 	sd, err := readDoc(fsys, dir, SetFile, show)
 	if err != nil {
@@ -58,12 +73,7 @@ func load(fsys fs.FS, dir string, show func(string) string) (*Set, error) {
 		return nil, err
 	}
 	named := make(map[string]string) // level name -> its file
-	var files []string
-	for _, e := range entries {
-		n := e.Name()
-		if e.IsDir() || n == SetFile || strings.HasPrefix(n, ".") || !strings.HasSuffix(n, ".toml") {
-			continue
-		}
+	for _, n := range files {
 		d, err := readDoc(fsys, dir, n, show)
 		if err != nil {
 			return nil, err
@@ -80,7 +90,6 @@ func load(fsys fs.FS, dir string, show func(string) string) (*Set, error) {
 		}
 		named[l.Name] = n
 		s.Levels = append(s.Levels, l)
-		files = append(files, n)
 	}
 	if len(s.Levels) == 0 {
 		return nil, &FieldError{File: show(""), Msg: "no level files, allowed one or more *.toml files besides " + SetFile}
@@ -89,6 +98,50 @@ func load(fsys fs.FS, dir string, show func(string) string) (*Set, error) {
 		return nil, sd.errorf("pools.bullets", "%s", volleyMsg(s.Bullets, need, files[i]))
 	}
 	return s, nil
+}
+
+// regular reports whether the entry e, at name in fsys, is a regular file
+// to read, or a link to one; false for a directory (or a link to one),
+// which the loader skips. Anything else is an error naming file, since
+// opening it might never return. Only the types are looked at: nothing is
+// opened.
+func regular(fsys fs.FS, name string, e fs.DirEntry, file string) (bool, error) {
+	mode := e.Type()
+	if mode&fs.ModeSymlink != 0 {
+		info, err := fs.Stat(fsys, name)
+		if err != nil {
+			return false, &FieldError{File: file, Msg: "cannot open: " + reason(err), Err: err}
+		}
+		mode = info.Mode().Type()
+	}
+	switch {
+	case mode.IsRegular():
+		return true, nil
+	case mode.IsDir():
+		return false, nil
+	}
+	what := "not a regular file"
+	for _, k := range []struct {
+		bit  fs.FileMode
+		name string
+	}{{fs.ModeNamedPipe, "a named pipe"}, {fs.ModeSocket, "a socket"}, {fs.ModeDevice, "a device"}} {
+		if mode&k.bit != 0 {
+			what = k.name
+			break
+		}
+	}
+	return false, &FieldError{File: file, Msg: what + ", allowed only a regular file"}
+}
+
+// reason is err without the path a *fs.PathError repeats: the FieldError
+// names the file, as the user gave it, and the path in the error is
+// relative to the level directory ("open .").
+func reason(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // doc is one parsed file. The values stay toml.Primitives until a field
@@ -108,12 +161,12 @@ func readDoc(fsys fs.FS, dir, name string, show func(string) string) (*doc, erro
 		if errors.Is(err, fs.ErrNotExist) && name == SetFile {
 			return nil, &FieldError{File: file, Msg: "missing, allowed a " + SetFile + " with name and [pools] bullets, debris, strategy", Err: err}
 		}
-		return nil, &FieldError{File: file, Msg: "cannot open: " + err.Error(), Err: err}
+		return nil, &FieldError{File: file, Msg: "cannot open: " + reason(err), Err: err}
 	}
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
 	if err != nil {
-		return nil, &FieldError{File: file, Msg: "cannot read: " + err.Error(), Err: err}
+		return nil, &FieldError{File: file, Msg: "cannot read: " + reason(err), Err: err}
 	}
 	if len(b) > maxFileSize {
 		return nil, &FieldError{File: file, Msg: fmt.Sprintf("too large, allowed up to %d KiB", maxFileSize>>10)}

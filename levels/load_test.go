@@ -248,6 +248,31 @@ func checkFieldError(t *testing.T, s *Set, err error, file string, line int, fie
 	}
 }
 
+// TestLoadFSNotRegular checks that LoadFS refuses a level or set file that
+// is a named pipe or a device, naming it, and skips a directory named like
+// a level.
+func TestLoadFSNotRegular(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		mode fs.FileMode
+		msg  string
+	}{
+		{"07-x.toml", fs.ModeNamedPipe, "a named pipe, allowed only a regular file"},
+		{"07-x.toml", fs.ModeDevice | fs.ModeCharDevice, "a device, allowed only a regular file"},
+		{SetFile, fs.ModeNamedPipe, "a named pipe, allowed only a regular file"},
+	} {
+		fsys := mapFS(map[string]string{SetFile: joined(testSet), "01-a.toml": joined(testLevel)})
+		fsys["lv/"+c.name] = &fstest.MapFile{Mode: c.mode}
+		s, err := LoadFS(fsys, "lv")
+		checkFieldError(t, s, err, "lv/"+c.name, 0, "", c.msg)
+	}
+	fsys := mapFS(map[string]string{SetFile: joined(testSet), "01-a.toml": joined(testLevel)})
+	fsys["lv/02-dir.toml"] = &fstest.MapFile{Mode: fs.ModeDir}
+	if s, err := LoadFS(fsys, "lv"); err != nil || len(s.Levels) != 1 {
+		t.Errorf("a directory named like a level: %v; want it skipped", err)
+	}
+}
+
 func TestLoadFSMissingDir(t *testing.T) {
 	_, err := LoadFS(fstest.MapFS{}, "nowhere")
 	var fe *FieldError
@@ -285,10 +310,15 @@ func TestLoadDir(t *testing.T) {
 		t.Errorf("error text\n%s\nwant\n%s", err, want)
 	}
 
-	for _, dir := range []string{"", filepath.Join(dir, "nowhere")} {
-		if s, err := LoadDir(dir); err == nil {
-			t.Errorf("LoadDir(%q) = %v, want an error", dir, s)
-		}
+	if s, err := LoadDir(""); err == nil {
+		t.Errorf("LoadDir(\"\") = %v, want an error", s)
+	}
+	// The error names the directory as given, not "." as os.DirFS has it.
+	nowhere := filepath.Join(dir, "nowhere")
+	s, err = LoadDir(nowhere)
+	checkFieldError(t, s, err, nowhere, 0, "", "cannot read the level directory: no such file or directory")
+	if want := nowhere + ": cannot read the level directory: no such file or directory"; err.Error() != want || !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("error text\n%s\nwant\n%s, wrapping fs.ErrNotExist", err, want)
 	}
 }
 

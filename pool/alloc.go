@@ -18,13 +18,16 @@ package pool
 
 // heapSlots hands out slot numbers for the two peers, alloc and syncpool,
 // whose items live on the heap: a LIFO stack of free slot numbers. Only the
-// slots are pooled; the items are not. With n items live the stack holds
-// Cap-n slots, so its top is found from n, which the pool keeps.
+// slots are pooled; the items are not. Its length is the slots not
+// retired; with n items live it holds len(free)-n slots, so its top is
+// found from n, which the pool keeps.
 type heapSlots struct {
-	free []int32 // free[:Cap-n]: the free slots, the top last
+	free []int32 // free[:len(free)-n]: the free slots, the top last
 }
 
-func (s *heapSlots) init(gen []uint32) { s.free = freeStack(s.free, gen)[:len(gen)] }
+func (s *heapSlots) init(gen []uint32) {
+	s.free = freeStack(s.free, gen)[:len(gen)-retired(gen)]
+}
 
 func (s *heapSlots) acquire(n int) int32 { return s.free[len(s.free)-n-1] }
 

@@ -34,7 +34,7 @@ func (s *bitsetSlots) init(gen []uint32) {
 	s.last = ^uint64(0) >> (uint(-n) & 63)
 	s.hint, s.slots = 0, n
 	for i, g := range gen {
-		if g&1 == 1 {
+		if !free(g) {
 			s.used[i/64] |= 1 << (i % 64)
 		}
 	}

@@ -26,7 +26,7 @@ func (s *freeListSlots) init(gen []uint32) {
 	s.next = reuse(s.next, len(gen))
 	s.head = -1
 	for i := len(gen) - 1; i >= 0; i-- {
-		if gen[i]&1 == 0 {
+		if free(gen[i]) {
 			s.next[i] = s.head
 			s.head = int32(i)
 		}

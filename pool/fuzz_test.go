@@ -11,7 +11,8 @@ import (
 // and for Slab (which skips the strategy switches), and fails at the first
 // disagreement. The first byte picks the capacity:
 // 9 (part of one bitset word), 70 (a last word more than half full) or 130
-// (three words). The seed corpus in testdata/fuzz/FuzzPool runs as an
+// (three words). Rare operations reset the counters, or bring every free
+// slot to its last use, so that its next release retires it. The seed corpus in testdata/fuzz/FuzzPool runs as an
 // ordinary test.
 func FuzzPool(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 1, 0, 2, 3, 4, 5, 0, 0, 1})
@@ -32,7 +33,7 @@ func FuzzPool(f *testing.F) {
 			model := make(map[Handle]item)
 			var live, dead []Handle
 			var acquires, misses, releases, rejects uint64
-			highWater := 0
+			highWater, retired := 0, 0
 			// Items taken from the heap: exact for alloc and for moving
 			// live items to a peer; a syncpool Acquire may reuse a cached
 			// item or not.
@@ -45,9 +46,17 @@ func FuzzPool(f *testing.F) {
 				ops = ops[1:]
 				return b
 			}
+			// released counts a release of h, which retires its slot
+			// after its last use.
+			released := func(h Handle) {
+				releases++
+				if h.gen == retiredGen-1 {
+					retired++
+				}
+			}
 			acquire := func(seq int) {
 				h, v, ok := p.Acquire()
-				if ok != (len(live) < capacity) {
+				if ok != (len(live) < capacity-retired) {
 					t.Fatalf("%s op %d: Acquire ok=%v with %d live", c.name, seq, ok, len(live))
 				}
 				if !ok {
@@ -68,7 +77,7 @@ func FuzzPool(f *testing.F) {
 				v.Serial = int64(seq)
 				model[h] = *v
 				live = append(live, h)
-				highWater = max(highWater, len(live))
+				highWater = max(highWater, len(live)+retired)
 			}
 			for seq := 0; len(ops) > 0; seq++ {
 				switch op := next() % 8; op {
@@ -83,7 +92,7 @@ func FuzzPool(f *testing.F) {
 						if err := p.Release(live[0]); err != nil {
 							t.Fatalf("%s op %d: Release(oldest) = %v", c.name, seq, err)
 						}
-						releases++
+						released(live[0])
 						delete(model, live[0])
 						dead = append(dead, live[0])
 						live = live[1:]
@@ -97,7 +106,7 @@ func FuzzPool(f *testing.F) {
 					if err := p.Release(h); err != nil {
 						t.Fatalf("%s op %d: Release(live) = %v", c.name, seq, err)
 					}
-					releases++
+					released(h)
 					delete(model, h)
 					live = append(live[:k], live[k+1:]...)
 					dead = append(dead, h)
@@ -136,23 +145,32 @@ func FuzzPool(f *testing.F) {
 					if err := p.SetStrategy(s); err != nil {
 						t.Fatal(err)
 					}
-				case 5: // Clear, rarely
-					if next()%4 != 0 {
-						continue
+				case 5: // Clear, reset the counters or age the free slots, rarely
+					switch next() % 8 {
+					case 0, 4:
+						p.Clear()
+						for _, h := range live {
+							released(h)
+						}
+						dead = append(dead, live...)
+						live = live[:0]
+						clear(model)
+					case 1:
+						p.ResetStats()
+						acquires, misses, releases, rejects = 0, 0, 0, 0
+						highWater, allocsLo, allocsHi = len(live)+retired, 0, 0
+					case 2:
+						// The next use of each free slot is its last.
+						p.age(retiredGen - 2)
 					}
-					p.Clear()
-					releases += uint64(len(live))
-					dead = append(dead, live...)
-					live = live[:0]
-					clear(model)
 				}
 				if got := contents(t, p); !maps.Equal(got, model) {
 					t.Fatalf("%s op %d: pool holds %v, model %v", c.name, seq, got, model)
 				}
 				st := p.Stats()
-				if st.Acquires != acquires || st.Misses != misses || st.Releases != releases || st.Rejects != rejects || st.Active != len(live) || st.HighWater != highWater {
-					t.Fatalf("%s op %d: Stats %+v; model acquires %d misses %d releases %d rejects %d live %d high water %d",
-						c.name, seq, st, acquires, misses, releases, rejects, len(live), highWater)
+				if st.Acquires != acquires || st.Misses != misses || st.Releases != releases || st.Rejects != rejects || st.Active != len(live) || st.HighWater != highWater || st.Retired != retired {
+					t.Fatalf("%s op %d: Stats %+v; model acquires %d misses %d releases %d rejects %d live %d high water %d retired %d",
+						c.name, seq, st, acquires, misses, releases, rejects, len(live), highWater, retired)
 				}
 				if st.Allocs < allocsLo || st.Allocs > allocsHi {
 					t.Fatalf("%s op %d: Stats.Allocs %d, want %d..%d", c.name, seq, st.Allocs, allocsLo, allocsHi)

@@ -31,7 +31,7 @@ func (s *offsetSlots) init(gen []uint32) {
 	s.table = reuse(s.table, (n+3)&^3)
 	for i := range s.table {
 		s.table[i] = -1
-		if i < n && gen[i]&1 == 0 {
+		if i < n && free(gen[i]) {
 			s.table[i] = int32(i)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"iter"
+	"math"
 	"sync"
 	"sync/atomic"
 	"unsafe"
@@ -18,6 +19,12 @@ const MaxCapacity = 1 << 24
 // ErrStale is returned by Release for a handle that does not name a live item
 // of this pool: the zero Handle, a handle already released (its generation
 // has moved on), or a handle of another pool. Test for it with errors.Is.
+//
+// A slot's generation never repeats, so a stale handle is never taken for
+// a live one, however often its slot is reused: after 2^31-1 uses a slot is
+// retired, as slot maps do, rather than let its generation wrap. A retired
+// slot is never handed out again; [Stats].Retired counts them, and the
+// pool holds at most Capacity - Retired items.
 var ErrStale = errors.New("pool: stale handle: not live in this pool")
 
 // Handle names one acquired item. It is comparable and small enough to store
@@ -30,6 +37,25 @@ type Handle struct {
 	pool uint32 // the owning pool's id; ids start at 1
 	slot uint32
 	gen  uint32 // odd while the slot is live
+}
+
+// retiredGen is the generation of a retired slot: the one a slot's last
+// release gives it. It is even, so no handle names it, and the slots that
+// reach it drop out of every strategy's bookkeeping.
+const retiredGen = math.MaxUint32 - 1
+
+// free reports whether a slot with generation g may be handed out.
+func free(g uint32) bool { return g&1 == 0 && g != retiredGen }
+
+// retired counts the retired slots among gen.
+func retired(gen []uint32) int {
+	n := 0
+	for _, g := range gen {
+		if g == retiredGen {
+			n++
+		}
+	}
+	return n
 }
 
 // poolIDs hands out pool ids, so a handle of one pool is foreign to any other.
@@ -77,7 +103,7 @@ type Stats struct {
 	Strategy  Strategy
 	Capacity  int
 	Active    int
-	HighWater int    // most items live at once since New or ResetStats
+	HighWater int    // most slots taken at once since New or ResetStats: live, or retired (see Retired); Capacity means the pool ran full
 	Acquires  uint64 // successful
 	Misses    uint64 // Acquire refused: pool full
 	Releases  uint64 // successful
@@ -85,6 +111,7 @@ type Stats struct {
 	Probes    uint64 // slots or entries examined by Acquire and Release searches: the work an O(n) strategy does
 	Overhead  int    // bytes of bookkeeping beyond the items themselves
 	Allocs    uint64 // items taken from the heap after New: alloc's every Acquire, syncpool's when its cache is empty; 0 for pooled strategies
+	Retired   int    // slots whose generations ran out, never handed out again (see ErrStale); ResetStats keeps it
 }
 
 // New returns an empty pool of the given capacity that uses strategy s.
@@ -120,7 +147,8 @@ func checkCapacity(capacity int) error {
 // switched; the handle stays valid until the item is released.
 func (p *Pool[T]) Acquire() (h Handle, item *T, ok bool) {
 	n := p.Len()
-	if n == len(p.gen) {
+	taken := n + p.stats.Retired
+	if taken == len(p.gen) {
 		p.stats.Misses++
 		return Handle{}, nil, false
 	}
@@ -152,8 +180,8 @@ func (p *Pool[T]) Acquire() (h Handle, item *T, ok bool) {
 	g := p.gen[i] + 1
 	p.gen[i] = g
 	p.stats.Acquires++
-	if n >= p.stats.HighWater {
-		p.stats.HighWater = n + 1
+	if taken >= p.stats.HighWater {
+		p.stats.HighWater = taken + 1
 	}
 	if p.items != nil {
 		item = &p.items[i]
@@ -208,7 +236,28 @@ func (p *Pool[T]) Release(h Handle) error {
 	} else {
 		p.dropItem(i)
 	}
+	if h.gen+1 == retiredGen {
+		p.retire(i)
+	}
 	return nil
+}
+
+// retire takes slot i, just released with its last generation, out of the
+// strategy's bookkeeping, so that it is never handed out again. It happens
+// once in 2^31 uses of a slot: most strategies rebuild their bookkeeping
+// from the generations, which leaves retired slots out. Dense and
+// activelist hand All their own list of live slots, which a rebuild would
+// reorder under a loop that releases; they change their free slots only.
+func (p *Pool[T]) retire(i int32) {
+	p.stats.Retired++
+	switch p.kind {
+	case kDense:
+		p.dense.retire(i)
+	case kActiveList:
+		p.activeList.inactive.init(p.gen)
+	default:
+		p.setKind(p.kind)
+	}
 }
 
 // Get returns the item named by h, or ok == false when h is not live in this
@@ -379,6 +428,9 @@ func (p *Pool[T]) Clear() {
 			if p.items == nil {
 				p.dropItem(int32(i))
 			}
+			if g+1 == retiredGen {
+				p.stats.Retired++
+			}
 		}
 	}
 	clear(p.items)
@@ -399,15 +451,15 @@ func (p *Pool[T]) Stats() Stats {
 // ResetStats starts the counters afresh, as if the live items had been
 // acquired before a new pool began counting: Acquires, Misses, Releases,
 // Rejects, Probes and Allocs become zero and HighWater the number of live
-// items. The live items, handles and strategy are unchanged. It allocates
-// nothing; the complexity is O(1).
+// items (plus any retired slots). The live items, handles, strategy and
+// Retired are unchanged. It allocates nothing; the complexity is O(1).
 func (p *Pool[T]) ResetStats() {
 	// Len is Acquires - Releases: the live items stay counted as acquires,
 	// and base hides them from Stats.
 	n := uint64(p.Len())
 	p.stats.Acquires, p.stats.Releases, p.base = n, 0, n
 	p.stats.Misses, p.stats.Rejects, p.stats.Allocs, p.searched = 0, 0, 0, 0
-	p.stats.HighWater = int(n)
+	p.stats.HighWater = int(n) + p.stats.Retired
 }
 
 // SetStrategy switches p to strategy s in place, holding exactly the same
@@ -557,7 +609,7 @@ func reuse[E any](s []E, n int) []E {
 func freeStack(buf []int32, gen []uint32) []int32 {
 	buf = reuse(buf, len(gen))[:0]
 	for i := len(gen) - 1; i >= 0; i-- {
-		if gen[i]&1 == 0 {
+		if free(gen[i]) {
 			buf = append(buf, int32(i))
 		}
 	}

@@ -42,6 +42,7 @@ type subject interface {
 	Clear()
 	Stats() Stats
 	ResetStats()
+	age(g uint32) // export_test.go
 }
 
 // subjectCase makes one kind of pool the contract tests run against.
@@ -179,6 +180,7 @@ func TestContract(t *testing.T) {
 				t.Run("Reuse", func(t *testing.T) { testReuse(t, s, capacity) })
 				t.Run("Holes", func(t *testing.T) { testHoles(t, s, capacity) })
 				t.Run("ResetStats", func(t *testing.T) { testResetStats(t, s, capacity) })
+				t.Run("Retire", func(t *testing.T) { testRetire(t, s, capacity) })
 			})
 		}
 	}
@@ -456,6 +458,113 @@ func testResetStats(t *testing.T, c subjectCase, capacity int) {
 	}
 }
 
+// testRetire brings half the slots to their last generation and churns the
+// pool: each such slot retires on its last release, is never handed out
+// again, and no handle of its first use becomes live again, as it would if
+// its generation wrapped. Live items, iteration, Clear and ResetStats go on
+// working around the retired slots.
+func testRetire(t *testing.T, c subjectCase, capacity int) {
+	p := c.new(t, capacity)
+	var first []Handle // every slot's first handle, stale from the start
+	for range capacity {
+		h, _, _ := p.Acquire()
+		first = append(first, h)
+	}
+	for _, h := range first {
+		p.Release(h)
+	}
+	var keep []Handle
+	for range capacity / 2 {
+		h, _, _ := p.Acquire()
+		keep = append(keep, h)
+	}
+	retiring := capacity - len(keep)
+	p.age(retiredGen - 2) // the next use of a free slot is its last
+	acquireAll := func(when string) map[uint32]Handle {
+		t.Helper()
+		got := make(map[uint32]Handle)
+		for {
+			h, v, ok := p.Acquire()
+			if !ok {
+				break
+			}
+			if _, dup := got[h.slot]; dup {
+				t.Fatalf("%s: slot %d handed out twice", when, h.slot)
+			}
+			v.Serial = int64(h.slot)
+			got[h.slot] = h
+		}
+		for _, h := range first {
+			if _, ok := p.Get(h); ok {
+				t.Fatalf("%s: the first handle of slot %d is live again: its generation wrapped", when, h.slot)
+			}
+		}
+		return got
+	}
+	last := acquireAll("last use")
+	if len(last) != retiring {
+		t.Fatalf("last use: %d acquired, want %d", len(last), retiring)
+	}
+	// Release them inside a loop, which retiring must not disturb.
+	visited := 0
+	for h, v := range p.All() {
+		visited++
+		if _, ok := last[h.slot]; ok {
+			if serial := v.Serial; p.Release(h) != nil || serial != int64(h.slot) {
+				t.Fatalf("Release of slot %d (item %d) in its last use failed", h.slot, serial)
+			}
+		}
+	}
+	if visited != capacity {
+		t.Fatalf("All visited %d items while retiring, want %d", visited, capacity)
+	}
+	for round := range 3 {
+		if got := acquireAll(fmt.Sprint("round ", round)); len(got) != 0 {
+			t.Fatalf("round %d: %d retired slots handed out again", round, len(got))
+		}
+	}
+	st := p.Stats()
+	if st.Retired != retiring || st.Active != len(keep) || st.Capacity != capacity {
+		t.Fatalf("Stats after retiring %d = %+v", retiring, st)
+	}
+	for _, h := range last {
+		if err := p.Release(h); !errors.Is(err, ErrStale) {
+			t.Fatalf("Release of a retired slot's last handle = %v, want ErrStale", err)
+		}
+	}
+	if got := contents(t, p); len(got) != len(keep) {
+		t.Fatalf("All yields %d items, want the %d kept", len(got), len(keep))
+	}
+	for _, h := range keep {
+		if err := p.Release(h); err != nil {
+			t.Fatalf("Release of a kept item: %v", err)
+		}
+	}
+	p.ResetStats()
+	again := acquireAll("after retiring")
+	if len(again) != len(keep) {
+		t.Fatalf("after retiring: %d acquired, want %d", len(again), len(keep))
+	}
+	for slot := range again {
+		if _, ok := last[slot]; ok {
+			t.Fatalf("retired slot %d handed out again", slot)
+		}
+	}
+	// Clear retires the live slots in their last use too.
+	p.Clear()
+	p.age(retiredGen - 2)
+	if got := acquireAll("before Clear"); len(got) != len(keep) {
+		t.Fatalf("before Clear: %d acquired, want %d", len(got), len(keep))
+	}
+	p.Clear()
+	if got := acquireAll("after Clear"); len(got) != 0 {
+		t.Fatalf("after Clear: %d retired slots handed out again", len(got))
+	}
+	if st := p.Stats(); st.Retired != capacity || st.Active != 0 {
+		t.Fatalf("Stats with every slot retired = %+v", st)
+	}
+}
+
 // testReuse churns the pool long enough for every strategy's bookkeeping to
 // wrap around, checking contents against a model as it goes.
 func testReuse(t *testing.T, c subjectCase, capacity int) {
@@ -539,6 +648,55 @@ func TestSetStrategyEveryPair(t *testing.T) {
 					t.Fatalf("SetStrategy(bogus) = %v, strategy now %s", err, p.Strategy())
 				}
 			})
+		}
+	}
+}
+
+// TestSetStrategyRetired switches between every ordered pair of strategies
+// a pool with retired, live and free slots, and checks that the retired
+// ones stay out of the new strategy's bookkeeping: never handed out, never
+// iterated, and the pool full at Capacity - Retired items.
+func TestSetStrategyRetired(t *testing.T) {
+	const capacity, live, retiring = 70, 20, 25
+	for _, from := range Strategies() {
+		for _, to := range Strategies() {
+			p := newPool(t, from, capacity)
+			keep := make(map[Handle]bool)
+			for range live {
+				h, _, _ := p.Acquire()
+				keep[h] = true
+			}
+			p.age(retiredGen - 2)
+			var last []Handle
+			for range retiring {
+				h, _, _ := p.Acquire()
+				last = append(last, h)
+			}
+			for _, h := range last {
+				p.Release(h)
+			}
+			if err := p.SetStrategy(to); err != nil {
+				t.Fatal(err)
+			}
+			for h := range p.All() {
+				if !keep[h] {
+					t.Fatalf("%s->%s: All yields %v, not a kept item", from, to, h)
+				}
+			}
+			n := 0
+			for {
+				h, _, ok := p.Acquire()
+				if !ok {
+					break
+				}
+				if slices.ContainsFunc(last, func(r Handle) bool { return r.slot == h.slot }) {
+					t.Fatalf("%s->%s: retired slot %d handed out again", from, to, h.slot)
+				}
+				n++
+			}
+			if st := p.Stats(); n != capacity-live-retiring || st.Retired != retiring {
+				t.Fatalf("%s->%s: %d acquired, Stats %+v; want %d acquired, %d retired", from, to, n, st, capacity-live-retiring, retiring)
+			}
 		}
 	}
 }

@@ -43,24 +43,24 @@ func (s *queueSlots) fill(c *cursor) { fillFlags(s.active, c) }
 
 func (s *queueSlots) overhead() int { return cap(s.active) + s.free.overhead() }
 
-// freeRing is a FIFO of the free slots in a ring with room for every slot:
-// the queue of available nodes of seed 001, and the inactive queue of seed
-// 003. With n items live it holds the Cap-n slots from head on, so its tail
-// follows from n, which the pool keeps: only take moves the ring's own
-// state.
+// freeRing is a FIFO of the free slots in a ring with room for every slot
+// not retired: the queue of available nodes of seed 001, and the inactive
+// queue of seed 003. With n items live it holds the len(ring)-n free slots
+// from head on, so its tail follows from n, which the pool keeps: only take
+// moves the ring's own state.
 type freeRing struct {
 	ring []int32
 	head int // the next slot to take
 }
 
 func (r *freeRing) init(gen []uint32) {
-	r.ring = reuse(r.ring, len(gen))
+	r.ring = reuse(r.ring, len(gen)-retired(gen))
 	r.head = 0
-	free := 0
+	k := 0
 	for i, g := range gen {
-		if g&1 == 0 {
-			r.ring[free] = int32(i)
-			free++
+		if free(g) {
+			r.ring[k] = int32(i)
+			k++
 		}
 	}
 }
@@ -74,7 +74,7 @@ func (r *freeRing) take() int32 {
 	return i
 }
 
-// put enqueues slot i behind the Cap-n free slots.
+// put enqueues slot i behind the len(ring)-n free slots.
 func (r *freeRing) put(i int32, n int) {
 	tail := r.head + len(r.ring) - n
 	if tail >= len(r.ring) {

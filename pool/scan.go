@@ -25,7 +25,7 @@ func (s *scanSlots) init(gen []uint32) {
 	s.used = reuse(s.used, len(gen))
 	s.cursor = 0
 	for i, g := range gen {
-		s.used[i] = g&1 == 1
+		s.used[i] = !free(g)
 	}
 }
 

@@ -21,8 +21,9 @@
 // less one, so that slots never used, all zero, link to their neighbours:
 // NewSlab and Clear make it without touching the untouched slots. It also
 // gives the high-water mark for the price of a counter: the free list is
-// empty only when every slot taken since the mark is live, so each take
-// from the spare list raises the live count above any it reached since.
+// empty only when every slot taken since the mark is live or retired, so
+// each take from the spare list raises the count of taken slots above any
+// it reached since.
 //
 // Cost: Acquire O(1) pop from either list; Release O(1) push; iteration
 // O(used), the slots used since NewSlab or Clear, reading each slot's
@@ -45,7 +46,8 @@ import (
 
 // Slab is a fixed-capacity pool with the freelist strategy built in. It
 // keeps Pool's whole contract (handles with generations, ErrStale for a
-// zero, stale, double or foreign handle, zeroing, the Stats counters) but
+// zero, stale, double or foreign handle, retired slots rather than
+// generations that wrap, zeroing, the Stats counters) but
 // cannot switch strategy. In exchange Acquire, Release and Get are small
 // enough for the compiler to inline into the caller: no call and no
 // strategy switch, which makes a release+acquire pair about three times
@@ -64,9 +66,11 @@ type Slab[T any] struct {
 
 	acquires, releases uint64 // Len is their difference
 	misses, rejects    uint64
+	retired            int    // slots whose last release left them on no list
 	base               uint64 // acquires before the last ResetStats, not counted by Stats
-	// The high-water mark is the larger of highWater and the live count at
-	// the mark, mark, plus rise, the takes from the spare list since.
+	// The high-water mark is the larger of highWater and the slots taken
+	// (live or retired) at the mark, mark, plus rise, the takes from the
+	// spare list since.
 	highWater, mark, rise int32
 }
 
@@ -116,12 +120,17 @@ func (s *Slab[T]) Acquire() (h Handle, item *T, ok bool) {
 // ErrStale, is counted as a reject and leaves the slab unchanged.
 func (s *Slab[T]) Release(h Handle) error {
 	// The liveness check is spelled out here and in Get: as a shared
-	// helper it puts Release over the inlining budget.
+	// helper it puts Release over the inlining budget. Every handle of
+	// this slab has an odd generation, so equal ones mean a live slot.
 	if h.slot < uint32(len(s.slots)) {
 		sl := &s.slots[h.slot]
-		if sl.gen == h.gen && h.gen&1 == 1 && h.pool == s.id {
-			sl.gen, sl.next = h.gen+1, s.head
-			s.head = int32(h.slot)
+		if sl.gen == h.gen && h.pool == s.id {
+			sl.gen = h.gen + 1
+			if sl.gen != retiredGen { // else it is retired: on no list
+				sl.next, s.head = s.head, int32(h.slot)
+			} else {
+				s.retired++
+			}
 			s.releases++
 			var zero T
 			sl.item = zero
@@ -177,37 +186,48 @@ func (s *Slab[T]) Clear() {
 	used := s.slots[:s.used()]
 	for i := range used {
 		if used[i].gen&1 == 1 {
-			used[i].gen++
+			if used[i].gen++; used[i].gen == retiredGen {
+				s.retired++
+			}
 			used[i].item = zero
 		}
-		used[i].next = 0 // unused again: on the spare list, linked to the next slot
 	}
 	s.releases = s.acquires
 	s.highWater = max(s.highWater, s.mark+s.rise)
-	s.head, s.spare, s.fresh, s.mark, s.rise = -1, 0, 0, 0, 0
+	// Every slot is free or retired: the spare list, in slot order, tells
+	// how far the slots are used again.
+	s.head, s.spare, s.fresh, s.mark, s.rise = -1, s.spareFree(), 0, int32(s.retired), 0
 }
 
-// ResetStats starts the counters afresh, as [Pool.ResetStats] does:
-// Acquires, Misses, Releases, Rejects and Probes become zero and HighWater
-// the number of live items. The live items and handles are unchanged. It
-// allocates nothing; the complexity is O(slots used since NewSlab or
-// Clear), since every free slot moves to the spare list.
-func (s *Slab[T]) ResetStats() {
+// spareFree links every free slot below used onto the spare list, in slot
+// order and ahead of the unused slots, and returns the first. Retired
+// slots are left out.
+func (s *Slab[T]) spareFree() int32 {
 	used := s.used()
 	next := used // the first unused slot, or len(s.slots): the end
 	for i := used - 1; i >= 0; i-- {
-		if sl := &s.slots[i]; sl.gen&1 == 0 {
+		if sl := &s.slots[i]; free(sl.gen) {
 			sl.next = next - i - 1
 			next = i
 		}
 	}
-	s.head, s.spare, s.fresh = -1, next, used
+	return next
+}
+
+// ResetStats starts the counters afresh, as [Pool.ResetStats] does:
+// Acquires, Misses, Releases, Rejects and Probes become zero and HighWater
+// the number of live items (plus any retired slots). The live items,
+// handles and Retired are unchanged. It allocates nothing; the complexity
+// is O(slots used since NewSlab or Clear), since every free slot moves to
+// the spare list.
+func (s *Slab[T]) ResetStats() {
+	s.head, s.spare, s.fresh = -1, s.spareFree(), s.used()
 	// Len is acquires - releases: the live items stay counted as acquires,
 	// and base hides them from Stats.
 	n := s.acquires - s.releases
 	s.acquires, s.releases, s.base = n, 0, n
 	s.misses, s.rejects = 0, 0
-	s.highWater, s.mark, s.rise = 0, int32(n), 0
+	s.highWater, s.mark, s.rise = 0, int32(int(n)+s.retired), 0
 }
 
 // Stats returns the counters and the current occupancy. Strategy is
@@ -225,6 +245,7 @@ func (s *Slab[T]) Stats() Stats {
 		Releases:  s.releases,
 		Rejects:   s.rejects,
 		Probes:    s.acquires - s.base,
+		Retired:   s.retired,
 		Overhead:  len(s.slots) * int(unsafe.Sizeof(slot)-unsafe.Sizeof(slot.item)),
 	}
 }

@@ -8,13 +8,22 @@
 // syncs the directory. A crash or a full disk at any point leaves either the
 // old file or the new one, never a mix. A failed write keeps the entry in
 // memory (the next successful Add saves it) and leaves the old file as it
-// was.
+// was; [Open] removes the temporary files a crash left.
+//
+// Any number of processes on one host may share a file. Each save takes an
+// exclusive lock (flock(2) on scores.json.lock beside the file, on Unix),
+// reads the file again, merges what other processes saved since into its
+// own table, and only then writes: every process's entries are kept, and
+// [Store.Top] shows them all after the next save.
 //
 // [Open] never fails for want of a good file. A missing file is an empty
 // table. A file that cannot be read or parsed is renamed aside, to
 // scores.json.bad-<time>, so nothing is lost and a person can look at it;
 // Open then returns a usable empty store together with an error that
-// explains, for the caller to log.
+// explains, for the caller to log. A path that names a directory, a device
+// or anything else that is not a regular file is a mistake to report, not
+// a file to replace: nothing is renamed or written, and the error wraps
+// [ErrNotFile].
 //
 // # Players
 //
@@ -32,6 +41,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -66,6 +77,33 @@ type Entry struct {
 // score table.
 var ErrCorrupt = errors.New("high-score file is corrupt")
 
+// ErrNotFile is wrapped by the error [Open] returns when the path names a
+// directory, a device, a pipe or anything else that is not a regular file.
+var ErrNotFile = errors.New("not a regular file")
+
+// SaveError is the error [Store.Add] returns when the table could not be
+// saved. Its message is short and names no file, since it is shown to
+// players: "high score not saved: no space left on device". Err holds the
+// whole story, paths included, for the log.
+type SaveError struct {
+	Path string // the score file
+	Err  error
+}
+
+func (e *SaveError) Error() string {
+	var aside *SetAsideError
+	var errno syscall.Errno
+	switch {
+	case errors.As(e.Err, &aside) || errors.Is(e.Err, ErrNotFile):
+		return "high score not saved: the score file is unusable"
+	case errors.As(e.Err, &errno):
+		return "high score not saved: " + errno.Error()
+	}
+	return "high score not saved"
+}
+
+func (e *SaveError) Unwrap() error { return e.Err }
+
 // SetAsideError is the warning [Open] returns when the file existed but
 // could not be used. The store it comes with is usable.
 type SetAsideError struct {
@@ -87,8 +125,10 @@ func (e *SetAsideError) Unwrap() error { return e.Err }
 type Store struct {
 	path string
 	// diskErr, when set, stops all writes: the file is there but could be
-	// neither read nor moved, and overwriting it would destroy it.
+	// neither read nor moved, or is no regular file, and overwriting it
+	// would destroy it.
 	diskErr error
+	log     *slog.Logger // set by SetLogger before use; nil: no log
 
 	mu      sync.Mutex // guards entries
 	entries []Entry    // sorted by better()
@@ -112,46 +152,120 @@ type fileFormat struct {
 	Entries []Entry `json:"entries"`
 }
 
-// Open loads the table at path. The returned *Store is never nil and always
-// usable. The error is nil for a good or missing file; otherwise it is a
-// *[SetAsideError] saying what was wrong and where the file went: log it
-// and go on.
+// Open loads the table at path and removes the temporary files a crash in
+// the middle of a save left beside it. The returned *Store is never nil and
+// always usable. The error is nil for a good or missing file. When path
+// names something that is not a regular file, such as a directory, the
+// error wraps [ErrNotFile] and the store keeps its scores in memory only: a
+// server should refuse to start. Otherwise the error is a *[SetAsideError]
+// saying what was wrong and where the file went: log it and go on.
 func Open(path string) (*Store, error) {
 	s := &Store{path: path}
-	data, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
-		// No file (ENOTDIR: a parent is a file); Add will say if it cannot
-		// make one.
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		// Checked before reading: reading a pipe would wait for a writer.
+		s.diskErr = fmt.Errorf("high scores: %s is %s, %w", path, kindOf(info.Mode()), ErrNotFile)
+		return s, s.diskErr
+	}
+	s.removeTemps()
+	entries, err := load(path)
+	if err == nil {
+		for _, e := range entries {
+			s.insert(e)
+		}
 		return s, nil
 	}
-	if err == nil {
-		var f fileFormat
-		err = json.Unmarshal(data, &f)
-		switch {
-		case err != nil:
-			err = fmt.Errorf("%w: %v", ErrCorrupt, err)
-		case f.Version != version:
-			err = fmt.Errorf("%w: format version %d, this program reads %d", ErrCorrupt, f.Version, version)
-		default:
-			for _, e := range f.Entries {
-				// The file may have been edited by hand: clean it as Add would.
-				e.Name = cleanName(e.Name)
-				e.When = e.When.UTC()
-				s.insert(e)
-			}
-			return s, nil
-		}
+	warn := setAside(path, err)
+	if warn.Aside == "" {
+		s.diskErr = warn
 	}
+	return s, warn
+}
+
+// kindOf names the kind of file a non-regular mode is.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m.IsDir():
+		return "a directory"
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "no regular file"
+}
+
+// load reads the table at path, cleaning each entry as Add would, since
+// the file may have been edited by hand. A missing file is an empty table
+// (ENOTDIR: a parent is a file; Add will say if it cannot make one). An
+// error wraps ErrCorrupt when the file is not a score table.
+func load(path string) ([]Entry, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var f fileFormat
+	if err := json.Unmarshal(data, &f); err != nil {
+		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
+	}
+	if f.Version != version {
+		return nil, fmt.Errorf("%w: format version %d, this program reads %d", ErrCorrupt, f.Version, version)
+	}
+	for i := range f.Entries {
+		f.Entries[i].Name = cleanName(f.Entries[i].Name)
+		f.Entries[i].When = f.Entries[i].When.UTC()
+	}
+	return f.Entries, nil
+}
+
+// setAside renames the unusable score file at path, which err says is
+// unusable, to path.bad-<time>. The warning's Aside is "" when that failed
+// too.
+func setAside(path string, err error) *SetAsideError {
 	warn := &SetAsideError{Path: path, Err: err}
 	aside := fmt.Sprintf("%s.bad-%s", path, time.Now().UTC().Format("20060102T150405.000000000Z"))
 	if rerr := os.Rename(path, aside); rerr != nil {
 		warn.Err = errors.Join(err, rerr)
-		s.diskErr = warn
 	} else {
 		warn.Aside = aside
 	}
-	return s, warn
+	return warn
 }
+
+// tempPrefix begins the names of the temporary files a save writes beside
+// the score file.
+func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-" }
+
+// removeTemps removes the temporary files a save that crashed left. It
+// holds the lock, so that no save in another process is under way, and
+// does nothing when the lock is taken or cannot be had: the next Open
+// will clean up.
+func (s *Store) removeTemps() {
+	dir := filepath.Dir(s.path)
+	unlock, err := lock(s.path, false)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	for _, e := range ents {
+		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), tempPrefix(s.path)) {
+			_ = os.Remove(filepath.Join(dir, e.Name()))
+		}
+	}
+}
+
+// SetLogger makes the store log what players are not shown: why a save
+// failed, with the file's path, and a file set aside while saving. Call it
+// before the store is used; a nil logger, the default, logs nothing.
+func (s *Store) SetLogger(l *slog.Logger) { s.log = l }
 
 // Path returns the file the store saves to.
 func (s *Store) Path() string { return s.path }
@@ -177,9 +291,35 @@ func (s *Store) Add(e Entry) (rank int, err error) {
 	e.When = e.When.UTC()
 
 	s.mu.Lock()
-	rank = s.insert(e)
+	s.insert(e)
 	s.mu.Unlock()
-	return rank, s.save()
+	err = s.save()
+	if err != nil && s.log != nil {
+		s.log.Warn("high score not saved", "player", e.Name, "score", e.Score, "file", s.path, "err", errors.Unwrap(err))
+	}
+	// The rank in the table as saved, with other processes' entries.
+	return s.rank(e), err
+}
+
+// rank returns e's 1-based place in the table, 0 when e is not in it.
+func (s *Store) rank(e Entry) int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if i, ok := s.find(e); ok {
+		return i + 1
+	}
+	return 0
+}
+
+// find returns e's index in s.entries. The caller holds s.mu.
+func (s *Store) find(e Entry) (int, bool) {
+	i, _ := slices.BinarySearchFunc(s.entries, e, compare)
+	for ; i < len(s.entries) && compare(s.entries[i], e) == 0; i++ {
+		if o := s.entries[i]; o.Wave == e.Wave && o.Strategy == e.Strategy {
+			return i, true
+		}
+	}
+	return 0, false
 }
 
 // Top returns the best n entries of all players, best first (all of them
@@ -253,24 +393,63 @@ func compare(a, b Entry) int {
 	return strings.Compare(a.Name, b.Name)
 }
 
-// save writes the current table to the file atomically.
+// save merges the file into the table and writes the table to the file
+// atomically, under the lock that other processes' saves take too. An
+// error is a *SaveError.
 func (s *Store) save() error {
 	if s.diskErr != nil {
-		return s.diskErr
+		return &SaveError{Path: s.path, Err: s.diskErr}
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
+	if err := s.mergeAndWrite(); err != nil {
+		return &SaveError{Path: s.path, Err: fmt.Errorf("high scores: saving %s: %w", s.path, err)}
+	}
+	return nil
+}
+
+// mergeAndWrite is save's work, with writeMu held.
+func (s *Store) mergeAndWrite() error {
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
+		return err
+	}
+	unlock, err := lock(s.path, true)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	if info, err := os.Stat(s.path); err == nil && !info.Mode().IsRegular() {
+		return fmt.Errorf("%s, %w", kindOf(info.Mode()), ErrNotFile)
+	}
+	theirs, err := load(s.path)
+	switch {
+	case errors.Is(err, ErrCorrupt):
+		// Someone wrote a bad file since Open: keep it for a person to
+		// look at, as Open does, and write ours.
+		warn := setAside(s.path, err)
+		if warn.Aside == "" {
+			return warn
+		}
+		if s.log != nil {
+			s.log.Warn("high scores", "err", warn)
+		}
+	case err != nil:
+		// Unreadable: writing over it could lose other processes' scores.
+		return err
+	}
 	// Taken under writeMu, so the last writer always writes the latest table.
 	s.mu.Lock()
+	for _, e := range theirs {
+		if _, ok := s.find(e); !ok {
+			s.insert(e)
+		}
+	}
 	data, err := json.MarshalIndent(fileFormat{Version: version, Entries: s.entries}, "", "\t")
 	s.mu.Unlock()
 	if err != nil {
-		return fmt.Errorf("high scores: %w", err)
+		return err
 	}
-	if err := writeAtomic(s.path, append(data, '\n')); err != nil {
-		return fmt.Errorf("high scores: saving %s: %w", s.path, err)
-	}
-	return nil
+	return writeAtomic(s.path, append(data, '\n'))
 }
 
 // writeAtomic replaces path with data: a temporary file in the same
@@ -281,7 +460,7 @@ func writeAtomic(path string, data []byte) (err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp-*")
+	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
 	if err != nil {
 		return err
 	}

@@ -1,8 +1,10 @@
 package scores
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -144,7 +146,6 @@ func TestUnusableFileSetAside(t *testing.T) {
 		{"wrong types", func(p string) error { return os.WriteFile(p, []byte(`{"version":1,"entries":[{"score":"x"}]}`), 0o644) }, true},
 		{"future version", func(p string) error { return os.WriteFile(p, []byte(`{"version":2,"entries":[]}`), 0o644) }, true},
 		{"empty", func(p string) error { return os.WriteFile(p, nil, 0o644) }, true},
-		{"a directory", func(p string) error { return os.Mkdir(p, 0o755) }, false},
 	}
 	for _, tc := range cases {
 		dir := t.TempDir()
@@ -176,6 +177,66 @@ func TestUnusableFileSetAside(t *testing.T) {
 	}
 }
 
+// TestCrashLeftoversRemoved checks that Open removes the temporary files of
+// a save that never finished, and nothing else.
+func TestCrashLeftoversRemoved(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "scores.json")
+	keep := []string{"scores.json", "other.json", ".other.json.tmp-1", ".scores.json.tmp-dir/"}
+	gone := []string{".scores.json.tmp-123", ".scores.json.tmp-4567"}
+	for _, name := range append(keep, gone...) {
+		p := filepath.Join(dir, name)
+		var err error
+		if strings.HasSuffix(name, "/") {
+			err = os.Mkdir(p, 0o755)
+		} else {
+			err = os.WriteFile(p, []byte(`{"version":1,"entries":[]}`), 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := Open(path); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range keep {
+		if _, err := os.Stat(filepath.Join(dir, name)); err != nil {
+			t.Errorf("%s: %v; want it kept", name, err)
+		}
+	}
+	for _, name := range gone {
+		if _, err := os.Stat(filepath.Join(dir, name)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: %v; want it removed", name, err)
+		}
+	}
+}
+
+// TestStoresShareFile checks that two stores on one file, as two processes
+// would have, keep each other's entries: each save merges what the other
+// saved, and ranks count the other's entries too.
+func TestStoresShareFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "scores.json")
+	a, _ := Open(path)
+	b, _ := Open(path)
+	if _, err := a.Add(entry("ann", 200, 1)); err != nil {
+		t.Fatal(err)
+	}
+	if rank, err := b.Add(entry("bob", 100, 2)); err != nil || rank != 2 {
+		t.Fatalf("b.Add = %d, %v; want rank 2, below ann's", rank, err)
+	}
+	if _, err := a.Add(entry("cy", 300, 3)); err != nil {
+		t.Fatal(err)
+	}
+	want := "cy:300 ann:200 bob:100"
+	if got := names(a.Top(0)); got != want {
+		t.Errorf("a holds %s, want %s", got, want)
+	}
+	again, err := Open(path)
+	if err != nil || names(again.Top(0)) != want {
+		t.Errorf("file holds %s, %v; want %s", names(again.Top(0)), err, want)
+	}
+}
+
 // TestUnmovableFileKept checks a bad file that cannot be moved aside is
 // never overwritten: scores stay in memory and every save says why.
 func TestUnmovableFileKept(t *testing.T) {
@@ -197,19 +258,31 @@ func TestUnmovableFileKept(t *testing.T) {
 }
 
 // TestWriteFailureKeepsEntry forces a failed save, in a way root cannot
-// bypass: the parent of the file is a regular file.
+// bypass: the parent of the file is a regular file. The error a player
+// sees is short and names no path; the log has the path and the reason.
 func TestWriteFailureKeepsEntry(t *testing.T) {
 	blocker := filepath.Join(t.TempDir(), "not-a-dir")
 	if err := os.WriteFile(blocker, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	s, err := Open(filepath.Join(blocker, "scores.json"))
+	path := filepath.Join(blocker, "scores.json")
+	s, err := Open(path)
 	if err != nil {
 		t.Fatalf("Open: %v (a missing file is not an error even if its dir cannot exist)", err)
 	}
+	var log bytes.Buffer
+	s.SetLogger(slog.New(slog.NewTextHandler(&log, nil)))
 	rank, err := s.Add(entry("ann", 10, 0))
 	if err == nil || rank != 1 {
 		t.Fatalf("Add = %d, %v; want rank 1 and an error", rank, err)
+	}
+	var se *SaveError
+	if !errors.As(err, &se) || err.Error() != "high score not saved: not a directory" || !strings.Contains(se.Err.Error(), path) {
+		t.Errorf("Add error %q (%v); want a short one naming no path, wrapping one that names it", err, errors.Unwrap(err))
+	}
+	if line := log.String(); !strings.Contains(line, "high score not saved") || !strings.Contains(line, path) ||
+		!strings.Contains(line, "not a directory") || !strings.Contains(line, "player=ann") {
+		t.Errorf("log %q; want the player, the path and the reason", line)
 	}
 	if got := names(s.Top(0)); got != "ann:10" {
 		t.Errorf("table %s, want the entry kept in memory", got)
