@@ -92,10 +92,12 @@ type Pool[T any] struct {
 	// once for every strategy: those whose bookkeeping needs it are handed
 	// it rather than keeping a copy. Probes is Acquires plus searched, the
 	// probes beyond the one slot every Acquire examines, so that the O(1)
-	// strategies add nothing to it.
+	// strategies add nothing to it. HighWater is kept less Retired, so
+	// that Acquire compares it with the live count alone.
 	stats    Stats
 	searched uint64
 	base     uint64 // Acquires before the last ResetStats that are not counted
+	room     int    // the slots not retired: the most items the pool can hold
 }
 
 // Stats counts what a pool did. Counters survive SetStrategy.
@@ -125,7 +127,7 @@ func New[T any](s Strategy, capacity int) (*Pool[T], error) {
 	if err := checkCapacity(capacity); err != nil {
 		return nil, err
 	}
-	p := &Pool[T]{id: poolIDs.Add(1), gen: make([]uint32, capacity)}
+	p := &Pool[T]{id: poolIDs.Add(1), gen: make([]uint32, capacity), room: capacity}
 	p.stats.Capacity = capacity
 	p.setKind(k)
 	return p, nil
@@ -147,8 +149,7 @@ func checkCapacity(capacity int) error {
 // switched; the handle stays valid until the item is released.
 func (p *Pool[T]) Acquire() (h Handle, item *T, ok bool) {
 	n := p.Len()
-	taken := n + p.stats.Retired
-	if taken == len(p.gen) {
+	if n == p.room {
 		p.stats.Misses++
 		return Handle{}, nil, false
 	}
@@ -180,8 +181,8 @@ func (p *Pool[T]) Acquire() (h Handle, item *T, ok bool) {
 	g := p.gen[i] + 1
 	p.gen[i] = g
 	p.stats.Acquires++
-	if taken >= p.stats.HighWater {
-		p.stats.HighWater = taken + 1
+	if n >= p.stats.HighWater {
+		p.stats.HighWater = n + 1
 	}
 	if p.items != nil {
 		item = &p.items[i]
@@ -200,6 +201,10 @@ func (p *Pool[T]) Release(h Handle) error {
 	if !p.live(h) {
 		p.stats.Rejects++
 		return ErrStale
+	}
+	if h.gen+1 == retiredGen {
+		// Apart, so that the common path keeps its registers.
+		return p.releaseLast(h)
 	}
 	i := int32(h.slot)
 	var probes uint64
@@ -236,28 +241,42 @@ func (p *Pool[T]) Release(h Handle) error {
 	} else {
 		p.dropItem(i)
 	}
-	if h.gen+1 == retiredGen {
-		p.retire(i)
-	}
 	return nil
 }
 
-// retire takes slot i, just released with its last generation, out of the
-// strategy's bookkeeping, so that it is never handed out again. It happens
-// once in 2^31 uses of a slot: most strategies rebuild their bookkeeping
-// from the generations, which leaves retired slots out. Dense and
-// activelist hand All their own list of live slots, which a rebuild would
-// reorder under a loop that releases; they change their free slots only.
-func (p *Pool[T]) retire(i int32) {
-	p.stats.Retired++
+// releaseLast is Release of a handle with its slot's last generation: the
+// slot retires, out of the strategy's bookkeeping, never handed out again.
+// It happens once in 2^31 uses of a slot, so most strategies rebuild their
+// bookkeeping from the generations, which leaves retired slots out. Dense
+// and activelist hand All their own list of live slots, which a rebuild
+// would reorder under a loop that releases: they release the slot as
+// usual and then drop it from their free slots only.
+func (p *Pool[T]) releaseLast(h Handle) error {
+	i := int32(h.slot)
 	switch p.kind {
 	case kDense:
+		p.dense.release(i, p.Len())
 		p.dense.retire(i)
+	case kActiveList:
+		p.searched += p.activeList.release(i, p.Len())
+	}
+	p.gen[i] = retiredGen
+	p.stats.Releases++
+	p.countRetired()
+	if p.items != nil {
+		var zero T
+		p.items[i] = zero
+	} else {
+		p.dropItem(i)
+	}
+	switch p.kind {
+	case kDense:
 	case kActiveList:
 		p.activeList.inactive.init(p.gen)
 	default:
 		p.setKind(p.kind)
 	}
+	return nil
 }
 
 // Get returns the item named by h, or ok == false when h is not live in this
@@ -418,6 +437,13 @@ func (p *Pool[T]) Cap() int { return len(p.gen) }
 // Strategy returns the strategy in use.
 func (p *Pool[T]) Strategy() Strategy { return strategies[p.kind] }
 
+// countRetired counts one more retired slot.
+func (p *Pool[T]) countRetired() {
+	p.stats.Retired++
+	p.stats.HighWater-- // the mark, with the slot counted as taken, stays
+	p.room--
+}
+
 // Clear releases every live item: all handles become stale. Each counts as a
 // release.
 func (p *Pool[T]) Clear() {
@@ -429,7 +455,7 @@ func (p *Pool[T]) Clear() {
 				p.dropItem(int32(i))
 			}
 			if g+1 == retiredGen {
-				p.stats.Retired++
+				p.countRetired()
 			}
 		}
 	}
@@ -443,6 +469,7 @@ func (p *Pool[T]) Stats() Stats {
 	s.Strategy = p.Strategy()
 	s.Active = p.Len()
 	s.Acquires -= p.base
+	s.HighWater += s.Retired
 	s.Probes = s.Acquires + p.searched
 	s.Overhead = p.overhead()
 	return s
@@ -459,7 +486,7 @@ func (p *Pool[T]) ResetStats() {
 	n := uint64(p.Len())
 	p.stats.Acquires, p.stats.Releases, p.base = n, 0, n
 	p.stats.Misses, p.stats.Rejects, p.stats.Allocs, p.searched = 0, 0, 0, 0
-	p.stats.HighWater = int(n) + p.stats.Retired
+	p.stats.HighWater = int(n)
 }
 
 // SetStrategy switches p to strategy s in place, holding exactly the same

@@ -46,13 +46,12 @@ import (
 
 // Slab is a fixed-capacity pool with the freelist strategy built in. It
 // keeps Pool's whole contract (handles with generations, ErrStale for a
-// zero, stale, double or foreign handle, retired slots rather than
-// generations that wrap, zeroing, the Stats counters) but
-// cannot switch strategy. In exchange Acquire, Release and Get are small
-// enough for the compiler to inline into the caller: no call and no
-// strategy switch, which makes a release+acquire pair about three times
-// as fast as Pool's. Handles of a Slab and of a Pool are foreign to each
-// other.
+// zero, stale, double or foreign handle, a slot retired rather than let
+// its generation wrap, zeroing, the Stats counters) but cannot switch
+// strategy. In exchange Acquire, Release and Get are small enough for the
+// compiler to inline into the caller: no call and no strategy switch,
+// which makes a release+acquire pair about three times as fast as Pool's.
+// Handles of a Slab and of a Pool are foreign to each other.
 //
 // Use Slab when the strategy is settled; use Pool to compare strategies on
 // live data. The zero Slab is not usable; create one with NewSlab. A Slab
