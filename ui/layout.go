@@ -28,8 +28,11 @@ func (s *session) build() {
 	}
 	s.list.SetBorder(true).SetTitleAlign(tview.AlignLeft)
 	side := tview.NewFlex().SetDirection(tview.FlexRow).
-		AddItem(s.panel, panelHeight, 0, false).
-		AddItem(s.list, 0, 1, false)
+		AddItem(s.panel, panelHeight, 0, false)
+	if s.seat != nil {
+		side.AddItem(newPlayers(s, s.world.Ships()), playersHeight(s.world.Ships()), 0, false)
+	}
+	side.AddItem(s.list, 0, 1, false)
 	body := tview.NewFlex().
 		AddItem(s.arena, 0, 1, true).
 		AddItem(side, panelWidth, 0, false)
@@ -47,9 +50,10 @@ const strategyKeys = "1234567890"
 // goroutine (or before Run starts it).
 func (s *session) syncList() {
 	s.mu.Lock()
-	b, d := s.world.Bullets().Strategy(), s.world.Debris().Strategy()
 	t := s.target
 	s.mu.Unlock()
+	b, d := s.strategies()
+	s.listed = [2]pool.Strategy{b, d}
 	mark, arrow := "◂", "→"
 	if s.ascii {
 		mark, arrow = "<", "->"
@@ -108,6 +112,9 @@ type listCell struct {
 
 func (l *strategyList) Draw(scr tcell.Screen) {
 	x, y, w, h := l.GetRect()
+	if w <= 0 || h <= 0 { // squeezed out by the boxes above
+		return
+	}
 	off, hshift := l.GetOffset()
 	st := listState{x, y, w, h, l.HasFocus(), l.GetCurrentItem(), off, hshift}
 	kept := l.s.keep(scr, &l.shown, rect{x, y, w, h})
@@ -144,16 +151,18 @@ func (s *session) pick(i int) {
 	st := all[i]
 	s.mu.Lock()
 	var err error
-	switch s.target {
-	case targetBoth:
+	switch {
+	case s.seat != nil:
+		err = s.arenaPick(st)
+	case s.target == targetBoth:
 		err = s.world.SetStrategy(st)
 		s.view.pools[bulletsPool].restart()
 		s.view.pools[debrisPool].restart()
-	case targetBullets:
-		err = s.world.Bullets().SetStrategy(st)
+	case s.target == targetBullets:
+		err = s.world.SetStrategies(st, "")
 		s.view.pools[bulletsPool].restart()
-	case targetDebris:
-		err = s.world.Debris().SetStrategy(st)
+	case s.target == targetDebris:
+		err = s.world.SetStrategies("", st)
 		s.view.pools[debrisPool].restart()
 	}
 	s.sample(time.Since(s.clock)) // the panel names the new strategy at once
@@ -234,6 +243,9 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	defer s.guard()
 	if ev == s.frameKey {
 		s.frameDue = true
+		if s.seat != nil {
+			s.syncArenaList()
+		}
 		return nil // tview draws after a consumed key
 	}
 	if s.list.HasFocus() {
@@ -287,11 +299,14 @@ func (s *session) onRune(r rune, now time.Duration) {
 		}
 	case 'h', 'H':
 		s.mu.Lock()
-		s.hyper = s.mode == modePlay && !s.world.Paused()
+		s.hyper = s.mode == modePlay && !s.paused()
 		s.mu.Unlock()
 	case 'p', 'P':
 		s.mu.Lock()
-		if s.mode == modePlay {
+		switch {
+		case s.seat != nil:
+			s.tell("an arena plays on: no pause")
+		case s.mode == modePlay:
 			s.world.SetPaused(!s.world.Paused())
 			s.hold.releaseAll()
 		}
@@ -300,6 +315,10 @@ func (s *session) onRune(r rune, now time.Duration) {
 		s.mu.Lock()
 		s.stress = !s.stress
 		switch {
+		case s.seat != nil:
+			s.stress = s.stress && s.mode == modePlay
+			s.assisted = s.assisted || s.stress
+			s.seat.SetAutopilot(s.stress)
 		case s.stress && s.mode != modePlay:
 			s.newGame(modePlay)
 		case s.stress:
@@ -325,7 +344,7 @@ func (s *session) onRune(r rune, now time.Duration) {
 func (s *session) press(c control, now time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.mode == modePlay && !s.world.Paused() && !s.opts.Keys.Active() {
+	if s.mode == modePlay && !s.paused() && !s.opts.Keys.Active() {
 		s.hold.press(c, now)
 	}
 }

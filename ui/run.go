@@ -12,6 +12,7 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/hub"
 	"poolroids/levels"
 	"poolroids/pool"
 	"poolroids/ui/kitty"
@@ -33,6 +34,11 @@ type Options struct {
 	Scores   *scores.Store // high-score table; nil: none kept
 	Player   string        // name stored with a high score
 	Keys     *kitty.Keys   // held-key state from the kitty filter; nil or inactive: press-only mode
+	// Arena, if set, is a seat in an arena: the session plays its ship in
+	// the arena's shared world instead of a world of its own (Levels,
+	// Seed, Strategy, Bullets, Debris and Stress are then the arena's
+	// business). The caller gives the seat up after Run.
+	Arena *hub.Seat
 }
 
 // Result tells how a [Run] ended.
@@ -125,8 +131,19 @@ type session struct {
 	render    time.Duration // total time spent drawing frames
 	drawStart time.Time
 
+	// In an arena (Options.Arena) the world is shared: it is read only
+	// under the arena's read lock (taken after mu, never before), and
+	// changed only through the seat.
+	seat   *hub.Seat
+	names  [game.MaxShips]string // the arena's players by slot, as last painted
+	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only
+
 	mu       sync.Mutex // guards the fields below
 	world    *game.World
+	me       game.Player // an arena seat's state at the last sample or paint
+	wave     int         // the arena's wave, likewise
+	notice   string      // why a key did nothing, shown until noticeAt + noticeFor
+	noticeAt time.Duration
 	mode     mode
 	overAt   uint64 // tick at which the current game ended; 0: not ended
 	ticks    uint64 // stepping ticks since Run began
@@ -163,15 +180,22 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 	case opts.FPS < 0 || opts.FPS > maxFPS:
 		return nil, fmt.Errorf("ui: fps %d out of range 1..%d", opts.FPS, maxFPS)
 	}
-	w, err := game.New(game.Config{
-		Levels: opts.Levels, Seed: opts.Seed, Strategy: opts.Strategy,
-		Bullets: opts.Bullets, Debris: opts.Debris,
-	})
-	if err != nil {
-		return nil, err
+	var w *game.World
+	if opts.Arena != nil {
+		w = opts.Arena.Arena().World()
+	} else {
+		var err error
+		w, err = game.New(game.Config{
+			Levels: opts.Levels, Seed: opts.Seed, Strategy: opts.Strategy,
+			Bullets: opts.Bullets, Debris: opts.Debris,
+		})
+		if err != nil {
+			return nil, err
+		}
 	}
 	s := &session{
 		opts:       opts,
+		seat:       opts.Arena,
 		world:      w,
 		clock:      time.Now(),
 		frameKey:   tcell.NewEventKey(tcell.KeyF64, 0, tcell.ModNone),
@@ -188,6 +212,9 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 	}
 	if opts.Stress {
 		s.stress, s.assisted, s.mode = true, true, modePlay
+	}
+	if s.seat != nil {
+		s.stress, s.assisted, s.mode = false, false, modePlay
 	}
 	s.screen = &appScreen{Screen: screen, s: s, epoch: 1}
 	s.app = tview.NewApplication()
@@ -242,7 +269,12 @@ func (s *session) runApp() {
 func (s *session) startLoops() {
 	s.started = true
 	s.loops.Add(2)
-	go s.stepLoop()
+	if s.seat != nil {
+		s.seat.SetInput(s.arenaInput)
+		go s.arenaLoop()
+	} else {
+		go s.stepLoop()
+	}
 	go s.frameLoop()
 	go s.supervise()
 }
@@ -251,10 +283,19 @@ func (s *session) startLoops() {
 // application: once tview's Run has returned nothing may wait on it.
 func (s *session) supervise() {
 	defer close(s.supervised)
+	var gone <-chan struct{} // the arena's end; never for a solo game
+	if s.seat != nil {
+		gone = s.seat.Arena().Done()
+	}
 	select {
 	case <-s.ctx.Done():
 		s.end(ReasonCanceled, nil)
+	case <-gone:
+		s.end(ReasonCanceled, s.seat.Arena().Err())
 	case <-s.quit:
+	}
+	if s.seat != nil {
+		s.seat.SetInput(nil)
 	}
 	close(s.stop)
 	s.loops.Wait()
@@ -323,11 +364,14 @@ func (s *session) frameLoop() {
 // pools every sampleEvery ticks. A finished game's score is stored after
 // the lock is released.
 func (s *session) tick() {
-	now := time.Since(s.clock)
-	entry, ok := s.step(now)
-	if !ok {
-		return
+	if entry, ok := s.step(time.Since(s.clock)); ok {
+		s.record(entry)
 	}
+}
+
+// record stores a finished game's score and shows its rank. The caller
+// holds no lock.
+func (s *session) record(entry scores.Entry) {
 	rank, err := s.opts.Scores.Add(entry)
 	top := s.opts.Scores.Top(8)
 	s.mu.Lock()
@@ -379,25 +423,36 @@ func (s *session) step(now time.Duration) (scores.Entry, bool) {
 // game ended and the player played it alone, returns its high-score entry.
 // The caller holds the lock.
 func (s *session) finishGame(ended bool) (scores.Entry, bool) {
+	e := s.entry()
 	if s.mode == modeTitle || s.assisted {
 		if ended {
-			s.over = overLines(scores.Entry{Score: s.world.Score(), Wave: s.world.Wave()}, 0, errAssisted, nil, s.ascii)
+			s.over = overLines(scores.Entry{Score: e.Score, Wave: e.Wave}, 0, errAssisted, nil, s.ascii)
 		}
 		return scores.Entry{}, false
 	}
-	s.best = max(s.best, s.world.Score())
+	s.best = max(s.best, e.Score)
 	if !ended {
 		return scores.Entry{}, false
-	}
-	e := scores.Entry{
-		Name: s.opts.Player, Score: s.world.Score(), Wave: s.world.Wave(),
-		Strategy: strategyLabel(s.world), When: time.Now(),
 	}
 	s.over = overLines(e, 0, nil, nil, s.ascii)
 	return e, s.opts.Scores != nil && e.Score > 0
 }
 
 var errAssisted = errors.New("autopilot game: score not recorded")
+
+// entry is the current game's high-score entry. The caller holds the lock.
+func (s *session) entry() scores.Entry {
+	if s.seat != nil {
+		return scores.Entry{
+			Name: s.opts.Player, Score: s.me.Score, Wave: s.wave,
+			Strategy: s.view.strategyLabel(), When: time.Now(), Arena: s.seat.Arena().Name(),
+		}
+	}
+	return scores.Entry{
+		Name: s.opts.Player, Score: s.world.Score(), Wave: s.world.Wave(),
+		Strategy: strategyLabel(s.world), When: time.Now(),
+	}
+}
 
 // strategyLabel names the pools' strategies for the high-score table.
 func strategyLabel(w *game.World) string {
@@ -444,7 +499,19 @@ func (s *session) newGame(m mode) {
 	if s.mode == modePlay {
 		s.finishGame(false)
 	}
-	s.world.Restart()
+	if s.seat != nil {
+		if err := s.seat.Rejoin(); err != nil {
+			return // its game is still on
+		}
+		s.me = game.Player{Phase: game.Respawning, Lives: game.StartLives, KilledBy: game.NoSlot}
+	} else {
+		s.world.Restart()
+		// Each game's figures start from zero, the demo's included.
+		s.world.Bullets().ResetStats()
+		s.world.Debris().ResetStats()
+		s.view.pools[bulletsPool] = poolView{}
+		s.view.pools[debrisPool] = poolView{}
+	}
 	s.mode, s.overAt, s.over = m, 0, nil
 	s.assisted = m == modePlay && s.stress
 	s.hold.releaseAll()
@@ -455,6 +522,12 @@ func (s *session) newGame(m mode) {
 // sample records the pools' statistics for the panel. The caller holds the
 // lock (or has the session to itself).
 func (s *session) sample(now time.Duration) {
+	if s.seat != nil {
+		ar := s.seat.Arena()
+		ar.RLock()
+		defer ar.RUnlock()
+		s.me, s.wave = s.world.Player(s.seat.Slot()), s.world.Wave()
+	}
 	s.view.pools[bulletsPool].sample(s.world.Bullets().Stats(), now)
 	s.view.pools[debrisPool].sample(s.world.Debris().Stats(), now)
 	if s.stepN > 0 {
@@ -480,13 +553,24 @@ func (s *session) paint(a *arena) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.world
+	score, lives := w.Score(), w.Lives()
+	if s.seat != nil {
+		ar := s.seat.Arena()
+		ar.RLock()
+		defer ar.RUnlock()
+		for i := range s.names {
+			s.names[i], _ = ar.Seated(i)
+		}
+		s.me = w.Player(s.seat.Slot())
+		score, lives = s.me.Score, s.me.Lives
+	}
 	a.paintWorld(w)
 	a.hud = hud{
-		level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),
+		level: w.Level().Name, score: score, lives: lives, wave: w.Wave(),
 		high: max(s.high, s.best), mode: s.mode, paused: w.Paused(), stress: s.stress,
 		over: s.over,
 	}
 	if s.mode == modePlay && !s.assisted {
-		a.hud.high = max(a.hud.high, w.Score())
+		a.hud.high = max(a.hud.high, score)
 	}
 }

@@ -39,6 +39,7 @@ type Arena struct {
 	err      error
 
 	inputs game.Inputs // the step's, gathered without the lock
+	polls  [game.MaxShips]func() game.Input
 }
 
 // News is one event shown to the arena's players for a while: a join, a
@@ -62,12 +63,12 @@ type Seat struct {
 	slot  int
 	name  string
 	order uint64
-	input func() game.Input
 
 	// Under arena.mu:
-	left bool
-	auto bool
-	ap   game.Autopilot
+	input func() game.Input
+	left  bool
+	auto  bool
+	ap    game.Autopilot
 }
 
 // seat gives r a free slot. The caller holds the hub's lock.
@@ -127,11 +128,17 @@ func (a *Arena) post(text string) {
 func (a *Arena) step() uint64 {
 	a.mu.RLock()
 	seats := a.seats
-	a.mu.RUnlock()
 	for i, s := range seats {
+		a.polls[i] = nil
+		if s != nil {
+			a.polls[i] = s.input
+		}
+	}
+	a.mu.RUnlock()
+	for i, poll := range a.polls {
 		a.inputs[i] = game.Input{}
-		if s != nil && s.input != nil {
-			a.inputs[i] = s.input()
+		if poll != nil {
+			a.inputs[i] = poll()
 		}
 	}
 	a.mu.Lock()
@@ -269,6 +276,14 @@ func (s *Seat) Rejoin() error {
 	}
 	a.deaths[s.slot] = 0
 	return nil
+}
+
+// SetInput makes fn the seat's input (see Request.Input); nil: none.
+func (s *Seat) SetInput(fn func() game.Input) {
+	a := s.arena
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s.input = fn
 }
 
 // SetAutopilot lets the max-pressure autopilot fly the seat's ship (on) or

@@ -139,6 +139,13 @@ func (h *Hub) open(name string, mode game.Mode) (*Arena, error) {
 	return a, nil
 }
 
+// Arena returns the open arena called name, or nil.
+func (h *Hub) Arena(name string) *Arena {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.arenas[name]
+}
+
 // Info describes an open arena, for a lobby.
 type Info struct {
 	Name    string

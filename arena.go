@@ -1,0 +1,52 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/ui"
+	"poolroids/ui/serve"
+)
+
+// newArenas makes the server's arenas: worlds of size ships on the levels,
+// capacities and strategy of opts, each with a seed of its own.
+func newArenas(opts ui.Options, size int) (*hub.Hub, error) {
+	return hub.New(hub.Config{
+		Game: game.Config{Levels: opts.Levels, Strategy: opts.Strategy, Bullets: opts.Bullets, Debris: opts.Debris, Seed: rand.Uint64()},
+		Size: size, Unique: serve.UniqueName,
+	})
+}
+
+// servePlay is the server's serve.PlayFunc: the arena the session's
+// command names (join or new), else a solo game with opts.
+func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
+	return func(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
+		o := opts
+		o.Seed = rand.Uint64()
+		o.ASCII = s.ASCII
+		o.Keys = s.Keys
+		o.Player = s.Player()
+		if c := s.Command; c.Verb == serve.VerbJoin || c.Verb == serve.VerbNew {
+			mode := game.Coop
+			if c.PvP {
+				mode = game.PvP
+			}
+			seat, err := h.Join(hub.Request{Arena: c.Name, Player: s.Name, New: c.Verb == serve.VerbNew, Mode: mode})
+			if err != nil {
+				return 0, &serve.RefusedError{Message: err.Error()}
+			}
+			defer seat.Leave()
+			o.Arena = seat
+		}
+		res, err := ui.Run(ctx, screen, o)
+		if res.Reason == ui.ReasonPanic {
+			err = fmt.Errorf("%w: %w", serve.ErrPanic, err)
+		}
+		return res.Score, err
+	}
+}
