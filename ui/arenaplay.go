@@ -17,13 +17,10 @@ const noticeFor = 3 * time.Second
 // before each step: the keys held, nothing outside a game. It takes only
 // the session's lock (the arena's is not held meanwhile) and never reads
 // the world; the seat's autopilot, when on, is the arena's to run.
-func (s *session) arenaInput() (in game.Input) {
+func (s *session) arenaInput() game.Input {
 	defer s.guard()
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.stress {
-		return in
-	}
 	return s.input(time.Since(s.clock))
 }
 
@@ -46,20 +43,21 @@ func (s *session) arenaLoop() {
 	}
 }
 
-// arenaSample takes a sample and moves to the game-over screen when the
-// seat's last ship is lost, returning its high-score entry if it counts.
+// arenaSample takes a sample and, when the seat's last ship is lost,
+// shows the game over and returns its high-score entry if it counts.
 func (s *session) arenaSample(now time.Duration) (scores.Entry, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sample(now)
-	if s.me.Phase != game.GameOver || s.mode != modePlay {
+	ar := s.seat.Arena()
+	ar.RLock()
+	res, ended := s.match.Observe()
+	ar.RUnlock()
+	if !ended {
 		return scores.Entry{}, false
 	}
-	s.mode = modeOver
-	s.stress = false
-	s.seat.SetAutopilot(false)
 	s.hold.releaseAll()
-	return s.finishGame(true)
+	return s.gameOver(res)
 }
 
 // arenaPick asks the arena to switch the targeted pool(s) to st: only its
@@ -75,7 +73,7 @@ func (s *session) arenaPick(st pool.Strategy) error {
 	case targetDebris:
 		d = st
 	}
-	err := s.seat.SetStrategies(b, d)
+	err := s.match.SetStrategies(b, d)
 	if errors.Is(err, hub.ErrNotCreator) {
 		s.tell(s.creatorOnly())
 		return nil
@@ -109,19 +107,13 @@ func (s *session) syncArenaList() {
 	}
 }
 
-// strategyLabel names the pools' strategies as sampled, for the
-// high-score table.
-func (v *view) strategyLabel() string {
-	b, d := v.pools[bulletsPool].stats.Strategy, v.pools[debrisPool].stats.Strategy
-	if b == d {
-		return string(b)
-	}
-	return string(b) + "/" + string(d)
-}
-
 // paused reports whether the world is paused; an arena never is. The
 // caller holds the lock.
 func (s *session) paused() bool { return s.seat == nil && s.world.Paused() }
+
+// playing reports whether the player's keys play. The caller holds the
+// lock.
+func (s *session) playing() bool { return s.match.Phase() == modePlay && !s.paused() }
 
 // strategies returns the pools' strategies, read under the arena's lock
 // in an arena. It runs on tview's goroutine.

@@ -155,14 +155,14 @@ func (s *session) pick(i int) {
 	case s.seat != nil:
 		err = s.arenaPick(st)
 	case s.target == targetBoth:
-		err = s.world.SetStrategy(st)
+		err = s.match.SetStrategies(st, st)
 		s.view.pools[bulletsPool].restart()
 		s.view.pools[debrisPool].restart()
 	case s.target == targetBullets:
-		err = s.world.SetStrategies(st, "")
+		err = s.match.SetStrategies(st, "")
 		s.view.pools[bulletsPool].restart()
 	case s.target == targetDebris:
-		err = s.world.SetStrategies("", st)
+		err = s.match.SetStrategies("", st)
 		s.view.pools[debrisPool].restart()
 	}
 	s.sample(time.Since(s.clock)) // the panel names the new strategy at once
@@ -290,7 +290,7 @@ func (s *session) onRune(r rune, now time.Duration) {
 		s.press(ctlThrust, now)
 	case ' ':
 		s.mu.Lock()
-		playing := s.mode == modePlay
+		playing := s.match.Phase() == modePlay
 		s.mu.Unlock()
 		if playing {
 			s.press(ctlFire, now)
@@ -299,32 +299,27 @@ func (s *session) onRune(r rune, now time.Duration) {
 		}
 	case 'h', 'H':
 		s.mu.Lock()
-		s.hyper = s.mode == modePlay && !s.paused()
+		s.hyper = s.playing()
 		s.mu.Unlock()
 	case 'p', 'P':
 		s.mu.Lock()
 		switch {
 		case s.seat != nil:
 			s.tell("an arena plays on: no pause")
-		case s.mode == modePlay:
-			s.world.SetPaused(!s.world.Paused())
+		case s.match.TogglePause():
 			s.hold.releaseAll()
 		}
 		s.mu.Unlock()
 	case 'x', 'X':
 		s.mu.Lock()
-		s.stress = !s.stress
-		switch {
-		case s.seat != nil:
-			s.stress = s.stress && s.mode == modePlay
-			s.assisted = s.assisted || s.stress
-			s.seat.SetAutopilot(s.stress)
-		case s.stress && s.mode != modePlay:
-			s.newGame(modePlay)
-		case s.stress:
-			s.assisted = true
+		err := s.match.ToggleStress()
+		if s.seat == nil {
+			s.newGame()
 		}
 		s.mu.Unlock()
+		if err != nil {
+			s.end(ReasonError, fmt.Errorf("ui: stress: %w", err))
+		}
 	case 'b', 'B':
 		s.mu.Lock()
 		s.target = (s.target + 1) % numTargets
@@ -344,7 +339,7 @@ func (s *session) onRune(r rune, now time.Duration) {
 func (s *session) press(c control, now time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.mode == modePlay && !s.paused() && !s.opts.Keys.Active() {
+	if s.playing() && !s.opts.Keys.Active() {
 		s.hold.press(c, now)
 	}
 }
@@ -353,8 +348,8 @@ func (s *session) press(c control, now time.Duration) {
 func (s *session) startGame() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.mode != modePlay {
-		s.newGame(modePlay)
+	if s.match.Start() {
+		s.newGame()
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/match"
 	"poolroids/levels"
 	"poolroids/pool"
 	"poolroids/ui/kitty"
@@ -60,17 +61,16 @@ const (
 	maxFPS     = 240
 	minWidth   = 80 // smallest terminal the game is laid out for
 	minHeight  = 24
-	maxCatchUp = 5            // steps a late tick may take at once to keep game time
-	overWait   = 3 * game.TPS // steps before the demo or the stress autopilot starts a new game
+	maxCatchUp = 5 // steps a late tick may take at once to keep game time
 )
 
-// mode is which screen the arena shows.
-type mode uint8
+// mode is which screen the arena shows: the match's phase.
+type mode = match.Phase
 
 const (
-	modeTitle mode = iota // the autopilot plays a demo under the title
-	modePlay              // the player (or the stress autopilot) plays
-	modeOver              // game over: the high-score table
+	modeTitle = match.Title // the autopilot plays a demo under the title
+	modePlay  = match.Play  // the player (or the stress autopilot) plays
+	modeOver  = match.Over  // game over: the high-score table
 )
 
 // target is which pool a strategy pick applies to.
@@ -139,23 +139,16 @@ type session struct {
 	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only
 
 	mu       sync.Mutex // guards the fields below
-	world    *game.World
-	me       game.Player // an arena seat's state at the last sample or paint
-	wave     int         // the arena's wave, likewise
+	match    *match.Match
+	world    *game.World // the match's world on screen
+	me       game.Player // an arena seat's state at the last paint
 	notice   string      // why a key did nothing, shown until noticeAt + noticeFor
 	noticeAt time.Duration
-	mode     mode
-	overAt   uint64 // tick at which the current game ended; 0: not ended
 	ticks    uint64 // stepping ticks since Run began
-	stress   bool
-	assisted bool // the autopilot played part of the current game
-	demo     game.Autopilot
-	pressure game.Autopilot
 	hold     pressHold
 	hyper    bool // a hyperspace press waits for the next step
 	target   target
 	high     int // best score in the table
-	best     int // Result.Score
 	over     []string
 	view     view
 	stepTime time.Duration
@@ -180,15 +173,15 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 	case opts.FPS < 0 || opts.FPS > maxFPS:
 		return nil, fmt.Errorf("ui: fps %d out of range 1..%d", opts.FPS, maxFPS)
 	}
-	var w *game.World
+	var m *match.Match
 	if opts.Arena != nil {
-		w = opts.Arena.Arena().World()
+		m = match.NewSeat(opts.Arena)
 	} else {
 		var err error
-		w, err = game.New(game.Config{
+		m, err = match.New(game.Config{
 			Levels: opts.Levels, Seed: opts.Seed, Strategy: opts.Strategy,
 			Bullets: opts.Bullets, Debris: opts.Debris,
-		})
+		}, opts.Stress)
 		if err != nil {
 			return nil, err
 		}
@@ -196,11 +189,11 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 	s := &session{
 		opts:       opts,
 		seat:       opts.Arena,
-		world:      w,
+		match:      m,
+		world:      m.World(),
 		clock:      time.Now(),
 		frameKey:   tcell.NewEventKey(tcell.KeyF64, 0, tcell.ModNone),
 		frameDue:   true, // the first draw, before the frame clock starts
-		pressure:   game.Autopilot{Pressure: true},
 		stop:       make(chan struct{}),
 		supervised: make(chan struct{}),
 		quit:       make(chan struct{}),
@@ -209,12 +202,6 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 		if top := opts.Scores.Top(1); len(top) > 0 {
 			s.high = top[0].Score
 		}
-	}
-	if opts.Stress {
-		s.stress, s.assisted, s.mode = true, true, modePlay
-	}
-	if s.seat != nil {
-		s.stress, s.assisted, s.mode = false, false, modePlay
 	}
 	s.screen = &appScreen{Screen: screen, s: s, epoch: 1}
 	s.app = tview.NewApplication()
@@ -250,8 +237,8 @@ func (s *session) run(ctx context.Context) (Result, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.finishGame(false)
-	return Result{Score: s.best, Reason: s.reason}, s.err
+	s.match.Leave()
+	return Result{Score: s.match.Best(), Reason: s.reason}, s.err
 }
 
 // runApp runs tview's event loop. tview finalises the screen before it
@@ -376,7 +363,7 @@ func (s *session) record(entry scores.Entry) {
 	top := s.opts.Scores.Top(8)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.mode == modeOver {
+	if s.match.Phase() == modeOver {
 		s.over = overLines(entry, rank, err, top, s.ascii)
 	}
 	if len(top) > 0 {
@@ -384,55 +371,37 @@ func (s *session) record(entry scores.Entry) {
 	}
 }
 
-// step steps the world and moves between title, play and game over. It
-// returns the high-score entry of a game that just ended, if it counts.
+// step steps the match with this step's keys. It returns the high-score
+// entry of a game that just ended, if it counts.
 func (s *session) step(now time.Duration) (scores.Entry, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w := s.world
 	in := s.input(now)
 	t0 := time.Now()
-	w.Step(in)
+	res, ended := s.match.Step(in)
 	s.stepTime += time.Since(t0)
 	s.stepN++
 	s.ticks++
 	if s.ticks%sampleEvery == 0 {
 		s.sample(now)
 	}
-	if w.Phase() != game.GameOver {
-		return scores.Entry{}, false
-	}
-	if s.overAt == 0 {
-		s.overAt = s.ticks
-		if s.mode == modePlay {
-			s.mode = modeOver
-			return s.finishGame(true)
-		}
-	}
-	switch {
-	case s.ticks-s.overAt < overWait: // the game-over screen stays a while
-	case s.mode == modeTitle:
-		s.newGame(modeTitle)
-	case s.stress:
-		s.newGame(modePlay)
-	}
-	return scores.Entry{}, false
-}
-
-// finishGame counts the current game's score in Result.Score and, when the
-// game ended and the player played it alone, returns its high-score entry.
-// The caller holds the lock.
-func (s *session) finishGame(ended bool) (scores.Entry, bool) {
-	e := s.entry()
-	if s.mode == modeTitle || s.assisted {
-		if ended {
-			s.over = overLines(scores.Entry{Score: e.Score, Wave: e.Wave}, 0, errAssisted, nil, s.ascii)
-		}
-		return scores.Entry{}, false
-	}
-	s.best = max(s.best, e.Score)
 	if !ended {
 		return scores.Entry{}, false
+	}
+	return s.gameOver(res)
+}
+
+// gameOver shows the game-over screen of res and returns its high-score
+// entry, if it counts. The caller holds the lock.
+func (s *session) gameOver(res match.Result) (scores.Entry, bool) {
+	e := scores.Entry{Score: res.Score, Wave: res.Wave}
+	if !res.Counts {
+		s.over = overLines(e, 0, errAssisted, nil, s.ascii)
+		return scores.Entry{}, false
+	}
+	e.Name, e.Strategy, e.When = s.opts.Player, res.Strategy, time.Now()
+	if s.seat != nil {
+		e.Arena = s.seat.Arena().Name()
 	}
 	s.over = overLines(e, 0, nil, nil, s.ascii)
 	return e, s.opts.Scores != nil && e.Score > 0
@@ -440,43 +409,14 @@ func (s *session) finishGame(ended bool) (scores.Entry, bool) {
 
 var errAssisted = errors.New("autopilot game: score not recorded")
 
-// entry is the current game's high-score entry. The caller holds the lock.
-func (s *session) entry() scores.Entry {
-	if s.seat != nil {
-		return scores.Entry{
-			Name: s.opts.Player, Score: s.me.Score, Wave: s.wave,
-			Strategy: s.view.strategyLabel(), When: time.Now(), Arena: s.seat.Arena().Name(),
-		}
-	}
-	return scores.Entry{
-		Name: s.opts.Player, Score: s.world.Score(), Wave: s.world.Wave(),
-		Strategy: strategyLabel(s.world), When: time.Now(),
-	}
-}
-
-// strategyLabel names the pools' strategies for the high-score table.
-func strategyLabel(w *game.World) string {
-	b, d := w.Bullets().Strategy(), w.Debris().Strategy()
-	if b == d {
-		return string(b)
-	}
-	return string(b) + "/" + string(d)
-}
-
-// input is this step's intent. The caller holds the lock.
+// input is this step's keys: none outside a game, or while the stress
+// autopilot plays. The caller holds the lock.
 func (s *session) input(now time.Duration) game.Input {
-	w := s.world
-	if s.mode != modePlay {
+	if s.match.Phase() != modePlay || s.match.Stress() {
 		s.opts.Keys.Poll() // a key pressed meanwhile must not act in the next game
-	}
-	switch {
-	case s.mode == modeTitle:
-		return s.demo.Input(w)
-	case s.mode == modeOver:
 		return game.Input{}
-	case s.stress:
-		return s.pressure.Input(w)
-	case s.opts.Keys.Active():
+	}
+	if s.opts.Keys.Active() {
 		k := s.opts.Keys.Poll()
 		return game.Input{
 			Left: k.Has(kitty.Left), Right: k.Has(kitty.Right), Thrust: k.Has(kitty.Thrust),
@@ -494,29 +434,16 @@ func (s *session) input(now time.Duration) game.Input {
 	return in
 }
 
-// newGame restarts the world in mode m. The caller holds the lock.
-func (s *session) newGame(m mode) {
-	if s.mode == modePlay {
-		s.finishGame(false)
-	}
-	if s.seat != nil {
-		if err := s.seat.Rejoin(); err != nil {
-			return // its game is still on
-		}
-		s.me = game.Player{Phase: game.Respawning, Lives: game.StartLives, KilledBy: game.NoSlot}
-	} else {
-		s.world.Restart()
-		// Each game's figures start from zero, the demo's included.
-		s.world.Bullets().ResetStats()
-		s.world.Debris().ResetStats()
-		s.view.pools[bulletsPool] = poolView{}
-		s.view.pools[debrisPool] = poolView{}
-	}
-	s.mode, s.overAt, s.over = m, 0, nil
-	s.assisted = m == modePlay && s.stress
+// newGame shows what the match started (a new game, the title, a stress
+// game in a world of its own) from a clean slate: no game-over screen, no
+// key held, the pools' figures from zero. The caller holds the lock.
+func (s *session) newGame() {
+	s.world = s.match.World()
+	s.over = nil
 	s.hold.releaseAll()
 	s.hyper = false
-	s.demo, s.pressure = game.Autopilot{}, game.Autopilot{Pressure: true}
+	s.view.pools[bulletsPool] = poolView{}
+	s.view.pools[debrisPool] = poolView{}
 }
 
 // sample records the pools' statistics for the panel. The caller holds the
@@ -526,7 +453,6 @@ func (s *session) sample(now time.Duration) {
 		ar := s.seat.Arena()
 		ar.RLock()
 		defer ar.RUnlock()
-		s.me, s.wave = s.world.Player(s.seat.Slot()), s.world.Wave()
 	}
 	s.view.pools[bulletsPool].sample(s.world.Bullets().Stats(), now)
 	s.view.pools[debrisPool].sample(s.world.Debris().Stats(), now)
@@ -567,10 +493,10 @@ func (s *session) paint(a *arena) {
 	a.paintWorld(w)
 	a.hud = hud{
 		level: w.Level().Name, score: score, lives: lives, wave: w.Wave(),
-		high: max(s.high, s.best), mode: s.mode, paused: w.Paused(), stress: s.stress,
+		high: max(s.high, s.match.Best()), mode: s.match.Phase(), paused: w.Paused(), stress: s.match.Stress(),
 		over: s.over,
 	}
-	if s.mode == modePlay && !s.assisted {
+	if s.match.Phase() == modePlay && !s.match.Assisted() {
 		a.hud.high = max(a.hud.high, score)
 	}
 }

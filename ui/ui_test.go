@@ -24,7 +24,6 @@ import (
 	"poolroids/game"
 	"poolroids/levels"
 	"poolroids/pool"
-	"poolroids/ui/scores"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -370,7 +369,7 @@ func TestKeys(t *testing.T) {
 		t.Fatalf("no title screen:\n%s", r.text())
 	}
 	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.mode == modePlay }); return ok })
+	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.match.Phase() == modePlay }); return ok })
 
 	t.Run("rotate", func(t *testing.T) {
 		var before float64
@@ -470,7 +469,7 @@ func TestInputDoesNotDraw(t *testing.T) {
 	const fps = 4
 	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 11, FPS: fps})
 	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.mode == modePlay }); return ok })
+	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.match.Phase() == modePlay }); return ok })
 	var before uint64
 	r.locked(func(w *game.World) { before = w.Bullets().Stats().Acquires })
 	frames := func() (n uint64) { r.onLoop(func() { n = r.s.frames }); return n }
@@ -855,11 +854,12 @@ func TestKeptFrames(t *testing.T) {
 		{"arena focused", func(s *session) { s.list.Blur(); s.arena.Focus(nil) }, 5},
 		{"game over", func(s *session) {
 			s.mu.Lock()
-			s.mode, s.overAt = modeOver, s.ticks
-			s.over = overLines(scores.Entry{Score: 120, Wave: 2}, 0, errAssisted, nil, false)
+			for s.world.Phase() != game.GameOver {
+				s.world.Step(game.Input{Hyperspace: true})
+			}
 			s.mu.Unlock()
 		}, 5},
-		{"title again", func(s *session) { s.mu.Lock(); s.newGame(modeTitle); s.mu.Unlock() }, 20},
+		{"title again", func(s *session) { s.onRune('x', now) }, 20},
 		{"resize", func(s *session) {
 			s.screen.Screen.(tcell.SimulationScreen).SetSize(140, 50)
 			s.root.SetRect(0, 0, 140, 50)
