@@ -14,7 +14,8 @@ import (
 )
 
 // newArenas makes the server's arenas: worlds of size ships on the levels,
-// capacities and strategy of opts, each with a seed of its own.
+// capacities and strategy of opts, each with a seed of its own (a random
+// one, plus the number of arenas opened before).
 func newArenas(opts ui.Options, size int) (*hub.Hub, error) {
 	return hub.New(hub.Config{
 		Game: game.Config{Levels: opts.Levels, Strategy: opts.Strategy, Bullets: opts.Bullets, Debris: opts.Debris, Seed: rand.Uint64()},
@@ -23,7 +24,8 @@ func newArenas(opts ui.Options, size int) (*hub.Hub, error) {
 }
 
 // servePlay is the server's serve.PlayFunc: the arena the session's
-// command names (join or new), else a solo game with opts.
+// command names (join or new), else the lobby, from which the player
+// plays solo games with opts or joins arenas.
 func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
 	return func(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
 		o := opts
@@ -31,19 +33,24 @@ func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
 		o.ASCII = s.ASCII
 		o.Keys = s.Keys
 		o.Player = s.Player()
-		if c := s.Command; c.Verb == serve.VerbJoin || c.Verb == serve.VerbNew {
-			mode := game.Coop
-			if c.PvP {
-				mode = game.PvP
+		var res ui.Result
+		var err error
+		switch c := s.Command; c.Verb {
+		case serve.VerbJoin, serve.VerbNew:
+			kind := ui.ChoiceJoin
+			if c.Verb == serve.VerbNew {
+				kind = ui.ChoiceNew
 			}
-			seat, err := h.Join(hub.Request{Arena: c.Name, Player: s.Name, New: c.Verb == serve.VerbNew, Mode: mode})
+			seat, err := ui.Join(h, ui.Choice{Kind: kind, Name: c.Name, PvP: c.PvP}, s.Name)
 			if err != nil {
 				return 0, &serve.RefusedError{Message: err.Error()}
 			}
 			defer seat.Leave()
 			o.Arena = seat
+			res, err = ui.Run(ctx, screen, o)
+		default:
+			res, err = ui.PlayLobby(ctx, screen, ui.LobbyOptions{Game: o, Hub: h, Name: s.Name})
 		}
-		res, err := ui.Run(ctx, screen, o)
 		if res.Reason == ui.ReasonPanic {
 			err = fmt.Errorf("%w: %w", serve.ErrPanic, err)
 		}

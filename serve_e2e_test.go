@@ -161,9 +161,10 @@ func writeClientKey(t testing.TB, dir string) (string, ssh.Signer) {
 
 // TestServeInTmux plays over SSH with the real OpenSSH client in a tmux
 // pane against the built binary, checking the host key the server's log
-// names: the pane shows the game, 3 switches the
-// strategy, q ends the session with status 0; then SIGTERM tells a second
-// player "server shutting down" and the server exits within five seconds.
+// names: the pane shows the lobby, Enter plays solo, 3 switches the
+// strategy, q goes back to the lobby and q again ends the session with
+// status 0; then SIGTERM tells a second player, in the lobby, "server
+// shutting down" and the server exits within five seconds.
 func TestServeInTmux(t *testing.T) {
 	sshPath, err := exec.LookPath("ssh")
 	if err != nil {
@@ -189,6 +190,8 @@ func TestServeInTmux(t *testing.T) {
 		"-o LogLevel=ERROR -o IdentitiesOnly=yes -i %s -l player 127.0.0.1; echo exit=$?", sshPath, srv.port, knownHosts, key)
 
 	s.send("clear; "+sshCmd, "Enter")
+	s.waitFor("the lobby", func(p string) bool { return strings.Contains(p, "Play solo") && strings.Contains(p, "ARENAS") }, nil)
+	s.send("Enter")
 	// The first frames may be captured half drawn: wait for a whole one.
 	s.waitFor("the title screen and the panel over SSH", func(p string) bool {
 		return strings.Contains(p, "score") && strings.Contains(p, "P O O L R O I D S") &&
@@ -200,6 +203,8 @@ func TestServeInTmux(t *testing.T) {
 		return len(row) == 2 && row[0] == "listremove" && row[1] == "listremove"
 	}, nil)
 	s.send("q")
+	s.waitFor("the lobby again", func(p string) bool { return strings.Contains(p, "Play solo") }, nil)
+	s.send("q")
 	s.waitFor("ssh to exit with 0", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
 	fp := ssh.FingerprintSHA256(signer.PublicKey())
 	srv.waitLog(t, "msg=connect", "user=player", "fingerprint="+fp)
@@ -207,7 +212,7 @@ func TestServeInTmux(t *testing.T) {
 	srv.waitLog(t, "msg=disconnect", "user=player", "reason=quit")
 
 	s.send("clear; "+sshCmd, "Enter")
-	s.waitFor("the second game", func(p string) bool { return strings.Contains(p, "pools") }, nil)
+	s.waitFor("the second lobby", func(p string) bool { return strings.Contains(p, "Play solo") }, nil)
 	start := time.Now()
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)

@@ -35,8 +35,9 @@ var (
 // Config configures a [Hub]. Its zero value opens arenas of DefaultSize
 // ships on the shipped levels with seed 0.
 type Config struct {
-	// Game is every arena's world: levels, seed, strategy, capacities.
-	// Ships and Mode are set per arena.
+	// Game is every arena's world: levels, strategy, capacities. Ships and
+	// Mode are set per arena; the n-th arena opened (from 0) plays seed
+	// Game.Seed + n.
 	Game game.Config
 	// Size is the number of ships of an arena, 1 to game.MaxShips; 0:
 	// DefaultSize.
@@ -53,6 +54,7 @@ type Hub struct {
 	cfg    Config
 	mu     sync.Mutex
 	arenas map[string]*Arena
+	opened uint64 // arenas opened so far
 	closed bool
 	wg     sync.WaitGroup // one per arena goroutine
 }
@@ -127,13 +129,14 @@ func (h *Hub) Join(r Request) (*Seat, error) {
 // open starts an arena. The caller holds h.mu.
 func (h *Hub) open(name string, mode game.Mode) (*Arena, error) {
 	g := h.cfg.Game
-	g.Ships, g.Mode = h.cfg.Size, mode
+	g.Ships, g.Mode, g.Seed = h.cfg.Size, mode, g.Seed+h.opened
 	w, err := game.New(g)
 	if err != nil {
 		return nil, err
 	}
 	a := &Arena{hub: h, name: name, mode: mode, world: w, stop: make(chan struct{}), done: make(chan struct{})}
 	h.arenas[name] = a
+	h.opened++
 	h.wg.Add(1)
 	go a.run()
 	return a, nil

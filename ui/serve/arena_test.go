@@ -15,17 +15,21 @@ import (
 	"poolroids/ui"
 )
 
-// arenaPlay plays the real game with arenas, wired as `poolroids serve`
-// wires it.
+// arenaPlay plays the real game with arenas and the lobby, wired as
+// `poolroids serve` wires it.
 func arenaPlay(h *hub.Hub) PlayFunc {
 	return func(ctx context.Context, screen tcell.Screen, s Session) (int, error) {
 		o := ui.Options{Seed: 1, ASCII: s.ASCII, Keys: s.Keys, Player: s.Player()}
+		if s.Command.Verb == VerbLobby {
+			res, err := ui.PlayLobby(ctx, screen, ui.LobbyOptions{Game: o, Hub: h, Name: s.Name})
+			return res.Score, err
+		}
 		if c := s.Command; c.Verb == VerbJoin || c.Verb == VerbNew {
-			mode := game.Coop
-			if c.PvP {
-				mode = game.PvP
+			kind := ui.ChoiceJoin
+			if c.Verb == VerbNew {
+				kind = ui.ChoiceNew
 			}
-			seat, err := h.Join(hub.Request{Arena: c.Name, Player: s.Name, New: c.Verb == VerbNew, Mode: mode})
+			seat, err := ui.Join(h, ui.Choice{Kind: kind, Name: c.Name, PvP: c.PvP}, s.Name)
 			if err != nil {
 				return 0, &RefusedError{Message: err.Error()}
 			}
@@ -97,8 +101,8 @@ func TestArena(t *testing.T) {
 	ann.keys(t, dense)
 	ann.waitScreen(t, "ann switched to dense")
 	bob.waitScreen(t, "ann switched to dense", "pools: ann at")
-	if row := strategyRow(bob.waitScreen(t, "strategy")); row != "dense dense" {
-		t.Errorf("bob's panel shows strategies %q, want dense dense", row)
+	if !waitUntil(t, func() bool { return strategyRow(bob.vt.text()) == "dense dense" }) {
+		t.Errorf("bob's panel shows strategies %q, want dense dense", strategyRow(bob.vt.text()))
 	}
 	bob.keys(t, strategyKey(t, pool.Scan))
 	bob.waitScreen(t, "only ann switches the pools")
@@ -214,4 +218,34 @@ func TestArenaNoLeaks(t *testing.T) {
 		buf = buf[:runtime.Stack(buf, true)]
 		t.Errorf("goroutines: %d before, %d after 50 arena sessions\n%s", base, n, buf)
 	}
+}
+
+// TestLobby: a player without a command meets the lobby, sees the open
+// arena, joins it, and on quitting comes back to the lobby, which q leaves.
+func TestLobby(t *testing.T) {
+	ts, _ := startArenas(t)
+	ann := play(t, ts.mustDial(t, "ann", nil), ptyOpts{w: 120, h: 40, cmd: "join den"})
+	ann.waitScreen(t, "arena den")
+
+	carl := play(t, ts.mustDial(t, "carl", nil), ptyOpts{w: 120, h: 40})
+	carl.waitScreen(t, "Play solo", "den", "1/8")
+	carl.keys(t, "\x1b[B") // down: from Play solo to den
+	time.Sleep(50 * time.Millisecond)
+	carl.keys(t, "\r")
+	carl.waitScreen(t, "arena den", "ann", "carl")
+	ann.waitScreen(t, "carl joined")
+	carl.keys(t, "q")
+	carl.waitScreen(t, "Play solo")
+	ann.waitScreen(t, "carl left")
+
+	carl.keys(t, " ") // Play solo
+	carl.waitScreen(t, "pools", "score 0")
+	carl.keys(t, "q")
+	carl.waitScreen(t, "Play solo")
+	carl.keys(t, "q")
+	if st := carl.exit(t); st != 0 {
+		t.Errorf("leaving the lobby: exit status %d", st)
+	}
+	ann.keys(t, "q")
+	ann.exit(t)
 }
