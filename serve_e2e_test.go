@@ -282,7 +282,10 @@ func cpuTime(pid int) (time.Duration, error) {
 // 120×40 terminals over loopback against the built server in a process of
 // its own, each watching the autopilot play at 30 FPS — the title screen's
 // demo (a typical scene) or, with "stress", the max-pressure autopilot
-// (the busiest). One op is one second of all N sessions playing. Metrics:
+// (the busiest); with "arena", arenas of 16 players each (N/16 of them),
+// every ship flown by the max-pressure autopilot holding fire into the
+// arena's shared pools. One op is one second of all N sessions playing.
+// Metrics:
 // what one session costs the server — bytes of terminal output a second
 // (KiB/s/session), frames a second (fps/session, and the slowest
 // session's), CPU (server-%/session: percent of one core) — and the cores
@@ -296,7 +299,7 @@ func BenchmarkSessions(b *testing.B) {
 	}
 	bin := buildBinary(b)
 	dir := b.TempDir()
-	srv := startServe(b, bin, dir, "--max-sessions", "256", "--conn-rate", "0", "--idle", "1h")
+	srv := startServe(b, bin, dir, "--max-sessions", "256", "--conn-rate", "0", "--idle", "1h", "--arena-size", "16")
 	_, client := writeClientKey(b, dir)
 	config := &ssh.ClientConfig{
 		User:            "bench",
@@ -307,7 +310,7 @@ func BenchmarkSessions(b *testing.B) {
 	for _, bc := range []struct {
 		scene string
 		n     int
-	}{{"demo", 1}, {"demo", 16}, {"demo", 64}, {"stress", 64}} {
+	}{{"demo", 1}, {"demo", 16}, {"demo", 64}, {"stress", 64}, {"arena", 64}} {
 		b.Run(fmt.Sprintf("%s-%d", bc.scene, bc.n), func(b *testing.B) {
 			meters := make([]*meter, bc.n)
 			var wg sync.WaitGroup
@@ -327,7 +330,11 @@ func BenchmarkSessions(b *testing.B) {
 				}
 				in, _ := sess.StdinPipe()
 				out, _ := sess.StdoutPipe()
-				if err := sess.Shell(); err != nil {
+				start := sess.Shell // the lobby: Enter plays solo
+				if bc.scene == "arena" {
+					start = func() error { return sess.Start(fmt.Sprintf("join bench%d", i/16)) }
+				}
+				if err := start(); err != nil {
 					b.Fatal(err)
 				}
 				m := &meter{}
@@ -337,7 +344,15 @@ func BenchmarkSessions(b *testing.B) {
 					defer wg.Done()
 					_, _ = io.Copy(m, out)
 				}()
-				if bc.scene == "stress" {
+				switch bc.scene {
+				case "demo":
+					_, _ = io.WriteString(in, "\r")
+				case "stress":
+					_, _ = io.WriteString(in, "\r")
+					time.Sleep(100 * time.Millisecond) // the lobby gone, the game reads the keys
+					_, _ = io.WriteString(in, "x")
+				case "arena":
+					time.Sleep(50 * time.Millisecond)
 					_, _ = io.WriteString(in, "x")
 				}
 			}

@@ -249,3 +249,32 @@ func TestLobby(t *testing.T) {
 	ann.keys(t, "q")
 	ann.exit(t)
 }
+
+// TestArenaShutdown: shutting the server down tells every player of an
+// arena, and one in the lobby.
+func TestArenaShutdown(t *testing.T) {
+	ts, _ := startArenas(t)
+	var players []*player
+	for _, o := range []ptyOpts{{cmd: "join den"}, {cmd: "join den"}, {}} {
+		o.w, o.h = 100, 30
+		p := play(t, ts.mustDial(t, "frank", nil), o)
+		if o.cmd != "" {
+			p.waitScreen(t, "arena den")
+		} else {
+			p.waitScreen(t, "Play solo")
+		}
+		players = append(players, p)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := ts.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	for _, p := range players {
+		if st := p.exit(t); st != 1 || !strings.Contains(p.output(), "poolroids: server shutting down") {
+			t.Errorf("at shutdown: status %d, output ends %q", st, tail(p.output()))
+		}
+	}
+	<-ts.served
+	ts.served <- ErrServerClosed // for the cleanup's check
+}
