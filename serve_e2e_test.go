@@ -398,3 +398,62 @@ func BenchmarkSessions(b *testing.B) {
 		})
 	}
 }
+
+// TestArenaInTmux: two OpenSSH clients, in two tmux sessions, join one
+// arena with `ssh -t … join den` and each sees the other's name.
+func TestArenaInTmux(t *testing.T) {
+	sshPath, err := exec.LookPath("ssh")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("ssh is missing; CI must install openssh-client (.ci/run does)")
+		}
+		t.Skip("the OpenSSH client is not installed")
+	}
+	s := newTmux(t)
+	if out, err := s.run("new-session", "-d", "-s", "e2e2", "-x", "120", "-y", "40", "env", "PS1=$ ", "sh"); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	key, _ := writeClientKey(t, dir)
+	srv := startServe(t, bin, dir)
+	srv.waitLog(t, "msg=listening")
+	knownHosts := filepath.Join(dir, "known_hosts")
+	line := fmt.Sprintf("[127.0.0.1]:%d %s", srv.port, ssh.MarshalAuthorizedKey(srv.hostKey))
+	if err := os.WriteFile(knownHosts, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sshCmd := func(user string) string {
+		return fmt.Sprintf("%s -t -F /dev/null -p %d -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s "+
+			"-o LogLevel=ERROR -o IdentitiesOnly=yes -i %s -l %s 127.0.0.1 join den; echo exit=$?", sshPath, srv.port, knownHosts, key, user)
+	}
+	// The second pane, through tmux's own commands.
+	send2 := func(keys ...string) {
+		if out, err := s.run(append([]string{"send-keys", "-t", "e2e2"}, keys...)...); err != nil {
+			t.Fatalf("tmux send-keys: %v\n%s", err, out)
+		}
+	}
+	capture2 := func() string {
+		out, err := s.run("capture-pane", "-p", "-t", "e2e2")
+		if err != nil {
+			t.Fatalf("tmux capture-pane: %v\n%s", err, out)
+		}
+		return out
+	}
+
+	s.send("clear; "+sshCmd("ann"), "Enter")
+	s.waitFor("ann in the arena", func(p string) bool { return strings.Contains(p, "arena den") }, nil)
+	send2("clear; "+sshCmd("bob"), "Enter")
+	s.waitFor("bob on ann's screen", func(p string) bool { return strings.Contains(p, "bob") && strings.Contains(p, "ann") }, nil)
+	deadline := time.Now().Add(15 * time.Second)
+	for p := capture2(); !strings.Contains(p, "arena den") || !strings.Contains(p, "ann") || !strings.Contains(p, "bob"); p = capture2() {
+		if time.Now().After(deadline) {
+			t.Fatalf("bob's screen never showed the arena with ann:\n%s", p)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	send2("q")
+	s.waitFor("bob's leaving on ann's screen", func(p string) bool { return strings.Contains(p, "bob left") }, nil)
+	s.send("q")
+	s.waitFor("ssh to exit with 0", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
+}
