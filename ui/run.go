@@ -456,7 +456,10 @@ func (s *session) sample(now time.Duration) {
 	}
 	s.view.pools[bulletsPool].sample(s.world.Bullets().Stats(), now)
 	s.view.pools[debrisPool].sample(s.world.Debris().Stats(), now)
-	if s.stepN > 0 {
+	switch {
+	case s.seat != nil:
+		s.view.step = s.seat.Arena().StepTime()
+	case s.stepN > 0:
 		s.view.step = s.stepTime / time.Duration(s.stepN)
 	}
 	s.stepTime, s.stepN = 0, 0

@@ -210,7 +210,7 @@ func TestPanelShowsPoolNumbers(t *testing.T) {
 			t.Errorf("row %q = %q, want %q\n%s", r.label, got, r.want, text)
 		}
 	}
-	for _, want := range []string{"probes/acq", "acquires/s", "allocs/s", "go heap", "gc", "last pause", "go allocs", "per frame", "fps", "step", "draw"} {
+	for _, want := range []string{"probes/acq", "acquires/s", "allocs/s", "proc heap", "proc gc", "last pause", "proc alloc", "per frame", "fps", "step", "draw"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("panel lacks %q:\n%s", want, text)
 		}

@@ -36,6 +36,7 @@ type Arena struct {
 	switched Switch
 	deaths   [game.MaxShips]int // each slot's deaths the last step saw
 	empty    uint64             // steps since the last player left
+	stepTime time.Duration      // a step's time, averaged over the last second or so
 	err      error
 
 	inputs game.Inputs // the step's, gathered without the lock
@@ -154,7 +155,9 @@ func (a *Arena) step() uint64 {
 			a.inputs[i] = game.Input{} // the seat changed hands meanwhile
 		}
 	}
+	t0 := time.Now()
 	a.world.StepAll(&a.inputs)
+	a.stepTime += (time.Since(t0) - a.stepTime) / game.TPS
 	for i, s := range a.seats {
 		if s == nil {
 			continue
@@ -225,6 +228,10 @@ func (a *Arena) News() []News {
 	}
 	return a.news[i:a.nnews]
 }
+
+// StepTime returns how long a step takes, averaged over about a second.
+// The caller holds RLock.
+func (a *Arena) StepTime() time.Duration { return a.stepTime }
 
 // Switched returns the last strategy switch. The caller holds RLock.
 func (a *Arena) Switched() Switch { return a.switched }
