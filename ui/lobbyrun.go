@@ -29,7 +29,7 @@ type Shared struct {
 // NewShared shares screen, not yet initialised.
 func NewShared(screen tcell.Screen) *Shared { return &Shared{screen: screen} }
 
-// View returns a screen for one application: Run or RunLobby.
+// View returns a screen for one application: Run, or the lobby.
 func (s *Shared) View() tcell.Screen { return &sharedView{Screen: s.screen, shared: s} }
 
 // sharedView is one application's use of a Shared screen. Its Fini wakes the
@@ -91,12 +91,16 @@ func (v *sharedView) PollEvent() tcell.Event {
 // lobbyRefresh is how often the lobby asks for its data again.
 const lobbyRefresh = time.Second
 
-// RunLobby shows the lobby on screen (a Shared view, or any screen not yet
-// initialised, which it finalises) until the player chooses, ctx is done
-// (ChoiceQuit) or reading the terminal fails. data is asked for at the
-// start and every second; status, if not empty, says why the last choice
-// failed.
-func RunLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, status string) (choice Choice, err error) {
+// runLobby shows the lobby on screen, a Shared view, until the player
+// chooses, ctx is done (ChoiceQuit) or reading the terminal fails. data is
+// asked for at the start and every second; status, if not empty, says why
+// the last choice failed.
+func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, status string) (choice Choice, err error) {
+	// tview drops Init's error, and a screen that could not start must
+	// not be drawn on: a view initialises once, so this Init is tview's.
+	if err := screen.Init(); err != nil {
+		return Choice{}, fmt.Errorf("ui: starting the terminal: %w", err)
+	}
 	app := tview.NewApplication()
 	var once sync.Once
 	choose := func(c Choice) {
@@ -162,7 +166,7 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 	best, status := Result{Reason: ReasonQuit}, ""
 	data := func() LobbyData { return lobbyList(lo) }
 	for ctx.Err() == nil {
-		c, err := RunLobby(ctx, shared.View(), data, status)
+		c, err := runLobby(ctx, shared.View(), data, status)
 		if err != nil || c.Kind == ChoiceQuit {
 			return best, err
 		}

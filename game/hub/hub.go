@@ -24,12 +24,14 @@ import (
 // DefaultSize is the number of ships of an arena when Config.Size is 0.
 const DefaultSize = 8
 
-// Errors of [Hub.Join] and [Seat.SetStrategies], for errors.Is.
+// Errors of [Hub.Join] and [Seat.SetStrategies], for errors.Is. Players
+// read them (the lobby and the SSH server show them), so they speak of
+// arenas, not of this package.
 var (
-	ErrFull       = errors.New("hub: the arena is full")
-	ErrExists     = errors.New("hub: an arena of that name is open")
-	ErrClosed     = errors.New("hub: closed")
-	ErrNotCreator = errors.New("hub: only the arena's creator switches strategies")
+	ErrFull       = errors.New("the arena is full")
+	ErrExists     = errors.New("an arena of that name is open")
+	ErrClosed     = errors.New("the arenas are closed")
+	ErrNotCreator = errors.New("only the arena's creator switches strategies")
 )
 
 // Config configures a [Hub]. Its zero value opens arenas of DefaultSize
