@@ -424,7 +424,11 @@ func overLines(e scores.Entry, rank int, err error, top []scores.Entry, ascii bo
 			if len(name) > 12 {
 				name = name[:12]
 			}
-			lines = append(lines, fmt.Sprintf("%2d %-12s %7d  wave %-3d %-10s", i+1, string(name), t.Score, t.Wave, t.Strategy))
+			where := t.Strategy
+			if t.Arena != "" {
+				where = "arena " + t.Arena
+			}
+			lines = append(lines, fmt.Sprintf("%2d %-12s %7d  wave %-3d %-10s", i+1, string(name), t.Score, t.Wave, where))
 		}
 	}
 	return append(lines, "", "space: play again"+dot+"q: quit")

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -191,5 +192,41 @@ func TestClose(t *testing.T) {
 			t.Errorf("join after Close: %v", err)
 		}
 		s.Leave()
+	})
+}
+
+// TestKillNews: in a PvP arena of autopilots holding fire, ships down
+// each other; the arena's news says who killed whom, and the shooter
+// scored for it.
+func TestKillNews(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{Size: 8})
+		seats := make([]*Seat, 8)
+		for i := range seats {
+			seats[i] = join(t, h, Request{Arena: "pit", Player: "p" + string(rune('0'+i)), New: i == 0, Mode: game.PvP})
+			seats[i].SetAutopilot(true)
+		}
+		a := seats[0].Arena()
+		for range 120 {
+			time.Sleep(time.Second)
+			a.RLock()
+			for _, n := range a.News() {
+				if _, killer, ok := strings.Cut(n.Text, " killed by "); ok {
+					var kills int
+					for i := range seats {
+						if seats[i].Name() == killer {
+							kills = a.World().Player(seats[i].Slot()).Kills
+						}
+					}
+					a.RUnlock()
+					if kills == 0 {
+						t.Errorf("%q: the killer has no kill", n.Text)
+					}
+					return
+				}
+			}
+			a.RUnlock()
+		}
+		t.Fatal("no kill in two minutes of PvP")
 	})
 }
