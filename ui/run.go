@@ -135,13 +135,12 @@ type session struct {
 	// under the arena's read lock (taken after mu, never before), and
 	// changed only through the seat.
 	seat   *hub.Seat
-	names  [game.MaxShips]string // the arena's players by slot, as last painted
+	names  [game.MaxShips]string // the arena's players by slot, as last painted; tview's goroutine only
 	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only
 
 	mu       sync.Mutex // guards the fields below
 	match    *match.Match
 	world    *game.World // the match's world on screen
-	me       game.Player // an arena seat's state at the last paint
 	notice   string      // why a key did nothing, shown until noticeAt + noticeFor
 	noticeAt time.Duration
 	ticks    uint64 // stepping ticks since Run began
@@ -438,7 +437,9 @@ func (s *session) input(now time.Duration) game.Input {
 // game in a world of its own) from a clean slate: no game-over screen, no
 // key held, the pools' figures from zero. The caller holds the lock.
 func (s *session) newGame() {
-	s.world = s.match.World()
+	if s.seat == nil { // an arena's world is for good, and read without the lock
+		s.world = s.match.World()
+	}
 	s.over = nil
 	s.hold.releaseAll()
 	s.hyper = false
@@ -479,27 +480,45 @@ func (s *session) copyView(p *panel) bool {
 
 // paint copies the world onto a's canvas and the header into a.hud.
 func (s *session) paint(a *arena) {
+	if s.seat != nil {
+		s.paintArena(a)
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.world
-	score, lives := w.Score(), w.Lives()
-	if s.seat != nil {
-		ar := s.seat.Arena()
-		ar.RLock()
-		defer ar.RUnlock()
-		for i := range s.names {
-			s.names[i], _ = ar.Seated(i)
-		}
-		s.me = w.Player(s.seat.Slot())
-		score, lives = s.me.Score, s.me.Lives
-	}
 	a.paintWorld(w)
 	a.hud = hud{
-		level: w.Level().Name, score: score, lives: lives, wave: w.Wave(),
+		level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),
 		high: max(s.high, s.match.Best()), mode: s.match.Phase(), paused: w.Paused(), stress: s.match.Stress(),
 		over: s.over,
 	}
 	if s.match.Phase() == modePlay && !s.match.Assisted() {
-		a.hud.high = max(a.hud.high, score)
+		a.hud.high = max(a.hud.high, w.Score())
 	}
+}
+
+// paintArena is paint in an arena: the session's lock and then the
+// arena's read lock, each held only while copying, one after the other,
+// so that the arena's goroutine (which takes the session's lock for the
+// keys) never waits for a whole paint.
+func (s *session) paintArena(a *arena) {
+	s.mu.Lock()
+	h := hud{high: max(s.high, s.match.Best()), mode: s.match.Phase(), stress: s.match.Stress(), over: s.over}
+	counts := h.mode == modePlay && !s.match.Assisted()
+	s.mu.Unlock()
+	ar := s.seat.Arena()
+	ar.RLock()
+	w := ar.World()
+	for i := range s.names {
+		s.names[i], _ = ar.Seated(i)
+	}
+	a.paintWorld(w)
+	me := w.Player(s.seat.Slot())
+	h.level, h.score, h.lives, h.wave = w.Level().Name, me.Score, me.Lives, w.Wave()
+	ar.RUnlock()
+	if counts {
+		h.high = max(h.high, h.score)
+	}
+	a.hud = h
 }
