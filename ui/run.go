@@ -31,7 +31,7 @@ type Options struct {
 	Debris   int           // debris pool capacity; 0: the level set's
 	FPS      int           // redraws a second, 1..240; 0: 30
 	ASCII    bool          // force the ASCII fallback even where braille shows
-	Stress   bool          // start playing at once with the max-pressure autopilot on
+	Stress   bool          // start at once with the stress autopilot filling the pools (see match.New)
 	Scores   *scores.Store // high-score table; nil: none kept
 	Player   string        // name stored with a high score
 	Keys     *kitty.Keys   // held-key state from the kitty filter; nil or inactive: press-only mode
