@@ -159,6 +159,20 @@ func writeClientKey(t testing.TB, dir string) (string, ssh.Signer) {
 	return path, signer
 }
 
+// lookSSH returns the OpenSSH client's path, or skips the test without it
+// (but fails it in CI).
+func lookSSH(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("ssh")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("ssh is missing; CI must install openssh-client (.ci/run does)")
+		}
+		t.Skip("the OpenSSH client is not installed")
+	}
+	return path
+}
+
 // TestServeInTmux plays over SSH with the real OpenSSH client in a tmux
 // pane against the built binary, checking the host key the server's log
 // names: the pane shows the lobby, Enter plays solo, 3 switches the
@@ -166,13 +180,7 @@ func writeClientKey(t testing.TB, dir string) (string, ssh.Signer) {
 // status 0; then SIGTERM tells a second player, in the lobby, "server
 // shutting down" and the server exits within five seconds.
 func TestServeInTmux(t *testing.T) {
-	sshPath, err := exec.LookPath("ssh")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("ssh is missing; CI must install openssh-client (.ci/run does)")
-		}
-		t.Skip("the OpenSSH client is not installed")
-	}
+	sshPath := lookSSH(t)
 	s := newTmux(t)
 	bin := buildBinary(t)
 	dir := t.TempDir()
@@ -402,13 +410,7 @@ func BenchmarkSessions(b *testing.B) {
 // TestArenaInTmux: two OpenSSH clients, in two tmux sessions, join one
 // arena with `ssh -t … join den` and each sees the other's name.
 func TestArenaInTmux(t *testing.T) {
-	sshPath, err := exec.LookPath("ssh")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("ssh is missing; CI must install openssh-client (.ci/run does)")
-		}
-		t.Skip("the OpenSSH client is not installed")
-	}
+	sshPath := lookSSH(t)
 	s := newTmux(t)
 	if out, err := s.run("new-session", "-d", "-s", "e2e2", "-x", "120", "-y", "40", "env", "PS1=$ ", "sh"); err != nil {
 		t.Fatalf("tmux new-session: %v\n%s", err, out)
