@@ -20,7 +20,8 @@ func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines + 1 }
 // players is the side panel's box of an arena: who plays (name in the
 // ship's colour, score, ships left, shots refused), who switched the
 // pools last and when, the latest news and the notice of a key that did
-// nothing. It formats its lines from the arena under its read lock and
+// nothing, one after the other from the top, so that a box cut short by a
+// small terminal still shows the news of a half-empty arena. It formats its lines from the arena under its read lock and
 // turns them into strings only when they change, so a frame allocates
 // nothing in steady state.
 type players struct {
@@ -80,11 +81,11 @@ func (p *players) format() {
 	l.b = pad(l.b, 0, 16)
 	l.str("  score sh miss")
 	for i := range w.Ships() {
-		l := next()
 		name, ok := ar.Seated(i)
 		if !ok {
 			continue
 		}
+		l := next()
 		pl := w.Player(i)
 		l.style(playerStyle(i)).str(name)
 		l.b = pad(l.b, 0, 16)
@@ -116,7 +117,10 @@ func (p *players) format() {
 	if notice != "" {
 		l.style(alertStyle).str(notice)
 	}
-	for i := range p.lines[:ln] {
+	for i := range p.lines {
+		if i >= ln {
+			p.lines[i].reset() // below the news: blank
+		}
 		p.lines[i].text.of(p.lines[i].b)
 	}
 }
