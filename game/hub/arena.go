@@ -26,7 +26,8 @@ type Arena struct {
 	done chan struct{} // closed when the arena's goroutine has ended
 
 	mu       sync.RWMutex // guards what follows; a step holds it for writing
-	world    *game.World
+	table    Table
+	world    *game.World // the table's
 	seats    [game.MaxShips]*Seat
 	players  int
 	joins    uint64 // seats given so far: orders them for the creator's succession
@@ -86,10 +87,10 @@ func (a *Arena) seat(r Request) (*Seat, error) {
 	if slot < 0 {
 		return nil, fmt.Errorf("%w: %s has %d players", ErrFull, a.name, a.players)
 	}
-	if err := a.world.Join(slot); err != nil {
+	name := a.hub.cfg.Unique(r.Player, a.taken)
+	if err := a.table.Join(slot, name); err != nil {
 		return nil, err
 	}
-	name := a.hub.cfg.Unique(r.Player, a.taken)
 	s := &Seat{arena: a, slot: slot, name: name, order: a.joins, input: r.Input, ap: game.Autopilot{Pressure: true, Slot: slot}}
 	a.joins++
 	a.seats[slot] = s
@@ -156,7 +157,7 @@ func (a *Arena) step() uint64 {
 		}
 	}
 	t0 := time.Now()
-	a.world.StepAll(&a.inputs)
+	a.table.Step(&a.inputs)
 	a.stepTime += (time.Since(t0) - a.stepTime) / game.TPS
 	for i, s := range a.seats {
 		if s == nil {
@@ -255,7 +256,7 @@ func (s *Seat) Leave() {
 		return
 	}
 	s.left = true
-	a.world.Leave(s.slot)
+	a.table.Leave(s.slot)
 	a.seats[s.slot] = nil
 	a.players--
 	a.post(s.name + " left")
@@ -278,7 +279,7 @@ func (s *Seat) Rejoin() error {
 	if s.left {
 		return fmt.Errorf("hub: %s left %s", s.name, a.name)
 	}
-	if err := a.world.Join(s.slot); err != nil {
+	if err := a.table.Join(s.slot, s.name); err != nil {
 		return err
 	}
 	a.deaths[s.slot] = 0
@@ -312,7 +313,7 @@ func (s *Seat) SetStrategies(bullets, debris pool.Strategy) error {
 	if a.creator != s {
 		return fmt.Errorf("%w: %s does", ErrNotCreator, a.Creator())
 	}
-	if err := a.world.SetStrategies(bullets, debris); err != nil {
+	if err := a.table.SetStrategies(bullets, debris); err != nil {
 		return err
 	}
 	b, d := a.world.Bullets().Strategy(), a.world.Debris().Strategy()
