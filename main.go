@@ -89,7 +89,7 @@ func play(args []string, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 0, "world seed `N`; 0 picks one from the clock")
 	fps := fs.Int("fps", 30, "`N` screen redraws per second, 1..240")
 	ascii := fs.Bool("ascii", false, "draw with ASCII characters instead of braille")
-	stress := fs.Bool("stress", false, "start with the max-pressure autopilot playing (x toggles it)")
+	stress := fs.Bool("stress", false, "start with the max-pressure autopilot filling the pools on the stress levels (x toggles it)")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}

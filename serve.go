@@ -7,15 +7,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"syscall"
 	"time"
 
-	"github.com/gdamore/tcell/v2"
-
+	"poolroids/game/hub"
 	"poolroids/pool"
 	"poolroids/ui"
 	"poolroids/ui/scores"
@@ -59,6 +57,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	strategy := fs.String("strategy", "", "pool strategy `NAME` every game starts with: "+pool.StrategyNames()+" (default: the level set's)")
 	game := addGameFlags(fs, "serve")
 	fps := fs.Int("fps", 30, "`N` screen redraws per second, 1..240 (each costs bandwidth)")
+	arenaSize := fs.Int("arena-size", hub.DefaultSize, "`N` ships in an arena (ssh -t host join NAME), 1..16")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -76,6 +75,8 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("-conn-rate %d: want 0 or more", *connRate)
 	case *fps < 1 || *fps > 240:
 		return bad("-fps %d: want 1..240", *fps)
+	case *arenaSize < 1 || *arenaSize > 16:
+		return bad("-arena-size %d: want 1..16", *arenaSize)
 	}
 	startups, err := serve.ParseStartups(*maxStartups)
 	if err != nil {
@@ -109,6 +110,11 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	store.SetLogger(log)
 	opts.Scores = store
+	arenas, err := newArenas(opts, *arenaSize)
+	if err != nil {
+		return bad("%v", err)
+	}
+	defer arenas.Close()
 
 	rate := *connRate
 	if rate == 0 {
@@ -125,18 +131,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		MaxTime:               *maxTime,
 		ConnPerMinute:         rate,
 		Logger:                log,
-		Play: func(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
-			o := opts
-			o.Seed = rand.Uint64()
-			o.ASCII = s.ASCII
-			o.Keys = s.Keys
-			o.Player = s.Player()
-			res, err := ui.Run(ctx, screen, o)
-			if res.Reason == ui.ReasonPanic {
-				err = fmt.Errorf("%w: %w", serve.ErrPanic, err)
-			}
-			return res.Score, err
-		},
+		Play:                  servePlay(arenas, opts),
 	})
 	if err != nil {
 		return fail(err)

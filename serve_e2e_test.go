@@ -162,19 +162,28 @@ func writeClientKey(t testing.TB, dir string) (string, ssh.Signer) {
 	return path, signer
 }
 
-// TestServeInTmux plays over SSH with the real OpenSSH client in a tmux
-// pane against the built binary, checking the host key the server's log
-// names: the pane shows the game, 3 switches the
-// strategy, q ends the session with status 0; then SIGTERM tells a second
-// player "server shutting down" and the server exits within five seconds.
-func TestServeInTmux(t *testing.T) {
-	sshPath, err := exec.LookPath("ssh")
+// lookSSH returns the OpenSSH client's path, or skips the test without it
+// (but fails it in CI).
+func lookSSH(t *testing.T) string {
+	t.Helper()
+	path, err := exec.LookPath("ssh")
 	if err != nil {
 		if os.Getenv("CI") == "true" {
 			t.Fatal("ssh is missing; CI must install openssh-client (.ci/run does)")
 		}
 		t.Skip("the OpenSSH client is not installed")
 	}
+	return path
+}
+
+// TestServeInTmux plays over SSH with the real OpenSSH client in a tmux
+// pane against the built binary, checking the host key the server's log
+// names: the pane shows the lobby, Enter plays solo, 3 switches the
+// strategy, q goes back to the lobby and q again ends the session with
+// status 0; then SIGTERM tells a second player, in the lobby, "server
+// shutting down" and the server exits within five seconds.
+func TestServeInTmux(t *testing.T) {
+	sshPath := lookSSH(t)
 	s := newTmux(t)
 	bin := buildBinary(t)
 	dir := t.TempDir()
@@ -192,6 +201,8 @@ func TestServeInTmux(t *testing.T) {
 		"-o LogLevel=ERROR -o IdentitiesOnly=yes -i %s -l player 127.0.0.1; echo exit=$?", sshPath, srv.port, knownHosts, key)
 
 	s.send("clear; "+sshCmd, "Enter")
+	s.waitFor("the lobby", func(p string) bool { return strings.Contains(p, "Play solo") && strings.Contains(p, "ARENAS") }, nil)
+	s.send("Enter")
 	// The first frames may be captured half drawn: wait for a whole one.
 	s.waitFor("the title screen and the panel over SSH", func(p string) bool {
 		return strings.Contains(p, "score") && strings.Contains(p, "P O O L R O I D S") &&
@@ -203,6 +214,8 @@ func TestServeInTmux(t *testing.T) {
 		return len(row) == 2 && row[0] == "listremove" && row[1] == "listremove"
 	}, nil)
 	s.send("q")
+	s.waitFor("the lobby again", func(p string) bool { return strings.Contains(p, "Play solo") }, nil)
+	s.send("q")
 	s.waitFor("ssh to exit with 0", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
 	fp := ssh.FingerprintSHA256(signer.PublicKey())
 	srv.waitLog(t, "msg=connect", "user=player", "fingerprint="+fp)
@@ -210,7 +223,7 @@ func TestServeInTmux(t *testing.T) {
 	srv.waitLog(t, "msg=disconnect", "user=player", "reason=quit")
 
 	s.send("clear; "+sshCmd, "Enter")
-	s.waitFor("the second game", func(p string) bool { return strings.Contains(p, "pools") }, nil)
+	s.waitFor("the second lobby", func(p string) bool { return strings.Contains(p, "Play solo") }, nil)
 	start := time.Now()
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -280,7 +293,10 @@ func cpuTime(pid int) (time.Duration, error) {
 // 120×40 terminals over loopback against the built server in a process of
 // its own, each watching the autopilot play at 30 FPS — the title screen's
 // demo (a typical scene) or, with "stress", the max-pressure autopilot
-// (the busiest). One op is one second of all N sessions playing. Metrics:
+// (the busiest); with "arena", arenas of 16 players each (N/16 of them),
+// every ship flown by the max-pressure autopilot holding fire into the
+// arena's shared pools. One op is one second of all N sessions playing.
+// Metrics:
 // what one session costs the server — bytes of terminal output a second
 // (KiB/s/session), frames a second (fps/session, and the slowest
 // session's), CPU (server-%/session: percent of one core) — and the cores
@@ -294,7 +310,7 @@ func BenchmarkSessions(b *testing.B) {
 	}
 	bin := buildBinary(b)
 	dir := b.TempDir()
-	srv := startServe(b, bin, dir, "--max-sessions", "256", "--max-per-address", "256", "--conn-rate", "0", "--idle", "1h")
+	srv := startServe(b, bin, dir, "--max-sessions", "256", "--max-per-address", "256", "--conn-rate", "0", "--idle", "1h", "--arena-size", "16")
 	_, client := writeClientKey(b, dir)
 	config := &ssh.ClientConfig{
 		User:            "bench",
@@ -305,7 +321,7 @@ func BenchmarkSessions(b *testing.B) {
 	for _, bc := range []struct {
 		scene string
 		n     int
-	}{{"demo", 1}, {"demo", 16}, {"demo", 64}, {"stress", 64}} {
+	}{{"demo", 1}, {"demo", 16}, {"demo", 64}, {"stress", 64}, {"arena", 64}} {
 		b.Run(fmt.Sprintf("%s-%d", bc.scene, bc.n), func(b *testing.B) {
 			meters := make([]*meter, bc.n)
 			var wg sync.WaitGroup
@@ -325,7 +341,11 @@ func BenchmarkSessions(b *testing.B) {
 				}
 				in, _ := sess.StdinPipe()
 				out, _ := sess.StdoutPipe()
-				if err := sess.Shell(); err != nil {
+				start := sess.Shell // the lobby: Enter plays solo
+				if bc.scene == "arena" {
+					start = func() error { return sess.Start(fmt.Sprintf("join bench%d", i/16)) }
+				}
+				if err := start(); err != nil {
 					b.Fatal(err)
 				}
 				m := &meter{}
@@ -335,7 +355,15 @@ func BenchmarkSessions(b *testing.B) {
 					defer wg.Done()
 					_, _ = io.Copy(m, out)
 				}()
-				if bc.scene == "stress" {
+				switch bc.scene {
+				case "demo":
+					_, _ = io.WriteString(in, "\r")
+				case "stress":
+					_, _ = io.WriteString(in, "\r")
+					time.Sleep(100 * time.Millisecond) // the lobby gone, the game reads the keys
+					_, _ = io.WriteString(in, "x")
+				case "arena":
+					time.Sleep(50 * time.Millisecond)
 					_, _ = io.WriteString(in, "x")
 				}
 			}
@@ -380,4 +408,57 @@ func BenchmarkSessions(b *testing.B) {
 			b.ReportMetric((c1-c0).Seconds()/secs, "client-cores")
 		})
 	}
+}
+
+// TestArenaInTmux: two OpenSSH clients, in two tmux sessions, join one
+// arena with `ssh -t … join den` and each sees the other's name.
+func TestArenaInTmux(t *testing.T) {
+	sshPath := lookSSH(t)
+	s := newTmux(t)
+	if out, err := s.run("new-session", "-d", "-s", "e2e2", "-x", "120", "-y", "40", "env", "PS1=$ ", "sh"); err != nil {
+		t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	key, _ := writeClientKey(t, dir)
+	srv := startServe(t, bin, dir)
+	srv.waitLog(t, "msg=listening")
+	knownHosts := filepath.Join(dir, "known_hosts")
+	line := fmt.Sprintf("[127.0.0.1]:%d %s", srv.port, ssh.MarshalAuthorizedKey(srv.hostKey))
+	if err := os.WriteFile(knownHosts, []byte(line), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sshCmd := func(user string) string {
+		return fmt.Sprintf("%s -t -F /dev/null -p %d -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s "+
+			"-o LogLevel=ERROR -o IdentitiesOnly=yes -i %s -l %s 127.0.0.1 join den; echo exit=$?", sshPath, srv.port, knownHosts, key, user)
+	}
+	// The second pane, through tmux's own commands.
+	send2 := func(keys ...string) {
+		if out, err := s.run(append([]string{"send-keys", "-t", "e2e2"}, keys...)...); err != nil {
+			t.Fatalf("tmux send-keys: %v\n%s", err, out)
+		}
+	}
+	capture2 := func() string {
+		out, err := s.run("capture-pane", "-p", "-t", "e2e2")
+		if err != nil {
+			t.Fatalf("tmux capture-pane: %v\n%s", err, out)
+		}
+		return out
+	}
+
+	s.send("clear; "+sshCmd("ann"), "Enter")
+	s.waitFor("ann in the arena", func(p string) bool { return strings.Contains(p, "arena den") }, nil)
+	send2("clear; "+sshCmd("bob"), "Enter")
+	s.waitFor("bob on ann's screen", func(p string) bool { return strings.Contains(p, "bob") && strings.Contains(p, "ann") }, nil)
+	deadline := time.Now().Add(15 * time.Second)
+	for p := capture2(); !strings.Contains(p, "arena den") || !strings.Contains(p, "ann") || !strings.Contains(p, "bob"); p = capture2() {
+		if time.Now().After(deadline) {
+			t.Fatalf("bob's screen never showed the arena with ann:\n%s", p)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	send2("q")
+	s.waitFor("bob's leaving on ann's screen", func(p string) bool { return strings.Contains(p, "bob left") }, nil)
+	s.send("q")
+	s.waitFor("ssh to exit with 0", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
 }

@@ -82,6 +82,8 @@ type arena struct {
 	hud   hud
 	frame rect // where the field was last drawn, border excluded
 	shown arenaShown
+
+	labels []label // the players' names by their ships, in an arena
 }
 
 // arenaShown is what the arena last drew on the session's screen.
@@ -146,6 +148,7 @@ func (a *arena) Draw(scr tcell.Screen) {
 	if !a.s.mine(scr) {
 		a.drawFrame(scr, st)
 		a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), nil)
+		a.drawLabels(scr, over, nil)
 		a.drawOverlay(scr, lines, over)
 		return
 	}
@@ -159,6 +162,7 @@ func (a *arena) Draw(scr tcell.Screen) {
 	}
 	a.drawFrame(scr, st)
 	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells)
+	a.drawLabels(scr, over, sh.cells)
 	var first *string
 	if len(lines) > 0 {
 		first = &lines[0]
@@ -211,17 +215,21 @@ func (a *arena) paintWorld(w *game.World) {
 		}
 		a.bullet(b.Pos, k)
 	}
-	a.ship(w)
+	a.labels = a.labels[:0]
+	for i := range w.Ships() {
+		a.ship(w, i)
+	}
 }
 
-// ship draws the ship, dimmed and blinking while invulnerable, with a
-// flickering flame while it thrusts.
-func (a *arena) ship(w *game.World) {
-	sh := w.Ship()
+// ship draws slot's ship in its colour, dimmed and blinking while
+// invulnerable, with a flickering flame while it thrusts.
+func (a *arena) ship(w *game.World, slot int) {
+	sh := w.Player(slot).Ship
 	if !sh.Alive {
 		return
 	}
-	k := inkShip
+	a.label(sh.Pos, slot)
+	k := inkShip + ink(slot)
 	if sh.Invulnerable > 0 && sh.Invulnerable/8%2 == 0 {
 		k = inkShipGhost
 	}
@@ -229,7 +237,7 @@ func (a *arena) ship(w *game.World) {
 		a.point(sh.Pos, k, arrowGlyph(sh.Angle))
 		return
 	}
-	a.pts = w.ShipPoints(a.pts[:0])
+	a.pts = sh.Points(a.pts[:0])
 	if len(a.pts) < 4 {
 		a.polygon(a.pts, sh.Pos, 2*game.ShipRadius, k)
 		return

@@ -1,6 +1,10 @@
 package ui
 
-import "github.com/gdamore/tcell/v2"
+import (
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game"
+)
 
 // ink is what a dot was drawn for: it picks the cell's colour. A cell shows
 // one colour, so when several kinds share a cell the highest ink wins; the
@@ -23,8 +27,8 @@ const (
 	inkBullet    // the player's bullets
 	inkFlame     // thrust flame
 	inkShipGhost // the ship while invulnerable
-	inkShip
-	numInks
+	inkShip      // slot 0's ship; the slots after it have the inks after it
+	numInks      = inkShip + game.MaxShips
 )
 
 // braille bit of the dot at column x (0..1) and row y (0..3) of a cell,

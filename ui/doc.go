@@ -2,7 +2,21 @@
 // screen, with the arena on the left, the pools' side panel on the right and
 // a line of key help at the bottom. [Run] is the whole of it; local play
 // (package main) and every SSH session (package ui/serve) call it with
-// their own screen.
+// their own screen. The game's flow (title, play, game over, the stress
+// autopilot, what counts as a score) is package game/match's; ui draws it
+// and reads the keys.
+//
+// # Arenas
+//
+// With Options.Arena, a seat of a game/hub arena, the session plays one
+// ship of a world shared with other players: the arena steps it, asking
+// the session for its keys before each step, and the session draws the
+// world at its own size and frame rate under the arena's read lock, held
+// while it copies onto its canvas. Each ship has its slot's colour and its
+// player's name under it; a players box shows the arena, every player's
+// score, ships and shots refused, who switched the pools last and when,
+// the news of the last seconds and why a key did nothing (only the
+// arena's creator switches strategies; an arena does not pause).
 //
 // # Screen
 //

@@ -32,6 +32,9 @@ func (s *session) build() {
 	s.list.SetBorderPadding(1, 1, 1, 1)
 	s.fit.side = tview.NewFlex().SetDirection(tview.FlexRow)
 	s.fit.body = tview.NewFlex()
+	if s.seat != nil {
+		s.players = newPlayers(s, s.world.Ships())
+	}
 	s.root = tview.NewFlex().SetDirection(tview.FlexRow).
 		AddItem(s.fit.body, 0, 1, true).
 		AddItem(&helpLine{Box: tview.NewBox(), s: s}, 1, 0, false)
@@ -116,10 +119,12 @@ func (s *session) arrange(f form) {
 	ft.body.Clear().AddItem(s.arena, 0, 1, true)
 	switch f {
 	case formFull:
-		ft.side.AddItem(s.panel, panelHeight, 0, false).
-			AddItem(s.list, 0, 1, false)
+		ft.side.AddItem(s.panel, panelHeight, 0, false)
+		s.addPlayers()
+		ft.side.AddItem(s.list, 0, 1, false)
 	case formCompact:
 		ft.side.AddItem(s.panel, compactHeight, 0, false)
+		s.addPlayers()
 	}
 	if w := f.width(); w > 0 {
 		ft.body.AddItem(ft.side, w, 0, false)
@@ -129,6 +134,13 @@ func (s *session) arrange(f form) {
 		s.app.SetFocus(s.arena)
 	}
 	s.screen.clearNow()
+}
+
+// addPlayers adds an arena's players box to the side panel.
+func (s *session) addPlayers() {
+	if s.players != nil {
+		s.fit.side.AddItem(s.players, playersHeight(s.world.Ships()), 0, false)
+	}
 }
 
 // showHelp puts the key help up or takes it down.
@@ -158,10 +170,11 @@ const strategyKeys = "1234567890"
 // goroutine (or before Run starts it).
 func (s *session) syncList() {
 	s.mu.Lock()
-	b, d := s.world.Bullets().Strategy(), s.world.Debris().Strategy()
 	t := s.target
 	s.mu.Unlock()
 	g := s.glyphs()
+	b, d := s.strategies()
+	s.listed = [2]pool.Strategy{b, d}
 	cur := b
 	if t == targetDebris {
 		cur = d
@@ -218,6 +231,9 @@ type listCell struct {
 
 func (l *strategyList) Draw(scr tcell.Screen) {
 	x, y, w, h := l.GetRect()
+	if w <= 0 || h <= 0 { // squeezed out by the boxes above
+		return
+	}
 	off, hshift := l.GetOffset()
 	st := listState{x, y, w, h, l.HasFocus(), l.GetCurrentItem(), off, hshift}
 	kept := l.s.keep(scr, &l.shown, rect{x, y, w, h})
@@ -260,16 +276,18 @@ func (s *session) pick(i int) {
 	st := all[i]
 	s.mu.Lock()
 	var err error
-	switch s.target {
-	case targetBoth:
-		err = s.world.SetStrategy(st)
+	switch {
+	case s.seat != nil:
+		err = s.arenaPick(st)
+	case s.target == targetBoth:
+		err = s.match.SetStrategies(st, st)
 		s.view.pools[bulletsPool].restart()
 		s.view.pools[debrisPool].restart()
-	case targetBullets:
-		err = s.world.Bullets().SetStrategy(st)
+	case s.target == targetBullets:
+		err = s.match.SetStrategies(st, "")
 		s.view.pools[bulletsPool].restart()
-	case targetDebris:
-		err = s.world.Debris().SetStrategy(st)
+	case s.target == targetDebris:
+		err = s.match.SetStrategies("", st)
 		s.view.pools[debrisPool].restart()
 	}
 	s.sample(time.Since(s.clock)) // the panel names the new strategy at once
@@ -289,6 +307,9 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	defer s.guard()
 	if ev == s.frameKey {
 		s.frameDue = true
+		if s.seat != nil {
+			s.syncArenaList()
+		}
 		return nil // tview draws after a consumed key
 	}
 	q := ev.Key() == tcell.KeyRune && (ev.Rune() == 'q' || ev.Rune() == 'Q')
@@ -359,7 +380,7 @@ func (s *session) onRune(r rune, now time.Duration) {
 		s.press(ctlThrust, now)
 	case ' ':
 		s.mu.Lock()
-		playing := s.mode == modePlay
+		playing := s.match.Phase() == modePlay
 		s.mu.Unlock()
 		if playing {
 			s.press(ctlFire, now)
@@ -368,25 +389,27 @@ func (s *session) onRune(r rune, now time.Duration) {
 		}
 	case 'h', 'H':
 		s.mu.Lock()
-		s.hyper = s.mode == modePlay && !s.world.Paused()
+		s.hyper = s.playing()
 		s.mu.Unlock()
 	case 'p', 'P':
 		s.mu.Lock()
-		if s.mode == modePlay {
-			s.world.SetPaused(!s.world.Paused())
+		switch {
+		case s.seat != nil:
+			s.tell("an arena plays on: no pause")
+		case s.match.TogglePause():
 			s.hold.releaseAll()
 		}
 		s.mu.Unlock()
 	case 'x', 'X':
 		s.mu.Lock()
-		s.stress = !s.stress
-		switch {
-		case s.stress && s.mode != modePlay:
-			s.newGame(modePlay)
-		case s.stress:
-			s.assisted = true
+		err := s.match.ToggleStress()
+		if s.seat == nil {
+			s.newGame()
 		}
 		s.mu.Unlock()
+		if err != nil {
+			s.end(ReasonError, fmt.Errorf("ui: stress: %w", err))
+		}
 	case 'b', 'B':
 		s.mu.Lock()
 		s.target = (s.target + 1) % numTargets
@@ -410,7 +433,7 @@ func (s *session) onRune(r rune, now time.Duration) {
 func (s *session) press(c control, now time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.mode == modePlay && !s.world.Paused() && !s.opts.Keys.Active() {
+	if s.playing() && !s.opts.Keys.Active() {
 		s.hold.press(c, now)
 	}
 }
@@ -419,8 +442,8 @@ func (s *session) press(c control, now time.Duration) {
 func (s *session) startGame() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.mode != modePlay {
-		s.newGame(modePlay)
+	if s.match.Start() {
+		s.newGame()
 	}
 }
 
@@ -496,7 +519,11 @@ func overLines(e scores.Entry, rank int, err error, top []scores.Entry, ascii bo
 			if len(name) > 12 {
 				name = name[:12]
 			}
-			lines = append(lines, fmt.Sprintf("%2d %-12s %7d  wave %-3d %-10s", i+1, string(name), t.Score, t.Wave, t.Strategy))
+			where := t.Strategy
+			if t.Arena != "" {
+				where = "arena " + t.Arena
+			}
+			lines = append(lines, fmt.Sprintf("%2d %-12s %7d  wave %-3d %-10s", i+1, string(name), t.Score, t.Wave, where))
 		}
 	}
 	return append(lines, "", "space: play again"+dot+"q: quit")

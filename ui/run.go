@@ -12,6 +12,8 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/game/match"
 	"poolroids/levels"
 	"poolroids/pool"
 	"poolroids/ui/kitty"
@@ -29,10 +31,15 @@ type Options struct {
 	Debris   int           // debris pool capacity; 0: the level set's
 	FPS      int           // redraws a second, 1..240; 0: 30
 	ASCII    bool          // force the ASCII fallback even where braille shows
-	Stress   bool          // start playing at once with the max-pressure autopilot on
+	Stress   bool          // start at once with the stress autopilot filling the pools (see match.New)
 	Scores   *scores.Store // high-score table; nil: none kept
 	Player   string        // name stored with a high score
 	Keys     *kitty.Keys   // held-key state from the kitty filter; nil or inactive: press-only mode
+	// Arena, if set, is a seat in an arena: the session plays its ship in
+	// the arena's shared world instead of a world of its own (Levels,
+	// Seed, Strategy, Bullets, Debris and Stress are then the arena's
+	// business). The caller gives the seat up after Run.
+	Arena *hub.Seat
 }
 
 // Result tells how a [Run] ended.
@@ -54,17 +61,16 @@ const (
 	maxFPS     = 240
 	minWidth   = 80 // smallest terminal the game is laid out for
 	minHeight  = 24
-	maxCatchUp = 5            // steps a late tick may take at once to keep game time
-	overWait   = 3 * game.TPS // steps before the demo or the stress autopilot starts a new game
+	maxCatchUp = 5 // steps a late tick may take at once to keep game time
 )
 
-// mode is which screen the arena shows.
-type mode uint8
+// mode is which screen the arena shows: the match's phase.
+type mode = match.Phase
 
 const (
-	modeTitle mode = iota // the autopilot plays a demo under the title
-	modePlay              // the player (or the stress autopilot) plays
-	modeOver              // game over: the high-score table
+	modeTitle = match.Title // the autopilot plays a demo under the title
+	modePlay  = match.Play  // the player (or the stress autopilot) plays
+	modeOver  = match.Over  // game over: the high-score table
 )
 
 // target is which pool a strategy pick applies to.
@@ -113,6 +119,7 @@ type session struct {
 	app      *tview.Application
 	arena    *arena
 	panel    *panel
+	players  *players // an arena's players box; nil in a solo game
 	list     *strategyList
 	root     tview.Primitive
 	fit      fit // the layout for the screen's size; touched only on tview's goroutine
@@ -126,21 +133,24 @@ type session struct {
 	render    time.Duration // total time spent drawing frames
 	drawStart time.Time
 
+	// In an arena (Options.Arena) the world is shared: it is read only
+	// under the arena's read lock (taken after mu, never before), and
+	// changed only through the seat.
+	seat   *hub.Seat
+	names  [game.MaxShips]string // the arena's players by slot, as last painted; tview's goroutine only
+	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only
+
 	mu       sync.Mutex // guards the fields below
-	world    *game.World
-	mode     mode
-	overAt   uint64 // tick at which the current game ended; 0: not ended
+	match    *match.Match
+	world    *game.World // the match's world on screen
+	notice   string      // why a key did nothing, shown until noticeAt + noticeFor
+	noticeAt time.Duration
 	ticks    uint64 // stepping ticks since Run began
-	stress   bool
-	assisted bool // the autopilot played part of the current game
-	demo     game.Autopilot
-	pressure game.Autopilot
 	hold     pressHold
 	hyper    bool // a hyperspace press waits for the next step
 	held     bool // the game waits: the terminal is too small or the key help is up
 	target   target
 	high     int // best score in the table
-	best     int // Result.Score
 	over     []string
 	view     view
 	stepTime time.Duration
@@ -165,20 +175,27 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 	case opts.FPS < 0 || opts.FPS > maxFPS:
 		return nil, fmt.Errorf("ui: fps %d out of range 1..%d", opts.FPS, maxFPS)
 	}
-	w, err := game.New(game.Config{
-		Levels: opts.Levels, Seed: opts.Seed, Strategy: opts.Strategy,
-		Bullets: opts.Bullets, Debris: opts.Debris,
-	})
-	if err != nil {
-		return nil, err
+	var m *match.Match
+	if opts.Arena != nil {
+		m = match.NewSeat(opts.Arena)
+	} else {
+		var err error
+		m, err = match.New(game.Config{
+			Levels: opts.Levels, Seed: opts.Seed, Strategy: opts.Strategy,
+			Bullets: opts.Bullets, Debris: opts.Debris,
+		}, opts.Stress)
+		if err != nil {
+			return nil, err
+		}
 	}
 	s := &session{
 		opts:       opts,
-		world:      w,
+		seat:       opts.Arena,
+		match:      m,
+		world:      m.World(),
 		clock:      time.Now(),
 		frameKey:   tcell.NewEventKey(tcell.KeyF64, 0, tcell.ModNone),
 		frameDue:   true, // the first draw, before the frame clock starts
-		pressure:   game.Autopilot{Pressure: true},
 		stop:       make(chan struct{}),
 		supervised: make(chan struct{}),
 		quit:       make(chan struct{}),
@@ -187,9 +204,6 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 		if top := opts.Scores.Top(1); len(top) > 0 {
 			s.high = top[0].Score
 		}
-	}
-	if opts.Stress {
-		s.stress, s.assisted, s.mode = true, true, modePlay
 	}
 	s.screen = &appScreen{Screen: screen, s: s, epoch: 1}
 	s.app = tview.NewApplication()
@@ -226,8 +240,8 @@ func (s *session) run(ctx context.Context) (Result, error) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.finishGame(false)
-	return Result{Score: s.best, Reason: s.reason}, s.err
+	s.match.Leave()
+	return Result{Score: s.match.Best(), Reason: s.reason}, s.err
 }
 
 // runApp runs tview's event loop. tview finalises the screen before it
@@ -245,7 +259,12 @@ func (s *session) runApp() {
 func (s *session) startLoops() {
 	s.started = true
 	s.loops.Add(2)
-	go s.stepLoop()
+	if s.seat != nil {
+		s.seat.SetInput(s.arenaInput)
+		go s.arenaLoop()
+	} else {
+		go s.stepLoop()
+	}
 	go s.frameLoop()
 	go s.supervise()
 }
@@ -254,10 +273,19 @@ func (s *session) startLoops() {
 // application: once tview's Run has returned nothing may wait on it.
 func (s *session) supervise() {
 	defer close(s.supervised)
+	var gone <-chan struct{} // the arena's end; never for a solo game
+	if s.seat != nil {
+		gone = s.seat.Arena().Done()
+	}
 	select {
 	case <-s.ctx.Done():
 		s.end(ReasonCanceled, nil)
+	case <-gone:
+		s.end(ReasonCanceled, s.seat.Arena().Err())
 	case <-s.quit:
+	}
+	if s.seat != nil {
+		s.seat.SetInput(nil)
 	}
 	close(s.stop)
 	s.loops.Wait()
@@ -326,16 +354,19 @@ func (s *session) frameLoop() {
 // pools every sampleEvery ticks. A finished game's score is stored after
 // the lock is released.
 func (s *session) tick() {
-	now := time.Since(s.clock)
-	entry, ok := s.step(now)
-	if !ok {
-		return
+	if entry, ok := s.step(time.Since(s.clock)); ok {
+		s.record(entry)
 	}
+}
+
+// record stores a finished game's score and shows its rank. The caller
+// holds no lock.
+func (s *session) record(entry scores.Entry) {
 	rank, err := s.opts.Scores.Add(entry)
 	top := s.opts.Scores.Top(8)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.mode == modeOver {
+	if s.match.Phase() == modeOver {
 		s.over = overLines(entry, rank, err, top, s.ascii)
 	}
 	if len(top) > 0 {
@@ -343,8 +374,8 @@ func (s *session) tick() {
 	}
 }
 
-// step steps the world and moves between title, play and game over. It
-// returns the high-score entry of a game that just ended, if it counts.
+// step steps the match with this step's keys. It returns the high-score
+// entry of a game that just ended, if it counts.
 func (s *session) step(now time.Duration) (scores.Entry, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -352,53 +383,32 @@ func (s *session) step(now time.Duration) (scores.Entry, bool) {
 		s.opts.Keys.Poll() // a key pressed meanwhile must not act after
 		return scores.Entry{}, false
 	}
-	w := s.world
 	in := s.input(now)
 	t0 := time.Now()
-	w.Step(in)
+	res, ended := s.match.Step(in)
 	s.stepTime += time.Since(t0)
 	s.stepN++
 	s.ticks++
 	if s.ticks%sampleEvery == 0 {
 		s.sample(now)
 	}
-	if w.Phase() != game.GameOver {
-		return scores.Entry{}, false
-	}
-	if s.overAt == 0 {
-		s.overAt = s.ticks
-		if s.mode == modePlay {
-			s.mode = modeOver
-			return s.finishGame(true)
-		}
-	}
-	switch {
-	case s.ticks-s.overAt < overWait: // the game-over screen stays a while
-	case s.mode == modeTitle:
-		s.newGame(modeTitle)
-	case s.stress:
-		s.newGame(modePlay)
-	}
-	return scores.Entry{}, false
-}
-
-// finishGame counts the current game's score in Result.Score and, when the
-// game ended and the player played it alone, returns its high-score entry.
-// The caller holds the lock.
-func (s *session) finishGame(ended bool) (scores.Entry, bool) {
-	if s.mode == modeTitle || s.assisted {
-		if ended {
-			s.over = overLines(scores.Entry{Score: s.world.Score(), Wave: s.world.Wave()}, 0, errAssisted, nil, s.ascii)
-		}
-		return scores.Entry{}, false
-	}
-	s.best = max(s.best, s.world.Score())
 	if !ended {
 		return scores.Entry{}, false
 	}
-	e := scores.Entry{
-		Name: s.opts.Player, Score: s.world.Score(), Wave: s.world.Wave(),
-		Strategy: strategyLabel(s.world), When: time.Now(),
+	return s.gameOver(res)
+}
+
+// gameOver shows the game-over screen of res and returns its high-score
+// entry, if it counts. The caller holds the lock.
+func (s *session) gameOver(res match.Result) (scores.Entry, bool) {
+	e := scores.Entry{Score: res.Score, Wave: res.Wave}
+	if !res.Counts {
+		s.over = overLines(e, 0, errAssisted, nil, s.ascii)
+		return scores.Entry{}, false
+	}
+	e.Name, e.Strategy, e.When = s.opts.Player, res.Strategy, time.Now()
+	if s.seat != nil {
+		e.Arena = s.seat.Arena().Name()
 	}
 	s.over = overLines(e, 0, nil, nil, s.ascii)
 	return e, s.opts.Scores != nil && e.Score > 0
@@ -406,29 +416,14 @@ func (s *session) finishGame(ended bool) (scores.Entry, bool) {
 
 var errAssisted = errors.New("autopilot game: score not recorded")
 
-// strategyLabel names the pools' strategies for the high-score table.
-func strategyLabel(w *game.World) string {
-	b, d := w.Bullets().Strategy(), w.Debris().Strategy()
-	if b == d {
-		return string(b)
-	}
-	return string(b) + "/" + string(d)
-}
-
-// input is this step's intent. The caller holds the lock.
+// input is this step's keys: none outside a game, or while the stress
+// autopilot plays. The caller holds the lock.
 func (s *session) input(now time.Duration) game.Input {
-	w := s.world
-	if s.mode != modePlay {
+	if s.match.Phase() != modePlay || s.match.Stress() {
 		s.opts.Keys.Poll() // a key pressed meanwhile must not act in the next game
-	}
-	switch {
-	case s.mode == modeTitle:
-		return s.demo.Input(w)
-	case s.mode == modeOver:
 		return game.Input{}
-	case s.stress:
-		return s.pressure.Input(w)
-	case s.opts.Keys.Active():
+	}
+	if s.opts.Keys.Active() {
 		k := s.opts.Keys.Poll()
 		return game.Input{
 			Left: k.Has(kitty.Left), Right: k.Has(kitty.Right), Thrust: k.Has(kitty.Thrust),
@@ -446,25 +441,34 @@ func (s *session) input(now time.Duration) game.Input {
 	return in
 }
 
-// newGame restarts the world in mode m. The caller holds the lock.
-func (s *session) newGame(m mode) {
-	if s.mode == modePlay {
-		s.finishGame(false)
+// newGame shows what the match started (a new game, the title, a stress
+// game in a world of its own) from a clean slate: no game-over screen, no
+// key held, the pools' figures from zero. The caller holds the lock.
+func (s *session) newGame() {
+	if s.seat == nil { // an arena's world is for good, and read without the lock
+		s.world = s.match.World()
 	}
-	s.world.Restart()
-	s.mode, s.overAt, s.over = m, 0, nil
-	s.assisted = m == modePlay && s.stress
+	s.over = nil
 	s.hold.releaseAll()
 	s.hyper = false
-	s.demo, s.pressure = game.Autopilot{}, game.Autopilot{Pressure: true}
+	s.view.pools[bulletsPool] = poolView{}
+	s.view.pools[debrisPool] = poolView{}
 }
 
 // sample records the pools' statistics for the panel. The caller holds the
 // lock (or has the session to itself).
 func (s *session) sample(now time.Duration) {
+	if s.seat != nil {
+		ar := s.seat.Arena()
+		ar.RLock()
+		defer ar.RUnlock()
+	}
 	s.view.pools[bulletsPool].sample(s.world.Bullets().Stats(), now)
 	s.view.pools[debrisPool].sample(s.world.Debris().Stats(), now)
-	if s.stepN > 0 {
+	switch {
+	case s.seat != nil:
+		s.view.step = s.seat.Arena().StepTime()
+	case s.stepN > 0:
 		s.view.step = s.stepTime / time.Duration(s.stepN)
 	}
 	s.stepTime, s.stepN = 0, 0
@@ -484,16 +488,45 @@ func (s *session) copyView(p *panel) bool {
 
 // paint copies the world onto a's canvas and the header into a.hud.
 func (s *session) paint(a *arena) {
+	if s.seat != nil {
+		s.paintArena(a)
+		return
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := s.world
 	a.paintWorld(w)
 	a.hud = hud{
 		level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),
-		high: max(s.high, s.best), mode: s.mode, paused: w.Paused(), stress: s.stress,
+		high: max(s.high, s.match.Best()), mode: s.match.Phase(), paused: w.Paused(), stress: s.match.Stress(),
 		over: s.over,
 	}
-	if s.mode == modePlay && !s.assisted {
+	if s.match.Phase() == modePlay && !s.match.Assisted() {
 		a.hud.high = max(a.hud.high, w.Score())
 	}
+}
+
+// paintArena is paint in an arena: the session's lock and then the
+// arena's read lock, each held only while copying, one after the other,
+// so that the arena's goroutine (which takes the session's lock for the
+// keys) never waits for a whole paint.
+func (s *session) paintArena(a *arena) {
+	s.mu.Lock()
+	h := hud{high: max(s.high, s.match.Best()), mode: s.match.Phase(), stress: s.match.Stress(), over: s.over}
+	counts := h.mode == modePlay && !s.match.Assisted()
+	s.mu.Unlock()
+	ar := s.seat.Arena()
+	ar.RLock()
+	w := ar.World()
+	for i := range s.names {
+		s.names[i], _ = ar.Seated(i)
+	}
+	a.paintWorld(w)
+	me := w.Player(s.seat.Slot())
+	h.level, h.score, h.lives, h.wave = w.Level().Name, me.Score, me.Lives, w.Wave()
+	ar.RUnlock()
+	if counts {
+		h.high = max(h.high, h.score)
+	}
+	a.hud = h
 }

@@ -25,7 +25,6 @@ import (
 	"poolroids/game"
 	"poolroids/levels"
 	"poolroids/pool"
-	"poolroids/ui/scores"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -213,7 +212,7 @@ func TestPanelShowsPoolNumbers(t *testing.T) {
 			t.Errorf("row %q = %q, want %q\n%s", r.label, got, r.want, text)
 		}
 	}
-	for _, want := range []string{"probes/acq", "acquires/s", "allocs/s", "go heap", "gc", "last pause", "go allocs", "per frame", "fps", "step", "draw"} {
+	for _, want := range []string{"probes/acq", "acquires/s", "allocs/s", "proc heap", "proc gc", "last pause", "proc alloc", "per frame", "fps", "step", "draw"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("panel lacks %q:\n%s", want, text)
 		}
@@ -372,7 +371,7 @@ func TestKeys(t *testing.T) {
 		t.Fatalf("no title screen:\n%s", r.text())
 	}
 	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.mode == modePlay }); return ok })
+	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.match.Phase() == modePlay }); return ok })
 
 	t.Run("rotate", func(t *testing.T) {
 		var before float64
@@ -472,7 +471,7 @@ func TestInputDoesNotDraw(t *testing.T) {
 	const fps = 4
 	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 11, FPS: fps})
 	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.mode == modePlay }); return ok })
+	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.match.Phase() == modePlay }); return ok })
 	var before uint64
 	r.locked(func(w *game.World) { before = w.Bullets().Stats().Acquires })
 	frames := func() (n uint64) { r.onLoop(func() { n = r.s.frames }); return n }
@@ -875,11 +874,12 @@ func TestKeptFrames(t *testing.T) {
 		{"full panel", func(s *session) { s.onRune('v', now) }, 10},
 		{"game over", func(s *session) {
 			s.mu.Lock()
-			s.mode, s.overAt = modeOver, s.ticks
-			s.over = overLines(scores.Entry{Score: 120, Wave: 2}, 0, errAssisted, nil, false)
+			for s.world.Phase() != game.GameOver {
+				s.world.Step(game.Input{Hyperspace: true})
+			}
 			s.mu.Unlock()
 		}, 5},
-		{"title again", func(s *session) { s.mu.Lock(); s.newGame(modeTitle); s.mu.Unlock() }, 20},
+		{"title again", func(s *session) { s.onRune('x', now) }, 20},
 		{"resize", func(s *session) {
 			s.screen.Screen.(tcell.SimulationScreen).SetSize(140, 50)
 			s.root.SetRect(0, 0, 140, 50)
@@ -1150,9 +1150,9 @@ func TestTooSmallHoldsGame(t *testing.T) {
 	case w.Ship() != ship || w.Lives() != lives || w.Bullets().Stats().Acquires != acq:
 		t.Errorf("the ship changed behind the notice: %+v, %d lives, %d shots; was %+v, %d, %d",
 			w.Ship(), w.Lives(), w.Bullets().Stats().Acquires, ship, lives, acq)
-	case w.Paused() || d.s.stress || d.s.fit.help || d.s.fit.form != formCompact || d.s.list.HasFocus() || w.Bullets().Strategy() != strategy:
+	case w.Paused() || d.s.match.Stress() || d.s.fit.help || d.s.fit.form != formCompact || d.s.list.HasFocus() || w.Bullets().Strategy() != strategy:
 		t.Errorf("keys acted behind the notice: paused %v, stress %v, help %v, form %d, list focused %v, strategy %s",
-			w.Paused(), d.s.stress, d.s.fit.help, d.s.fit.form, d.s.list.HasFocus(), w.Bullets().Strategy())
+			w.Paused(), d.s.match.Stress(), d.s.fit.help, d.s.fit.form, d.s.list.HasFocus(), w.Bullets().Strategy())
 	}
 	d.resize(80, 24)
 	if strings.Contains(d.text(), "needs at least") {
@@ -1217,8 +1217,12 @@ func TestASCIIText(t *testing.T) {
 			d.key(tcell.KeyRune, 'p')
 			check("paused")
 			d.s.mu.Lock()
-			d.s.mode, d.s.over = modeOver, overLines(scores.Entry{Score: 10, Wave: 1}, 1, nil, nil, d.s.ascii)
+			d.s.world.SetPaused(false)
+			for w := d.s.world; w.Phase() != game.GameOver; {
+				w.Step(game.Input{Hyperspace: true})
+			}
 			d.s.mu.Unlock()
+			d.steps(1) // the match sees the game end
 			check("game over")
 			d.resize(60, 20)
 			check("too small")

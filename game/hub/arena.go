@@ -26,7 +26,8 @@ type Arena struct {
 	done chan struct{} // closed when the arena's goroutine has ended
 
 	mu       sync.RWMutex // guards what follows; a step holds it for writing
-	world    *game.World
+	table    Table
+	world    *game.World // the table's
 	seats    [game.MaxShips]*Seat
 	players  int
 	joins    uint64 // seats given so far: orders them for the creator's succession
@@ -36,9 +37,11 @@ type Arena struct {
 	switched Switch
 	deaths   [game.MaxShips]int // each slot's deaths the last step saw
 	empty    uint64             // steps since the last player left
+	stepTime time.Duration      // a step's time, averaged over the last second or so
 	err      error
 
 	inputs game.Inputs // the step's, gathered without the lock
+	polls  [game.MaxShips]func() game.Input
 }
 
 // News is one event shown to the arena's players for a while: a join, a
@@ -62,12 +65,12 @@ type Seat struct {
 	slot  int
 	name  string
 	order uint64
-	input func() game.Input
 
 	// Under arena.mu:
-	left bool
-	auto bool
-	ap   game.Autopilot
+	input func() game.Input
+	left  bool
+	auto  bool
+	ap    game.Autopilot
 }
 
 // seat gives r a free slot. The caller holds the hub's lock.
@@ -84,10 +87,10 @@ func (a *Arena) seat(r Request) (*Seat, error) {
 	if slot < 0 {
 		return nil, fmt.Errorf("%w: %s has %d players", ErrFull, a.name, a.players)
 	}
-	if err := a.world.Join(slot); err != nil {
+	name := a.hub.cfg.Unique(r.Player, a.taken)
+	if err := a.table.Join(slot, name); err != nil {
 		return nil, err
 	}
-	name := a.hub.cfg.Unique(r.Player, a.taken)
 	s := &Seat{arena: a, slot: slot, name: name, order: a.joins, input: r.Input, ap: game.Autopilot{Pressure: true, Slot: slot}}
 	a.joins++
 	a.seats[slot] = s
@@ -127,11 +130,17 @@ func (a *Arena) post(text string) {
 func (a *Arena) step() uint64 {
 	a.mu.RLock()
 	seats := a.seats
-	a.mu.RUnlock()
 	for i, s := range seats {
+		a.polls[i] = nil
+		if s != nil {
+			a.polls[i] = s.input
+		}
+	}
+	a.mu.RUnlock()
+	for i, poll := range a.polls {
 		a.inputs[i] = game.Input{}
-		if s != nil && s.input != nil {
-			a.inputs[i] = s.input()
+		if poll != nil {
+			a.inputs[i] = poll()
 		}
 	}
 	a.mu.Lock()
@@ -147,7 +156,9 @@ func (a *Arena) step() uint64 {
 			a.inputs[i] = game.Input{} // the seat changed hands meanwhile
 		}
 	}
-	a.world.StepAll(&a.inputs)
+	t0 := time.Now()
+	a.table.Step(&a.inputs)
+	a.stepTime += (time.Since(t0) - a.stepTime) / game.TPS
 	for i, s := range a.seats {
 		if s == nil {
 			continue
@@ -219,6 +230,10 @@ func (a *Arena) News() []News {
 	return a.news[i:a.nnews]
 }
 
+// StepTime returns how long a step takes, averaged over about a second.
+// The caller holds RLock.
+func (a *Arena) StepTime() time.Duration { return a.stepTime }
+
 // Switched returns the last strategy switch. The caller holds RLock.
 func (a *Arena) Switched() Switch { return a.switched }
 
@@ -241,7 +256,7 @@ func (s *Seat) Leave() {
 		return
 	}
 	s.left = true
-	a.world.Leave(s.slot)
+	a.table.Leave(s.slot)
 	a.seats[s.slot] = nil
 	a.players--
 	a.post(s.name + " left")
@@ -264,11 +279,19 @@ func (s *Seat) Rejoin() error {
 	if s.left {
 		return fmt.Errorf("hub: %s left %s", s.name, a.name)
 	}
-	if err := a.world.Join(s.slot); err != nil {
+	if err := a.table.Join(s.slot, s.name); err != nil {
 		return err
 	}
 	a.deaths[s.slot] = 0
 	return nil
+}
+
+// SetInput makes fn the seat's input (see Request.Input); nil: none.
+func (s *Seat) SetInput(fn func() game.Input) {
+	a := s.arena
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	s.input = fn
 }
 
 // SetAutopilot lets the max-pressure autopilot fly the seat's ship (on) or
@@ -290,7 +313,7 @@ func (s *Seat) SetStrategies(bullets, debris pool.Strategy) error {
 	if a.creator != s {
 		return fmt.Errorf("%w: %s does", ErrNotCreator, a.Creator())
 	}
-	if err := a.world.SetStrategies(bullets, debris); err != nil {
+	if err := a.table.SetStrategies(bullets, debris); err != nil {
 		return err
 	}
 	b, d := a.world.Bullets().Strategy(), a.world.Debris().Strategy()

@@ -13,30 +13,35 @@ package hub
 import (
 	"errors"
 	"fmt"
+	"io"
 	"runtime/debug"
 	"strconv"
 	"sync"
 	"time"
 
 	"poolroids/game"
+	"poolroids/pool"
 )
 
 // DefaultSize is the number of ships of an arena when Config.Size is 0.
 const DefaultSize = 8
 
-// Errors of [Hub.Join] and [Seat.SetStrategies], for errors.Is.
+// Errors of [Hub.Join] and [Seat.SetStrategies], for errors.Is. Players
+// read them (the lobby and the SSH server show them), so they speak of
+// arenas, not of this package.
 var (
-	ErrFull       = errors.New("hub: the arena is full")
-	ErrExists     = errors.New("hub: an arena of that name is open")
-	ErrClosed     = errors.New("hub: closed")
-	ErrNotCreator = errors.New("hub: only the arena's creator switches strategies")
+	ErrFull       = errors.New("the arena is full")
+	ErrExists     = errors.New("an arena of that name is open")
+	ErrClosed     = errors.New("the arenas are closed")
+	ErrNotCreator = errors.New("only the arena's creator switches strategies")
 )
 
 // Config configures a [Hub]. Its zero value opens arenas of DefaultSize
 // ships on the shipped levels with seed 0.
 type Config struct {
-	// Game is every arena's world: levels, seed, strategy, capacities.
-	// Ships and Mode are set per arena.
+	// Game is every arena's world: levels, strategy, capacities. Ships and
+	// Mode are set per arena; the n-th arena opened (from 0) plays seed
+	// Game.Seed + n.
 	Game game.Config
 	// Size is the number of ships of an arena, 1 to game.MaxShips; 0:
 	// DefaultSize.
@@ -46,6 +51,33 @@ type Config struct {
 	// Unique returns name, or a variant of it for which taken is false:
 	// players' names are unique in an arena. nil: name-2, name-3, ….
 	Unique func(name string, taken func(string) bool) string
+	// NewTable builds the table of the arena called name from cfg: for
+	// instance a recorder that stands in front of the world. nil: the
+	// world itself (see WorldTable).
+	NewTable func(cfg game.Config, name string) (Table, error)
+}
+
+// Table is what an arena plays on: a world, or something in front of it
+// that sees every event (a recorder of package game/replay). The arena
+// calls it under its lock, from one goroutine at a time. A Table that is
+// an io.Closer is closed when the arena ends.
+type Table interface {
+	World() *game.World
+	Step(in *game.Inputs)               // World.StepAll
+	Join(slot int, player string) error // World.Join; player names the slot's player
+	Leave(slot int)
+	SetStrategies(bullets, debris pool.Strategy) error
+}
+
+// WorldTable is a world as a Table.
+type WorldTable struct{ W *game.World }
+
+func (t WorldTable) World() *game.World            { return t.W }
+func (t WorldTable) Step(in *game.Inputs)          { t.W.StepAll(in) }
+func (t WorldTable) Join(slot int, _ string) error { return t.W.Join(slot) }
+func (t WorldTable) Leave(slot int)                { t.W.Leave(slot) }
+func (t WorldTable) SetStrategies(bullets, debris pool.Strategy) error {
+	return t.W.SetStrategies(bullets, debris)
 }
 
 // Hub holds the open arenas. Its methods are safe for concurrent use.
@@ -53,6 +85,7 @@ type Hub struct {
 	cfg    Config
 	mu     sync.Mutex
 	arenas map[string]*Arena
+	opened uint64 // arenas opened so far
 	closed bool
 	wg     sync.WaitGroup // one per arena goroutine
 }
@@ -70,6 +103,12 @@ func New(cfg Config) (*Hub, error) {
 	}
 	if cfg.Unique == nil {
 		cfg.Unique = suffix
+	}
+	if cfg.NewTable == nil {
+		cfg.NewTable = func(cfg game.Config, _ string) (Table, error) {
+			w, err := game.New(cfg)
+			return WorldTable{w}, err
+		}
 	}
 	g := cfg.Game
 	g.Ships = cfg.Size
@@ -127,16 +166,24 @@ func (h *Hub) Join(r Request) (*Seat, error) {
 // open starts an arena. The caller holds h.mu.
 func (h *Hub) open(name string, mode game.Mode) (*Arena, error) {
 	g := h.cfg.Game
-	g.Ships, g.Mode = h.cfg.Size, mode
-	w, err := game.New(g)
+	g.Ships, g.Mode, g.Seed = h.cfg.Size, mode, g.Seed+h.opened
+	t, err := h.cfg.NewTable(g, name)
 	if err != nil {
 		return nil, err
 	}
-	a := &Arena{hub: h, name: name, mode: mode, world: w, stop: make(chan struct{}), done: make(chan struct{})}
+	a := &Arena{hub: h, name: name, mode: mode, table: t, world: t.World(), stop: make(chan struct{}), done: make(chan struct{})}
 	h.arenas[name] = a
+	h.opened++
 	h.wg.Add(1)
 	go a.run()
 	return a, nil
+}
+
+// Arena returns the open arena called name, or nil.
+func (h *Hub) Arena(name string) *Arena {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.arenas[name]
 }
 
 // Info describes an open arena, for a lobby.
@@ -181,6 +228,7 @@ func (a *Arena) run() {
 	h := a.hub
 	defer h.wg.Done()
 	defer close(a.done)
+	defer a.closeTable()
 	defer func() {
 		if v := recover(); v != nil {
 			err := fmt.Errorf("hub: arena %s: panic: %v\n%s", a.name, v, debug.Stack())
@@ -206,6 +254,20 @@ func (a *Arena) run() {
 		if a.step() > linger && a.closeEmpty() {
 			return
 		}
+	}
+}
+
+// closeTable closes the table if it is an io.Closer; an error ends the
+// arena with it (Err).
+func (a *Arena) closeTable() {
+	c, ok := a.table.(io.Closer)
+	if !ok {
+		return
+	}
+	if err := c.Close(); err != nil {
+		a.mu.Lock()
+		a.err = errors.Join(a.err, err)
+		a.mu.Unlock()
 	}
 }
 

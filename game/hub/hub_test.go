@@ -2,6 +2,7 @@ package hub
 
 import (
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -191,5 +192,93 @@ func TestClose(t *testing.T) {
 			t.Errorf("join after Close: %v", err)
 		}
 		s.Leave()
+	})
+}
+
+// TestKillNews: in a PvP arena of autopilots holding fire, ships down
+// each other; the arena's news says who killed whom, and the shooter
+// scored for it.
+func TestKillNews(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{Size: 8})
+		seats := make([]*Seat, 8)
+		for i := range seats {
+			seats[i] = join(t, h, Request{Arena: "pit", Player: "p" + string(rune('0'+i)), New: i == 0, Mode: game.PvP})
+			seats[i].SetAutopilot(true)
+		}
+		a := seats[0].Arena()
+		for range 120 {
+			time.Sleep(time.Second)
+			a.RLock()
+			for _, n := range a.News() {
+				if _, killer, ok := strings.Cut(n.Text, " killed by "); ok {
+					var kills int
+					for i := range seats {
+						if seats[i].Name() == killer {
+							kills = a.World().Player(seats[i].Slot()).Kills
+						}
+					}
+					a.RUnlock()
+					if kills == 0 {
+						t.Errorf("%q: the killer has no kill", n.Text)
+					}
+					return
+				}
+			}
+			a.RUnlock()
+		}
+		t.Fatal("no kill in two minutes of PvP")
+	})
+}
+
+// logTable is a WorldTable that logs the events it sees and is closed.
+type logTable struct {
+	WorldTable
+	mu     sync.Mutex
+	events []string
+	steps  int
+	closed bool
+}
+
+func (t *logTable) log(e string) { t.mu.Lock(); t.events = append(t.events, e); t.mu.Unlock() }
+func (t *logTable) Step(in *game.Inputs) {
+	t.mu.Lock()
+	t.steps++
+	t.mu.Unlock()
+	t.WorldTable.Step(in)
+}
+func (t *logTable) Join(slot int, player string) error {
+	t.log("join " + player)
+	return t.WorldTable.Join(slot, player)
+}
+func (t *logTable) Leave(slot int) { t.log("leave"); t.WorldTable.Leave(slot) }
+func (t *logTable) SetStrategies(b, d pool.Strategy) error {
+	t.log("switch " + string(b))
+	return t.WorldTable.SetStrategies(b, d)
+}
+func (t *logTable) Close() error { t.mu.Lock(); t.closed = true; t.mu.Unlock(); return nil }
+
+// TestTable: an arena plays on the table Config.NewTable makes, which sees
+// every join, leave, switch and step, and is closed when the arena ends.
+func TestTable(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var tab *logTable
+		h := newHub(t, Config{Linger: time.Second, NewTable: func(cfg game.Config, name string) (Table, error) {
+			w, err := game.New(cfg)
+			tab = &logTable{WorldTable: WorldTable{w}}
+			return tab, err
+		}})
+		s := join(t, h, Request{Arena: "a", Player: "p"})
+		time.Sleep(time.Second)
+		if err := s.SetStrategies(pool.Dense, pool.Dense); err != nil {
+			t.Fatal(err)
+		}
+		s.Leave()
+		<-s.Arena().Done()
+		tab.mu.Lock()
+		defer tab.mu.Unlock()
+		if got := strings.Join(tab.events, ", "); got != "join p, switch dense, leave" || tab.steps < game.TPS-1 || !tab.closed {
+			t.Errorf("events %q, %d steps, closed %v", got, tab.steps, tab.closed)
+		}
 	})
 }

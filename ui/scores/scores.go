@@ -71,6 +71,7 @@ type Entry struct {
 	Wave     int       `json:"wave"`     // wave reached, 1-based
 	Strategy string    `json:"strategy"` // the pool strategy played at the end
 	When     time.Time `json:"when"`
+	Arena    string    `json:"arena,omitempty"` // the arena played in; "": a solo game
 }
 
 // ErrCorrupt is wrapped by the error [Open] returns when the file is not a

@@ -161,7 +161,8 @@ type ptyOpts struct {
 	term  string // "": xterm-256color; "none": an empty TERM
 	w, h  int
 	env   map[string]string
-	quiet bool // keep no raw output (long runs)
+	quiet bool   // keep no raw output (long runs)
+	cmd   string // an exec request's command; "": a shell
 }
 
 // play opens a session with a pty of the given size and starts the game.
@@ -198,7 +199,11 @@ func play(t testing.TB, c *ssh.Client, o ptyOpts) *player {
 		defer close(p.read)
 		io.Copy(p, out)
 	}()
-	if err := sess.Shell(); err != nil {
+	start := sess.Shell
+	if o.cmd != "" {
+		start = func() error { return sess.Start(o.cmd) }
+	}
+	if err := start(); err != nil {
 		t.Fatal(err)
 	}
 	return p

@@ -36,6 +36,7 @@ var ErrPanic = errors.New("panic")
 // Session describes the player and terminal of one game.
 type Session struct {
 	User        string   // SSH user name, cleaned: printable, at most 32 runes
+	Name        string   // SSH user name as shown to other players: see CleanName
 	Fingerprint string   // SHA256 fingerprint of the player's key; "" without one
 	RemoteAddr  net.Addr // the client's address
 	Term        string   // the terminal type the screen speaks (the client's TERM, or xterm-256color)
@@ -45,6 +46,9 @@ type Session struct {
 	// Keys is the held-key state of the kitty keyboard protocol filter the
 	// session's input passes through.
 	Keys *kitty.Keys
+	// Command is what the client asked for: the lobby (no command), or
+	// join or new an arena.
+	Command Command
 
 	spawn func(func())
 }
@@ -316,7 +320,7 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 			ok = true
 			_ = req.Reply(true, nil)
 			req.WantReply = false
-			tty, game = c.begin(ch, req.Type, pty, term)
+			tty, game = c.begin(ch, req, pty, term)
 		default:
 			// subsystem (sftp…), auth-agent-req@openssh.com, x11-req,
 			// signal, break, keepalive: refused. Log the ones that ask for
@@ -345,11 +349,10 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 // begin starts what a shell or exec request asks for: a game when there
 // is a terminal and a free slot, else an explanation. For a game it returns
 // its Tty and a channel closed when it has ended.
-func (c *conn) begin(ch ssh.Channel, kind string, pty *ptyRequest, term clientTerm) (*sshTty, <-chan struct{}) {
-	var refuse *ending
+func (c *conn) begin(ch ssh.Channel, req *ssh.Request, pty *ptyRequest, term clientTerm) (*sshTty, <-chan struct{}) {
+	cmd, refuse := c.command(req)
 	switch {
-	case kind == "exec":
-		refuse = endExec
+	case refuse != nil:
 	case pty == nil:
 		refuse = endNoPTY
 	}
@@ -375,7 +378,7 @@ func (c *conn) begin(ch ssh.Channel, kind string, pty *ptyRequest, term clientTe
 	c.wg.Add(1)
 	go func() {
 		defer close(done)
-		c.play(ch, tty, term)
+		c.play(ch, tty, term, cmd)
 	}()
 	return tty, done
 }
@@ -396,7 +399,7 @@ func (c *conn) finish(ch ssh.Channel, w io.Writer, e *ending, status uint32) {
 }
 
 // play runs one game on the session's terminal.
-func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm) {
+func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 	defer c.wg.Done()
 	defer c.seat.leave()
 
@@ -423,11 +426,13 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm) {
 	}
 	sess := Session{
 		User:        cleanUser(c.sc.User()),
+		Name:        CleanName(c.sc.User()),
 		Fingerprint: c.sc.Permissions.Extensions[permFingerprint],
 		RemoteAddr:  c.sc.RemoteAddr(),
 		Term:        name,
 		ASCII:       !term.utf8(),
 		Keys:        ktty.Keys(),
+		Command:     cmd,
 	}
 	sess.spawn = func(fn func()) {
 		c.wg.Add(1)
@@ -456,6 +461,8 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm) {
 		e, status = endPanic, 1
 	case cause != nil:
 		e, status = cause, 1
+	case refused(err) != nil:
+		e, status = refused(err), 1
 	case err != nil:
 		c.log.Error("game failed", "err", err)
 		e, status = endError, 1

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/ui"
+	"poolroids/ui/serve"
+)
+
+// newArenas makes the server's arenas: worlds of size ships on the levels,
+// capacities and strategy of opts, each with a seed of its own (a random
+// one, plus the number of arenas opened before).
+func newArenas(opts ui.Options, size int) (*hub.Hub, error) {
+	return hub.New(hub.Config{
+		Game: game.Config{Levels: opts.Levels, Strategy: opts.Strategy, Bullets: opts.Bullets, Debris: opts.Debris, Seed: rand.Uint64()},
+		Size: size, Unique: serve.UniqueName,
+	})
+}
+
+// servePlay is the server's serve.PlayFunc: the arena the session's
+// command names (join or new), else the lobby, from which the player
+// plays solo games with opts or joins arenas.
+func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
+	return func(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
+		o := opts
+		o.Seed = rand.Uint64()
+		o.ASCII = s.ASCII
+		o.Keys = s.Keys
+		o.Player = s.Player()
+		var res ui.Result
+		var err error
+		switch c := s.Command; c.Verb {
+		case serve.VerbJoin, serve.VerbNew:
+			kind := ui.ChoiceJoin
+			if c.Verb == serve.VerbNew {
+				kind = ui.ChoiceNew
+			}
+			seat, jerr := ui.Join(h, ui.Choice{Kind: kind, Name: c.Name, PvP: c.PvP}, s.Name)
+			if jerr != nil {
+				return 0, &serve.RefusedError{Message: jerr.Error()}
+			}
+			defer seat.Leave()
+			o.Arena = seat
+			res, err = ui.Run(ctx, screen, o)
+		default:
+			res, err = ui.PlayLobby(ctx, screen, ui.LobbyOptions{Game: o, Hub: h, Name: s.Name})
+		}
+		if res.Reason == ui.ReasonPanic {
+			err = fmt.Errorf("%w: %w", serve.ErrPanic, err)
+		}
+		return res.Score, err
+	}
+}

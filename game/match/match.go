@@ -1,0 +1,318 @@
+// Package match is the flow of one player's games around a [game.World]:
+// the title with its demo, play, game over and the next game; the stress
+// mode's autopilot; whether a game's score counts; pausing and strategy
+// switches. The terminal, the SSH server and arenas drive it alike; it is
+// headless and has no clock: a front end calls [Match.Step] once per world
+// step with the keys the player holds, and draws what the accessors say.
+//
+// In an arena ([NewSeat]) the world is shared and stepped by the arena:
+// the match follows the seat's ship ([Match.Observe]) and asks the seat
+// for what it may not do itself (a new game, a switch, the autopilot).
+package match
+
+import (
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/game/stress"
+	"poolroids/pool"
+)
+
+// Phase is which screen the player is on.
+type Phase uint8
+
+const (
+	Title Phase = iota // the demo plays under the title
+	Play               // the player (or the stress autopilot) plays
+	Over               // the game is over: its score shows
+)
+
+// OverSteps is how long the game-over screen of the demo or of a stress
+// game stays before the next one starts by itself.
+const OverSteps = 3 * game.TPS
+
+// Result is a game that ended or was left.
+type Result struct {
+	Score, Wave int
+	Strategy    string // the pools' strategies at the end: "dense", or "dense/scan" for bullets/debris
+	// Counts is false for the demo and for a game the autopilot played
+	// part of: its score is not the player's.
+	Counts bool
+}
+
+// Match is one player's flow. It is not safe for concurrent use: a front
+// end calls it under the lock it steps and draws under.
+type Match struct {
+	cfg     game.Config
+	world   *game.World // the world on screen: play's, or the stress game's
+	play    *game.World // the player's world (title, play)
+	press   *game.World // the stress games' world; nil until the first
+	seat    *hub.Seat   // an arena's seat; nil for a world of one's own
+	phase   Phase
+	stress  bool // the stress autopilot plays
+	helped  bool // the autopilot played part of the current game
+	demo    game.Autopilot
+	pilot   game.Autopilot
+	steps   uint64
+	overAt  uint64      // step at which the current game ended; 0: not ended
+	best    int         // the best score of a game that counts, ended or left
+	current game.Player // an arena seat's, as last observed
+	wave    int         // the arena's wave, likewise
+	label   string      // the arena's strategies, likewise
+}
+
+// New builds the player's world from cfg and starts on the title, or with
+// stress under the stress autopilot. Stress games play the stress mode's
+// pressure levels (game/stress.Pressure) with cfg's capacities, so that
+// they fill the pools within seconds; when cfg names a level set of its
+// own, they play that instead.
+func New(cfg game.Config, stress bool) (*Match, error) {
+	w, err := game.New(cfg)
+	if err != nil {
+		return nil, err
+	}
+	m := &Match{cfg: cfg, world: w, play: w}
+	if stress {
+		if err := m.startStress(); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
+// NewSeat follows seat, already playing in its arena.
+func NewSeat(seat *hub.Seat) *Match {
+	return &Match{seat: seat, world: seat.Arena().World(), phase: Play}
+}
+
+// World returns the world on screen. It changes when stress games start
+// and end; in an arena it is the arena's, read under its lock only.
+func (m *Match) World() *game.World { return m.world }
+
+// Seat returns the arena seat, or nil.
+func (m *Match) Seat() *hub.Seat { return m.seat }
+
+// Phase returns the screen the player is on.
+func (m *Match) Phase() Phase { return m.phase }
+
+// Stress reports whether the stress autopilot plays.
+func (m *Match) Stress() bool { return m.stress }
+
+// Assisted reports whether the current game's score does not count: the
+// demo, or the autopilot played part of it.
+func (m *Match) Assisted() bool { return m.phase == Title || m.helped }
+
+// Best returns the best score of the games that counted, the one in play
+// included once it ends or is left.
+func (m *Match) Best() int { return m.best }
+
+// Step steps the world one step: with keys while the player plays, with
+// the demo's input on the title and the stress autopilot's in stress mode,
+// with none on the game-over screen. A paused world does not move. It
+// returns the game that ended in this step, if one did; the demo and
+// stress games start again by themselves OverSteps after they end. In an
+// arena, where the arena steps, it does nothing.
+func (m *Match) Step(keys game.Input) (Result, bool) {
+	if m.seat != nil {
+		return Result{}, false
+	}
+	w := m.world
+	in := keys
+	switch {
+	case m.phase == Title:
+		in = m.demo.Input(w)
+	case m.phase == Over:
+		in = game.Input{}
+	case m.stress:
+		in = m.pilot.Input(w)
+	}
+	w.Step(in)
+	m.steps++
+	if w.Phase() != game.GameOver {
+		return Result{}, false
+	}
+	if m.overAt == 0 {
+		m.overAt = m.steps
+		if m.phase == Play {
+			m.phase = Over
+			return m.finish(), true
+		}
+	}
+	switch {
+	case m.steps-m.overAt < OverSteps: // the game-over screen stays a while
+	case m.phase == Title:
+		m.newGame(Title)
+	case m.stress:
+		m.newGame(Play)
+	}
+	return Result{}, false
+}
+
+// Observe follows the arena seat's ship; the caller holds the arena's read
+// lock. It returns the seat's game when it just ended: the player is then
+// on the game-over screen until Start. Without a seat it does nothing.
+func (m *Match) Observe() (Result, bool) {
+	if m.seat == nil {
+		return Result{}, false
+	}
+	p := m.world.Player(m.seat.Slot())
+	m.current, m.wave, m.label = p, m.world.Wave(), strategyLabel(m.world)
+	if p.Phase != game.GameOver || m.phase != Play {
+		return Result{}, false
+	}
+	m.phase = Over
+	if m.stress {
+		m.stress = false
+		m.seat.SetAutopilot(false)
+	}
+	return m.finish(), true
+}
+
+// finish counts the current game in Best when it counts, and returns it.
+func (m *Match) finish() Result {
+	r := m.result()
+	if r.Counts {
+		m.best = max(m.best, r.Score)
+	}
+	return r
+}
+
+// result is the current game as it stands.
+func (m *Match) result() Result {
+	if m.seat != nil {
+		return Result{Score: m.current.Score, Wave: m.wave, Strategy: m.label, Counts: !m.helped}
+	}
+	w := m.world
+	return Result{Score: w.Score(), Wave: w.Wave(), Strategy: strategyLabel(w), Counts: !m.Assisted()}
+}
+
+// strategyLabel names the pools' strategies: "dense", or "dense/scan" for
+// bullets/debris.
+func strategyLabel(w *game.World) string {
+	b, d := w.Bullets().Strategy(), w.Debris().Strategy()
+	if b == d {
+		return string(b)
+	}
+	return string(b) + "/" + string(d)
+}
+
+// Current returns the arena seat's state as last observed.
+func (m *Match) Current() game.Player { return m.current }
+
+// Leave ends the match (the player quits): a game in play counts in Best
+// as it stands.
+func (m *Match) Leave() {
+	if m.phase == Play {
+		m.finish()
+	}
+}
+
+// Start starts a new game from the title or the game-over screen and
+// reports whether it did; during a game it does nothing.
+func (m *Match) Start() bool {
+	if m.phase == Play {
+		return false
+	}
+	return m.newGame(Play)
+}
+
+// newGame starts a game in phase p, leaving the one in play (which counts
+// as it stands).
+func (m *Match) newGame(p Phase) bool {
+	if m.phase == Play {
+		m.finish()
+	}
+	if m.seat != nil {
+		if m.seat.Rejoin() != nil {
+			return false // its game is still on
+		}
+		m.current = game.Player{Phase: game.Respawning, Lives: game.StartLives, KilledBy: game.NoSlot}
+	} else {
+		m.world.Restart()
+		// Each game's figures start from zero, the demo's included.
+		m.world.Bullets().ResetStats()
+		m.world.Debris().ResetStats()
+	}
+	m.phase, m.overAt = p, 0
+	m.helped = p == Play && m.stress
+	m.demo, m.pilot = game.Autopilot{}, game.Autopilot{Pressure: true}
+	return true
+}
+
+// ToggleStress starts the stress autopilot, in a stress game of its own
+// (in an arena: flying the seat's ship, whose score then does not
+// count), or stops it and goes back to the title (in an arena: gives the
+// ship back).
+func (m *Match) ToggleStress() error {
+	if m.seat != nil {
+		if m.phase != Play {
+			return nil
+		}
+		m.stress = !m.stress
+		m.helped = m.helped || m.stress
+		m.seat.SetAutopilot(m.stress)
+		return nil
+	}
+	if m.stress {
+		m.stress = false
+		m.leaveStress()
+		m.newGame(Title)
+		return nil
+	}
+	return m.startStress()
+}
+
+// startStress starts a stress game on the pressure world (built on first
+// use with the player's capacities) with the pools' current strategies.
+func (m *Match) startStress() error {
+	if m.phase == Play {
+		m.finish()
+		m.phase = Over // the player's game is left, not continued
+	}
+	if m.press == nil {
+		cfg := m.cfg
+		if cfg.Levels == nil {
+			cfg.Levels = stress.Pressure()
+			cfg.Bullets, cfg.Debris = m.play.Bullets().Cap(), m.play.Debris().Cap()
+		}
+		w, err := game.New(cfg)
+		if err != nil {
+			return err
+		}
+		m.press = w
+	}
+	if err := m.press.SetStrategies(m.world.Bullets().Strategy(), m.world.Debris().Strategy()); err != nil {
+		return err
+	}
+	m.world, m.stress = m.press, true
+	m.phase = Over
+	m.newGame(Play)
+	return nil
+}
+
+// leaveStress goes back to the player's world with the stress world's
+// strategies.
+func (m *Match) leaveStress() {
+	b, d := m.world.Bullets().Strategy(), m.world.Debris().Strategy()
+	m.world = m.play
+	_ = m.world.SetStrategies(b, d) // names the other world's pools took
+}
+
+// TogglePause pauses or resumes a game in play and reports whether it did;
+// an arena never pauses.
+func (m *Match) TogglePause() bool {
+	if m.seat != nil || m.phase != Play {
+		return false
+	}
+	m.world.SetPaused(!m.world.Paused())
+	return true
+}
+
+// SetStrategies switches the pools through the world ("" keeps a pool's);
+// in an arena through the seat, which only the creator may
+// (hub.ErrNotCreator).
+func (m *Match) SetStrategies(bullets, debris pool.Strategy) error {
+	if m.seat != nil {
+		return m.seat.SetStrategies(bullets, debris)
+	}
+	return m.world.SetStrategies(bullets, debris)
+}

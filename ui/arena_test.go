@@ -1,0 +1,70 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+)
+
+// arenaSession is a session on the seat of a new player in an arena of
+// hub h, drawn on a simulation screen of w×h cells.
+func arenaSession(t *testing.T, h *hub.Hub, name string, w, ht int) (*session, *hub.Seat) {
+	t.Helper()
+	seat, err := h.Join(hub.Request{Arena: "den", Player: name})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(seat.Leave)
+	s, err := newSession(newSim(t, "UTF-8", w, ht), Options{Arena: seat})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, seat
+}
+
+// TestArenaDraw: an arena session draws every ship, its player's name by
+// it and the players box, and a frame allocates nothing once the arena is
+// busy (sixteen autopilots holding fire into its pools).
+func TestArenaDraw(t *testing.T) {
+	h, err := hub.New(hub.Config{Size: game.MaxShips})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	s, ann := arenaSession(t, h, "ann", 200, 60)
+	ann.SetAutopilot(true)
+	for i := 1; i < game.MaxShips; i++ {
+		_, seat := arenaSession(t, h, "p"+string(rune('a'+i)), 100, 30)
+		seat.SetAutopilot(true)
+	}
+	ar := s.seat.Arena()
+	busy := func() bool {
+		ar.RLock()
+		defer ar.RUnlock()
+		return ar.World().Bullets().Stats().HighWater == ar.World().Bullets().Cap()
+	}
+	for deadline := time.Now().Add(10 * time.Second); !busy(); time.Sleep(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the arena's bullet pool never filled")
+		}
+	}
+	scr := s.screen.Screen.(tcell.SimulationScreen)
+	s.root.SetRect(0, 0, 200, 60)
+	s.root.Draw(scr)
+	s.root.Draw(scr)
+	scr.Show()
+	text := screenText(scr)
+	for _, want := range []string{"arena den · co-op", "ann", "pb", "pp", "score sh miss", "pools: ann switches"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the screen lacks %q:\n%s", want, text)
+		}
+	}
+	if n := testing.AllocsPerRun(30, func() { s.root.Draw(scr) }); n != 0 {
+		t.Errorf("%v allocs per frame, want 0", n)
+	}
+}

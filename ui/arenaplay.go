@@ -1,0 +1,134 @@
+package ui
+
+import (
+	"errors"
+	"time"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/pool"
+	"poolroids/ui/scores"
+)
+
+// noticeFor is how long a notice (why a key did nothing) shows.
+const noticeFor = 3 * time.Second
+
+// arenaInput is the seat's input, asked for by the arena's goroutine
+// before each step: the keys held, nothing outside a game. It takes only
+// the session's lock (the arena's is not held meanwhile) and never reads
+// the world; the seat's autopilot, when on, is the arena's to run.
+func (s *session) arenaInput() game.Input {
+	defer s.guard()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.held { // the arena plays on, but this ship waits for its player
+		s.opts.Keys.Poll()
+		return game.Input{}
+	}
+	return s.input(time.Since(s.clock))
+}
+
+// arenaLoop samples the shared pools and the seat sampleEvery steps' time,
+// and notices when the seat's game is over. The arena steps itself.
+func (s *session) arenaLoop() {
+	defer s.loops.Done()
+	defer s.guard()
+	t := time.NewTicker(sampleEvery * time.Second / game.TPS)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			if entry, ok := s.arenaSample(time.Since(s.clock)); ok {
+				s.record(entry)
+			}
+		}
+	}
+}
+
+// arenaSample takes a sample and, when the seat's last ship is lost,
+// shows the game over and returns its high-score entry if it counts.
+func (s *session) arenaSample(now time.Duration) (scores.Entry, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.sample(now)
+	ar := s.seat.Arena()
+	ar.RLock()
+	res, ended := s.match.Observe()
+	ar.RUnlock()
+	if !ended {
+		return scores.Entry{}, false
+	}
+	s.hold.releaseAll()
+	return s.gameOver(res)
+}
+
+// arenaPick asks the arena to switch the targeted pool(s) to st: only its
+// creator may; anyone else is told why nothing happens. The caller holds
+// the lock.
+func (s *session) arenaPick(st pool.Strategy) error {
+	var b, d pool.Strategy
+	switch s.target {
+	case targetBoth:
+		b, d = st, st
+	case targetBullets:
+		b = st
+	case targetDebris:
+		d = st
+	}
+	err := s.match.SetStrategies(b, d)
+	if errors.Is(err, hub.ErrNotCreator) {
+		s.tell(s.creatorOnly())
+		return nil
+	}
+	return err
+}
+
+// creatorOnly says who switches the arena's strategies. The caller holds
+// the lock.
+func (s *session) creatorOnly() string {
+	ar := s.seat.Arena()
+	ar.RLock()
+	defer ar.RUnlock()
+	return "only " + ar.Creator() + " switches the pools"
+}
+
+// tell shows a notice for noticeFor. The caller holds the lock.
+func (s *session) tell(notice string) {
+	s.notice, s.noticeAt = notice, time.Since(s.clock)
+}
+
+// syncArenaList redraws the strategy list when the arena's strategies
+// changed (another player switched them). It runs on tview's goroutine.
+func (s *session) syncArenaList() {
+	ar := s.seat.Arena()
+	ar.RLock()
+	b, d := s.world.Bullets().Strategy(), s.world.Debris().Strategy()
+	ar.RUnlock()
+	if b != s.listed[0] || d != s.listed[1] {
+		s.syncList()
+	}
+}
+
+// paused reports whether the world is paused; an arena never is. The
+// caller holds the lock.
+func (s *session) paused() bool { return s.seat == nil && s.world.Paused() }
+
+// playing reports whether the player's keys play. The caller holds the
+// lock.
+func (s *session) playing() bool { return s.match.Phase() == modePlay && !s.paused() }
+
+// strategies returns the pools' strategies, read under the arena's lock
+// in an arena. It runs on tview's goroutine.
+func (s *session) strategies() (bullets, debris pool.Strategy) {
+	if s.seat != nil {
+		ar := s.seat.Arena()
+		ar.RLock()
+		defer ar.RUnlock()
+	} else {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+	}
+	return s.world.Bullets().Strategy(), s.world.Debris().Strategy()
+}

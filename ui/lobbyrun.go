@@ -1,0 +1,223 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+)
+
+// Shared is one terminal's screen used by one tview application after
+// another (the lobby, then a game, then the lobby again): tcell cannot
+// initialise a screen again once finalised, so each application gets a
+// [Shared.View] whose Init initialises the screen the first time only and
+// whose Fini leaves it running. The owner finalises the screen itself at
+// the end.
+type Shared struct {
+	screen  tcell.Screen
+	once    sync.Once
+	initErr error
+}
+
+// NewShared shares screen, not yet initialised.
+func NewShared(screen tcell.Screen) *Shared { return &Shared{screen: screen} }
+
+// View returns a screen for one application: Run, or the lobby.
+func (s *Shared) View() tcell.Screen { return &sharedView{Screen: s.screen, shared: s} }
+
+// sharedView is one application's use of a Shared screen. Its Fini wakes the
+// application's event goroutine, which then sees the end of its screen
+// (a nil event) as tview expects, and leaves the screen as it is.
+type sharedView struct {
+	tcell.Screen
+	shared *Shared
+	mu     sync.Mutex
+	done   bool
+}
+
+// wake is the event a view's Fini posts for its own PollEvent.
+type wake struct {
+	tcell.EventTime
+	v *sharedView
+}
+
+func (v *sharedView) Init() error {
+	s := v.shared
+	s.once.Do(func() { s.initErr = s.screen.Init() })
+	if s.initErr == nil {
+		v.Screen.Clear() // the last application's cells must not show through
+	}
+	return s.initErr
+}
+
+func (v *sharedView) Fini() {
+	v.mu.Lock()
+	first := !v.done
+	v.done = true
+	v.mu.Unlock()
+	if first {
+		ev := &wake{v: v}
+		ev.SetEventNow()
+		_ = v.Screen.PostEvent(ev)
+	}
+}
+
+func (v *sharedView) PollEvent() tcell.Event {
+	for {
+		ev := v.Screen.PollEvent()
+		if w, ok := ev.(*wake); ok {
+			if w.v == v {
+				return nil
+			}
+			continue // an earlier view's, its application gone
+		}
+		v.mu.Lock()
+		done := v.done
+		v.mu.Unlock()
+		if done {
+			return nil
+		}
+		return ev
+	}
+}
+
+// lobbyRefresh is how often the lobby asks for its data again.
+const lobbyRefresh = time.Second
+
+// runLobby shows the lobby on screen, a Shared view, until the player
+// chooses, ctx is done (ChoiceQuit) or reading the terminal fails. data is
+// asked for at the start and every second; status, if not empty, says why
+// the last choice failed.
+func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, status string) (choice Choice, err error) {
+	// tview drops Init's error, and a screen that could not start must
+	// not be drawn on: a view initialises once, so this Init is tview's.
+	if err := screen.Init(); err != nil {
+		return Choice{}, fmt.Errorf("ui: starting the terminal: %w", err)
+	}
+	app := tview.NewApplication()
+	var once sync.Once
+	choose := func(c Choice) {
+		once.Do(func() {
+			choice = c
+			go app.Stop() // not from within the event loop's own draw
+		})
+	}
+	l := NewLobby(data, choose)
+	l.SetStatus(status)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	// The goroutine starts with the first draw: stopping the application
+	// before Run would make tview open a terminal of its own.
+	var start sync.Once
+	var refresh func()
+	app.SetScreen(screen).EnableMouse(true).SetRoot(l, true).SetFocus(l).
+		SetAfterDrawFunc(func(tcell.Screen) { start.Do(func() { wg.Add(1); go refresh() }) })
+	refresh = func() {
+		defer wg.Done()
+		t := time.NewTicker(lobbyRefresh)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				choose(Choice{Kind: ChoiceQuit})
+				return
+			case <-stop:
+				return
+			case <-t.C:
+				app.QueueUpdateDraw(l.Refresh)
+			}
+		}
+	}
+	defer func() {
+		close(stop)
+		wg.Wait()
+		if p := recover(); p != nil {
+			err = fmt.Errorf("ui: lobby panic: %v\n%s", p, debug.Stack())
+		}
+	}()
+	if err := app.Run(); err != nil {
+		return Choice{}, fmt.Errorf("ui: lobby: %w", err)
+	}
+	return choice, nil
+}
+
+// LobbyOptions configures [PlayLobby].
+type LobbyOptions struct {
+	Game Options  // every game's options: Player and Scores name the player and the table
+	Hub  *hub.Hub // the arenas to list and join
+	Name string   // the player's name as other players see it (cleaned)
+}
+
+// PlayLobby shows the lobby on screen (not yet initialised) and plays what
+// the player chooses there, a solo game or an arena, coming back to the
+// lobby when it ends, until the player leaves the lobby or ctx is done. A
+// choice that fails (a full arena, a taken name) shows why in the lobby.
+// The Result's score is the best of the games played. It finalises
+// nothing: the owner finalises screen afterwards.
+func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Result, error) {
+	shared := NewShared(screen)
+	best, status := Result{Reason: ReasonQuit}, ""
+	data := func() LobbyData { return lobbyList(lo) }
+	for ctx.Err() == nil {
+		c, err := runLobby(ctx, shared.View(), data, status)
+		if err != nil || c.Kind == ChoiceQuit {
+			return best, err
+		}
+		status = ""
+		o := lo.Game
+		switch c.Kind {
+		case ChoiceJoin, ChoiceNew:
+			seat, err := Join(lo.Hub, c, lo.Name)
+			if err != nil {
+				status = err.Error()
+				continue
+			}
+			o.Arena = seat
+		case ChoiceWatch, ChoiceReplay:
+			status = "not served yet: play solo, or join an arena"
+			continue
+		}
+		res, err := Run(ctx, shared.View(), o)
+		if o.Arena != nil {
+			o.Arena.Leave()
+		}
+		best.Score = max(best.Score, res.Score)
+		if err != nil || res.Reason != ReasonQuit {
+			best.Reason = res.Reason
+			return best, err
+		}
+	}
+	return Result{Score: best.Score, Reason: ReasonCanceled}, nil
+}
+
+// Join seats player in the arena c names: ChoiceJoin joins it (opening it,
+// co-op, if none is open), ChoiceNew opens it in c's mode. See [hub.Hub.Join].
+func Join(h *hub.Hub, c Choice, player string) (*hub.Seat, error) {
+	mode := game.Coop
+	if c.PvP {
+		mode = game.PvP
+	}
+	return h.Join(hub.Request{Arena: c.Name, Player: player, New: c.Kind == ChoiceNew, Mode: mode})
+}
+
+// lobbyList lists the hub's arenas and the table's high scores.
+func lobbyList(lo LobbyOptions) LobbyData {
+	var d LobbyData
+	for _, a := range lo.Hub.Arenas() {
+		d.Arenas = append(d.Arenas, LobbyArena{Name: a.Name, Players: a.Players, Max: a.Size, PvP: a.Mode == game.PvP})
+	}
+	if lo.Game.Scores == nil {
+		return d
+	}
+	for _, e := range lo.Game.Scores.Top(8) {
+		d.Scores = append(d.Scores, LobbyScore{Name: e.Name, Score: e.Score, Wave: e.Wave, Arena: e.Arena})
+	}
+	return d
+}

@@ -1,0 +1,126 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"poolroids/game"
+)
+
+// newsLines is how many lines of news the players box shows.
+const newsLines = 3
+
+// playersHeight is the players box's height for an arena of size ships:
+// borders, the table's head and a row a ship, the last switch, the news
+// and a notice.
+func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines + 1 }
+
+// players is the side panel's box of an arena: who plays (name in the
+// ship's colour, score, ships left, shots refused), who switched the
+// pools last and when, the latest news and the notice of a key that did
+// nothing, one after the other from the top, so that a box cut short by a
+// small terminal still shows the news of a half-empty arena. It formats its lines from the arena under its read lock and
+// turns them into strings only when they change, so a frame allocates
+// nothing in steady state.
+type players struct {
+	*tview.Box
+	s     *session
+	lines []textLine
+	title textCache
+	buf   []byte
+}
+
+func newPlayers(s *session, size int) *players {
+	p := &players{Box: tview.NewBox(), s: s, lines: make([]textLine, playersHeight(size)-2), buf: make([]byte, 0, 64)}
+	for i := range p.lines {
+		p.lines[i].b = make([]byte, 0, 4*panelWidth)
+		p.lines[i].spans = make([]span, 0, 8)
+	}
+	return p
+}
+
+func (p *players) Draw(scr tcell.Screen) {
+	defer p.s.guard()
+	x, y, w, h := p.GetRect()
+	p.format()
+	drawBorder(scr, p.s.glyphs(), x, y, w, h, borderStyle)
+	putString(scr, x+2, y, w-4, p.title.s, titleStyle)
+	for i := range min(len(p.lines), h-2) {
+		p.lines[i].draw(scr, x+1, y+1+i, w-2)
+	}
+}
+
+// format rebuilds the lines from the arena and the session's notice.
+func (p *players) format() {
+	s := p.s
+	s.mu.Lock()
+	notice := ""
+	if now := time.Since(s.clock); s.notice != "" && now-s.noticeAt < noticeFor {
+		notice = s.notice
+	}
+	s.mu.Unlock()
+
+	ar := s.seat.Arena()
+	ar.RLock()
+	defer ar.RUnlock()
+	w := ar.World()
+	p.buf = append(append(append(p.buf[:0], " arena "...), ar.Name()...), " · "...)
+	p.buf = append(p.buf, w.Mode().String()...)
+	p.title.of(append(p.buf, ' '))
+
+	ln := 0
+	next := func() *textLine {
+		l := &p.lines[ln]
+		ln++
+		l.reset()
+		return l
+	}
+	l := next().style(headStyle).str("player")
+	l.b = pad(l.b, 0, 16)
+	l.str("  score sh miss")
+	for i := range w.Ships() {
+		name, ok := ar.Seated(i)
+		if !ok {
+			continue
+		}
+		l := next()
+		pl := w.Player(i)
+		l.style(playerStyle(i)).str(name)
+		l.b = pad(l.b, 0, 16)
+		l.style(valueStyle)
+		l.b = appendIntRight(l.b, int64(pl.Score), 7)
+		if pl.Phase == game.GameOver {
+			l.style(alertStyle).str(" --")
+		} else {
+			l.b = appendIntRight(l.b, int64(pl.Lives), 3)
+		}
+		l.style(valueStyle)
+		l.b = appendIntRight(l.b, int64(pl.Misses), 5)
+	}
+	l = next().style(labelStyle)
+	if sw := ar.Switched(); !sw.At.IsZero() {
+		l.str("pools: ").style(valueStyle).str(sw.By).style(labelStyle).str(" at ").style(valueStyle)
+		l.b = sw.At.AppendFormat(l.b, time.TimeOnly)
+	} else {
+		l.str("pools: ").style(valueStyle).str(ar.Creator()).style(labelStyle).str(" switches")
+	}
+	news := ar.News()
+	for i := range newsLines {
+		l := next()
+		if k := len(news) - newsLines + i; k >= 0 {
+			l.style(valueStyle).str(news[k].Text)
+		}
+	}
+	l = next()
+	if notice != "" {
+		l.style(alertStyle).str(notice)
+	}
+	for i := range p.lines {
+		if i >= ln {
+			p.lines[i].reset() // below the news: blank
+		}
+		p.lines[i].text.of(p.lines[i].b)
+	}
+}

@@ -1,0 +1,50 @@
+package serve
+
+import (
+	"errors"
+	"net"
+
+	"golang.org/x/crypto/ssh"
+)
+
+// command reads what a shell or exec request asks for: a shell is the
+// lobby; an exec request must be one of the commands ParseCommand knows
+// (watching is not served yet). Anything else is refused with a line that
+// shows a command that works.
+func (c *conn) command(req *ssh.Request) (Command, *ending) {
+	if req.Type != "exec" {
+		return Command{}, nil
+	}
+	var line struct{ Command string }
+	if ssh.Unmarshal(req.Payload, &line) != nil {
+		return Command{}, endExec
+	}
+	port := 0
+	if a, ok := c.nc.LocalAddr().(*net.TCPAddr); ok {
+		port = a.Port
+	}
+	cmd, err := ParseCommand(line.Command, port)
+	switch {
+	case err != nil:
+		return Command{}, &ending{reason: "exec refused", message: "poolroids runs no commands but these: " + err.Error()}
+	case cmd.Verb == VerbWatch:
+		return Command{}, &ending{reason: "exec refused", message: "watching is not served yet; join NAME plays in the arena"}
+	}
+	return cmd, nil
+}
+
+// RefusedError is an error a Play func returns when it will not play what
+// the player asked for (a full arena, a taken name): the player is told
+// Message, and the session ends with status 1.
+type RefusedError struct{ Message string }
+
+func (e *RefusedError) Error() string { return "refused: " + e.Message }
+
+// refused returns the ending of a Play error that wraps a RefusedError,
+// or nil.
+func refused(err error) *ending {
+	if r, ok := errors.AsType[*RefusedError](err); ok {
+		return &ending{reason: "refused", message: r.Message}
+	}
+	return nil
+}

@@ -1,0 +1,71 @@
+package ui
+
+import (
+	"unicode/utf8"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game"
+)
+
+// playerColours are the ships' colours by slot: slot 0 keeps the solo
+// game's cyan, the others are set apart from it and from each other.
+var playerColours = [game.MaxShips][3]int32{
+	{80, 230, 255}, {255, 120, 200}, {140, 255, 110}, {255, 190, 60},
+	{170, 140, 255}, {255, 255, 255}, {60, 200, 150}, {255, 110, 90},
+	{120, 170, 255}, {230, 230, 90}, {200, 120, 255}, {150, 220, 220},
+	{255, 160, 130}, {100, 255, 200}, {210, 170, 120}, {255, 90, 160},
+}
+
+func init() {
+	for i, c := range playerColours {
+		inkStyles[inkShip+ink(i)] = fg(c[0], c[1], c[2]).Bold(true)
+	}
+}
+
+// playerStyle is slot's colour, for its name.
+func playerStyle(slot int) tcell.Style { return inkStyles[inkShip+ink(slot)] }
+
+// label is a player's name drawn under its ship, in cells of the field.
+type label struct {
+	x, y int
+	name string
+	st   tcell.Style
+}
+
+// label notes the name of slot's player (if it has one: in an arena)
+// under its ship at p. The caller holds the lock that paints.
+func (a *arena) label(p game.Vec, slot int) {
+	name := a.s.names[slot]
+	if name == "" {
+		return
+	}
+	dx, dy := a.dotOf(p)
+	x, y := dx*a.cv.w/max(a.cv.dw, 1), dy*a.cv.h/max(a.cv.dh, 1)+1
+	if y >= a.cv.h {
+		y -= 2
+	}
+	x -= utf8.RuneCountInString(name) / 2
+	a.labels = append(a.labels, label{x: max(x, 0), y: y, name: name, st: playerStyle(slot)})
+}
+
+// drawLabels draws the names over the field, but not into the overlay at
+// over. With shown (the field's cells as on screen) it marks the cells it
+// covers as unknown, so that the canvas sets them again next frame.
+func (a *arena) drawLabels(scr tcell.Screen, over rect, shown []cell) {
+	f := a.frame
+	for _, l := range a.labels {
+		w := min(utf8.RuneCountInString(l.name), a.cv.w-l.x)
+		y := f.y + l.y
+		if w <= 0 || l.y < 0 || (y >= over.y && y < over.y+over.h && f.x+l.x < over.x+over.w && f.x+l.x+w > over.x) {
+			continue
+		}
+		putString(scr, f.x+l.x, y, w, l.name, l.st)
+		if shown != nil {
+			row := shown[l.y*a.cv.w:]
+			for i := range w {
+				row[l.x+i] = unknownCell
+			}
+		}
+	}
+}
