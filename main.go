@@ -87,16 +87,15 @@ func play(args []string, stderr io.Writer) int {
 	strategy := fs.String("strategy", "", "pool strategy `NAME` to start with: "+pool.StrategyNames()+" (default: the level set's)")
 	game := addGameFlags(fs, "play")
 	seed := fs.Uint64("seed", 0, "world seed `N`; 0 picks one from the clock")
-	fps := fs.Int("fps", 30, "`N` screen redraws per second, 1..240")
-	ascii := fs.Bool("ascii", false, "draw with ASCII characters instead of braille")
+	view := addViewFlags(fs)
 	stress := fs.Bool("stress", false, "start with the max-pressure autopilot filling the pools on the stress levels (x toggles it)")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
 	bad := func(format string, a ...any) int { return usageError(stderr, fs.Name(), format, a...) }
-	opts := ui.Options{Seed: *seed, FPS: *fps, ASCII: *ascii, Bullets: *game.bullets, Debris: *game.debris, Stress: *stress}
-	if *fps < 1 || *fps > 240 {
-		return bad("-fps %d: want 1..240", *fps)
+	opts := ui.Options{Seed: *seed, FPS: *view.fps, ASCII: *view.ascii, Bullets: *game.bullets, Debris: *game.debris, Stress: *stress}
+	if err := view.check(); err != nil {
+		return bad("%v", err)
 	}
 	if *strategy != "" {
 		s, err := pool.ParseStrategy(*strategy)
@@ -115,9 +114,20 @@ func play(args []string, stderr io.Writer) int {
 	opts.Levels = set
 	opts.Scores, opts.Player = openScores(stderr), playerName()
 
+	return inTerminal(context.Background(), "poolroids", stderr, func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error) {
+		opts.Keys = keys
+		return ui.Run(ctx, screen, opts)
+	})
+}
+
+// inTerminal runs f on a screen of the controlling terminal, with the
+// kitty key filter in front of it and a context that SIGINT, SIGTERM and
+// SIGHUP cancel, and returns the exit code: 1 when the terminal cannot be
+// opened, f fails or a signal stops it. cmd prefixes its messages.
+func inTerminal(ctx context.Context, cmd string, stderr io.Writer, f func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error)) int {
 	tty, err := tcell.NewDevTty()
 	if err != nil {
-		fmt.Fprintf(stderr, "poolroids: opening the terminal: %v (play needs one; serve and stress do not)\n", err)
+		fmt.Fprintf(stderr, "%s: opening the terminal: %v (play needs one; serve and stress do not)\n", cmd, err)
 		return 1
 	}
 	// tcell refuses a locale whose character set it has no table for
@@ -135,19 +145,18 @@ func play(args []string, stderr io.Writer) int {
 		screen, err = tcell.NewTerminfoScreenFromTtyTerminfo(ktty, &own)
 	}
 	if err != nil {
-		fmt.Fprintf(stderr, "poolroids: TERM=%s: %v (xterm-256color suits nearly every terminal)\n", os.Getenv("TERM"), err)
+		fmt.Fprintf(stderr, "%s: TERM=%s: %v (xterm-256color suits nearly every terminal)\n", cmd, os.Getenv("TERM"), err)
 		return 1
 	}
-	opts.Keys = ktty.Keys()
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	ctx, stop := signal.NotifyContext(ctx, os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	defer stop()
-	res, err := ui.Run(ctx, screen, opts)
+	res, err := f(ctx, screen, ktty.Keys())
 	switch {
 	case err != nil:
-		fmt.Fprintln(stderr, "poolroids:", err)
+		fmt.Fprintf(stderr, "%s: %v\n", cmd, err)
 		return 1
 	case res.Reason == ui.ReasonCanceled:
-		fmt.Fprintln(stderr, "poolroids: stopped by a signal")
+		fmt.Fprintf(stderr, "%s: stopped by a signal\n", cmd)
 		return 1
 	}
 	return 0
@@ -174,6 +183,28 @@ func usageError(stderr io.Writer, cmd, format string, a ...any) int {
 	fmt.Fprintf(stderr, cmd+": "+format+"\n", a...)
 	fmt.Fprintf(stderr, "usage: %s [flags] (-h for the list)\n", cmd)
 	return 2
+}
+
+// viewFlags are the flags of how the terminal shows the game, which play
+// and replay share.
+type viewFlags struct {
+	fps   *int
+	ascii *bool
+}
+
+func addViewFlags(fs *flag.FlagSet) viewFlags {
+	return viewFlags{
+		fps:   fs.Int("fps", 30, "`N` screen redraws per second, 1..240"),
+		ascii: fs.Bool("ascii", false, "draw with ASCII characters instead of braille"),
+	}
+}
+
+// check checks the values; its error is the message for a bad flag.
+func (v viewFlags) check() error {
+	if *v.fps < 1 || *v.fps > 240 {
+		return fmt.Errorf("-fps %d: want 1..240", *v.fps)
+	}
+	return nil
 }
 
 // gameFlags are the flags of the game itself that play, serve and stress

@@ -12,8 +12,12 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/gdamore/tcell/v2"
+
 	"poolroids/game/replay"
 	"poolroids/pool"
+	"poolroids/ui"
+	"poolroids/ui/kitty"
 )
 
 // maxReplaySize bounds what is read of a replay file: a day of play by
@@ -49,33 +53,43 @@ func parseFileFlags(fs *flag.FlagSet, args []string, stderr io.Writer, what stri
 	return fs.Arg(0), 0, false
 }
 
-// replayMain is `poolroids replay`. Exit status of --check: 0 when every
+// replayMain is `poolroids replay`: it plays a replay in the terminal, or
+// with --check replays it headless. Exit status of --check: 0 when every
 // recorded checksum matches, 1 naming the first step that differs, 2 for
-// bad flags or a file it cannot read, 130 when interrupted.
+// bad flags or a file it cannot read, 130 when interrupted. In the
+// terminal: 0 when the player quits, 1 when the terminal fails, 2 for bad
+// flags or a file it cannot read (said before the terminal is touched).
 func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("poolroids replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: poolroids replay --check [flags] FILE\n\n"+
-			"Replays a recorded game headless as fast as it can and checks every\n"+
-			"recorded checksum: exit 0 when all match, 1 naming the first step that\n"+
-			"differs, 2 for a file it cannot read.\n\nflags:\n")
+		fmt.Fprint(fs.Output(), "usage: poolroids replay [flags] FILE          play a replay in this terminal\n"+
+			"       poolroids replay --check [flags] FILE  check it headless\n\n"+
+			"In the terminal: space pauses, + and - change the speed, . steps,\n"+
+			"left and right seek 10 s, 1-0 switch the pools' strategy, q quits.\n"+
+			"With --check it replays the game headless as fast as it can and checks\n"+
+			"every recorded checksum: exit 0 when all match, 1 naming the first step\n"+
+			"that differs, 2 for a file it cannot read.\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	check := fs.Bool("check", false, "replay headless and check the checksums")
-	strategy := fs.String("strategy", "", "hold the pools to strategy `NAME` (or all: one replay per strategy) instead of the recorded ones: "+pool.StrategyNames())
+	strategy := fs.String("strategy", "", "hold the pools to strategy `NAME` (or with --check all: one replay per strategy) instead of the recorded ones: "+pool.StrategyNames())
+	view := addViewFlags(fs)
 	path, code, done := parseFileFlags(fs, args, stderr, "replay FILE")
 	if done {
 		return code
 	}
 	bad := func(format string, a ...any) int { return usageError(stderr, fs.Name(), format, a...) }
-	if !*check {
-		return bad("watching a replay in the terminal is not built yet; --check replays it headless")
+	if err := view.check(); err != nil {
+		return bad("%v", err)
 	}
 	strategies := []pool.Strategy{""}
 	switch *strategy {
 	case "":
 	case "all":
+		if !*check {
+			return bad("-strategy all: one replay per strategy is for --check; name one strategy to watch")
+		}
 		strategies = pool.Strategies()
 	default:
 		s, err := pool.ParseStrategy(*strategy)
@@ -92,6 +106,13 @@ func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if _, err := replay.Decode(data); err != nil {
 		fmt.Fprintf(stderr, "poolroids replay: %s: %v\n", path, err)
 		return 2
+	}
+	if !*check {
+		opts := ui.Options{FPS: *view.fps, ASCII: *view.ascii, Strategy: strategies[0]}
+		return inTerminal(ctx, fs.Name(), stderr, func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error) {
+			opts.Keys = keys
+			return ui.RunReplay(ctx, screen, data, opts)
+		})
 	}
 	for _, s := range strategies {
 		start := time.Now()

@@ -113,7 +113,8 @@ func TestReplayBadFlags(t *testing.T) {
 		want string
 	}{
 		{"no file", []string{"-check"}, "want one replay FILE"},
-		{"no check", []string{"f"}, "--check"},
+		{"fps", []string{"-fps", "0", "f"}, "-fps 0: want 1..240"},
+		{"all to watch", []string{"-strategy", "all", "f"}, "-strategy all: one replay per strategy is for --check"},
 		{"strategy", []string{"-check", "-strategy", "heap", "f"}, `unknown strategy "heap"`},
 		{"unknown flag", []string{"-frobnicate", "f"}, "not defined"},
 	} {

@@ -140,6 +140,10 @@ type session struct {
 	names  [game.MaxShips]string // the arena's players by slot, as last painted; tview's goroutine only
 	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only
 
+	// A replay being watched (RunReplay) has no match: the replay's
+	// watch steps the world. nil in a game.
+	replay *replayView
+
 	mu       sync.Mutex // guards the fields below
 	match    *match.Match
 	world    *game.World // the match's world on screen
@@ -169,11 +173,8 @@ type session struct {
 }
 
 func newSession(screen tcell.Screen, opts Options) (*session, error) {
-	switch {
-	case opts.FPS == 0:
-		opts.FPS = defaultFPS
-	case opts.FPS < 0 || opts.FPS > maxFPS:
-		return nil, fmt.Errorf("ui: fps %d out of range 1..%d", opts.FPS, maxFPS)
+	if err := checkFPS(&opts); err != nil {
+		return nil, err
 	}
 	var m *match.Match
 	if opts.Arena != nil {
@@ -188,11 +189,28 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 			return nil, err
 		}
 	}
+	s := newSessionOf(screen, opts, m.World())
+	s.match = m
+	return s, nil
+}
+
+// checkFPS sets opts.FPS's default or refuses it.
+func checkFPS(opts *Options) error {
+	switch {
+	case opts.FPS == 0:
+		opts.FPS = defaultFPS
+	case opts.FPS < 0 || opts.FPS > maxFPS:
+		return fmt.Errorf("ui: fps %d out of range 1..%d", opts.FPS, maxFPS)
+	}
+	return nil
+}
+
+// newSessionOf makes the session that shows world, its widgets built.
+func newSessionOf(screen tcell.Screen, opts Options, world *game.World) *session {
 	s := &session{
 		opts:       opts,
 		seat:       opts.Arena,
-		match:      m,
-		world:      m.World(),
+		world:      world,
 		clock:      time.Now(),
 		frameKey:   tcell.NewEventKey(tcell.KeyF64, 0, tcell.ModNone),
 		frameDue:   true, // the first draw, before the frame clock starts
@@ -209,7 +227,7 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 	s.app = tview.NewApplication()
 	s.build()
 	s.sample(0) // the panel shows the pools from the first frame
-	return s, nil
+	return s
 }
 
 // run drives the session until it ends. See Run.
@@ -221,10 +239,14 @@ func (s *session) run(ctx context.Context) (Result, error) {
 	}
 	s.ascii = s.opts.ASCII || !utf8Charset(s.screen.CharacterSet())
 	s.syncList()
+	capture := s.onKey
+	if s.replay != nil {
+		capture = s.replay.onKey
+	}
 	s.app.EnableMouse(true).
 		SetRoot(s.root, true).
 		SetFocus(s.arena).
-		SetInputCapture(s.onKey).
+		SetInputCapture(capture).
 		SetMouseCapture(s.onMouse).
 		SetBeforeDrawFunc(s.beforeDraw).
 		SetAfterDrawFunc(s.afterDraw)
@@ -237,6 +259,9 @@ func (s *session) run(ctx context.Context) (Result, error) {
 		<-s.supervised
 	} else {
 		s.app.Stop() // lets tview's event goroutine end
+	}
+	if s.replay != nil {
+		return Result{Reason: s.reason}, s.err
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -354,6 +379,10 @@ func (s *session) frameLoop() {
 // pools every sampleEvery ticks. A finished game's score is stored after
 // the lock is released.
 func (s *session) tick() {
+	if s.replay != nil {
+		s.replay.tick()
+		return
+	}
 	if entry, ok := s.step(time.Since(s.clock)); ok {
 		s.record(entry)
 	}
@@ -488,6 +517,10 @@ func (s *session) copyView(p *panel) bool {
 
 // paint copies the world onto a's canvas and the header into a.hud.
 func (s *session) paint(a *arena) {
+	if s.replay != nil {
+		s.replay.paint(a)
+		return
+	}
 	if s.seat != nil {
 		s.paintArena(a)
 		return
