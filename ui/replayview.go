@@ -171,8 +171,9 @@ func (v *replayView) seekStride(start time.Time) {
 func (v *replayView) played(from uint64, d time.Duration) {
 	s, w := v.s, v.w
 	step := w.Step()
+	fresh := false // the panel must show it at once
 	if world := w.World(); world != s.world {
-		s.world, from, v.sampled = world, 0, 0
+		s.world, from, fresh = world, 0, true
 		s.view.pools[bulletsPool].restart()
 		s.view.pools[debrisPool].restart()
 	}
@@ -189,8 +190,9 @@ func (v *replayView) played(from uint64, d time.Duration) {
 			s.view.pools[debrisPool].restart()
 		}
 		v.shown = [2]pool.Strategy{b, dd}
+		fresh = true
 	}
-	if step/sampleEvery != v.sampled/sampleEvery || (step == 0 && from == 0) {
+	if fresh || step/sampleEvery != v.sampled/sampleEvery {
 		s.sample(gameTime(step))
 		v.sampled = step
 	}

@@ -1,0 +1,452 @@
+package ui
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game"
+	"poolroids/game/replay"
+	"poolroids/pool"
+)
+
+// recorded records steps of the autopilot on the test levels: a solo game
+// of seed (ships 1) or an arena of autopilots. Halfway the pools switch to
+// bitset, as a player's key would.
+func recorded(t testing.TB, seed uint64, ships, steps int) []byte {
+	t.Helper()
+	opt := replay.Options{}
+	if ships == 1 {
+		opt.Players = []string{"autopilot"}
+	}
+	rec, err := replay.NewRecorder(game.Config{Levels: testLevels(t), Seed: seed, Ships: ships}, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := replay.Autoplay(ctx, rec, steps/2, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.SetStrategies(pool.Bitset, pool.Bitset); err != nil {
+		t.Fatal(err)
+	}
+	if err := replay.Autoplay(ctx, rec, steps-steps/2, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Clone(rec.Bytes())
+}
+
+// sumAt is the checksum of data's world after step steps, played by a
+// Player of its own.
+func sumAt(t *testing.T, data []byte, step uint64) uint64 {
+	t.Helper()
+	p, err := replay.NewPlayer(data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p.Steps() < step {
+		if err := p.Step(); err != nil {
+			t.Fatalf("reference player at step %d: %v", p.Steps(), err)
+		}
+	}
+	return p.World().Checksum()
+}
+
+// panelLine is the line of the side panel that starts with label, its
+// fields joined by single spaces.
+func panelLine(text, label string) string {
+	for _, l := range strings.Split(text, "\n") {
+		if i := strings.Index(l, "│"+label); i >= 0 {
+			return strings.Join(strings.Fields(strings.Trim(l[i:], "│ ")), " ")
+		}
+	}
+	return ""
+}
+
+// watched is a replay session drawn frame by frame as tview draws it,
+// without its goroutines: the test ticks and types.
+type watched struct {
+	*drawn
+	v *replayView
+}
+
+func newWatched(t *testing.T, data []byte, w, h int) *watched {
+	t.Helper()
+	scr := newSim(t, "UTF-8", w, h)
+	s, err := newReplaySession(scr, data, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.ascii = !utf8Charset(scr.CharacterSet())
+	s.syncList()
+	s.startOnce.Do(func() {}) // beforeDraw must not start the goroutines
+	d := &watched{drawn: &drawn{t: t, s: s, scr: scr}, v: s.replay}
+	d.frame()
+	return d
+}
+
+func (d *watched) ticks(n int) {
+	for range n {
+		d.v.tick()
+	}
+}
+
+func (d *watched) press(keys ...any) {
+	for _, k := range keys {
+		var ev *tcell.EventKey
+		switch k := k.(type) {
+		case rune:
+			ev = tcell.NewEventKey(tcell.KeyRune, k, tcell.ModNone)
+		case tcell.Key:
+			ev = tcell.NewEventKey(k, 0, tcell.ModNone)
+		}
+		d.v.onKey(ev)
+	}
+}
+
+// step is the step the watch is at; sum the world's checksum.
+func (d *watched) step() uint64 {
+	d.s.mu.Lock()
+	defer d.s.mu.Unlock()
+	return d.v.w.Step()
+}
+
+func (d *watched) sum() uint64 {
+	d.s.mu.Lock()
+	defer d.s.mu.Unlock()
+	return d.s.world.Checksum()
+}
+
+// status is the bottom line of the last frame.
+func (d *watched) status() string {
+	d.frame()
+	lines := strings.Split(d.text(), "\n")
+	return lines[len(lines)-2] // the text ends with a newline
+}
+
+// seekDone ticks until the seek under way is over, at most n ticks.
+func (d *watched) seekDone(n int) int {
+	d.t.Helper()
+	for i := range n {
+		d.ticks(1)
+		d.s.mu.Lock()
+		seeking := d.v.seeking
+		d.s.mu.Unlock()
+		if !seeking {
+			return i + 1
+		}
+	}
+	d.t.Fatalf("still seeking after %d ticks, at step %d", n, d.step())
+	return 0
+}
+
+// A recorded autopilot game plays at the recording's pace, one step a
+// tick, with the arena, the panel and the status line, to the recorded
+// checksums.
+func TestReplayPlays(t *testing.T) {
+	data := recorded(t, 3, 1, 1200)
+	d := newWatched(t, data, 80, 24)
+	text := d.text()
+	for _, want := range []string{"wave 1", "score 0", "pools", "freelist", "PLAYING", "00:00 / 00:20", "×1", "q quit"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the first frame lacks %q:\n%s", want, text)
+		}
+	}
+	d.ticks(90)
+	if got := d.step(); got != 90 {
+		t.Errorf("after 90 ticks at ×1: step %d, want 90", got)
+	}
+	if got, want := d.sum(), sumAt(t, data, 90); got != want {
+		t.Errorf("checksum at step 90: %016x, want %016x", got, want)
+	}
+	if st := d.status(); !strings.Contains(st, "00:01 / 00:20") {
+		t.Errorf("status after 1.5 s: %q", st)
+	}
+	d.ticks(1200)
+	if st := d.status(); d.step() != 1200 || !strings.Contains(st, "END") || !strings.Contains(st, "00:20 / 00:20") || d.v.w.Err() != nil {
+		t.Errorf("at the end: step %d, err %v, status %q", d.step(), d.v.w.Err(), st)
+	}
+	if !strings.Contains(d.text(), "END OF REPLAY") {
+		t.Errorf("no end overlay:\n%s", d.text())
+	}
+	d.press(' ') // again, from the start
+	d.ticks(2)
+	if got := d.step(); got != 1 {
+		t.Errorf("space at the end: step %d after two ticks, want 1 (a seek to 0, then a step)", got)
+	}
+}
+
+// Space pauses: ticks play nothing; . plays one step; space resumes.
+func TestReplayPause(t *testing.T) {
+	d := newWatched(t, recorded(t, 4, 1, 600), 100, 30)
+	d.ticks(10)
+	d.press(' ')
+	d.ticks(30)
+	if got := d.step(); got != 10 {
+		t.Errorf("paused: step %d after 30 more ticks, want 10", got)
+	}
+	if st := d.status(); !strings.Contains(st, "PAUSED") {
+		t.Errorf("status while paused: %q", st)
+	}
+	d.press('.', '.', '.')
+	if got := d.step(); got != 13 {
+		t.Errorf("three single steps: step %d, want 13", got)
+	}
+	d.press('p')
+	d.ticks(5)
+	if got := d.step(); got != 18 {
+		t.Errorf("resumed: step %d after 5 ticks, want 18", got)
+	}
+	d.press('.') // pauses, and steps
+	d.ticks(5)
+	if got := d.step(); got != 19 {
+		t.Errorf(". while playing: step %d, want 19 and paused", got)
+	}
+}
+
+// + and - double and halve the steps a tick plays, from ×¼ to ×16.
+func TestReplaySpeed(t *testing.T) {
+	d := newWatched(t, recorded(t, 5, 1, 3000), 100, 30)
+	for _, c := range []struct {
+		keys  []any
+		speed string
+		steps uint64 // in 8 ticks
+	}{
+		{nil, "×1", 8},
+		{[]any{'+'}, "×2", 16},
+		{[]any{']'}, "×4", 32},
+		{[]any{'+', '+', '+', '+'}, "×16", 128}, // no faster than ×16
+		{[]any{'-', '[', '-', '-'}, "×1", 8},
+		{[]any{'-'}, "×½", 4},
+		{[]any{'-', '-'}, "×¼", 2}, // no slower than ×¼
+	} {
+		d.press(c.keys...)
+		from := d.step()
+		d.ticks(8)
+		if got := d.step() - from; got != c.steps {
+			t.Errorf("%s: %d steps in 8 ticks, want %d", c.speed, got, c.steps)
+		}
+		if st := d.status(); !strings.Contains(st, c.speed+" ") || d.v.w.Speed() != c.speed {
+			t.Errorf("%s: status %q, watch at %s", c.speed, st, d.v.w.Speed())
+		}
+	}
+}
+
+// Seeking back replays from the start, in strides between frames, and
+// reaches the very world the recording had there; seeking forward too.
+func TestReplaySeek(t *testing.T) {
+	data := recorded(t, 6, 1, 3000)
+	d := newWatched(t, data, 80, 24)
+	d.press(tcell.KeyRight, tcell.KeyRight, tcell.KeyRight) // to 0:30
+	d.seekDone(100)
+	if got, want := d.sum(), sumAt(t, data, 1800); d.step() != 1800 || got != want {
+		t.Fatalf("seek to 0:30: step %d checksum %016x, want 1800 and %016x", d.step(), got, want)
+	}
+
+	d.v.chunk = 100 // a tick seeks 100 steps: the seek takes a dozen ticks
+	d.press(tcell.KeyLeft)
+	d.ticks(1)
+	if st := d.status(); !strings.Contains(st, "SEEKING") || !strings.Contains(st, "00:20 /") || d.step() != 100 {
+		t.Errorf("a tick into the seek back: step %d (want 100), status %q", d.step(), st)
+	}
+	if n := d.seekDone(100); n < 11 {
+		t.Errorf("the seek back took %d more ticks, want 11 or more (a slow machine's take longer)", n)
+	}
+	if got, want := d.sum(), sumAt(t, data, 1200); d.step() != 1200 || got != want {
+		t.Errorf("seek back to 0:20: step %d checksum %016x, want 1200 and %016x", d.step(), got, want)
+	}
+	if st := d.status(); !strings.Contains(st, "PLAYING") {
+		t.Errorf("after the seek: %q", st)
+	}
+
+	d.v.chunk = seekMax
+	d.press(tcell.KeyRight)
+	d.seekDone(100)
+	if got, want := d.sum(), sumAt(t, data, 1800); d.step() != 1800 || got != want {
+		t.Errorf("seek forward to 0:30 again: step %d checksum %016x, want 1800 and %016x", d.step(), got, want)
+	}
+	d.press(tcell.KeyLeft, tcell.KeyLeft, tcell.KeyLeft, tcell.KeyLeft) // before the start: to it
+	d.seekDone(100)
+	if got, want := d.sum(), sumAt(t, data, 0); d.step() != 0 || got != want {
+		t.Errorf("seek back past the start: step %d checksum %016x, want 0 and %016x", d.step(), got, want)
+	}
+}
+
+// The watcher's strategy changes the pools' figures, never the game: the
+// checksums keep matching, through seeks, and the recorded switch no
+// longer applies.
+func TestReplayStrategySwitch(t *testing.T) {
+	data := recorded(t, 7, 1, 2400)
+	d := newWatched(t, data, 120, 40)
+	all := pool.Strategies()
+	strategyRow := func() string {
+		d.frame()
+		return panelLine(d.text(), "strategy ")
+	}
+	d.press('3')
+	if got, want := strategyRow(), "strategy "+string(all[2])+" "+string(all[2]); got != want {
+		t.Errorf("after 3: panel %q, want %q", got, want)
+	}
+	d.press('+', '+', '+', '+')
+	d.ticks(80) // to step 1280, past the recorded switch to bitset
+	if got, want := strategyRow(), "strategy "+string(all[2])+" "+string(all[2]); got != want {
+		t.Errorf("past the recorded switch: panel %q, want %q", got, want)
+	}
+	if got, want := d.sum(), sumAt(t, data, 1280); got != want || d.v.w.Err() != nil {
+		t.Errorf("checksum at 1280: %016x, want %016x (%v)", got, want, d.v.w.Err())
+	}
+
+	d.press('b', '5') // the bullets only
+	want := "strategy " + string(all[4]) + " " + string(all[2])
+	if got := strategyRow(); got != want {
+		t.Errorf("after b 5: panel %q, want %q", got, want)
+	}
+	d.press(tcell.KeyLeft)
+	d.seekDone(100)
+	if got := strategyRow(); got != want || d.step() != 680 {
+		t.Errorf("after a seek back to step %d: panel %q, want %q", d.step(), got, want)
+	}
+	d.ticks(200)
+	if d.step() != 2400 || d.v.w.Err() != nil {
+		t.Errorf("to the end with the watcher's strategies: step %d, %v", d.step(), d.v.w.Err())
+	}
+}
+
+// The recorded strategy switch shows in the panel and the list when the
+// watcher holds none.
+func TestReplayRecordedSwitch(t *testing.T) {
+	d := newWatched(t, recorded(t, 7, 1, 600), 120, 40)
+	d.ticks(301)
+	d.press(tcell.KeyF64) // not the frame key: nothing
+	d.v.onKey(d.s.frameKey)
+	d.frame()
+	if row := strings.Fields(panelLine(d.text(), "strategy ")); len(row) != 3 || row[1] != string(pool.Bitset) {
+		t.Errorf("after the recorded switch: panel %q", row)
+	}
+	if got := d.s.listed; got != [2]pool.Strategy{pool.Bitset, pool.Bitset} {
+		t.Errorf("the list shows %v", got)
+	}
+}
+
+// A replay that differs from its recording stops at the first checksum
+// that differs, and says so.
+func TestReplayDiffers(t *testing.T) {
+	data := recorded(t, 8, 1, 1500)
+	r, err := replay.NewReader(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flip replay.Event
+	for flip.Step < 600 || flip.Kind != replay.Input || flip.Steps == 0 || flip.In.Hyperspace {
+		if flip, err = r.Next(); err != nil {
+			t.Fatalf("no input to flip after step 600: %v", err)
+		}
+	}
+	data[flip.Offset] ^= 16 // hyperspace: it always moves a living ship
+	due := (flip.Step/replay.DefaultEvery + 1) * replay.DefaultEvery
+
+	d := newWatched(t, data, 80, 24)
+	d.press('+', '+', '+', '+')
+	d.ticks(100)
+	var m *replay.MismatchError
+	if err := d.v.w.Err(); !errors.As(err, &m) || m.Step != due || d.step() != due {
+		t.Fatalf("stopped at step %d with %v; want a mismatch at step %d", d.step(), err, due)
+	}
+	if st := d.status(); !strings.Contains(st, "DIFFERS") {
+		t.Errorf("status: %q", st)
+	}
+	if text := d.text(); !strings.Contains(text, "THE REPLAY DIFFERS") || !strings.Contains(text, "the replay differs from the") {
+		t.Errorf("no mismatch overlay:\n%s", text)
+	}
+}
+
+// An arena's replay shows every ship with its player's name.
+func TestReplayArenaNames(t *testing.T) {
+	d := newWatched(t, recorded(t, 9, 3, 900), 120, 40)
+	d.ticks(400)
+	d.frame()
+	if got := d.s.names[:3]; got[0] != "autopilot 0" || got[1] != "autopilot 1" || got[2] != "autopilot 2" {
+		t.Errorf("names %q", got)
+	}
+	// Slot 0's may lie under another's: the ships meet at the centre.
+	for _, name := range []string{"autopilot 1", "autopilot 2"} {
+		if !strings.Contains(d.text(), name) {
+			t.Errorf("no %q on the field:\n%s", name, d.text())
+		}
+	}
+}
+
+// A tick and the status line allocate nothing in steady state.
+func TestReplayAllocs(t *testing.T) {
+	d := newWatched(t, recorded(t, 10, 1, 3000), 100, 30)
+	d.ticks(100)
+	d.frame()
+	if n := testing.AllocsPerRun(50, func() { d.v.status.Draw(d.s.screen) }); n != 0 {
+		t.Errorf("status line: %v allocs per draw, want 0", n)
+	}
+	d.press(' ')
+	if n := testing.AllocsPerRun(50, d.v.stepOnce); n != 0 {
+		t.Errorf("a single step: %v allocs, want 0", n)
+	}
+}
+
+// RunReplay plays on its own clock, and q ends it with the terminal
+// finalised; a file that is no replay is an error before anything is
+// drawn.
+func TestRunReplay(t *testing.T) {
+	data := recorded(t, 11, 1, 1200)
+	synctest.Test(t, func(t *testing.T) {
+		scr := &sizedScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), w: 80, h: 24}
+		s, err := newReplaySession(scr, data, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan Result)
+		go func() {
+			res, err := s.run(context.Background())
+			if err != nil {
+				t.Error(err)
+			}
+			done <- res
+		}()
+		time.Sleep(time.Second + 20*time.Millisecond) // 61 ticks of a clock a little fast
+		synctest.Wait()
+		s.mu.Lock()
+		step := s.replay.w.Step()
+		s.mu.Unlock()
+		if step != game.TPS {
+			t.Errorf("a second in: step %d, want %d", step, game.TPS)
+		}
+		scr.InjectKey(tcell.KeyRune, ' ', tcell.ModNone)
+		time.Sleep(time.Second)
+		synctest.Wait()
+		s.mu.Lock()
+		paused := s.replay.w.Step()
+		s.mu.Unlock()
+		if paused > step+1 {
+			t.Errorf("paused a second: from step %d to %d", step, paused)
+		}
+		scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+		if res := <-done; res.Reason != ReasonQuit {
+			t.Errorf("q: %+v", res)
+		}
+	})
+
+	scr := &sizedScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), w: 80, h: 24}
+	var fe *replay.FormatError
+	if _, err := RunReplay(context.Background(), scr, []byte("PRPX"), Options{}); !errors.As(err, &fe) || fe.Offset != 0 {
+		t.Errorf("a file that is no replay: %v", err)
+	}
+	if w, _ := scr.Size(); w != 0 {
+		t.Errorf("the screen was initialised: %d columns", w)
+	}
+}
