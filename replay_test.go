@@ -124,3 +124,43 @@ func TestReplayBadFlags(t *testing.T) {
 		}
 	}
 }
+
+// A replay file that is not one is exit 2 naming the file and the byte,
+// before the terminal is touched (this test has none).
+func TestReplayWatchUnreadable(t *testing.T) {
+	t.Parallel()
+	bad := filepath.Join(t.TempDir(), "bad.prpl")
+	if err := os.WriteFile(bad, []byte("PRPL\x07"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := replayRun(t, bad)
+	if want := bad + ": byte 4:"; code != 2 || !strings.Contains(errs, want) || out != "" {
+		t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", code, out, errs, want)
+	}
+}
+
+// TestReplayInTmux watches a recorded game in a real terminal: the arena,
+// the panel and the status line show, the game moves on, space pauses,
+// and q leaves the terminal as it was.
+func TestReplayInTmux(t *testing.T) {
+	path := recordFixture(t, "4", "3600")
+	s := newTmux(t)
+	bin := buildBinary(t)
+	s.send(fmt.Sprintf("LANG=C.UTF-8 %s replay %s; echo exit=$?", bin, path), "Enter")
+	pane := s.waitFor("the arena, the panel and the status line", func(p string) bool {
+		return strings.Contains(p, "wave 1") && strings.Contains(p, "pools") && strings.Contains(p, "PLAYING") &&
+			strings.Contains(p, "/ 01:00") && strings.Contains(p, "strategy →")
+	}, nil)
+	s.waitFor("the replay to go on", func(p string) bool { return p != pane }, nil)
+	s.send("Space")
+	s.waitFor("the pause", func(p string) bool { return strings.Contains(p, "PAUSED") }, nil)
+	s.send("q")
+	pane = s.waitFor("the shell", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
+	if strings.Contains(pane, "pools") {
+		t.Errorf("the replay is still on screen:\n%s", pane)
+	}
+	out, err := s.run("display-message", "-p", "-t", "e2e", "#{alternate_on} #{mouse_any_flag}")
+	if err != nil || strings.TrimSpace(out) != "0 0" {
+		t.Errorf("after q: alternate screen and mouse %q (%v), want both off", strings.TrimSpace(out), err)
+	}
+}
