@@ -1,8 +1,6 @@
 package hub
 
 import (
-	"unicode/utf8"
-
 	"poolroids/game"
 	"poolroids/game/replay"
 	"poolroids/pool"
@@ -49,7 +47,7 @@ func (t *recordTable) Join(slot int, player string) error {
 	if t.rec == nil {
 		return t.w.Join(slot)
 	}
-	return t.rec.Join(slot, fileName(player))
+	return t.rec.Join(slot, replay.FitName(player))
 }
 
 func (t *recordTable) Leave(slot int) {
@@ -80,19 +78,6 @@ func (t *recordTable) Close() error {
 		return nil
 	}
 	return t.rec.Close()
-}
-
-// fileName fits a player's name to a replay file: valid UTF-8 of at most
-// replay.MaxName bytes, cut at a rune.
-func fileName(name string) string {
-	b := make([]byte, 0, min(len(name), replay.MaxName))
-	for _, r := range name {
-		if len(b)+utf8.RuneLen(r) > replay.MaxName {
-			break
-		}
-		b = utf8.AppendRune(b, r)
-	}
-	return string(b)
 }
 
 // Recording returns the arena's game from its opening to this step as a

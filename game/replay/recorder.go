@@ -127,6 +127,22 @@ func NewRecorder(cfg game.Config, opt Options) (*Recorder, error) {
 	return r, nil
 }
 
+// FitName cuts a player's name to what a file holds: valid UTF-8 (an
+// invalid byte becomes U+FFFD) of at most MaxName bytes, cut between runes.
+func FitName(name string) string {
+	if len(name) <= MaxName && utf8.ValidString(name) {
+		return name
+	}
+	b := make([]byte, 0, MaxName)
+	for _, r := range name {
+		if len(b)+utf8.RuneLen(r) > MaxName {
+			break
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return string(b)
+}
+
 func checkName(p string) error {
 	if len(p) > MaxName || !utf8.ValidString(p) {
 		return fmt.Errorf("replay: player name %q: want at most %d bytes of UTF-8", p, MaxName)

@@ -3,6 +3,7 @@ package replay_test
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
 
 	"poolroids/game"
@@ -63,5 +64,18 @@ func TestSnapshot(t *testing.T) {
 	defer out.Close()
 	if out.Snapshot() != nil {
 		t.Error("a recording written to Out made a snapshot")
+	}
+}
+
+func TestFitName(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{"ann", "ann"},
+		{strings.Repeat("é", 40), strings.Repeat("é", 32)},
+		{strings.Repeat("a", 63) + "é", strings.Repeat("a", 63)},
+		{"a\xffb", "a\uFFFDb"},
+	} {
+		if got := replay.FitName(c.in); got != c.want {
+			t.Errorf("FitName(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }
