@@ -180,8 +180,19 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 				continue
 			}
 			o.Arena = seat
-		case ChoiceWatch, ChoiceReplay:
+		case ChoiceWatch:
 			status = "not served yet: play solo, or join an arena"
+			continue
+		case ChoiceReplay:
+			res, err := playReplay(ctx, shared, lo, c.Score)
+			if err != nil && res.Reason == "" { // before it showed: the lobby says why
+				status = err.Error()
+				continue
+			}
+			if err != nil || res.Reason != ReasonQuit {
+				best.Reason = res.Reason
+				return best, err
+			}
 			continue
 		}
 		res, err := Run(ctx, shared.View(), o)
@@ -195,6 +206,23 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 		}
 	}
 	return Result{Score: best.Score, Reason: ReasonCanceled}, nil
+}
+
+// playReplay plays the replay kept for the high score e on a view of
+// shared. An error with a zero Result came before anything showed: the
+// file cannot be read or is no replay this build plays.
+func playReplay(ctx context.Context, shared *Shared, lo LobbyOptions, e LobbyScore) (Result, error) {
+	data, err := lo.Game.Scores.ReadReplay(e.Replay)
+	if err != nil {
+		return Result{}, fmt.Errorf("the replay of %s's %d: %w", e.Name, e.Score, err)
+	}
+	o := lo.Game
+	o.Strategy = "" // the recorded strategies: the server's default is no watcher's choice
+	res, err := RunReplay(ctx, shared.View(), data, o)
+	if err != nil && res.Reason == "" {
+		err = fmt.Errorf("the replay of %s's %d: %w", e.Name, e.Score, err)
+	}
+	return res, err
 }
 
 // Join seats player in the arena c names: ChoiceJoin joins it (opening it,
@@ -217,7 +245,7 @@ func lobbyList(lo LobbyOptions) LobbyData {
 		return d
 	}
 	for _, e := range lo.Game.Scores.Top(8) {
-		d.Scores = append(d.Scores, LobbyScore{Name: e.Name, Score: e.Score, Wave: e.Wave, Arena: e.Arena})
+		d.Scores = append(d.Scores, LobbyScore{Name: e.Name, Score: e.Score, Wave: e.Wave, Arena: e.Arena, Replay: e.Replay})
 	}
 	return d
 }
