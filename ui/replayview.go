@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -48,7 +49,7 @@ const normalSpeed = 2
 // speed from ×¼ to ×16, . plays one step and pauses, ← and → seek ten
 // seconds back (replaying from the start) or forward, 1-0 and b switch
 // the pools' strategy as in a game, which changes their figures and never
-// the game, and q quits. A replay that differs from its recording (another
+// the game, ? shows the keys and q quits. A replay that differs from its recording (another
 // build, another architecture) stops at the first checksum that differs
 // and says so. An arena's ships carry their players' names.
 //
@@ -84,6 +85,7 @@ type replayView struct {
 	sampled uint64           // the step of the last sample of the pools
 	over    []string         // the end or mismatch overlay; nil: none
 	differs error            // the mismatch over shows
+	help    bool             // the key help is up
 }
 
 func newReplaySession(screen tcell.Screen, data []byte, opts Options) (*session, error) {
@@ -335,6 +337,8 @@ func (v *replayView) onKey(ev *tcell.EventKey) *tcell.EventKey {
 		return s.onKey(ev)
 	case ev.Key() == tcell.KeyCtrlC || s.fit.help || s.fit.small:
 		return s.onKey(ev)
+	case v.showHelp(false):
+		return nil // a key that closes the help does nothing else
 	}
 	switch ev.Key() {
 	case tcell.KeyUp, tcell.KeyDown, tcell.KeyEnter, tcell.KeyHome, tcell.KeyEnd, tcell.KeyPgUp, tcell.KeyPgDn:
@@ -357,6 +361,8 @@ func (v *replayView) onKey(ev *tcell.EventKey) *tcell.EventKey {
 			v.faster(-1)
 		case '.':
 			v.stepOnce()
+		case '?':
+			v.showHelp(true)
 		case 'q', 'Q', 'b', 'B', 'v', 'V':
 			return s.onKey(ev)
 		default:
@@ -366,6 +372,45 @@ func (v *replayView) onKey(ev *tcell.EventKey) *tcell.EventKey {
 		}
 	}
 	return nil
+}
+
+// showHelp puts the key help up or takes it down, and reports whether
+// it was up.
+func (v *replayView) showHelp(on bool) (was bool) {
+	v.s.mu.Lock()
+	defer v.s.mu.Unlock()
+	was, v.help = v.help, on
+	return was
+}
+
+// replayHelp is the key help of a replay, in each glyph set.
+var replayHelp = [2][]string{newReplayHelp(utf8Glyphs), newReplayHelp(plainGlyphs)}
+
+func newReplayHelp(g *glyphs) []string {
+	keys := [][2]string{
+		{"space  p", "pause, play"},
+		{"+ -  ] [", "speed " + replaySpeeds[0][0] + " to " + replaySpeeds[0][len(replaySpeeds[0])-1]},
+		{".", "one step, paused"},
+		{g.left + " " + g.right, "seek 10 s back, forward"},
+		{"1-0", "pools' strategy: figures, not game"},
+		{"b", "which pools 1-0 switch"},
+		{"tab", "strategy list: " + g.up + " " + g.down + " enter"},
+		{"v", "panel: full, compact, hidden"},
+		{"q  ctrl-c", "quit"},
+	}
+	if g == plainGlyphs {
+		keys[1][1] = "speed " + replaySpeeds[1][0] + " to " + replaySpeeds[1][len(replaySpeeds[1])-1]
+	}
+	kw, dw := 0, 0
+	for _, k := range keys {
+		kw = max(kw, utf8.RuneCountInString(k[0]))
+		dw = max(dw, utf8.RuneCountInString(k[1]))
+	}
+	lines := []string{"REPLAY KEYS", ""}
+	for _, k := range keys {
+		lines = append(lines, fmt.Sprintf("%-*s  %-*s", kw, k[0], dw, k[1]))
+	}
+	return append(lines, "", "any key closes this help")
 }
 
 // syncList shows on the list the strategies a recorded switch chose. It
@@ -393,7 +438,12 @@ func (v *replayView) paint(a *arena) {
 	for i := range w.Ships() {
 		h.high = max(h.high, w.Player(i).Score)
 	}
-	if v.over != nil {
+	switch {
+	case v.help && s.ascii:
+		h.mode, h.over = modeOver, replayHelp[1]
+	case v.help:
+		h.mode, h.over = modeOver, replayHelp[0]
+	case v.over != nil:
 		h.mode, h.over = modeOver, v.over
 	}
 	a.hud = h
@@ -485,7 +535,7 @@ func newReplayItems(g *glyphs) []helpItem {
 		seek = "left/right"
 	}
 	return []helpItem{
-		{"space", "pause"}, {"+ -", "speed"}, {".", "step"}, {seek, "seek 10s"},
+		{"p", "pause"}, {"+-", "speed"}, {".", "step"}, {seek, "seek"},
 		{"1-0", "strategy"}, {"b", "pool"}, {"v", "panel"}, {"tab", "list"},
 	}
 }
@@ -524,21 +574,22 @@ func (l *replayLine) Draw(scr tcell.Screen) {
 	}
 	v.s.mu.Unlock()
 
-	// " STATE  mm:ss / mm:ss  ×16  ", each part as wide whatever it says.
+	// " STATE mm:ss / mm:ss ×16 ", each part as wide whatever it says.
 	l.tmp = appendClock(l.tmp[:0], total)
 	tw := len(l.tmp)
 	l.tmp = appendClock(l.tmp, step)
 	b := appendRight(l.buf[:0], l.tmp[tw:], tw)
 	b = append(b, " / "...)
 	b = append(b, l.tmp[:tw]...)
-	b = append(b, "  "...)
+	b = append(b, ' ')
 	sp := 0
 	if g == plainGlyphs {
 		sp = 1
 	}
+	speeds := &replaySpeeds[sp]
 	start := len(b)
-	b = append(b, replaySpeeds[sp][speed]...)
-	b = pad(b, start, len(replaySpeeds[sp][len(replaySpeeds[sp])-1])+1)
+	b = append(b, speeds[speed]...)
+	b = pad(b, start, max(utf8.RuneCountInString(speeds[0]), utf8.RuneCountInString(speeds[len(speeds)-1])))
 	l.buf = b
 	n := putString(scr, x, y, w, state, st)
 	n += putString(scr, x+n, y, w-n, l.pos.of(b), valueStyle)
@@ -555,6 +606,10 @@ func (l *replayLine) Draw(scr tcell.Screen) {
 		return
 	}
 	helpQuit.draw(scr, end, y)
+	if end -= helpHelp.width() + 2; end < x {
+		return
+	}
+	helpHelp.draw(scr, end, y)
 	x++
 	for _, it := range replayItems(g) {
 		if x+it.width() > end-2 {

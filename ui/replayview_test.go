@@ -321,6 +321,25 @@ func TestReplayStrategySwitch(t *testing.T) {
 	}
 }
 
+// ? shows the replay's keys; the next key takes the help down and does
+// nothing else.
+func TestReplayHelp(t *testing.T) {
+	d := newWatched(t, recorded(t, 7, 1, 600), 80, 24)
+	if st := d.status(); !strings.Contains(st, "? help") || !strings.Contains(st, "←→ seek") {
+		t.Errorf("status line at 80 columns: %q", st)
+	}
+	d.press('?')
+	d.frame()
+	if text := d.text(); !strings.Contains(text, "REPLAY KEYS") || !strings.Contains(text, "seek 10 s back, forward") {
+		t.Errorf("no key help:\n%s", text)
+	}
+	d.press('+')
+	d.frame()
+	if text := d.text(); strings.Contains(text, "REPLAY KEYS") || d.v.w.Speed() != "×1" {
+		t.Errorf("+ under the help: speed %s, screen\n%s", d.v.w.Speed(), text)
+	}
+}
+
 // The recorded strategy switch shows in the panel and the list when the
 // watcher holds none.
 func TestReplayRecordedSwitch(t *testing.T) {
