@@ -25,12 +25,18 @@ func helpScreen(g *glyphs) []string {
 		{"?", "this help"},
 		{"q  ctrl-c", "quit"},
 	}
+	return keyColumns("KEYS", keys)
+}
+
+// keyColumns is a key help overlay: title, then each key and what it
+// does in two columns.
+func keyColumns(title string, keys [][2]string) []string {
 	kw, dw := 0, 0
 	for _, k := range keys {
 		kw = max(kw, utf8.RuneCountInString(k[0]))
 		dw = max(dw, utf8.RuneCountInString(k[1]))
 	}
-	lines := []string{"KEYS", ""}
+	lines := []string{title, ""}
 	for _, k := range keys {
 		lines = append(lines, fmt.Sprintf("%-*s  %-*s", kw, k[0], dw, k[1]))
 	}

@@ -401,16 +401,7 @@ func newReplayHelp(g *glyphs) []string {
 	if g == plainGlyphs {
 		keys[1][1] = "speed " + replaySpeeds[1][0] + " to " + replaySpeeds[1][len(replaySpeeds[1])-1]
 	}
-	kw, dw := 0, 0
-	for _, k := range keys {
-		kw = max(kw, utf8.RuneCountInString(k[0]))
-		dw = max(dw, utf8.RuneCountInString(k[1]))
-	}
-	lines := []string{"REPLAY KEYS", ""}
-	for _, k := range keys {
-		lines = append(lines, fmt.Sprintf("%-*s  %-*s", kw, k[0], dw, k[1]))
-	}
-	return append(lines, "", "any key closes this help")
+	return keyColumns("REPLAY KEYS", keys)
 }
 
 // syncList shows on the list the strategies a recorded switch chose. It
