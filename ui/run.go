@@ -124,6 +124,7 @@ type session struct {
 	root     tview.Primitive
 	fit      fit // the layout for the screen's size; touched only on tview's goroutine
 	ascii    bool
+	replay   *replayView     // a replay's (RunReplay), whose watch steps the world: no match; nil in a game
 	clock    time.Time       // origin of the press-only hold times
 	frameKey *tcell.EventKey // posted to the screen to request a frame
 
@@ -139,10 +140,6 @@ type session struct {
 	seat   *hub.Seat
 	names  [game.MaxShips]string // the arena's players by slot, as last painted; tview's goroutine only
 	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only
-
-	// A replay being watched (RunReplay) has no match: the replay's
-	// watch steps the world. nil in a game.
-	replay *replayView
 
 	mu       sync.Mutex // guards the fields below
 	match    *match.Match
@@ -260,11 +257,11 @@ func (s *session) run(ctx context.Context) (Result, error) {
 	} else {
 		s.app.Stop() // lets tview's event goroutine end
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.replay != nil {
 		return Result{Reason: s.reason}, s.err
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.match.Leave()
 	return Result{Score: s.match.Best(), Reason: s.reason}, s.err
 }
