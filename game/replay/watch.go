@@ -109,6 +109,13 @@ func (w *Watch) play(n int) {
 			w.err = err
 		}
 	}
+	if w.err == nil && w.Step() >= w.Len() {
+		// The last step's checksum is in the end record, which only the
+		// Step after the last reads (unless a checksum fell due there).
+		if err := w.p.Step(); !errors.Is(err, io.EOF) {
+			w.err = err
+		}
+	}
 }
 
 // Seek moves to step (clamped to the file): forward by playing on, back by
