@@ -469,3 +469,20 @@ func TestRunReplay(t *testing.T) {
 		t.Errorf("the screen was initialised: %d columns", w)
 	}
 }
+
+// A replay whose final checksum differs says so at its end.
+func TestReplayDiffersAtTheEnd(t *testing.T) {
+	data := recorded(t, 8, 1, 1001) // ×16 ticks overshoot the end
+	data[len(data)-1] ^= 1
+	d := newWatched(t, data, 80, 24)
+	d.press(tcell.KeyRight)
+	d.seekDone(100)
+	d.press('+', '+', '+', '+')
+	d.ticks(100)
+	if err := d.v.w.Err(); err == nil || d.step() != 1001 {
+		t.Errorf("at step %d: %v; want the mismatch at step 1001", d.step(), err)
+	}
+	if st := d.status(); !strings.Contains(st, "DIFFERS") {
+		t.Errorf("status: %q", st)
+	}
+}

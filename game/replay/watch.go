@@ -103,7 +103,7 @@ func (w *Watch) StepOnce() { w.play(1) }
 func (w *Watch) play(n int) {
 	for range n {
 		if w.Done() {
-			return
+			break
 		}
 		if err := w.p.Step(); err != nil && !errors.Is(err, io.EOF) {
 			w.err = err

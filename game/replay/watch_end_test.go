@@ -9,7 +9,8 @@ import (
 )
 
 // A watch that reaches the end checks the final checksum, which the end
-// record holds, whether a checksum fell due at the last step or not.
+// record holds, whether a checksum fell due at the last step or not, and
+// whether the tick had more steps to play or not.
 func TestWatchEndChecksum(t *testing.T) {
 	t.Parallel()
 	for _, steps := range []int{1000, 4 * replay.DefaultEvery} {
@@ -25,6 +26,9 @@ func TestWatchEndChecksum(t *testing.T) {
 		data[len(data)-1] ^= 1 // the final checksum
 		if w, err = replay.NewWatch(data); err != nil {
 			t.Fatal(err)
+		}
+		for range 4 {
+			w.Faster() // ×16: the last tick has steps to spare
 		}
 		for !w.Done() {
 			w.Tick()
