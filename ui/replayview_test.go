@@ -81,8 +81,13 @@ type watched struct {
 
 func newWatched(t *testing.T, data []byte, w, h int) *watched {
 	t.Helper()
+	return newWatchedWith(t, data, w, h, Options{})
+}
+
+func newWatchedWith(t *testing.T, data []byte, w, h int, opts Options) *watched {
+	t.Helper()
 	scr := newSim(t, "UTF-8", w, h)
-	s, err := newReplaySession(scr, data, Options{})
+	s, err := newReplaySession(scr, data, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -353,6 +358,21 @@ func TestReplayRecordedSwitch(t *testing.T) {
 	}
 	if got := d.s.listed; got != [2]pool.Strategy{pool.Bitset, pool.Bitset} {
 		t.Errorf("the list shows %v", got)
+	}
+}
+
+// Options.Strategy holds the pools from the start: the recorded switch
+// does not apply, and the game is the same. An unknown one is an error.
+func TestReplayHeldFromStart(t *testing.T) {
+	data := recorded(t, 7, 1, 600)
+	d := newWatchedWith(t, data, 120, 40, Options{Strategy: pool.Scan})
+	d.ticks(600)
+	d.frame()
+	if got, want := panelLine(d.text(), "strategy "), "strategy scan scan"; got != want || d.v.w.Err() != nil {
+		t.Errorf("held to scan, at the end: panel %q, want %q (%v)", got, want, d.v.w.Err())
+	}
+	if _, err := newReplaySession(newSim(t, "UTF-8", 80, 24), data, Options{Strategy: "heap"}); err == nil {
+		t.Error("strategy heap: no error")
 	}
 }
 
