@@ -114,7 +114,7 @@ func play(args []string, stderr io.Writer) int {
 	opts.Levels = set
 	opts.Scores, opts.Player = openScores(stderr), playerName()
 
-	return inTerminal(context.Background(), "poolroids", stderr, func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error) {
+	return inTerminal(context.Background(), "poolroids", "play needs one; serve and stress do not", stderr, func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error) {
 		opts.Keys = keys
 		return ui.Run(ctx, screen, opts)
 	})
@@ -123,11 +123,12 @@ func play(args []string, stderr io.Writer) int {
 // inTerminal runs f on a screen of the controlling terminal, with the
 // kitty key filter in front of it and a context that SIGINT, SIGTERM and
 // SIGHUP cancel, and returns the exit code: 1 when the terminal cannot be
-// opened, f fails or a signal stops it. cmd prefixes its messages.
-func inTerminal(ctx context.Context, cmd string, stderr io.Writer, f func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error)) int {
+// opened, f fails or a signal stops it. cmd prefixes its messages; hint
+// follows the one of a process without a terminal.
+func inTerminal(ctx context.Context, cmd, hint string, stderr io.Writer, f func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error)) int {
 	tty, err := tcell.NewDevTty()
 	if err != nil {
-		fmt.Fprintf(stderr, "%s: opening the terminal: %v (play needs one; serve and stress do not)\n", cmd, err)
+		fmt.Fprintf(stderr, "%s: opening the terminal: %v (%s)\n", cmd, err, hint)
 		return 1
 	}
 	// tcell refuses a locale whose character set it has no table for

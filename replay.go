@@ -109,7 +109,7 @@ func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	if !*check {
 		opts := ui.Options{FPS: *view.fps, ASCII: *view.ascii, Strategy: strategies[0]}
-		return inTerminal(ctx, fs.Name(), stderr, func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error) {
+		return inTerminal(ctx, fs.Name(), "watching a replay needs one; --check does not", stderr, func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error) {
 			opts.Keys = keys
 			return ui.RunReplay(ctx, screen, data, opts)
 		})
