@@ -274,15 +274,15 @@ func (p *panel) formatFull(next func() *textLine, g *glyphs) {
 		p.spark(next(), i)
 	}
 
-	l = next().style(labelStyle).str("proc heap ").style(valueStyle)
+	l = next().style(labelStyle).str("proc heap  ").style(valueStyle)
 	l.b = appendSize(l.b, p.ms.HeapInuse)
 
-	l = next().style(labelStyle).str("proc gc   ").style(valueStyle)
+	l = next().style(labelStyle).str("proc gc    ").style(valueStyle)
 	l.b = appendUintRight(l.b, uint64(p.ms.NumGC), 0)
 	l.style(labelStyle).str(g.sep).str("last pause ").style(valueStyle)
 	l.b = appendDuration(l.b, time.Duration(p.ms.PauseNs[(p.ms.NumGC+255)%256]), g.micro)
 
-	l = next().style(labelStyle).str("proc alloc").style(valueStyle)
+	l = next().style(labelStyle).str("proc alloc ").style(valueStyle)
 	l.b = appendFloatRight(l.b, p.allocsPerFrame, 1, 0)
 	l.style(labelStyle).str(" per frame")
 
