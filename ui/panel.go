@@ -332,9 +332,13 @@ func (p *panel) formatCompact(next func() *textLine, g *glyphs) {
 }
 
 // pair formats a line of the compact panel: label, and val at its right
-// end; the label is left out where both do not fit.
+// end; the label is cut to its first three letters ("act 1013/1024"), or
+// left out, where both do not fit.
 func (p *panel) pair(l *textLine, label string, st tcell.Style, val []byte) {
 	w := compactWidth - 2 - 1 // a blank at the left
+	if len(label)+1+cells(val) > w {
+		label = label[:min(3, len(label))]
+	}
 	if len(label)+1+cells(val) > w {
 		label = ""
 	}
