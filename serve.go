@@ -58,6 +58,9 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	game := addGameFlags(fs, "serve")
 	fps := fs.Int("fps", 30, "`N` screen redraws per second, 1..240 (each costs bandwidth)")
 	arenaSize := fs.Int("arena-size", hub.DefaultSize, "`N` ships in an arena (ssh -t host join NAME), 1..16")
+	watchers := fs.Int("watchers", hub.DefaultWatchers, "`N` watchers of live games at once (ssh -t host watch NAME); one more is told why")
+	watchersPerGame := fs.Int("watchers-per-game", hub.DefaultWatchersPerGame, "`N` watchers of one game at once")
+	watchable := fs.Bool("watchable", true, "solo games start open to watchers (a player hides theirs with o)")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -77,6 +80,8 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("-fps %d: want 1..240", *fps)
 	case *arenaSize < 1 || *arenaSize > 16:
 		return bad("-arena-size %d: want 1..16", *arenaSize)
+	case *watchers < 1 || *watchersPerGame < 1:
+		return bad("-watchers and -watchers-per-game must be at least 1")
 	}
 	startups, err := serve.ParseStartups(*maxStartups)
 	if err != nil {
@@ -115,6 +120,10 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	defer arenas.Close()
+	if opts.Live, err = newLive(arenas, *watchersPerGame, *watchers); err != nil {
+		return bad("%v", err)
+	}
+	opts.Hidden = !*watchable
 
 	rate := *connRate
 	if rate == 0 {

@@ -422,6 +422,8 @@ func (s *session) onRune(r rune, now time.Duration) {
 		s.syncList()
 	case 'v', 'V':
 		s.arrange((s.fit.form + 1) % numForms)
+	case 'o', 'O':
+		s.toggleOpen()
 	case '?':
 		s.showHelp(true)
 	default:

@@ -40,6 +40,13 @@ type Options struct {
 	// Seed, Strategy, Bullets, Debris and Stress are then the arena's
 	// business). The caller gives the seat up after Run.
 	Arena *hub.Seat
+	// Live, if set, offers a solo game to watchers (see [hub.Live]) for
+	// as long as it runs, under a name made from Name ("": Player); the
+	// player hides or opens it with o. In an arena it counts the arena's
+	// watchers.
+	Live   *hub.Live
+	Name   string
+	Hidden bool // a solo game starts hidden from watchers
 }
 
 // Result tells how a [Run] ended.
@@ -137,10 +144,12 @@ type session struct {
 	// under the arena's read lock (taken after mu, never before), and
 	// changed only through the seat.
 	seat   *hub.Seat
+	solo   *hub.Solo             // the game offered to watchers; set by startLoops
+	watch  *watching             // set when the session watches a game (see Watch)
 	names  [game.MaxShips]string // the arena's players by slot, as last painted; tview's goroutine only
 	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only
 
-	mu       sync.Mutex // guards the fields below
+	mu       sync.RWMutex // guards the fields below; watchers read them under RLock
 	match    *match.Match
 	world    *game.World // the match's world on screen
 	notice   string      // why a key did nothing, shown until noticeAt + noticeFor
@@ -224,8 +233,8 @@ func (s *session) run(ctx context.Context) (Result, error) {
 	s.app.EnableMouse(true).
 		SetRoot(s.root, true).
 		SetFocus(s.arena).
-		SetInputCapture(s.onKey).
-		SetMouseCapture(s.onMouse).
+		SetInputCapture(s.keys()).
+		SetMouseCapture(s.mouse()).
 		SetBeforeDrawFunc(s.beforeDraw).
 		SetAfterDrawFunc(s.afterDraw)
 	s.runApp()
@@ -237,6 +246,9 @@ func (s *session) run(ctx context.Context) (Result, error) {
 		<-s.supervised
 	} else {
 		s.app.Stop() // lets tview's event goroutine end
+	}
+	if s.solo != nil {
+		s.solo.Remove()
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -259,10 +271,14 @@ func (s *session) runApp() {
 func (s *session) startLoops() {
 	s.started = true
 	s.loops.Add(2)
-	if s.seat != nil {
+	switch {
+	case s.watch != nil:
+		go s.watchLoop()
+	case s.seat != nil:
 		s.seat.SetInput(s.arenaInput)
 		go s.arenaLoop()
-	} else {
+	default:
+		s.offer()
 		go s.stepLoop()
 	}
 	go s.frameLoop()
@@ -273,15 +289,22 @@ func (s *session) startLoops() {
 // application: once tview's Run has returned nothing may wait on it.
 func (s *session) supervise() {
 	defer close(s.supervised)
-	var gone <-chan struct{} // the arena's end; never for a solo game
-	if s.seat != nil {
+	var gone <-chan struct{} // the arena's or the watched game's end; never for a solo game
+	switch {
+	case s.watch != nil:
+		gone = s.watch.w.Done()
+	case s.seat != nil:
 		gone = s.seat.Arena().Done()
 	}
 	select {
 	case <-s.ctx.Done():
 		s.end(ReasonCanceled, nil)
 	case <-gone:
-		s.end(ReasonCanceled, s.seat.Arena().Err())
+		if s.watch != nil {
+			s.end(ReasonGone, nil)
+		} else {
+			s.end(ReasonCanceled, s.seat.Arena().Err())
+		}
 	case <-s.quit:
 	}
 	if s.seat != nil {
@@ -488,22 +511,36 @@ func (s *session) copyView(p *panel) bool {
 
 // paint copies the world onto a's canvas and the header into a.hud.
 func (s *session) paint(a *arena) {
-	if s.seat != nil {
+	switch {
+	case s.watch != nil:
+		s.paintWatch(a)
+		return
+	case s.seat != nil:
 		s.paintArena(a)
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	a.paintWorld(s.world)
+	a.hud = s.soloHUD()
+}
+
+// soloHUD is a solo game's header. The caller holds the lock, for
+// reading at least.
+func (s *session) soloHUD() hud {
 	w := s.world
-	a.paintWorld(w)
-	a.hud = hud{
+	h := hud{
 		level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),
 		high: max(s.high, s.match.Best()), mode: s.match.Phase(), paused: w.Paused(), stress: s.match.Stress(),
 		over: s.over,
 	}
 	if s.match.Phase() == modePlay && !s.match.Assisted() {
-		a.hud.high = max(a.hud.high, w.Score())
+		h.high = max(h.high, w.Score())
 	}
+	if s.solo != nil {
+		h.watching, h.hidden = s.solo.Watchers(), !s.solo.Open()
+	}
+	return h
 }
 
 // paintArena is paint in an arena: the session's lock and then the
@@ -527,6 +564,9 @@ func (s *session) paintArena(a *arena) {
 	ar.RUnlock()
 	if counts {
 		h.high = max(h.high, h.score)
+	}
+	if s.opts.Live != nil {
+		h.watching = s.opts.Live.ArenaWatchers(ar)
 	}
 	a.hud = h
 }
