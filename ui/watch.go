@@ -81,7 +81,7 @@ func (s *session) watchSample(now time.Duration) bool {
 		if !src.Open() {
 			return false
 		}
-		o := src.State().(*session)
+		o := src.Game().(*session)
 		src.RLock()
 		v := o.view
 		src.RUnlock()
@@ -108,7 +108,7 @@ func (s *session) watchSample(now time.Duration) bool {
 func (s *session) paintWatch(a *arena) {
 	w := s.watch.w
 	if src := w.Solo; src != nil {
-		o := src.State().(*session)
+		o := src.Game().(*session)
 		src.RLock()
 		a.paintWorld(o.world)
 		h := o.soloHUD()
@@ -144,7 +144,7 @@ func (s *session) watchedStrategies() (bullets, debris pool.Strategy) {
 	if src := w.Solo; src != nil {
 		src.RLock()
 		defer src.RUnlock()
-		wd = src.State().(*session).world
+		wd = src.Game().(*session).world
 	} else {
 		w.Arena.RLock()
 		defer w.Arena.RUnlock()
@@ -152,6 +152,10 @@ func (s *session) watchedStrategies() (bullets, debris pool.Strategy) {
 	}
 	return wd.Bullets().Strategy(), wd.Debris().Strategy()
 }
+
+// World returns the world on screen: what watchers of a solo game see.
+// The caller holds the lock, for reading at least.
+func (s *session) World() *game.World { return s.world }
 
 // keys is the session's key handler: a watcher's keys play nothing.
 func (s *session) keys() func(*tcell.EventKey) *tcell.EventKey {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+
+	"poolroids/game"
 )
 
 // Default watcher bounds of a [Live] whose LiveConfig leaves them 0.
@@ -65,15 +67,21 @@ func NewLive(h *Hub, cfg LiveConfig) (*Live, error) {
 	return &Live{hub: h, cfg: cfg, solos: make(map[string]*Solo), arenas: make(map[*Arena]int)}, nil
 }
 
+// SoloGame is what a solo game shows its watchers, read under the game's
+// read lock: its world, and whatever else its front end keeps beside it.
+type SoloGame interface {
+	World() *game.World
+}
+
 // Solo is a solo game registered with [Live.Add]. Its front end steps the
 // game holding Lock on the RWMutex it gave Add; watchers copy what they draw
 // under [Solo.RLock], held only while they copy, and draw at their own pace.
 type Solo struct {
-	live  *Live
-	name  string
-	mu    *sync.RWMutex
-	state any
-	done  chan struct{} // closed by Remove
+	live *Live
+	name string
+	mu   *sync.RWMutex
+	game SoloGame
+	done chan struct{} // closed by Remove
 
 	open     atomic.Bool
 	watchers atomic.Int32
@@ -81,15 +89,15 @@ type Solo struct {
 
 // Add registers a solo game under a name made from name, unique among the
 // solo games and the open arenas. mu is the lock its front end steps it
-// under; state is what watchers read under it, the front end's own
-// business. open says whether it may be watched (see [Solo.SetOpen]).
-func (l *Live) Add(name string, mu *sync.RWMutex, state any, open bool) *Solo {
+// under; g is what watchers read under it. open says whether it may be
+// watched (see [Solo.SetOpen]).
+func (l *Live) Add(name string, mu *sync.RWMutex, g SoloGame, open bool) *Solo {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	name = l.cfg.Unique(name, func(n string) bool {
 		return l.solos[n] != nil || (l.hub != nil && l.hub.Arena(n) != nil)
 	})
-	s := &Solo{live: l, name: name, mu: mu, state: state, done: make(chan struct{})}
+	s := &Solo{live: l, name: name, mu: mu, game: g, done: make(chan struct{})}
 	s.open.Store(open)
 	l.solos[name] = s
 	return s
@@ -98,8 +106,8 @@ func (l *Live) Add(name string, mu *sync.RWMutex, state any, open bool) *Solo {
 // Name returns the name the game is watched by.
 func (s *Solo) Name() string { return s.name }
 
-// State returns the state given to Add, read under RLock.
-func (s *Solo) State() any { return s.state }
+// Game returns the game given to Add, read under RLock.
+func (s *Solo) Game() SoloGame { return s.game }
 
 // RLock locks the game for reading: its step waits meanwhile, so hold it
 // only to copy what is drawn. RUnlock unlocks it.
