@@ -103,6 +103,13 @@ func (l *Live) Add(name string, mu *sync.RWMutex, g SoloGame, open bool) *Solo {
 	return s
 }
 
+// Solo returns the solo game registered as name, open or hidden, or nil.
+func (l *Live) Solo(name string) *Solo {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.solos[name]
+}
+
 // Name returns the name the game is watched by.
 func (s *Solo) Name() string { return s.name }
 
