@@ -144,7 +144,7 @@ func (s *session) arrange(f form) {
 // screen's bottom, the key help line included.
 func (s *session) addPlayers(rows int) {
 	if s.players != nil {
-		s.fit.side.AddItem(s.players, max(min(playersHeight(s.world.Ships()), rows), 0), 0, false)
+		s.fit.side.AddItem(s.players, max(min(len(s.players.lines)+2, rows), 0), 0, false)
 	}
 }
 

@@ -37,7 +37,23 @@ func Watch(ctx context.Context, screen tcell.Screen, w *hub.Watcher, opts Option
 		return Result{}, err
 	}
 	s.watch = &watching{w: w}
+	if w.Arena != nil { // its size is for good: read without the lock
+		s.players = newPlayers(s, w.Arena.World().Ships())
+		s.arrange(formFull)
+	}
 	return s.run(ctx)
+}
+
+// sharedArena returns the arena on screen: the seat's, or the watched
+// one; nil in a solo game.
+func (s *session) sharedArena() *hub.Arena {
+	switch {
+	case s.seat != nil:
+		return s.seat.Arena()
+	case s.watch != nil:
+		return s.watch.w.Arena
+	}
+	return nil
 }
 
 // Gone tells a watcher why a Watch of w ended with ReasonGone.
