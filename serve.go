@@ -80,8 +80,10 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("-fps %d: want 1..240", *fps)
 	case *arenaSize < 1 || *arenaSize > 16:
 		return bad("-arena-size %d: want 1..16", *arenaSize)
-	case *watchers < 1 || *watchersPerGame < 1:
-		return bad("-watchers and -watchers-per-game must be at least 1")
+	case *watchers < 1:
+		return bad("-watchers %d: want at least 1", *watchers)
+	case *watchersPerGame < 1:
+		return bad("-watchers-per-game %d: want at least 1", *watchersPerGame)
 	}
 	startups, err := serve.ParseStartups(*maxStartups)
 	if err != nil {
