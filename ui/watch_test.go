@@ -27,7 +27,7 @@ func TestWatchName(t *testing.T) {
 
 // watcherOf is a session watching w, drawn on a simulation screen of
 // w×h cells as Watch sets it up, without its goroutines.
-func watcherOf(t *testing.T, hw *hub.Watcher, w, h int) (*session, tcell.SimulationScreen) {
+func watcherOf(t testing.TB, hw *hub.Watcher, w, h int) (*session, tcell.SimulationScreen) {
 	t.Helper()
 	scr := newSim(t, "UTF-8", w, h)
 	s, err := newSession(scr, Options{})
@@ -175,4 +175,42 @@ func TestWatchArenaDraw(t *testing.T) {
 	if n := testing.AllocsPerRun(30, func() { ws.root.Draw(scr) }); n != 0 {
 		t.Errorf("%v allocs per frame, want 0", n)
 	}
+}
+
+// BenchmarkWatchPaint measures how long a frame holds a busy solo game's
+// lock (paint: the copy of the world and header onto the canvas), for its
+// player and for a watcher: a watcher must cost the game no more than its
+// player's own frames do.
+func BenchmarkWatchPaint(b *testing.B) {
+	live, err := hub.NewLive(nil, hub.LiveConfig{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	scr := newSim(b, "UTF-8", 200, 60)
+	s, err := newSession(scr, Options{Seed: 9, Stress: true, Live: live})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.offer()
+	busyWorld(b, s, 400)
+	hw, err := live.Watch(s.solo.Name())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ws, wscr := watcherOf(b, hw, 200, 60)
+	s.root.SetRect(0, 0, 200, 60)
+	s.root.Draw(scr)
+	ws.root.Draw(wscr)
+	b.Run("player", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.paint(s.arena)
+		}
+	})
+	b.Run("watcher", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ws.paint(ws.arena)
+		}
+	})
 }
