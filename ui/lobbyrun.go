@@ -150,15 +150,16 @@ func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, s
 
 // LobbyOptions configures [PlayLobby].
 type LobbyOptions struct {
-	Game Options  // every game's options: Player and Scores name the player and the table
+	Game Options  // every game's options: Player and Scores name the player and the table, Live the games to watch
 	Hub  *hub.Hub // the arenas to list and join
 	Name string   // the player's name as other players see it (cleaned)
 }
 
 // PlayLobby shows the lobby on screen (not yet initialised) and plays what
-// the player chooses there, a solo game or an arena, coming back to the
-// lobby when it ends, until the player leaves the lobby or ctx is done. A
-// choice that fails (a full arena, a taken name) shows why in the lobby.
+// the player chooses there, a solo game, an arena or a live game to watch,
+// coming back to the lobby when it ends, until the player leaves the lobby
+// or ctx is done. A choice that fails (a full arena, a taken name, too
+// many watchers) shows why in the lobby, and so does a watched game's end.
 // The Result's score is the best of the games played. It finalises
 // nothing: the owner finalises screen afterwards.
 func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Result, error) {
