@@ -37,9 +37,8 @@ func Watch(ctx context.Context, screen tcell.Screen, w *hub.Watcher, opts Option
 		return Result{}, err
 	}
 	s.watch = &watching{w: w}
-	if w.Arena != nil { // its size is for good: read without the lock
+	if w.Arena != nil { // its size is for good: read without the lock; the first frame lays it out
 		s.players = newPlayers(s, w.Arena.World().Ships())
-		s.arrange(formFull)
 	}
 	return s.run(ctx)
 }

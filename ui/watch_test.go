@@ -37,9 +37,9 @@ func watcherOf(t testing.TB, hw *hub.Watcher, w, h int) (*session, tcell.Simulat
 	s.watch = &watching{w: hw}
 	if hw.Arena != nil {
 		s.players = newPlayers(s, hw.Arena.World().Ships())
-		s.arrange(formFull)
 	}
 	s.syncList()
+	s.fitTo(w, h) // as beforeDraw does
 	s.root.SetRect(0, 0, w, h)
 	return s, scr
 }

@@ -184,7 +184,7 @@ func TestWatchArena(t *testing.T) {
 	ann := play(t, ts.mustDial(t, "ann", nil), ptyOpts{w: 120, h: 40, cmd: "join den"})
 	ann.waitScreen(t, "arena den")
 	bob := play(t, ts.mustDial(t, "bob", nil), ptyOpts{w: 120, h: 40, cmd: "watch den"})
-	bob.waitScreen(t, "1 watching", "tab/v panel", "ann")
+	bob.waitScreen(t, "1 watching", "tab/v panel", "arena den", "score sh miss")
 	ann.waitScreen(t, "1 watching")
 	a := h.Arena("den")
 	before := shipOf(a, 0)
