@@ -145,7 +145,7 @@ type session struct {
 	// changed only through the seat.
 	seat   *hub.Seat
 	solo   *hub.Solo             // the game offered to watchers; set by startLoops
-	watch  *watching             // set when the session watches a game (see Watch)
+	watch  *hub.Watcher          // the game the session watches, read-only (see Watch)
 	names  [game.MaxShips]string // the arena's players by slot, as last painted; tview's goroutine only
 	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only
 
@@ -292,7 +292,7 @@ func (s *session) supervise() {
 	var gone <-chan struct{} // the arena's or the watched game's end; never for a solo game
 	switch {
 	case s.watch != nil:
-		gone = s.watch.w.Done()
+		gone = s.watch.Done()
 	case s.seat != nil:
 		gone = s.seat.Arena().Done()
 	}

@@ -16,12 +16,6 @@ import (
 // left, hid it, or the arena closed. [Gone] says which.
 const ReasonGone = "gone"
 
-// watching is what a session that watches a game reads: w's game, solo or
-// arena.
-type watching struct {
-	w *hub.Watcher
-}
-
 // Watch shows the live game w holds on screen, read-only: the world and
 // the panel as its players see them, drawn at opts.FPS and the screen's
 // own size under the game's read lock held only while copying, so that a
@@ -36,10 +30,11 @@ func Watch(ctx context.Context, screen tcell.Screen, w *hub.Watcher, opts Option
 	if err != nil {
 		return Result{}, err
 	}
-	s.watch = &watching{w: w}
+	s.watch = w
 	if w.Arena != nil { // its size is for good: read without the lock; the first frame lays it out
 		s.players = newPlayers(s, w.Arena.World().Ships())
 	}
+	s.watchSample(0) // the panel shows the game's pools from the first frame
 	return s.run(ctx)
 }
 
@@ -50,7 +45,7 @@ func (s *session) sharedArena() *hub.Arena {
 	case s.seat != nil:
 		return s.seat.Arena()
 	case s.watch != nil:
-		return s.watch.w.Arena
+		return s.watch.Arena
 	}
 	return nil
 }
@@ -91,7 +86,7 @@ func (s *session) watchLoop() {
 // game's as its player's panel shows them, an arena's sampled here. It
 // reports false when a solo game was hidden.
 func (s *session) watchSample(now time.Duration) bool {
-	w := s.watch.w
+	w := s.watch
 	if src := w.Solo; src != nil {
 		if !src.Open() {
 			return false
@@ -121,7 +116,7 @@ func (s *session) watchSample(now time.Duration) bool {
 // paintWatch is paint for a watcher: the watched game's world and header,
 // copied under its read lock.
 func (s *session) paintWatch(a *arena) {
-	w := s.watch.w
+	w := s.watch
 	if src := w.Solo; src != nil {
 		o := src.Game().(*session)
 		src.RLock()
@@ -155,7 +150,7 @@ func (s *session) paintWatch(a *arena) {
 // lock.
 func (s *session) watchedStrategies() (bullets, debris pool.Strategy) {
 	var wd *game.World
-	w := s.watch.w
+	w := s.watch
 	if src := w.Solo; src != nil {
 		src.RLock()
 		defer src.RUnlock()

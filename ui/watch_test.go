@@ -34,7 +34,7 @@ func watcherOf(t testing.TB, hw *hub.Watcher, w, h int) (*session, tcell.Simulat
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.watch = &watching{w: hw}
+	s.watch = hw
 	if hw.Arena != nil {
 		s.players = newPlayers(s, hw.Arena.World().Ships())
 	}
