@@ -161,6 +161,7 @@ type session struct {
 	target   target
 	high     int // best score in the table
 	over     []string
+	replay   []byte // the ended game's recording, for record
 	view     view
 	stepTime time.Duration
 	stepN    int
@@ -196,6 +197,7 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 		if err != nil {
 			return nil, err
 		}
+		m.SetPlayer(opts.Player)
 	}
 	s := &session{
 		opts:       opts,
@@ -382,10 +384,14 @@ func (s *session) tick() {
 	}
 }
 
-// record stores a finished game's score and shows its rank. The caller
-// holds no lock.
+// record stores a finished game's score, with its replay, and shows its
+// rank. The caller holds no lock.
 func (s *session) record(entry scores.Entry) {
-	rank, err := s.opts.Scores.Add(entry)
+	s.mu.Lock()
+	replay := s.replay
+	s.replay = nil
+	s.mu.Unlock()
+	rank, err := s.opts.Scores.AddReplay(entry, replay)
 	top := s.opts.Scores.Top(8)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -434,6 +440,7 @@ func (s *session) gameOver(res match.Result) (scores.Entry, bool) {
 		e.Arena = s.seat.Arena().Name()
 	}
 	s.over = overLines(e, 0, nil, nil, s.ascii)
+	s.replay = res.Replay
 	return e, s.opts.Scores != nil && e.Score > 0
 }
 

@@ -7,7 +7,7 @@
 // held only while they copy, and draw at their own pace.
 //
 // An arena ends [Config].Linger after its last player leaves, or when the
-// hub is closed.
+// hub is closed. It is recorded from its opening ([Arena.Recording]).
 package hub
 
 import (
@@ -52,8 +52,10 @@ type Config struct {
 	// players' names are unique in an arena. nil: name-2, name-3, ….
 	Unique func(name string, taken func(string) bool) string
 	// NewTable builds the table of the arena called name from cfg: for
-	// instance a recorder that stands in front of the world. nil: the
-	// world itself (see WorldTable).
+	// instance a recorder that stands in front of the world. A table with
+	// a Snapshot() []byte method gives Arena.Recording. nil: the world
+	// with a recorder of package game/replay in front, kept in memory up
+	// to MaxRecording bytes.
 	NewTable func(cfg game.Config, name string) (Table, error)
 }
 
@@ -105,10 +107,7 @@ func New(cfg Config) (*Hub, error) {
 		cfg.Unique = suffix
 	}
 	if cfg.NewTable == nil {
-		cfg.NewTable = func(cfg game.Config, _ string) (Table, error) {
-			w, err := game.New(cfg)
-			return WorldTable{w}, err
-		}
+		cfg.NewTable = newRecordTable
 	}
 	g := cfg.Game
 	g.Ships = cfg.Size

@@ -8,11 +8,21 @@
 // In an arena ([NewSeat]) the world is shared and stepped by the arena:
 // the match follows the seat's ship ([Match.Observe]) and asks the seat
 // for what it may not do itself (a new game, a switch, the autopilot).
+//
+// # Recording
+//
+// Every game a player plays is recorded (package game/replay) as it is
+// played, and its [Result] carries the file: a solo game from its start in
+// a world built afresh (its own, each game's), an arena's game from the
+// arena's opening to the player's game over ([hub.Arena.Recording]). The
+// demo and stress games are not recorded. Recording a step allocates
+// nothing; it appends a byte now and then to a buffer the game began with.
 package match
 
 import (
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/replay"
 	"poolroids/game/stress"
 	"poolroids/pool"
 )
@@ -37,6 +47,10 @@ type Result struct {
 	// Counts is false for the demo and for a game the autopilot played
 	// part of: its score is not the player's.
 	Counts bool
+	// Replay is the game's recording, a replay file that plays and checks
+	// to the game's end (package game/replay); nil for a game that does
+	// not count, or that could not be recorded. It is the caller's.
+	Replay []byte
 }
 
 // Match is one player's flow. It is not safe for concurrent use: a front
@@ -58,6 +72,10 @@ type Match struct {
 	current game.Player // an arena seat's, as last observed
 	wave    int         // the arena's wave, likewise
 	label   string      // the arena's strategies, likewise
+
+	rec    *replay.Recorder // the solo game in play's recording; nil outside one
+	in     game.Inputs      // the step's input for rec
+	player string           // the name recordings give the player
 }
 
 // New builds the player's world from cfg and starts on the title, or with
@@ -84,9 +102,13 @@ func NewSeat(seat *hub.Seat) *Match {
 	return &Match{seat: seat, world: seat.Arena().World(), phase: Play}
 }
 
-// World returns the world on screen. It changes when stress games start
-// and end; in an arena it is the arena's, read under its lock only.
+// World returns the world on screen. It changes when a game starts (each
+// one recorded in a world of its own) and when stress games start and end;
+// in an arena it is the arena's, read under its lock only.
 func (m *Match) World() *game.World { return m.world }
+
+// SetPlayer names the player in the recordings of the games to come.
+func (m *Match) SetPlayer(name string) { m.player = replay.FitName(name) }
 
 // Seat returns the arena seat, or nil.
 func (m *Match) Seat() *hub.Seat { return m.seat }
@@ -125,7 +147,12 @@ func (m *Match) Step(keys game.Input) (Result, bool) {
 	case m.stress:
 		in = m.pilot.Input(w)
 	}
-	w.Step(in)
+	if m.rec != nil {
+		m.in[0] = in
+		m.rec.Step(&m.in)
+	} else {
+		w.Step(in)
+	}
 	m.steps++
 	if w.Phase() != game.GameOver {
 		return Result{}, false
@@ -164,14 +191,25 @@ func (m *Match) Observe() (Result, bool) {
 		m.stress = false
 		m.seat.SetAutopilot(false)
 	}
-	return m.finish(), true
+	r := m.finish()
+	if r.Counts {
+		r.Replay = m.seat.Arena().Recording()
+	}
+	return r, true
 }
 
-// finish counts the current game in Best when it counts, and returns it.
+// finish counts the current game in Best when it counts, ends its
+// recording, and returns it.
 func (m *Match) finish() Result {
 	r := m.result()
 	if r.Counts {
 		m.best = max(m.best, r.Score)
+	}
+	if rec := m.rec; rec != nil {
+		m.rec = nil
+		if rec.Close() == nil && r.Counts { // kept in memory: Close cannot fail
+			r.Replay = rec.Bytes()
+		}
 	}
 	return r
 }
@@ -226,7 +264,7 @@ func (m *Match) newGame(p Phase) bool {
 			return false // its game is still on
 		}
 		m.current = game.Player{Phase: game.Respawning, Lives: game.StartLives, KilledBy: game.NoSlot}
-	} else {
+	} else if p != Play || m.stress || !m.record() {
 		m.world.Restart()
 		// Each game's figures start from zero, the demo's included.
 		m.world.Bullets().ResetStats()
@@ -235,6 +273,28 @@ func (m *Match) newGame(p Phase) bool {
 	m.phase, m.overAt = p, 0
 	m.helped = p == Play && m.stress
 	m.demo, m.pilot = game.Autopilot{}, game.Autopilot{Pressure: true}
+	return true
+}
+
+// record starts recording a new game in a world of its own, built as
+// Restart leaves the player's and with its strategies. It reports whether
+// it did; a game that cannot be recorded is played unrecorded.
+func (m *Match) record() bool {
+	cfg := m.cfg
+	b, d := m.play.Bullets().Strategy(), m.play.Debris().Strategy()
+	cfg.Strategy = b
+	var players []string
+	if m.player != "" {
+		players = []string{m.player}
+	}
+	rec, err := replay.NewRecorder(cfg, replay.Options{Players: players})
+	if err != nil {
+		return false
+	}
+	if d != b && rec.SetStrategies("", d) != nil {
+		return false
+	}
+	m.rec, m.play, m.world = rec, rec.World(), rec.World()
 	return true
 }
 
@@ -313,6 +373,9 @@ func (m *Match) TogglePause() bool {
 func (m *Match) SetStrategies(bullets, debris pool.Strategy) error {
 	if m.seat != nil {
 		return m.seat.SetStrategies(bullets, debris)
+	}
+	if m.rec != nil {
+		return m.rec.SetStrategies(bullets, debris)
 	}
 	return m.world.SetStrategies(bullets, debris)
 }

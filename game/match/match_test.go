@@ -77,7 +77,7 @@ func TestFlow(t *testing.T) {
 		t.Errorf("the game-over screen left by itself: %v", m.Phase())
 	}
 	m.Start()
-	if m.Phase() != Play || w.Lives() != game.StartLives {
+	if w = m.World(); m.Phase() != Play || w.Lives() != game.StartLives {
 		t.Errorf("after game over, Start: %v with %d ships", m.Phase(), w.Lives())
 	}
 }
@@ -100,8 +100,8 @@ func TestDemoRestarts(t *testing.T) {
 // world, with the strategy chosen meanwhile.
 func TestStressFillsPools(t *testing.T) {
 	m := newMatch(t, game.Config{Seed: 4}, false)
-	play := m.World()
 	m.Start()
+	play := m.World()
 	for range 60 {
 		m.Step(game.Input{})
 	}

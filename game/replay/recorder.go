@@ -127,6 +127,22 @@ func NewRecorder(cfg game.Config, opt Options) (*Recorder, error) {
 	return r, nil
 }
 
+// FitName cuts a player's name to what a file holds: valid UTF-8 (an
+// invalid byte becomes U+FFFD) of at most MaxName bytes, cut between runes.
+func FitName(name string) string {
+	if len(name) <= MaxName && utf8.ValidString(name) {
+		return name
+	}
+	b := make([]byte, 0, MaxName)
+	for _, r := range name {
+		if len(b)+utf8.RuneLen(r) > MaxName {
+			break
+		}
+		b = utf8.AppendRune(b, r)
+	}
+	return string(b)
+}
+
 func checkName(p string) error {
 	if len(p) > MaxName || !utf8.ValidString(p) {
 		return fmt.Errorf("replay: player name %q: want at most %d bytes of UTF-8", p, MaxName)
@@ -190,22 +206,50 @@ func (r *Recorder) Step(in *game.Inputs) {
 
 // flush writes the held input op and the steps played since.
 func (r *Recorder) flush() {
+	r.buf = r.appendHeld(r.buf)
+	r.pending, r.run = false, 0
+}
+
+// appendHeld appends the held input op and the steps played since to b.
+func (r *Recorder) appendHeld(b []byte) []byte {
+	run := r.run
 	if r.pending {
-		n := min(r.run, maxInputRun)
-		r.buf = append(r.buf, r.held|byte(n)<<inputRunBits)
-		r.run -= n
-		r.pending = false
+		n := min(run, maxInputRun)
+		b = append(b, r.held|byte(n)<<inputRunBits)
+		run -= n
 	}
-	for r.run > 0 {
-		switch n := r.run; {
-		case n <= maxShortRun:
-			r.buf = append(r.buf, opRun+byte(n-1))
-		default:
-			r.buf = append(r.buf, opLongRun)
-			r.buf = binary.AppendUvarint(r.buf, uint64(n-64))
-		}
-		r.run = 0
+	switch {
+	case run <= 0:
+	case run <= maxShortRun:
+		b = append(b, opRun+byte(run-1))
+	default:
+		b = append(b, opLongRun)
+		b = binary.AppendUvarint(b, uint64(run-64))
 	}
+	return b
+}
+
+// appendEnd appends what Close ends the file with to b.
+func (r *Recorder) appendEnd(b []byte) []byte {
+	b = r.appendHeld(b)
+	b = append(b, opEnd)
+	b = binary.AppendUvarint(b, r.steps)
+	return appendSum(b, r.w.Checksum())
+}
+
+// Snapshot returns a copy of the file recorded so far, ended as Close
+// would end it now, so that it replays and checks to this step; the
+// recording goes on. It allocates the copy and only reads the recorder and
+// its world, so several goroutines may call it at once while none steps
+// it. With Options.Out it returns nil.
+func (r *Recorder) Snapshot() []byte {
+	if r.out != nil {
+		return nil
+	}
+	if r.closed {
+		return append([]byte(nil), r.buf...)
+	}
+	return r.appendEnd(append(make([]byte, 0, len(r.buf)+32), r.buf...))
 }
 
 // Join brings a ship named name into slot, as World.Join, and records it.
@@ -310,10 +354,7 @@ func (r *Recorder) Close() error {
 		return r.err
 	}
 	r.closed = true
-	r.flush()
-	r.buf = append(r.buf, opEnd)
-	r.buf = binary.AppendUvarint(r.buf, r.steps)
-	r.buf = appendSum(r.buf, r.w.Checksum())
+	r.buf = r.appendEnd(r.buf)
 	if r.out != nil {
 		r.full <- r.buf
 		close(r.full)

@@ -87,7 +87,8 @@ func listTree(t *testing.T, dir string) string {
 
 // TestProcessesShareFile runs several processes (this test binary again,
 // as TestHelperProcess) that add entries to one file at the same time,
-// and checks that the file keeps every one of them.
+// and checks that the file keeps every one of them, and the replays of the
+// best.
 func TestProcessesShareFile(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "scores.json")
 	const procs, games = 3, 20
@@ -135,10 +136,12 @@ func TestProcessesShareFile(t *testing.T) {
 			}
 		}
 	}
+	checkReplays(t, s)
 }
 
 // TestHelperProcess is one process of TestProcessesShareFile: it opens the
-// store, waits for its standard input to close, and adds its games.
+// store, waits for its standard input to close, and adds its games with
+// their replays.
 func TestHelperProcess(t *testing.T) {
 	if os.Getenv("SCORES_HELPER") != "1" {
 		t.Skip("run by TestProcessesShareFile")
@@ -151,7 +154,7 @@ func TestHelperProcess(t *testing.T) {
 	games, _ := strconv.Atoi(os.Getenv("SCORES_GAMES"))
 	for g := range games {
 		name := fmt.Sprintf("%s-%d", os.Getenv("SCORES_NAME"), g)
-		if _, err := s.Add(entry(name, 100+g, g)); err != nil {
+		if _, err := s.AddReplay(entry(name, 100+g, g), replayOf(name)); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -1,5 +1,5 @@
-// Package scores keeps the high-score table: a small JSON file that survives
-// crashes, full disks and bad edits.
+// Package scores keeps the high-score table, a small JSON file that survives
+// crashes, full disks and bad edits, and the replays of its best games.
 //
 // # Persistence
 //
@@ -24,6 +24,18 @@
 // or anything else that is not a regular file is a mistake to report, not
 // a file to replace: nothing is renamed or written, and the error wraps
 // [ErrNotFile].
+//
+// # Replays
+//
+// [Store.AddReplay] keeps the replay file of a game (package game/replay)
+// with its entry while the entry is among the table's best [KeepReplays]:
+// in the directory scores.json.replays beside the file, written
+// atomically like the table and under the same lock, named by
+// [Entry].Replay, read back with [Store.ReadReplay]. Each save, after the
+// merge, drops the files of the entries pushed out of the best, so the
+// directory holds at most KeepReplays files whichever process saved last.
+// A replay file that is missing or cannot be written only leaves its
+// entry without one.
 //
 // # Players
 //
@@ -62,6 +74,14 @@ const (
 	maxName = 40
 	// version is the file format version.
 	version = 1
+	// KeepReplays is how many of the table's best entries keep the
+	// replay of their game.
+	KeepReplays = 10
+	// maxReplay bounds a replay file ReadReplay reads: an arena's
+	// recording of many hours.
+	maxReplay = 64 << 20
+	// replayExt ends the name of every replay file the store keeps.
+	replayExt = ".prpl"
 )
 
 // Entry is one finished game.
@@ -72,6 +92,9 @@ type Entry struct {
 	Strategy string    `json:"strategy"` // the pool strategy played at the end
 	When     time.Time `json:"when"`
 	Arena    string    `json:"arena,omitempty"` // the arena played in; "": a solo game
+	// Replay names the replay kept for this entry, for Store.ReadReplay;
+	// "": none. The store sets it (see Store.AddReplay).
+	Replay string `json:"replay,omitempty"`
 }
 
 // ErrCorrupt is wrapped by the error [Open] returns when the file is not a
@@ -219,6 +242,9 @@ func load(path string) ([]Entry, error) {
 	for i := range f.Entries {
 		f.Entries[i].Name = cleanName(f.Entries[i].Name)
 		f.Entries[i].When = f.Entries[i].When.UTC()
+		if !replayFile(f.Entries[i].Replay) {
+			f.Entries[i].Replay = ""
+		}
 	}
 	return f.Entries, nil
 }
@@ -280,8 +306,15 @@ func (s *Store) Path() string { return s.path }
 // table (not among the player's best [PerPlayer], or below the cut). When
 // saving fails, err says why; the entry stays in the table in memory and the
 // old file is untouched.
-func (s *Store) Add(e Entry) (rank int, err error) {
-	e.Name = cleanName(e.Name)
+func (s *Store) Add(e Entry) (rank int, err error) { return s.AddReplay(e, nil) }
+
+// AddReplay is Add for a game with its replay file, replay: the file is
+// kept, and the entry's Replay names it, while the entry is among the
+// table's best KeepReplays (see Replays in the package doc). e.Replay is
+// ignored; a nil replay keeps none. A replay that cannot be written is
+// logged and leaves the entry without one; it is no error.
+func (s *Store) AddReplay(e Entry, replay []byte) (rank int, err error) {
+	e.Name, e.Replay = cleanName(e.Name), ""
 	if e.When.IsZero() {
 		e.When = time.Now()
 	}
@@ -294,7 +327,7 @@ func (s *Store) Add(e Entry) (rank int, err error) {
 	s.mu.Lock()
 	s.insert(e)
 	s.mu.Unlock()
-	err = s.save()
+	err = s.save(e, replay)
 	if err != nil && s.log != nil {
 		s.log.Warn("high score not saved", "player", e.Name, "score", e.Score, "file", s.path, "err", errors.Unwrap(err))
 	}
@@ -394,23 +427,23 @@ func compare(a, b Entry) int {
 	return strings.Compare(a.Name, b.Name)
 }
 
-// save merges the file into the table and writes the table to the file
-// atomically, under the lock that other processes' saves take too. An
-// error is a *SaveError.
-func (s *Store) save() error {
+// save merges the file into the table, keeps e's replay if it ranks, and
+// writes the table to the file atomically, under the lock that other
+// processes' saves take too. An error is a *SaveError.
+func (s *Store) save(e Entry, replay []byte) error {
 	if s.diskErr != nil {
 		return &SaveError{Path: s.path, Err: s.diskErr}
 	}
 	s.writeMu.Lock()
 	defer s.writeMu.Unlock()
-	if err := s.mergeAndWrite(); err != nil {
+	if err := s.mergeAndWrite(e, replay); err != nil {
 		return &SaveError{Path: s.path, Err: fmt.Errorf("high scores: saving %s: %w", s.path, err)}
 	}
 	return nil
 }
 
 // mergeAndWrite is save's work, with writeMu held.
-func (s *Store) mergeAndWrite() error {
+func (s *Store) mergeAndWrite(e Entry, replay []byte) error {
 	if err := os.MkdirAll(filepath.Dir(s.path), 0o755); err != nil {
 		return err
 	}
@@ -440,17 +473,30 @@ func (s *Store) mergeAndWrite() error {
 	}
 	// Taken under writeMu, so the last writer always writes the latest table.
 	s.mu.Lock()
-	for _, e := range theirs {
-		if _, ok := s.find(e); !ok {
-			s.insert(e)
+	for _, o := range theirs {
+		if i, ok := s.find(o); ok {
+			s.entries[i].Replay = o.Replay // the file says which replays are kept
+		} else {
+			s.insert(o)
 		}
 	}
+	i, ok := s.find(e)
+	s.mu.Unlock()
+	if replay != nil && ok && i < KeepReplays {
+		s.keepReplay(e, replay)
+	}
+	s.mu.Lock()
+	kept := s.keptReplays()
 	data, err := json.MarshalIndent(fileFormat{Version: version, Entries: s.entries}, "", "\t")
 	s.mu.Unlock()
 	if err != nil {
 		return err
 	}
-	return writeAtomic(s.path, append(data, '\n'))
+	if err := writeAtomic(s.path, append(data, '\n')); err != nil {
+		return err
+	}
+	s.dropReplays(kept)
+	return nil
 }
 
 // writeAtomic replaces path with data: a temporary file in the same

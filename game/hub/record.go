@@ -1,0 +1,93 @@
+package hub
+
+import (
+	"poolroids/game"
+	"poolroids/game/replay"
+	"poolroids/pool"
+)
+
+// MaxRecording bounds an arena's recording kept in memory, in bytes: many
+// hours of a full arena. An arena whose recording passes it plays on
+// unrecorded.
+const MaxRecording = 8 << 20
+
+// recordTable is the default Table: the world with a recorder of package
+// game/replay in front, keeping the arena's game in memory from its
+// opening, joins, leaves and switches included.
+type recordTable struct {
+	w   *game.World
+	rec *replay.Recorder // nil once the recording passed MaxRecording
+}
+
+// newRecordTable is the default Config.NewTable. A level set the recorder
+// refuses still plays, unrecorded.
+func newRecordTable(cfg game.Config, _ string) (Table, error) {
+	rec, err := replay.NewRecorder(cfg, replay.Options{})
+	if err != nil {
+		w, err := game.New(cfg)
+		return WorldTable{w}, err
+	}
+	return &recordTable{w: rec.World(), rec: rec}, nil
+}
+
+func (t *recordTable) World() *game.World { return t.w }
+
+func (t *recordTable) Step(in *game.Inputs) {
+	if t.rec == nil {
+		t.w.StepAll(in)
+		return
+	}
+	t.rec.Step(in)
+	if len(t.rec.Bytes()) > MaxRecording {
+		t.rec = nil
+	}
+}
+
+func (t *recordTable) Join(slot int, player string) error {
+	if t.rec == nil {
+		return t.w.Join(slot)
+	}
+	return t.rec.Join(slot, replay.FitName(player))
+}
+
+func (t *recordTable) Leave(slot int) {
+	if t.rec == nil {
+		t.w.Leave(slot)
+		return
+	}
+	t.rec.Leave(slot)
+}
+
+func (t *recordTable) SetStrategies(bullets, debris pool.Strategy) error {
+	if t.rec == nil {
+		return t.w.SetStrategies(bullets, debris)
+	}
+	return t.rec.SetStrategies(bullets, debris)
+}
+
+// Snapshot is the recording so far, ended (see replay.Recorder.Snapshot).
+func (t *recordTable) Snapshot() []byte {
+	if t.rec == nil {
+		return nil
+	}
+	return t.rec.Snapshot()
+}
+
+func (t *recordTable) Close() error {
+	if t.rec == nil {
+		return nil
+	}
+	return t.rec.Close()
+}
+
+// Recording returns the arena's game from its opening to this step as a
+// replay file (package game/replay), ended so that it replays and checks
+// to here: a copy, the caller's, costing a copy of the bytes. It is nil
+// when the arena's table keeps no recording in memory (see
+// Config.NewTable). The caller holds RLock.
+func (a *Arena) Recording() []byte {
+	if r, ok := a.table.(interface{ Snapshot() []byte }); ok {
+		return r.Snapshot()
+	}
+	return nil
+}

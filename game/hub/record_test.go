@@ -1,0 +1,91 @@
+package hub
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"poolroids/game"
+	"poolroids/game/replay"
+	"poolroids/pool"
+)
+
+// recording takes the arena's recording under its lock, with the step
+// it was taken at.
+func recording(a *Arena) ([]byte, uint64) {
+	a.RLock()
+	defer a.RUnlock()
+	return a.Recording(), a.World().Steps()
+}
+
+// TestRecording: an arena is recorded from its opening: a recording taken
+// while it plays replays and checks to the step it was taken at, with the
+// joins (a name too long for a file cut to fit), the leave and the switch.
+func TestRecording(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{Size: 3})
+		var ka keys
+		ka.set(game.Input{Fire: true, Left: true})
+		long := strings.Repeat("é", 40)
+		a := join(t, h, Request{Arena: "den", Player: "ann", Input: ka.get})
+		time.Sleep(time.Second)
+		b := join(t, h, Request{Arena: "den", Player: long})
+		if err := a.SetStrategies(pool.Bitset, ""); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(2 * time.Second)
+		b.Leave()
+		time.Sleep(time.Second)
+		data, steps := recording(a.Arena())
+		if steps < 3*game.TPS {
+			t.Fatalf("the arena took %d steps", steps)
+		}
+		p, err := replay.NewPlayer(data, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		if p.Steps() != steps {
+			t.Errorf("the recording plays %d steps, the arena took %d", p.Steps(), steps)
+		}
+		f := p.File()
+		if want := []string{"ann", long[:replay.MaxName]}; !slices.Equal(f.Names, want) {
+			t.Errorf("players %q, want %q", f.Names, want)
+		}
+		var kinds []replay.Kind
+		r, err := replay.NewReader(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for ev, err := r.Next(); err == nil; ev, err = r.Next() {
+			if ev.Kind >= replay.Join && ev.Kind <= replay.Switch {
+				kinds = append(kinds, ev.Kind)
+			}
+		}
+		if want := []replay.Kind{replay.Join, replay.Join, replay.Switch, replay.Leave}; !slices.Equal(kinds, want) {
+			t.Errorf("events %v, want %v", kinds, want)
+		}
+		a.Leave()
+	})
+}
+
+// TestNoRecording: a table without Snapshot keeps no recording.
+func TestNoRecording(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{NewTable: func(cfg game.Config, _ string) (Table, error) {
+			w, err := game.New(cfg)
+			return WorldTable{w}, err
+		}})
+		s := join(t, h, Request{Arena: "den", Player: "ann"})
+		time.Sleep(time.Second)
+		if data, _ := recording(s.Arena()); data != nil {
+			t.Errorf("a world table recorded %d bytes", len(data))
+		}
+		s.Leave()
+	})
+}

@@ -1,0 +1,158 @@
+package match
+
+import (
+	"context"
+	"slices"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/game/replay"
+	"poolroids/pool"
+)
+
+// replayed plays a game's replay to the end, failing the test unless every
+// checksum matches, and returns the player.
+func replayed(t *testing.T, data []byte) *replay.Player {
+	t.Helper()
+	if data == nil {
+		t.Fatal("no replay")
+	}
+	p, err := replay.NewPlayer(data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// TestRecorded: each game is recorded from its own start, pauses and
+// strategy switches included, and its result carries a replay that checks
+// to its end with its score; the demo before it is not in it.
+func TestRecorded(t *testing.T) {
+	m := newMatch(t, game.Config{Seed: 7}, false)
+	m.SetPlayer("ann")
+	for range 300 {
+		m.Step(game.Input{})
+	}
+	for g := range 2 {
+		if err := m.SetStrategies("", pool.Dense); err != nil { // between games
+			t.Fatal(err)
+		}
+		m.Start()
+		w := m.World()
+		for i := range 240 {
+			m.Step(game.Input{Left: i%50 < 20, Thrust: i%70 < 9, Fire: i%9 == 0})
+		}
+		if err := m.SetStrategies(pool.Bitset, ""); err != nil {
+			t.Fatal(err)
+		}
+		m.TogglePause()
+		for range 30 {
+			m.Step(game.Input{Fire: true})
+		}
+		m.TogglePause()
+		res, ended := until(t, m, game.Input{Hyperspace: true}, 600*game.TPS, func() bool { return m.Phase() == Over })
+		if !ended || !res.Counts {
+			t.Fatalf("game %d: %+v, ended %v", g, res, ended)
+		}
+		p := replayed(t, res.Replay)
+		rw := p.World()
+		if p.Steps() != w.Steps() || rw.Score() != res.Score || rw.Phase() != game.GameOver || rw.Checksum() != w.Checksum() {
+			t.Errorf("game %d: the replay plays %d steps to score %d (%v), the game %d steps to %d",
+				g, p.Steps(), rw.Score(), rw.Phase(), w.Steps(), res.Score)
+		}
+		if b, d := rw.Bullets().Strategy(), rw.Debris().Strategy(); b != pool.Bitset || d != pool.Dense {
+			t.Errorf("game %d: the replay ends on %s/%s, want bitset/dense", g, b, d)
+		}
+		if names := p.File().Names; !slices.Equal(names, []string{"ann"}) {
+			t.Errorf("game %d: players %q", g, names)
+		}
+		// What the game-over screen steps is not recorded.
+		for range 10 {
+			m.Step(game.Input{})
+		}
+	}
+}
+
+// TestNotRecorded: stress games and a game left unfinished carry no
+// replay.
+func TestNotRecorded(t *testing.T) {
+	m := newMatch(t, game.Config{Seed: 3}, true)
+	for range 60 * game.TPS {
+		if res, ended := m.Step(game.Input{}); ended && res.Replay != nil {
+			t.Fatalf("a stress game kept %d bytes", len(res.Replay))
+		}
+	}
+	if err := m.ToggleStress(); err != nil {
+		t.Fatal(err)
+	}
+	m.Start()
+	m.Step(game.Input{})
+	if m.rec == nil {
+		t.Fatal("a game by hand is not recorded")
+	}
+	if err := m.ToggleStress(); err != nil { // leaves the game
+		t.Fatal(err)
+	}
+	if m.rec != nil {
+		t.Error("the left game is still recorded")
+	}
+}
+
+// TestRecordedStepAllocs: a step of a recorded game allocates nothing.
+func TestRecordedStepAllocs(t *testing.T) {
+	m := newMatch(t, game.Config{Seed: 9}, false)
+	m.Start()
+	keys := [...]game.Input{{Left: true}, {Thrust: true, Fire: true}, {}, {Right: true, Fire: true}}
+	i := 0
+	step := func() {
+		i++
+		m.Step(keys[i/5%len(keys)])
+	}
+	for range 100 {
+		step()
+	}
+	if a := testing.AllocsPerRun(1000, step); a != 0 || m.rec == nil {
+		t.Errorf("a recorded step allocates %v times (recording %v)", a, m.rec != nil)
+	}
+}
+
+// TestArenaRecorded: an arena player's game over carries the arena's
+// recording up to then, which checks to its end.
+func TestArenaRecorded(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, err := hub.New(hub.Config{Size: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		other, err := h.Join(hub.Request{Arena: "den", Player: "bo", Input: func() game.Input { return game.Input{Fire: true} }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat, err := h.Join(hub.Request{Arena: "den", Player: "ann", Input: func() game.Input { return game.Input{Hyperspace: true} }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := NewSeat(seat)
+		a := seat.Arena()
+		var res Result
+		for ended := false; !ended; {
+			time.Sleep(time.Second)
+			a.RLock()
+			res, ended = m.Observe()
+			a.RUnlock()
+		}
+		p := replayed(t, res.Replay)
+		if got := p.World().Player(seat.Slot()); got.Phase != game.GameOver || got.Score != res.Score {
+			t.Errorf("the replay ends with ann's ship %v scoring %d; the game %d", got.Phase, got.Score, res.Score)
+		}
+		seat.Leave()
+		other.Leave()
+	})
+}
