@@ -23,9 +23,16 @@ func newArenas(opts ui.Options, size int) (*hub.Hub, error) {
 	})
 }
 
+// newLive makes the server's registry of live games: h's arenas and the
+// solo games, watchable by perGame watchers each, total in all.
+func newLive(h *hub.Hub, perGame, total int) (*hub.Live, error) {
+	return hub.NewLive(h, hub.LiveConfig{PerGame: perGame, Total: total, Unique: serve.UniqueName})
+}
+
 // servePlay is the server's serve.PlayFunc: the arena the session's
-// command names (join or new), else the lobby, from which the player
-// plays solo games with opts or joins arenas.
+// command names (join or new), the live game it watches (watch), else the
+// lobby, from which the player plays solo games with opts (offered to
+// watchers through opts.Live), joins arenas or watches games.
 func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
 	return func(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
 		o := opts
@@ -33,6 +40,7 @@ func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
 		o.ASCII = s.ASCII
 		o.Keys = s.Keys
 		o.Player = s.Player()
+		o.Name = s.Name
 		var res ui.Result
 		var err error
 		switch c := s.Command; c.Verb {
@@ -48,6 +56,14 @@ func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
 			defer seat.Leave()
 			o.Arena = seat
 			res, err = ui.Run(ctx, screen, o)
+		case serve.VerbWatch:
+			w, werr := o.Live.Watch(c.Name)
+			if werr != nil {
+				return 0, &serve.RefusedError{Message: werr.Error()}
+			}
+			if res, err = ui.Watch(ctx, screen, w, o); err == nil && res.Reason == ui.ReasonGone {
+				return 0, &serve.RefusedError{Message: ui.Gone(w)}
+			}
 		default:
 			res, err = ui.PlayLobby(ctx, screen, ui.LobbyOptions{Game: o, Hub: h, Name: s.Name})
 		}

@@ -53,11 +53,14 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	idle := fs.Duration("idle", 10*time.Minute, "end a game after this long without input from the player")
 	maxTime := fs.Duration("max-time", 2*time.Hour, "end a game after this long in any case")
 	connRate := fs.Int("conn-rate", 30, "`N` connections a minute one address may open, after a burst of 10; 0: no limit")
-	scorePath := fs.String("scores", "", "high-score file `PATH` (default: the config dir's poolroids/serve-scores.json)")
+	scorePath := fs.String("scores", "", "high-score file `PATH`, with the best games' replays in PATH.replays (default: the config dir's poolroids/serve-scores.json)")
 	strategy := fs.String("strategy", "", "pool strategy `NAME` every game starts with: "+pool.StrategyNames()+" (default: the level set's)")
 	game := addGameFlags(fs, "serve")
 	fps := fs.Int("fps", 30, "`N` screen redraws per second, 1..240 (each costs bandwidth)")
 	arenaSize := fs.Int("arena-size", hub.DefaultSize, "`N` ships in an arena (ssh -t host join NAME), 1..16")
+	watchers := fs.Int("watchers", hub.DefaultWatchers, "`N` watchers of live games at once (ssh -t host watch NAME); one more is told why")
+	watchersPerGame := fs.Int("watchers-per-game", hub.DefaultWatchersPerGame, "`N` watchers of one game at once")
+	watchable := fs.Bool("watchable", true, "solo games start open to watchers (a player hides theirs with o)")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -77,6 +80,10 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("-fps %d: want 1..240", *fps)
 	case *arenaSize < 1 || *arenaSize > 16:
 		return bad("-arena-size %d: want 1..16", *arenaSize)
+	case *watchers < 1:
+		return bad("-watchers %d: want at least 1", *watchers)
+	case *watchersPerGame < 1:
+		return bad("-watchers-per-game %d: want at least 1", *watchersPerGame)
 	}
 	startups, err := serve.ParseStartups(*maxStartups)
 	if err != nil {
@@ -115,6 +122,10 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	defer arenas.Close()
+	if opts.Live, err = newLive(arenas, *watchersPerGame, *watchers); err != nil {
+		return bad("%v", err)
+	}
+	opts.Hidden = !*watchable
 
 	rate := *connRate
 	if rate == 0 {

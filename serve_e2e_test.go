@@ -39,6 +39,8 @@ func TestServeBadFlags(t *testing.T) {
 		{"strategy", []string{"--strategy", "nope"}, "-strategy"},
 		{"fps", []string{"--fps", "0"}, "-fps 0"},
 		{"conn rate", []string{"--conn-rate", "-3"}, "-conn-rate -3"},
+		{"watchers", []string{"--watchers", "0"}, "-watchers 0"},
+		{"watchers per game", []string{"--watchers-per-game", "-1"}, "-watchers-per-game -1"},
 		{"capacity", []string{"--bullets", "-1"}, "-bullets -1: want 0 (the level set's) or 1.."},
 		{"levels", []string{"--levels", "/nonexistent"}, "-levels: "},
 		{"max per address", []string{"--max-per-address", "0"}, "-max-per-address 0"},

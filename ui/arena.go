@@ -61,6 +61,8 @@ type hud struct {
 	mode               mode
 	paused, stress     bool
 	over               []string // game-over screen, built when the game ended
+	watching           int      // how many watch the game
+	hidden             bool     // a solo game hidden from watchers
 }
 
 // arena is the left side: the playfield, scaled to fit with its aspect
@@ -332,6 +334,13 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 	b = append(b, g.sep...)
 	b = append(b, "wave "...)
 	b = strconv.AppendInt(b, int64(h.wave), 10)
+	switch {
+	case h.hidden:
+		b = append(append(b, g.sep...), "hidden"...)
+	case h.watching > 0:
+		b = strconv.AppendInt(append(b, g.sep...), int64(h.watching), 10)
+		b = append(b, " watching"...)
+	}
 	b = append(b, ' ')
 	a.buf = b
 	left := a.left.of(b)
@@ -418,6 +427,8 @@ var titleScreen = []string{
 func (a *arena) overlay() ([]string, rect) {
 	var lines []string
 	switch {
+	case a.s.fit.help && a.s.watch != nil:
+		lines = watchHelp
 	case a.s.fit.help:
 		lines = a.s.glyphs().helpScreen
 	case a.hud.mode == modeTitle:

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -54,6 +55,7 @@ func TestArenaDraw(t *testing.T) {
 		}
 	}
 	scr := s.screen.Screen.(tcell.SimulationScreen)
+	s.fitTo(200, 60) // as beforeDraw does: the players box takes the rows there are
 	s.root.SetRect(0, 0, 200, 60)
 	s.root.Draw(scr)
 	s.root.Draw(scr)
@@ -66,5 +68,41 @@ func TestArenaDraw(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(30, func() { s.root.Draw(scr) }); n != 0 {
 		t.Errorf("%v allocs per frame, want 0", n)
+	}
+}
+
+// TestArenaFits: at every common size the players box shows and stops
+// above the key help line, which stays whole on the bottom row.
+func TestArenaFits(t *testing.T) {
+	h, err := hub.New(hub.Config{Size: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	for _, sz := range [][2]int{{80, 24}, {100, 30}, {120, 40}} {
+		w, ht := sz[0], sz[1]
+		s, _ := arenaSession(t, h, fmt.Sprintf("p%d", w), w, ht)
+		scr := s.screen.Screen.(tcell.SimulationScreen)
+		s.fitTo(w, ht)
+		s.root.SetRect(0, 0, w, ht)
+		s.root.Draw(scr)
+		scr.Show()
+		lines := strings.Split(strings.TrimRight(screenText(scr), "\n"), "\n")
+		if last := lines[len(lines)-1]; !strings.HasSuffix(strings.TrimRight(last, " "), "q quit") {
+			t.Errorf("%dx%d: the bottom row is not the key help:\n%s", w, ht, strings.Join(lines, "\n"))
+		}
+		top, bottom, col := -1, -1, 0 // the players box's rows and column
+		for i, l := range lines {
+			r := []rune(l)
+			switch {
+			case strings.Contains(l, "┌─ arena den"):
+				top, col = i, len([]rune(l[:strings.Index(l, "┌─ arena den")]))
+			case top >= 0 && bottom < 0 && len(r) > col && r[col] == '└':
+				bottom = i
+			}
+		}
+		if top < 0 || bottom < 0 || bottom >= ht-1 {
+			t.Errorf("%dx%d: the players box spans rows %d..%d of %d, want it whole above the key help:\n%s", w, ht, top, bottom, ht, strings.Join(lines, "\n"))
+		}
 	}
 }

@@ -122,6 +122,9 @@ func (s *session) playing() bool { return s.match.Phase() == modePlay && !s.paus
 // strategies returns the pools' strategies, read under the arena's lock
 // in an arena. It runs on tview's goroutine.
 func (s *session) strategies() (bullets, debris pool.Strategy) {
+	if s.watch != nil {
+		return s.watchedStrategies()
+	}
 	if s.seat != nil {
 		ar := s.seat.Arena()
 		ar.RLock()

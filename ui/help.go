@@ -22,6 +22,7 @@ func helpScreen(g *glyphs) []string {
 		{"b", "which pools 1-0 switch"},
 		{"tab", "strategy list: " + g.up + " " + g.down + " enter"},
 		{"v", "panel: full, compact, hidden"},
+		{"o", "open to watchers, or hide (over SSH)"},
 		{"?", "this help"},
 		{"q  ctrl-c", "quit"},
 	}
@@ -51,7 +52,7 @@ type helpItem struct{ key, what string }
 func helpLineItems(g *glyphs) []helpItem {
 	return []helpItem{
 		{g.arrows + "/wasd", "move"}, {"space", "fire"}, {"h", "hyperspace"}, {"p", "pause"},
-		{"1-0", "strategy"}, {"b", "pool"}, {"x", "stress"}, {"v", "panel"}, {"tab", "list"},
+		{"1-0", "strategy"}, {"b", "pool"}, {"x", "stress"}, {"v", "panel"}, {"tab", "list"}, {"o", "watchers"},
 	}
 }
 
@@ -102,7 +103,11 @@ func (h *helpLine) Draw(scr tcell.Screen) {
 	}
 	helpHelp.draw(scr, end, y)
 	x++
-	for _, it := range g.helpLine {
+	items := g.helpLine
+	if h.s.watch != nil {
+		items = watchHelpLine
+	}
+	for _, it := range items {
 		if x+it.width() > end-2 {
 			break
 		}

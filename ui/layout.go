@@ -104,7 +104,10 @@ func (s *session) fitTo(w, h int) {
 		return
 	}
 	ft.w, ft.h = w, h
-	if f := autoForm(w, h); f != ft.form {
+	switch f := autoForm(w, h); {
+	case f != ft.form:
+		s.arrange(f)
+	case s.players != nil: // the players box takes the rows there are
 		s.arrange(f)
 	}
 }
@@ -120,11 +123,11 @@ func (s *session) arrange(f form) {
 	switch f {
 	case formFull:
 		ft.side.AddItem(s.panel, panelHeight, 0, false)
-		s.addPlayers()
+		s.addPlayers(ft.h - 1 - panelHeight - 3) // the list keeps a row and its borders
 		ft.side.AddItem(s.list, 0, 1, false)
 	case formCompact:
 		ft.side.AddItem(s.panel, compactHeight, 0, false)
-		s.addPlayers()
+		s.addPlayers(ft.h - 1 - compactHeight)
 	}
 	if w := f.width(); w > 0 {
 		ft.body.AddItem(ft.side, w, 0, false)
@@ -136,10 +139,12 @@ func (s *session) arrange(f form) {
 	s.screen.clearNow()
 }
 
-// addPlayers adds an arena's players box to the side panel.
-func (s *session) addPlayers() {
+// addPlayers adds an arena's players box to the side panel, at most rows
+// tall: a fixed-size item taller than the rows left would overflow the
+// screen's bottom, the key help line included.
+func (s *session) addPlayers(rows int) {
 	if s.players != nil {
-		s.fit.side.AddItem(s.players, playersHeight(s.world.Ships()), 0, false)
+		s.fit.side.AddItem(s.players, max(min(len(s.players.lines)+2, rows), 0), 0, false)
 	}
 }
 
@@ -417,6 +422,8 @@ func (s *session) onRune(r rune, now time.Duration) {
 		s.syncList()
 	case 'v', 'V':
 		s.arrange((s.fit.form + 1) % numForms)
+	case 'o', 'O':
+		s.toggleOpen()
 	case '?':
 		s.showHelp(true)
 	default:

@@ -150,15 +150,16 @@ func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, s
 
 // LobbyOptions configures [PlayLobby].
 type LobbyOptions struct {
-	Game Options  // every game's options: Player and Scores name the player and the table
+	Game Options  // every game's options: Player and Scores name the player and the table, Live the games to watch
 	Hub  *hub.Hub // the arenas to list and join
 	Name string   // the player's name as other players see it (cleaned)
 }
 
 // PlayLobby shows the lobby on screen (not yet initialised) and plays what
-// the player chooses there, a solo game or an arena, coming back to the
-// lobby when it ends, until the player leaves the lobby or ctx is done. A
-// choice that fails (a full arena, a taken name) shows why in the lobby.
+// the player chooses there, a solo game, an arena or a live game to watch,
+// coming back to the lobby when it ends, until the player leaves the lobby
+// or ctx is done. A choice that fails (a full arena, a taken name, too
+// many watchers) shows why in the lobby, and so does a watched game's end.
 // The Result's score is the best of the games played. It finalises
 // nothing: the owner finalises screen afterwards.
 func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Result, error) {
@@ -181,7 +182,12 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 			}
 			o.Arena = seat
 		case ChoiceWatch:
-			status = "not served yet: play solo, or join an arena"
+			var res Result
+			status, res, err = watchLobby(ctx, shared, lo, c.Name)
+			if err != nil || (res.Reason != "" && res.Reason != ReasonQuit && res.Reason != ReasonGone) {
+				best.Reason = res.Reason
+				return best, err
+			}
 			continue
 		case ChoiceReplay:
 			res, err := playReplay(ctx, shared, lo, c.Score)
@@ -235,11 +241,40 @@ func Join(h *hub.Hub, c Choice, player string) (*hub.Seat, error) {
 	return h.Join(hub.Request{Arena: c.Name, Player: player, New: c.Kind == ChoiceNew, Mode: mode})
 }
 
-// lobbyList lists the hub's arenas and the table's high scores.
+// watchLobby watches the game called name from the lobby and returns
+// what the lobby says next (why it could not be watched, or why watching
+// ended) and how the Watch ended (no Reason: it did not start).
+func watchLobby(ctx context.Context, shared *Shared, lo LobbyOptions, name string) (string, Result, error) {
+	if lo.Game.Live == nil {
+		return "no game is watched here", Result{}, nil
+	}
+	w, err := lo.Game.Live.Watch(name)
+	if err != nil {
+		return err.Error(), Result{}, nil
+	}
+	res, err := Watch(ctx, shared.View(), w, lo.Game)
+	if res.Reason == ReasonGone {
+		return Gone(w), res, err
+	}
+	return "", res, err
+}
+
+// lobbyList lists the hub's arenas, the live games and the table's high
+// scores.
 func lobbyList(lo LobbyOptions) LobbyData {
 	var d LobbyData
 	for _, a := range lo.Hub.Arenas() {
 		d.Arenas = append(d.Arenas, LobbyArena{Name: a.Name, Players: a.Players, Max: a.Size, PvP: a.Mode == game.PvP})
+	}
+	if lo.Game.Live != nil {
+		for _, g := range lo.Game.Live.Games() {
+			d.Games = append(d.Games, LobbyGame{Name: g.Name, Arena: g.Arena, Players: g.Players, Watchers: g.Watchers})
+			for i := range d.Arenas {
+				if g.Arena && d.Arenas[i].Name == g.Name {
+					d.Arenas[i].Watchers = g.Watchers
+				}
+			}
+		}
 	}
 	if lo.Game.Scores == nil {
 		return d

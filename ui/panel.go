@@ -274,15 +274,15 @@ func (p *panel) formatFull(next func() *textLine, g *glyphs) {
 		p.spark(next(), i)
 	}
 
-	l = next().style(labelStyle).str("proc heap ").style(valueStyle)
+	l = next().style(labelStyle).str("proc heap  ").style(valueStyle)
 	l.b = appendSize(l.b, p.ms.HeapInuse)
 
-	l = next().style(labelStyle).str("proc gc   ").style(valueStyle)
+	l = next().style(labelStyle).str("proc gc    ").style(valueStyle)
 	l.b = appendUintRight(l.b, uint64(p.ms.NumGC), 0)
 	l.style(labelStyle).str(g.sep).str("last pause ").style(valueStyle)
 	l.b = appendDuration(l.b, time.Duration(p.ms.PauseNs[(p.ms.NumGC+255)%256]), g.micro)
 
-	l = next().style(labelStyle).str("proc alloc").style(valueStyle)
+	l = next().style(labelStyle).str("proc alloc ").style(valueStyle)
 	l.b = appendFloatRight(l.b, p.allocsPerFrame, 1, 0)
 	l.style(labelStyle).str(" per frame")
 
@@ -332,9 +332,13 @@ func (p *panel) formatCompact(next func() *textLine, g *glyphs) {
 }
 
 // pair formats a line of the compact panel: label, and val at its right
-// end; the label is left out where both do not fit.
+// end; the label is cut to its first three letters ("act 1013/1024"), or
+// left out, where both do not fit.
 func (p *panel) pair(l *textLine, label string, st tcell.Style, val []byte) {
 	w := compactWidth - 2 - 1 // a blank at the left
+	if len(label)+1+cells(val) > w {
+		label = label[:min(3, len(label))]
+	}
 	if len(label)+1+cells(val) > w {
 		label = ""
 	}

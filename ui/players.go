@@ -62,7 +62,7 @@ func (p *players) format() {
 	}
 	s.mu.Unlock()
 
-	ar := s.seat.Arena()
+	ar := s.sharedArena()
 	ar.RLock()
 	defer ar.RUnlock()
 	w := ar.World()

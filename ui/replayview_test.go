@@ -94,7 +94,7 @@ func newWatchedWith(t *testing.T, data []byte, w, h int, opts Options) *watched 
 	s.ascii = !utf8Charset(scr.CharacterSet())
 	s.syncList()
 	s.startOnce.Do(func() {}) // beforeDraw must not start the goroutines
-	d := &watched{drawn: &drawn{t: t, s: s, scr: scr}, v: s.replay}
+	d := &watched{drawn: &drawn{t: t, s: s, scr: scr}, v: s.playback}
 	d.frame()
 	return d
 }
@@ -460,7 +460,7 @@ func TestRunReplay(t *testing.T) {
 		time.Sleep(time.Second + 20*time.Millisecond) // 61 ticks of a clock a little fast
 		synctest.Wait()
 		s.mu.Lock()
-		step := s.replay.w.Step()
+		step := s.playback.w.Step()
 		s.mu.Unlock()
 		if step != game.TPS {
 			t.Errorf("a second in: step %d, want %d", step, game.TPS)
@@ -469,7 +469,7 @@ func TestRunReplay(t *testing.T) {
 		time.Sleep(time.Second)
 		synctest.Wait()
 		s.mu.Lock()
-		paused := s.replay.w.Step()
+		paused := s.playback.w.Step()
 		s.mu.Unlock()
 		if paused > step+1 {
 			t.Errorf("paused a second: from step %d to %d", step, paused)

@@ -40,6 +40,13 @@ type Options struct {
 	// Seed, Strategy, Bullets, Debris and Stress are then the arena's
 	// business). The caller gives the seat up after Run.
 	Arena *hub.Seat
+	// Live, if set, offers a solo game to watchers (see [hub.Live]) for
+	// as long as it runs, under a name made from Name ("": Player); the
+	// player hides or opens it with o. In an arena it counts the arena's
+	// watchers.
+	Live   *hub.Live
+	Name   string
+	Hidden bool // a solo game starts hidden from watchers
 }
 
 // Result tells how a [Run] ended.
@@ -124,7 +131,7 @@ type session struct {
 	root     tview.Primitive
 	fit      fit // the layout for the screen's size; touched only on tview's goroutine
 	ascii    bool
-	replay   *replayView     // a replay's (RunReplay), whose watch steps the world: no match; nil in a game
+	playback *replayView     // a replay's (RunReplay), whose watch steps the world: no match; nil in a game
 	clock    time.Time       // origin of the press-only hold times
 	frameKey *tcell.EventKey // posted to the screen to request a frame
 
@@ -138,10 +145,12 @@ type session struct {
 	// under the arena's read lock (taken after mu, never before), and
 	// changed only through the seat.
 	seat   *hub.Seat
+	solo   *hub.Solo             // the game offered to watchers; set by startLoops
+	watch  *hub.Watcher          // the game the session watches, read-only (see Watch)
 	names  [game.MaxShips]string // the arena's players by slot, as last painted; tview's goroutine only
 	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only
 
-	mu       sync.Mutex // guards the fields below
+	mu       sync.RWMutex // guards the fields below; watchers read them under RLock
 	match    *match.Match
 	world    *game.World // the match's world on screen
 	notice   string      // why a key did nothing, shown until noticeAt + noticeFor
@@ -153,6 +162,7 @@ type session struct {
 	target   target
 	high     int // best score in the table
 	over     []string
+	replay   []byte // the ended game's recording, for record
 	view     view
 	stepTime time.Duration
 	stepN    int
@@ -185,6 +195,7 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 		if err != nil {
 			return nil, err
 		}
+		m.SetPlayer(opts.Player)
 	}
 	s := newSessionOf(screen, opts, m.World())
 	s.match = m
@@ -236,15 +247,11 @@ func (s *session) run(ctx context.Context) (Result, error) {
 	}
 	s.ascii = s.opts.ASCII || !utf8Charset(s.screen.CharacterSet())
 	s.syncList()
-	capture := s.onKey
-	if s.replay != nil {
-		capture = s.replay.onKey
-	}
 	s.app.EnableMouse(true).
 		SetRoot(s.root, true).
 		SetFocus(s.arena).
-		SetInputCapture(capture).
-		SetMouseCapture(s.onMouse).
+		SetInputCapture(s.keys()).
+		SetMouseCapture(s.mouse()).
 		SetBeforeDrawFunc(s.beforeDraw).
 		SetAfterDrawFunc(s.afterDraw)
 	s.runApp()
@@ -257,9 +264,12 @@ func (s *session) run(ctx context.Context) (Result, error) {
 	} else {
 		s.app.Stop() // lets tview's event goroutine end
 	}
+	if s.solo != nil {
+		s.solo.Remove()
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.replay != nil {
+	if s.playback != nil {
 		return Result{Reason: s.reason}, s.err
 	}
 	s.match.Leave()
@@ -281,10 +291,14 @@ func (s *session) runApp() {
 func (s *session) startLoops() {
 	s.started = true
 	s.loops.Add(2)
-	if s.seat != nil {
+	switch {
+	case s.watch != nil:
+		go s.watchLoop()
+	case s.seat != nil:
 		s.seat.SetInput(s.arenaInput)
 		go s.arenaLoop()
-	} else {
+	default:
+		s.offer()
 		go s.stepLoop()
 	}
 	go s.frameLoop()
@@ -295,15 +309,22 @@ func (s *session) startLoops() {
 // application: once tview's Run has returned nothing may wait on it.
 func (s *session) supervise() {
 	defer close(s.supervised)
-	var gone <-chan struct{} // the arena's end; never for a solo game
-	if s.seat != nil {
+	var gone <-chan struct{} // the arena's or the watched game's end; never for a solo game
+	switch {
+	case s.watch != nil:
+		gone = s.watch.Done()
+	case s.seat != nil:
 		gone = s.seat.Arena().Done()
 	}
 	select {
 	case <-s.ctx.Done():
 		s.end(ReasonCanceled, nil)
 	case <-gone:
-		s.end(ReasonCanceled, s.seat.Arena().Err())
+		if s.watch != nil {
+			s.end(ReasonGone, nil)
+		} else {
+			s.end(ReasonCanceled, s.seat.Arena().Err())
+		}
 	case <-s.quit:
 	}
 	if s.seat != nil {
@@ -376,8 +397,8 @@ func (s *session) frameLoop() {
 // pools every sampleEvery ticks. A finished game's score is stored after
 // the lock is released.
 func (s *session) tick() {
-	if s.replay != nil {
-		s.replay.tick()
+	if s.playback != nil {
+		s.playback.tick()
 		return
 	}
 	if entry, ok := s.step(time.Since(s.clock)); ok {
@@ -385,10 +406,14 @@ func (s *session) tick() {
 	}
 }
 
-// record stores a finished game's score and shows its rank. The caller
-// holds no lock.
+// record stores a finished game's score, with its replay, and shows its
+// rank. The caller holds no lock.
 func (s *session) record(entry scores.Entry) {
-	rank, err := s.opts.Scores.Add(entry)
+	s.mu.Lock()
+	replay := s.replay
+	s.replay = nil
+	s.mu.Unlock()
+	rank, err := s.opts.Scores.AddReplay(entry, replay)
 	top := s.opts.Scores.Top(8)
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -437,6 +462,7 @@ func (s *session) gameOver(res match.Result) (scores.Entry, bool) {
 		e.Arena = s.seat.Arena().Name()
 	}
 	s.over = overLines(e, 0, nil, nil, s.ascii)
+	s.replay = res.Replay
 	return e, s.opts.Scores != nil && e.Score > 0
 }
 
@@ -514,26 +540,39 @@ func (s *session) copyView(p *panel) bool {
 
 // paint copies the world onto a's canvas and the header into a.hud.
 func (s *session) paint(a *arena) {
-	if s.replay != nil {
-		s.replay.paint(a)
+	switch {
+	case s.playback != nil:
+		s.playback.paint(a)
 		return
-	}
-	if s.seat != nil {
+	case s.watch != nil:
+		s.paintWatch(a)
+		return
+	case s.seat != nil:
 		s.paintArena(a)
 		return
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	a.paintWorld(s.world)
+	a.hud = s.soloHUD()
+}
+
+// soloHUD is a solo game's header. The caller holds the lock, for
+// reading at least.
+func (s *session) soloHUD() hud {
 	w := s.world
-	a.paintWorld(w)
-	a.hud = hud{
+	h := hud{
 		level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),
 		high: max(s.high, s.match.Best()), mode: s.match.Phase(), paused: w.Paused(), stress: s.match.Stress(),
 		over: s.over,
 	}
 	if s.match.Phase() == modePlay && !s.match.Assisted() {
-		a.hud.high = max(a.hud.high, w.Score())
+		h.high = max(h.high, w.Score())
 	}
+	if s.solo != nil {
+		h.watching, h.hidden = s.solo.Watchers(), !s.solo.Open()
+	}
+	return h
 }
 
 // paintArena is paint in an arena: the session's lock and then the
@@ -557,6 +596,9 @@ func (s *session) paintArena(a *arena) {
 	ar.RUnlock()
 	if counts {
 		h.high = max(h.high, h.score)
+	}
+	if s.opts.Live != nil {
+		h.watching = s.opts.Live.ArenaWatchers(ar)
 	}
 	a.hud = h
 }

@@ -1248,3 +1248,20 @@ func TestAppendDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestCompactPair: a compact line keeps a label where the figure is wide,
+// cut to three letters, and always fits the compact panel.
+func TestCompactPair(t *testing.T) {
+	var p panel
+	for _, tt := range []struct{ label, val, want string }{
+		{"active", "0/64", " active     0/64"},
+		{"active", "1013/1024", " act   1013/1024"},
+		{"misses", "123456789012", "    123456789012"},
+	} {
+		var l textLine
+		p.pair(&l, tt.label, valueStyle, []byte(tt.val))
+		if got := string(l.b); got != tt.want || utf8.RuneCountInString(got) > compactWidth-2 {
+			t.Errorf("pair(%q, %q) = %q, want %q", tt.label, tt.val, got, tt.want)
+		}
+	}
+}

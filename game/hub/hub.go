@@ -7,7 +7,7 @@
 // held only while they copy, and draw at their own pace.
 //
 // An arena ends [Config].Linger after its last player leaves, or when the
-// hub is closed.
+// hub is closed. It is recorded from its opening ([Arena.Recording]).
 package hub
 
 import (

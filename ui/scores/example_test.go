@@ -50,3 +50,21 @@ func ExampleOpen_corrupt() {
 	// kept as: scores.json.bad-
 	// new table, rank 1 <nil>
 }
+
+func ExampleStore_AddReplay() {
+	dir, _ := os.MkdirTemp("", "scores")
+	defer os.RemoveAll(dir)
+	store, _ := scores.Open(filepath.Join(dir, "scores.json"))
+
+	// The file of the game, as match.Result.Replay gives it.
+	game := []byte("PRPL…")
+	_, _ = store.AddReplay(scores.Entry{Name: "ann", Score: 4200, Wave: 3}, game)
+	best := store.Top(1)[0]
+	data, err := store.ReadReplay(best.Replay)
+	fmt.Println(best.Name, len(data) == len(game), err)
+	kept, _ := os.ReadDir(filepath.Join(dir, "scores.json.replays"))
+	fmt.Println(len(kept), "file beside the table")
+	// Output:
+	// ann true <nil>
+	// 1 file beside the table
+}

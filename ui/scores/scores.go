@@ -1,5 +1,5 @@
-// Package scores keeps the high-score table: a small JSON file that survives
-// crashes, full disks and bad edits.
+// Package scores keeps the high-score table, a small JSON file that survives
+// crashes, full disks and bad edits, and the replays of its best games.
 //
 // # Persistence
 //

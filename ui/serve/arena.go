@@ -8,9 +8,8 @@ import (
 )
 
 // command reads what a shell or exec request asks for: a shell is the
-// lobby; an exec request must be one of the commands ParseCommand knows
-// (watching is not served yet). Anything else is refused with a line that
-// shows a command that works.
+// lobby; an exec request must be one of the commands ParseCommand knows.
+// Anything else is refused with a line that shows a command that works.
 func (c *conn) command(req *ssh.Request) (Command, *ending) {
 	if req.Type != "exec" {
 		return Command{}, nil
@@ -24,11 +23,8 @@ func (c *conn) command(req *ssh.Request) (Command, *ending) {
 		port = a.Port
 	}
 	cmd, err := ParseCommand(line.Command, port)
-	switch {
-	case err != nil:
+	if err != nil {
 		return Command{}, &ending{reason: "exec refused", message: "poolroids runs no commands but these: " + err.Error()}
-	case cmd.Verb == VerbWatch:
-		return Command{}, &ending{reason: "exec refused", message: "watching is not served yet; join NAME plays in the arena"}
 	}
 	return cmd, nil
 }

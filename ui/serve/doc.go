@@ -24,10 +24,25 @@
 // wrapped in the kitty keyboard filter, as for local play, so held keys
 // work over SSH where the terminal supports it.
 //
-// Anything else is refused: a session without a terminal, or a command
-// (`ssh host cmd`), gets a one-line explanation and exit status 1;
-// subsystems (sftp), agent and X11 forwarding, port forwarding both ways,
-// and a second session on one connection are refused. There is no shell.
+// # Commands
+//
+// A shell request (`ssh -t -p 2222 host`) is the lobby. An exec request may
+// name one of three commands ([ParseCommand]), and [Session.Command] says
+// which:
+//
+//	join NAME        play in the arena NAME, opening it if none is open
+//	new NAME [--pvp] open the arena NAME (co-op, or player against player)
+//	watch NAME       watch the live game NAME read-only: an arena, or a
+//	                 solo game by its player's name as the lobby lists it
+//
+// NAME is 1 to 16 of a-z, 0-9, - and _ (capitals are lowered). A command
+// the Play func will not serve (a full arena, a game with too many
+// watchers) ends with [RefusedError]'s message and exit status 1.
+//
+// Anything else is refused: a session without a terminal, or any other
+// command, gets a one-line explanation and exit status 1; subsystems
+// (sftp), agent and X11 forwarding, port forwarding both ways, and a second
+// session on one connection are refused. There is no shell.
 //
 // # Limits
 //

@@ -46,8 +46,8 @@ type Session struct {
 	// Keys is the held-key state of the kitty keyboard protocol filter the
 	// session's input passes through.
 	Keys *kitty.Keys
-	// Command is what the client asked for: the lobby (no command), or
-	// join or new an arena.
+	// Command is what the client asked for: the lobby (no command), join
+	// or new an arena, or watch a live game.
 	Command Command
 
 	spawn func(func())
@@ -83,8 +83,8 @@ var (
 	endNoStart    = &ending{reason: "no game started"}
 	endPanic      = &ending{reason: "panic", message: "internal error, session closed"}
 	endError      = &ending{reason: "error", message: "internal error, session closed"}
-	endNoPTY      = &ending{reason: "no pty", message: "poolroids is a game: connect with a terminal, e.g. ssh -t, and without a command"}
-	endExec       = &ending{reason: "exec refused", message: "poolroids runs no commands: connect with a terminal, e.g. ssh -t, and without a command"}
+	endNoPTY      = &ending{reason: "no pty", message: "poolroids is a game: connect with a terminal, e.g. ssh -t, with no command or join, new or watch NAME"}
+	endExec       = &ending{reason: "exec refused", message: "poolroids runs no commands but join, new and watch NAME: connect with a terminal, e.g. ssh -t"}
 	endFull       = &ending{reason: "server full", message: "server full, try later"}
 	endBusy       = &ending{reason: reasonGamesPer, message: "too many games from your address, try later"}
 	endRefused    = &ending{reason: "too many refused requests", message: "too many refused requests, disconnected"}

@@ -1,0 +1,275 @@
+package hub
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"poolroids/game"
+)
+
+// Default watcher bounds of a [Live] whose LiveConfig leaves them 0.
+const (
+	DefaultWatchersPerGame = 8
+	DefaultWatchers        = 64
+)
+
+// Errors of [Live.Watch], for errors.Is. Watchers read them.
+var (
+	ErrNoGame       = errors.New("no live game of that name")
+	ErrWatchersFull = errors.New("too many watchers")
+)
+
+// LiveConfig configures a [Live]. Its zero value bounds watchers to
+// DefaultWatchersPerGame a game and DefaultWatchers in all.
+type LiveConfig struct {
+	PerGame int // watchers of one game; 0: DefaultWatchersPerGame
+	Total   int // watchers of all games; 0: DefaultWatchers
+	// Unique returns name, or a variant of it for which taken is false:
+	// solo games' names are unique among solo games and open arenas.
+	// nil: name-2, name-3, ….
+	Unique func(name string, taken func(string) bool) string
+}
+
+// Live lists the games that may be watched — the hub's arenas and the solo
+// games registered with [Live.Add] — and counts and bounds their watchers.
+// A name is an arena's first: a solo game never takes the name of an open
+// arena, and an arena opened later under a solo game's name hides it from
+// watch by name. Its methods are safe for concurrent use.
+type Live struct {
+	hub *Hub
+	cfg LiveConfig
+
+	mu       sync.Mutex
+	solos    map[string]*Solo
+	arenas   map[*Arena]int // watchers of each watched arena
+	watchers int
+}
+
+// NewLive returns an empty registry of live games whose arenas are h's
+// (nil: none).
+func NewLive(h *Hub, cfg LiveConfig) (*Live, error) {
+	if cfg.PerGame == 0 {
+		cfg.PerGame = DefaultWatchersPerGame
+	}
+	if cfg.Total == 0 {
+		cfg.Total = DefaultWatchers
+	}
+	if cfg.PerGame < 0 || cfg.Total < 0 {
+		return nil, fmt.Errorf("hub: watcher bounds %d a game, %d in all: want 0 or more", cfg.PerGame, cfg.Total)
+	}
+	if cfg.Unique == nil {
+		cfg.Unique = suffix
+	}
+	return &Live{hub: h, cfg: cfg, solos: make(map[string]*Solo), arenas: make(map[*Arena]int)}, nil
+}
+
+// SoloGame is what a solo game shows its watchers, read under the game's
+// read lock: its world, and whatever else its front end keeps beside it.
+type SoloGame interface {
+	World() *game.World
+}
+
+// Solo is a solo game registered with [Live.Add]. Its front end steps the
+// game holding Lock on the RWMutex it gave Add; watchers copy what they draw
+// under [Solo.RLock], held only while they copy, and draw at their own pace.
+type Solo struct {
+	live *Live
+	name string
+	mu   *sync.RWMutex
+	game SoloGame
+	done chan struct{} // closed by Remove
+
+	open     atomic.Bool
+	watchers atomic.Int32
+}
+
+// Add registers a solo game under a name made from name, unique among the
+// solo games and the open arenas. mu is the lock its front end steps it
+// under; g is what watchers read under it. open says whether it may be
+// watched (see [Solo.SetOpen]).
+func (l *Live) Add(name string, mu *sync.RWMutex, g SoloGame, open bool) *Solo {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	name = l.cfg.Unique(name, func(n string) bool {
+		return l.solos[n] != nil || (l.hub != nil && l.hub.Arena(n) != nil)
+	})
+	s := &Solo{live: l, name: name, mu: mu, game: g, done: make(chan struct{})}
+	s.open.Store(open)
+	l.solos[name] = s
+	return s
+}
+
+// Solo returns the solo game registered as name, open or hidden, or nil.
+func (l *Live) Solo(name string) *Solo {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.solos[name]
+}
+
+// Name returns the name the game is watched by.
+func (s *Solo) Name() string { return s.name }
+
+// Game returns the game given to Add, read under RLock.
+func (s *Solo) Game() SoloGame { return s.game }
+
+// RLock locks the game for reading: its step waits meanwhile, so hold it
+// only to copy what is drawn. RUnlock unlocks it.
+func (s *Solo) RLock()   { s.mu.RLock() }
+func (s *Solo) RUnlock() { s.mu.RUnlock() }
+
+// SetOpen opens the game to watchers (listed, and watch NAME finds it) or
+// hides it; its watchers see Open turn false and leave.
+func (s *Solo) SetOpen(open bool) { s.open.Store(open) }
+
+// Open reports whether the game may be watched.
+func (s *Solo) Open() bool { return s.open.Load() }
+
+// Watchers returns how many watch the game. It costs an atomic load.
+func (s *Solo) Watchers() int { return int(s.watchers.Load()) }
+
+// Done is closed when the game is removed: its player left.
+func (s *Solo) Done() <-chan struct{} { return s.done }
+
+// Remove takes the game off the registry; its watchers see Done. Removing
+// twice does nothing.
+func (s *Solo) Remove() {
+	l := s.live
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.solos[s.name] == s {
+		delete(l.solos, s.name)
+		close(s.done)
+	}
+}
+
+// Watcher is one watcher's hold on a live game: exactly one of Arena and
+// Solo is set. Stop gives it up.
+type Watcher struct {
+	Arena *Arena
+	Solo  *Solo
+	live  *Live
+	once  sync.Once
+}
+
+// Watch makes the caller a watcher of the live game called name: the open
+// arena of that name, else the open solo game. It fails with ErrNoGame
+// when there is none (a hidden solo game is none), and ErrWatchersFull when
+// the game or the server has as many watchers as allowed.
+func (l *Live) Watch(name string) (*Watcher, error) {
+	var a *Arena
+	if l.hub != nil {
+		a = l.hub.Arena(name)
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := l.solos[name]
+	var n int
+	switch {
+	case a != nil:
+		n = l.arenas[a]
+	case s != nil && s.Open():
+		n = s.Watchers()
+	default:
+		return nil, fmt.Errorf("%w: %s", ErrNoGame, name)
+	}
+	switch {
+	case l.watchers >= l.cfg.Total:
+		return nil, fmt.Errorf("%w: the server has %d watching, its most", ErrWatchersFull, l.watchers)
+	case n >= l.cfg.PerGame:
+		return nil, fmt.Errorf("%w: %s has %d watching, its most", ErrWatchersFull, name, n)
+	}
+	l.watchers++
+	if a != nil {
+		l.arenas[a]++
+		return &Watcher{Arena: a, live: l}, nil
+	}
+	s.watchers.Add(1)
+	return &Watcher{Solo: s, live: l}, nil
+}
+
+// Name returns the watched game's name.
+func (w *Watcher) Name() string {
+	if w.Arena != nil {
+		return w.Arena.Name()
+	}
+	return w.Solo.Name()
+}
+
+// Done is closed when the watched game has ended.
+func (w *Watcher) Done() <-chan struct{} {
+	if w.Arena != nil {
+		return w.Arena.Done()
+	}
+	return w.Solo.Done()
+}
+
+// Watchers returns how many watch w's game, w included.
+func (w *Watcher) Watchers() int {
+	if w.Solo != nil {
+		return w.Solo.Watchers()
+	}
+	return w.live.ArenaWatchers(w.Arena)
+}
+
+// Stop stops watching. Stopping twice does nothing.
+func (w *Watcher) Stop() {
+	w.once.Do(func() {
+		l := w.live
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		l.watchers--
+		if w.Solo != nil {
+			w.Solo.watchers.Add(-1)
+			return
+		}
+		if l.arenas[w.Arena]--; l.arenas[w.Arena] == 0 {
+			delete(l.arenas, w.Arena)
+		}
+	})
+}
+
+// ArenaWatchers returns how many watch the arena a.
+func (l *Live) ArenaWatchers(a *Arena) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.arenas[a]
+}
+
+// Game describes a live game, for a lobby.
+type Game struct {
+	Name     string // what Watch takes
+	Arena    bool   // an arena, not a solo game
+	Players  int
+	Watchers int
+}
+
+// Games lists the open arenas and the open solo games, arenas first, each
+// sorted by name.
+func (l *Live) Games() []Game {
+	var list []Game
+	if l.hub != nil {
+		for _, in := range l.hub.Arenas() {
+			g := Game{Name: in.Name, Arena: true, Players: in.Players}
+			if a := l.hub.Arena(in.Name); a != nil {
+				g.Watchers = l.ArenaWatchers(a)
+			}
+			list = append(list, g)
+		}
+	}
+	byName := func(a, b Game) int { return strings.Compare(a.Name, b.Name) }
+	slices.SortFunc(list, byName)
+	arenas := len(list)
+	l.mu.Lock()
+	for _, s := range l.solos {
+		if s.Open() {
+			list = append(list, Game{Name: s.name, Players: 1, Watchers: s.Watchers()})
+		}
+	}
+	l.mu.Unlock()
+	slices.SortFunc(list[arenas:], byName)
+	return list
+}

@@ -1,0 +1,152 @@
+package hub
+
+import (
+	"errors"
+	"slices"
+	"sync"
+	"testing"
+
+	"poolroids/game"
+)
+
+// soloGame is a solo game's world as a SoloGame.
+type soloGame struct{ w *game.World }
+
+func (g soloGame) World() *game.World { return g.w }
+
+func newLive(t *testing.T, h *Hub, cfg LiveConfig) *Live {
+	t.Helper()
+	l, err := NewLive(h, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+func addSolo(t *testing.T, l *Live, name string, open bool) *Solo {
+	t.Helper()
+	w, err := game.New(game.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l.Add(name, new(sync.RWMutex), soloGame{w}, open)
+}
+
+func watch(t *testing.T, l *Live, name string) *Watcher {
+	t.Helper()
+	w, err := l.Watch(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+func TestLiveConfig(t *testing.T) {
+	if _, err := NewLive(nil, LiveConfig{PerGame: -1}); err == nil {
+		t.Error("a negative bound accepted")
+	}
+	l := newLive(t, nil, LiveConfig{})
+	if l.cfg.PerGame != DefaultWatchersPerGame || l.cfg.Total != DefaultWatchers {
+		t.Errorf("zero config: %d a game, %d in all", l.cfg.PerGame, l.cfg.Total)
+	}
+}
+
+// TestLiveNames: solo games' names are unique among solo games and open
+// arenas, and watch finds the arena first.
+func TestLiveNames(t *testing.T) {
+	h := newHub(t, Config{})
+	join(t, h, Request{Arena: "den", Player: "x"})
+	l := newLive(t, h, LiveConfig{})
+	a, b, c := addSolo(t, l, "ann", true), addSolo(t, l, "ann", true), addSolo(t, l, "den", true)
+	if a.Name() != "ann" || b.Name() != "ann-2" || c.Name() != "den-2" {
+		t.Errorf("names %q %q %q, want ann ann-2 den-2", a.Name(), b.Name(), c.Name())
+	}
+	w := watch(t, l, "den")
+	if w.Arena == nil || w.Arena != h.Arena("den") {
+		t.Errorf("watch den: %+v, want the arena", w)
+	}
+	if got := watch(t, l, "ann-2"); got.Solo != b {
+		t.Errorf("watch ann-2: %+v, want the second solo game", got)
+	}
+}
+
+// TestLiveBounds: a game takes PerGame watchers, the registry Total; the
+// next is refused with ErrWatchersFull, and a stopped watcher frees its
+// place once however often it stops.
+func TestLiveBounds(t *testing.T) {
+	l := newLive(t, nil, LiveConfig{PerGame: 2, Total: 3})
+	ann, bob := addSolo(t, l, "ann", true), addSolo(t, l, "bob", true)
+	w1, w2 := watch(t, l, "ann"), watch(t, l, "ann")
+	if _, err := l.Watch("ann"); !errors.Is(err, ErrWatchersFull) {
+		t.Fatalf("a third watcher of ann: %v, want ErrWatchersFull", err)
+	}
+	watch(t, l, "bob")
+	if _, err := l.Watch("bob"); !errors.Is(err, ErrWatchersFull) {
+		t.Fatalf("a fourth watcher in all: %v, want ErrWatchersFull", err)
+	}
+	if ann.Watchers() != 2 || bob.Watchers() != 1 {
+		t.Errorf("watchers: ann %d bob %d, want 2 and 1", ann.Watchers(), bob.Watchers())
+	}
+	w1.Stop()
+	w1.Stop()
+	if ann.Watchers() != 1 || w2.Watchers() != 1 {
+		t.Errorf("after a stop: ann has %d watchers, want 1", ann.Watchers())
+	}
+	watch(t, l, "bob")
+	if _, err := l.Watch("ann"); !errors.Is(err, ErrWatchersFull) {
+		t.Errorf("past the total after a stop: %v, want ErrWatchersFull", err)
+	}
+}
+
+// TestLiveHidden: a hidden solo game is neither listed nor watched; opened
+// again, it is both. A removed game ends its watchers' Done.
+func TestLiveHidden(t *testing.T) {
+	l := newLive(t, nil, LiveConfig{})
+	ann := addSolo(t, l, "ann", false)
+	if g := l.Games(); len(g) != 0 {
+		t.Errorf("a hidden game listed: %+v", g)
+	}
+	if _, err := l.Watch("ann"); !errors.Is(err, ErrNoGame) {
+		t.Errorf("watching a hidden game: %v, want ErrNoGame", err)
+	}
+	ann.SetOpen(true)
+	w := watch(t, l, "ann")
+	if g := l.Games(); !slices.Equal(g, []Game{{Name: "ann", Players: 1, Watchers: 1}}) {
+		t.Errorf("games %+v", g)
+	}
+	ann.Remove()
+	ann.Remove()
+	select {
+	case <-w.Done():
+	default:
+		t.Error("a removed game's watcher is not done")
+	}
+	if _, err := l.Watch("ann"); !errors.Is(err, ErrNoGame) {
+		t.Errorf("watching a removed game: %v, want ErrNoGame", err)
+	}
+}
+
+// TestLiveArenas: arenas are listed first with their players and
+// watchers.
+func TestLiveArenas(t *testing.T) {
+	h := newHub(t, Config{})
+	join(t, h, Request{Arena: "zoo", Player: "a"})
+	join(t, h, Request{Arena: "zoo", Player: "b"})
+	join(t, h, Request{Arena: "den", Player: "c"})
+	l := newLive(t, h, LiveConfig{})
+	addSolo(t, l, "ann", true)
+	w := watch(t, l, "zoo")
+	watch(t, l, "zoo")
+	want := []Game{
+		{Name: "den", Arena: true, Players: 1},
+		{Name: "zoo", Arena: true, Players: 2, Watchers: 2},
+		{Name: "ann", Players: 1},
+	}
+	if g := l.Games(); !slices.Equal(g, want) {
+		t.Errorf("games\n%+v, want\n%+v", g, want)
+	}
+	w.Stop()
+	if n := l.ArenaWatchers(h.Arena("zoo")); n != 1 {
+		t.Errorf("zoo has %d watchers after a stop, want 1", n)
+	}
+}

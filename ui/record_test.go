@@ -1,0 +1,57 @@
+package ui
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game"
+	"poolroids/game/replay"
+	"poolroids/ui/scores"
+)
+
+// TestHighScoreKeepsReplay: a game played to its end stores its score
+// with its replay, which plays and checks to the game's end.
+func TestHighScoreKeepsReplay(t *testing.T) {
+	store, err := scores.Open(filepath.Join(t.TempDir(), "scores.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 6, Scores: store, Player: "ann"})
+	d.key(tcell.KeyEnter, 0)
+	for i := 0; ; i++ {
+		if d.s.match.Phase() != modePlay || i > 600*game.TPS {
+			t.Fatalf("step %d: %v, no high score", i, d.s.match.Phase())
+		}
+		d.key(tcell.KeyRune, ' ')
+		if i%30 == 0 {
+			d.key(tcell.KeyRune, 'h') // jumping often loses every ship soon
+		}
+		// The press-only hold times run on the session's clock.
+		if entry, ok := d.s.step(time.Since(d.s.clock)); ok {
+			d.s.record(entry)
+			break
+		}
+	}
+	top := store.Top(1)
+	if len(top) != 1 || top[0].Name != "ann" || top[0].Replay == "" {
+		t.Fatalf("the table: %+v", top)
+	}
+	data, err := store.ReadReplay(top[0].Replay)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := replay.NewPlayer(data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if w := p.World(); w.Score() != top[0].Score || w.Phase() != game.GameOver || len(p.File().Names) != 1 || p.File().Names[0] != "ann" {
+		t.Errorf("the replay ends at %d (%v), players %q; the entry scored %d", w.Score(), w.Phase(), p.File().Names, top[0].Score)
+	}
+}

@@ -1,0 +1,248 @@
+package serve
+
+import (
+	"context"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/ui"
+)
+
+// watchPlay is arenaPlay with live games to watch, wired as `poolroids
+// serve` wires them: solo games offered through live, watch NAME.
+func watchPlay(h *hub.Hub, live *hub.Live) PlayFunc {
+	return func(ctx context.Context, screen tcell.Screen, s Session) (int, error) {
+		o := ui.Options{Seed: 1, ASCII: s.ASCII, Keys: s.Keys, Player: s.Player(), Name: s.Name, Live: live}
+		var res ui.Result
+		var err error
+		switch c := s.Command; c.Verb {
+		case VerbWatch:
+			w, werr := live.Watch(c.Name)
+			if werr != nil {
+				return 0, &RefusedError{Message: werr.Error()}
+			}
+			if res, err = ui.Watch(ctx, screen, w, o); err == nil && res.Reason == ui.ReasonGone {
+				return 0, &RefusedError{Message: ui.Gone(w)}
+			}
+		case VerbJoin:
+			seat, jerr := ui.Join(h, ui.Choice{Kind: ui.ChoiceJoin, Name: c.Name}, s.Name)
+			if jerr != nil {
+				return 0, &RefusedError{Message: jerr.Error()}
+			}
+			defer seat.Leave()
+			o.Arena = seat
+			res, err = ui.Run(ctx, screen, o)
+		default:
+			res, err = ui.PlayLobby(ctx, screen, ui.LobbyOptions{Game: o, Hub: h, Name: s.Name})
+		}
+		return res.Score, err
+	}
+}
+
+func startWatch(t *testing.T, cfg hub.LiveConfig) (*testServer, *hub.Hub, *hub.Live) {
+	t.Helper()
+	h, err := hub.New(hub.Config{Linger: 300 * time.Millisecond, Unique: UniqueName})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Unique = UniqueName
+	live, err := hub.NewLive(h, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := startServer(t, Config{Play: watchPlay(h, live)})
+	t.Cleanup(h.Close)
+	return ts, h, live
+}
+
+// soloState is what a watcher's keys must not change in a solo game.
+type soloState struct {
+	world    *game.World
+	ship     game.Ship
+	paused   bool
+	bullets  string
+	phase    game.Phase
+	watchers int
+}
+
+func soloOf(t *testing.T, live *hub.Live, name string) soloState {
+	t.Helper()
+	src := live.Solo(name)
+	if src == nil {
+		t.Fatalf("no solo game %s", name)
+	}
+	src.RLock()
+	defer src.RUnlock()
+	w := src.Game().World()
+	p := w.Player(0)
+	return soloState{world: w, ship: p.Ship, paused: w.Paused(), bullets: string(w.Bullets().Strategy()), phase: p.Phase, watchers: src.Watchers()}
+}
+
+// playSolo logs name in, plays a solo game from the lobby and waits until
+// watchers can find it.
+func playSolo(t *testing.T, ts *testServer, live *hub.Live, name string) *player {
+	t.Helper()
+	p := play(t, ts.mustDial(t, name, nil), ptyOpts{w: 120, h: 40})
+	p.waitScreen(t, "Play solo")
+	p.keys(t, " ") // Play solo
+	p.waitScreen(t, "score 0")
+	p.keys(t, " ") // from the title into the game
+	if !waitUntil(t, func() bool { return live.Solo(name) != nil }) {
+		t.Fatalf("%s's solo game never became live", name)
+	}
+	return p
+}
+
+// TestWatchSolo: a watcher sees the player's game and changes nothing in
+// it; the player sees one watcher; the bound refuses the next watcher; a
+// hidden game is neither listed nor watched; a lobby watcher is told when
+// the player leaves and is back in the lobby.
+func TestWatchSolo(t *testing.T) {
+	ts, _, live := startWatch(t, hub.LiveConfig{PerGame: 1})
+	ann := playSolo(t, ts, live, "ann")
+
+	lobby := play(t, ts.mustDial(t, "lou", nil), ptyOpts{w: 120, h: 40})
+	lobby.waitScreen(t, "WATCH", "0 solo")
+
+	bob := play(t, ts.mustDial(t, "bob", nil), ptyOpts{w: 120, h: 40, cmd: "watch ann"})
+	bob.waitScreen(t, "1 watching", "tab/v panel")
+	ann.waitScreen(t, "1 watching")
+
+	carl := play(t, ts.mustDial(t, "carl", nil), ptyOpts{w: 120, h: 40, cmd: "watch ann"})
+	if st := carl.exit(t); st != 1 || !strings.Contains(carl.output(), "too many watchers") {
+		t.Errorf("a second watcher past the bound: status %d, output %q", st, carl.output())
+	}
+
+	// Every key of the game, from the watcher, then the help: once it
+	// shows, the keys before it have been read.
+	before := soloOf(t, live, "ann")
+	if before.phase != game.Playing {
+		t.Fatalf("ann's ship is %v, want playing", before.phase)
+	}
+	bob.keys(t, "wwwaaaddd hhh pxb2\x1b[A\x1b[C\x1b[D\r ")
+	bob.keys(t, "?")
+	bob.waitScreen(t, "your keys move nothing")
+	time.Sleep(100 * time.Millisecond) // a few steps: keys would show in them
+	after := soloOf(t, live, "ann")
+	if after.world != before.world || after.ship.Vel != before.ship.Vel || after.ship.Angle != before.ship.Angle ||
+		after.paused || after.bullets != before.bullets {
+		t.Errorf("the watcher's keys changed ann's game:\nbefore %+v\nafter  %+v", before, after)
+	}
+	if after.watchers != 1 {
+		t.Errorf("%d watchers, want 1", after.watchers)
+	}
+	bob.keys(t, "?") // takes the help down
+
+	// The watcher sees the player's game change.
+	ann.keys(t, "x")
+	ann.waitScreen(t, "STRESS AUTOPILOT")
+	bob.waitScreen(t, "STRESS AUTOPILOT")
+
+	// Hidden: the watcher is told, the lobby drops it, watch refuses it.
+	ann.keys(t, "o")
+	ann.waitScreen(t, "hidden")
+	if st := bob.exit(t); st != 1 || !strings.Contains(bob.output(), "ann hid their game") {
+		t.Errorf("watcher of a hidden game: status %d, output %q", st, bob.output())
+	}
+	lobby.waitScreen(t, "no live game")
+	dan := play(t, ts.mustDial(t, "dan", nil), ptyOpts{w: 120, h: 40, cmd: "watch ann"})
+	if st := dan.exit(t); st != 1 || !strings.Contains(dan.output(), "no live game") {
+		t.Errorf("watching a hidden game: status %d, output %q", st, dan.output())
+	}
+
+	// Open again, watched from the lobby: the player leaves, the watcher
+	// is told in the lobby.
+	ann.keys(t, "o")
+	lobby.waitScreen(t, "0 solo")
+	lobby.keys(t, "\x1b[B")
+	time.Sleep(50 * time.Millisecond)
+	lobby.keys(t, "\x1b[B")
+	time.Sleep(50 * time.Millisecond)
+	lobby.keys(t, "\r")
+	lobby.waitScreen(t, "1 watching", "STRESS AUTOPILOT")
+	ann.keys(t, "q")
+	ann.waitScreen(t, "Play solo")
+	lobby.waitScreen(t, "ann left: the game is over", "Play solo")
+	lobby.keys(t, "q")
+	ann.keys(t, "q")
+	if st := lobby.exit(t); st != 0 {
+		t.Errorf("leaving the lobby after watching: status %d", st)
+	}
+	ann.exit(t)
+}
+
+// TestWatchArena: an arena's watcher sees it and its player sees the
+// watcher; when the arena closes the watcher is told.
+func TestWatchArena(t *testing.T) {
+	ts, h, _ := startWatch(t, hub.LiveConfig{})
+	ann := play(t, ts.mustDial(t, "ann", nil), ptyOpts{w: 120, h: 40, cmd: "join den"})
+	ann.waitScreen(t, "arena den")
+	bob := play(t, ts.mustDial(t, "bob", nil), ptyOpts{w: 120, h: 40, cmd: "watch den"})
+	bob.waitScreen(t, "1 watching", "tab/v panel", "arena den", "score sh miss")
+	ann.waitScreen(t, "1 watching")
+	a := h.Arena("den")
+	before := shipOf(a, 0)
+	bob.keys(t, "wwwddd hhh\x1b[A")
+	bob.keys(t, "?")
+	bob.waitScreen(t, "your keys move nothing")
+	time.Sleep(100 * time.Millisecond)
+	if after := shipOf(a, 0); after.Ship.Vel != before.Ship.Vel || after.Ship.Angle != before.Ship.Angle {
+		t.Errorf("the watcher's keys moved ann's ship: %+v, then %+v", before.Ship, after.Ship)
+	}
+	ann.keys(t, "q")
+	ann.exit(t)
+	if st := bob.exit(t); st != 1 || !strings.Contains(bob.output(), "the arena den closed") {
+		t.Errorf("watcher of a closed arena: status %d, output %q", st, bob.output())
+	}
+}
+
+// TestWatchNoLeaks: watchers coming and going leave no goroutine behind.
+func TestWatchNoLeaks(t *testing.T) {
+	ts, _, live := startWatch(t, hub.LiveConfig{})
+	ann := playSolo(t, ts, live, "ann")
+	warm := play(t, ts.mustDial(t, "warm", nil), ptyOpts{w: 100, h: 30, cmd: "watch ann"})
+	warm.waitScreen(t, "1 watching")
+	warm.keys(t, "q")
+	warm.exit(t)
+	conns := func() int {
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		return len(ts.conns)
+	}
+	waitUntil(t, func() bool { return conns() == 1 }) // ann's
+	base := runtime.NumGoroutine()
+	for i := range 20 {
+		c, err := ts.dial(t, "leaky", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := play(t, c, ptyOpts{w: 100, h: 30, quiet: true, cmd: "watch ann"})
+		p.waitScreen(t, "1 watching")
+		if i%2 == 0 {
+			p.keys(t, "q")
+			if st := p.exit(t); st != 0 {
+				t.Fatalf("watcher %d: exit status %d", i, st)
+			}
+		}
+		c.Close()
+		<-p.read
+	}
+	if !waitUntil(t, func() bool { return conns() == 1 && live.Solo("ann").Watchers() == 0 }) {
+		t.Fatalf("%d watchers left", live.Solo("ann").Watchers())
+	}
+	if n := settle(t, base); n > base {
+		buf := make([]byte, 1<<20)
+		buf = buf[:runtime.Stack(buf, true)]
+		t.Errorf("goroutines: %d before, %d after 20 watchers\n%s", base, n, buf)
+	}
+	ann.keys(t, "q")
+	ann.waitScreen(t, "Play solo")
+	ann.keys(t, "q")
+	ann.exit(t)
+}

@@ -1,0 +1,284 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/pool"
+)
+
+// ReasonGone is why a [Watch] ends when the watched game did: its player
+// left, hid it, or the arena closed. [Gone] says which.
+const ReasonGone = "gone"
+
+// Watch shows the live game w holds on screen, read-only: the world and
+// the panel as its players see them, drawn at opts.FPS and the screen's
+// own size under the game's read lock held only while copying, so that a
+// slow watcher never slows the game. The watcher's keys move nothing: q
+// leaves, Tab and v change the panel, ? shows the keys. It returns when the
+// watcher quits, ctx is done, or the game ends (ReasonGone), and stops w
+// then. Of opts, only FPS, ASCII and Keys count. screen is taken as by
+// [Run].
+func Watch(ctx context.Context, screen tcell.Screen, w *hub.Watcher, opts Options) (Result, error) {
+	defer w.Stop()
+	s, err := newSession(screen, Options{FPS: opts.FPS, ASCII: opts.ASCII, Keys: opts.Keys})
+	if err != nil {
+		return Result{}, err
+	}
+	s.watch = w
+	if w.Arena != nil { // its size is for good: read without the lock; the first frame lays it out
+		s.players = newPlayers(s, w.Arena.World().Ships())
+	}
+	s.watchSample(0) // the panel shows the game's pools from the first frame
+	return s.run(ctx)
+}
+
+// sharedArena returns the arena on screen: the seat's, or the watched
+// one; nil in a solo game.
+func (s *session) sharedArena() *hub.Arena {
+	switch {
+	case s.seat != nil:
+		return s.seat.Arena()
+	case s.watch != nil:
+		return s.watch.Arena
+	}
+	return nil
+}
+
+// Gone tells a watcher why a Watch of w ended with ReasonGone.
+func Gone(w *hub.Watcher) string {
+	switch {
+	case w.Arena != nil:
+		return "the arena " + w.Name() + " closed"
+	case !w.Solo.Open():
+		return w.Name() + " hid their game"
+	}
+	return w.Name() + " left: the game is over"
+}
+
+// watchLoop copies the watched game's pool figures for the panel
+// sampleEvery steps' time, and ends the session when a solo game is
+// hidden. The game steps itself.
+func (s *session) watchLoop() {
+	defer s.loops.Done()
+	defer s.guard()
+	t := time.NewTicker(sampleEvery * time.Second / game.TPS)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+			if !s.watchSample(time.Since(s.clock)) {
+				s.end(ReasonGone, nil)
+				return
+			}
+		}
+	}
+}
+
+// watchSample takes the panel's figures from the watched game: a solo
+// game's as its player's panel shows them, an arena's sampled here. It
+// reports false when a solo game was hidden.
+func (s *session) watchSample(now time.Duration) bool {
+	w := s.watch
+	if src := w.Solo; src != nil {
+		if !src.Open() {
+			return false
+		}
+		o := src.Game().(*session)
+		src.RLock()
+		v := o.view
+		src.RUnlock()
+		s.mu.Lock()
+		s.view = v
+		s.mu.Unlock()
+		return true
+	}
+	ar := w.Arena
+	ar.RLock()
+	b, d, step := ar.World().Bullets().Stats(), ar.World().Debris().Stats(), ar.StepTime()
+	ar.RUnlock()
+	s.mu.Lock()
+	s.view.pools[bulletsPool].sample(b, now)
+	s.view.pools[debrisPool].sample(d, now)
+	s.view.step = step
+	s.view.gen++
+	s.mu.Unlock()
+	return true
+}
+
+// paintWatch is paint for a watcher: the watched game's world and header,
+// copied under its read lock.
+func (s *session) paintWatch(a *arena) {
+	w := s.watch
+	if src := w.Solo; src != nil {
+		o := src.Game().(*session)
+		src.RLock()
+		a.paintWorld(o.world)
+		h := o.soloHUD()
+		src.RUnlock()
+		a.hud = h
+		return
+	}
+	ar := w.Arena
+	ar.RLock()
+	wd := ar.World()
+	for i := range s.names {
+		s.names[i], _ = ar.Seated(i)
+	}
+	a.paintWorld(wd)
+	h := hud{level: wd.Level().Name, wave: wd.Wave(), mode: modePlay}
+	lead := -1 // the seated player with the best score: the header shows theirs
+	for i := range wd.Ships() {
+		if s.names[i] != "" && (lead < 0 || wd.Player(i).Score > h.score) {
+			lead, h.score, h.lives = i, wd.Player(i).Score, wd.Player(i).Lives
+		}
+	}
+	h.high = h.score
+	ar.RUnlock()
+	h.watching = w.Watchers()
+	a.hud = h
+}
+
+// watchedStrategies returns the watched game's strategies, read under its
+// lock.
+func (s *session) watchedStrategies() (bullets, debris pool.Strategy) {
+	var wd *game.World
+	w := s.watch
+	if src := w.Solo; src != nil {
+		src.RLock()
+		defer src.RUnlock()
+		wd = src.Game().(*session).world
+	} else {
+		w.Arena.RLock()
+		defer w.Arena.RUnlock()
+		wd = w.Arena.World()
+	}
+	return wd.Bullets().Strategy(), wd.Debris().Strategy()
+}
+
+// World returns the world on screen: what watchers of a solo game see.
+// The caller holds the lock, for reading at least.
+func (s *session) World() *game.World { return s.world }
+
+// keys is the session's key handler: a watcher's keys play nothing, a
+// replay's watcher's drive the replay.
+func (s *session) keys() func(*tcell.EventKey) *tcell.EventKey {
+	switch {
+	case s.watch != nil:
+		return s.onWatchKey
+	case s.playback != nil:
+		return s.playback.onKey
+	}
+	return s.onKey
+}
+
+// mouse is the session's mouse handler: a watcher's clicks switch nothing.
+func (s *session) mouse() func(*tcell.EventMouse, tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) {
+	if s.watch != nil {
+		return func(_ *tcell.EventMouse, a tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) { return nil, a }
+	}
+	return s.onMouse
+}
+
+// onWatchKey is onKey for a watcher: q and Ctrl-C leave, Tab and v change
+// the panel's form, ? shows the keys; nothing else acts.
+func (s *session) onWatchKey(ev *tcell.EventKey) *tcell.EventKey {
+	defer s.guard()
+	if ev == s.frameKey {
+		s.frameDue = true
+		if b, d := s.strategies(); b != s.listed[0] || d != s.listed[1] {
+			s.syncList()
+		}
+		return nil
+	}
+	r := ev.Rune()
+	if ev.Key() != tcell.KeyRune {
+		r = 0
+	}
+	switch {
+	case ev.Key() == tcell.KeyCtrlC, r == 'q', r == 'Q':
+		s.end(ReasonQuit, nil)
+	case s.fit.help:
+		s.showHelp(false)
+	case s.fit.small:
+	case ev.Key() == tcell.KeyTab, ev.Key() == tcell.KeyBacktab, r == 'v', r == 'V':
+		s.arrange((s.fit.form + 1) % numForms)
+	case r == '?':
+		s.showHelp(true)
+	}
+	return nil
+}
+
+// watchHelp is the key help of a watcher.
+var watchHelp = []string{
+	"WATCHING",
+	"",
+	"you see the game; your keys move nothing",
+	"",
+	"tab / v  panel: full, compact, hidden",
+	"?        this help                    ",
+	"q        leave                        ",
+	"",
+	"any key closes this help",
+}
+
+// watchHelpLine is the help line of a watcher.
+var watchHelpLine = []helpItem{{"tab/v", "panel"}}
+
+// offer offers a solo game to watchers when the options ask for it. It
+// runs once, as the loops start.
+func (s *session) offer() {
+	if s.opts.Live == nil {
+		return
+	}
+	name := s.opts.Name
+	if name == "" {
+		name = s.opts.Player
+	}
+	s.mu.Lock() // a watcher may read s.solo as soon as Add has listed it
+	defer s.mu.Unlock()
+	s.solo = s.opts.Live.Add(WatchName(name), &s.mu, s, !s.opts.Hidden)
+}
+
+// toggleOpen opens the solo game to watchers or hides it (o); its
+// watchers leave when it is hidden. An arena, or local play, has nothing to
+// toggle.
+func (s *session) toggleOpen() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.solo != nil:
+		s.solo.SetOpen(!s.solo.Open())
+	case s.seat != nil:
+		s.tell("an arena is always open to watchers")
+	}
+}
+
+// WatchName fits a player's name to what `watch NAME` takes (see
+// serve.ArenaName): ASCII letters (lowered), digits, - and _, at most 16,
+// not starting with - or _; "player" when nothing is left.
+func WatchName(name string) string {
+	b := make([]byte, 0, 16)
+	for _, r := range name {
+		switch {
+		case len(b) == 16:
+		case 'A' <= r && r <= 'Z':
+			b = append(b, byte(r-'A'+'a'))
+		case 'a' <= r && r <= 'z', '0' <= r && r <= '9':
+			b = append(b, byte(r))
+		case (r == '-' || r == '_') && len(b) > 0:
+			b = append(b, byte(r))
+		}
+	}
+	if len(b) == 0 {
+		return "player"
+	}
+	return string(b)
+}

@@ -1,0 +1,216 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game/hub"
+)
+
+func TestWatchName(t *testing.T) {
+	for in, want := range map[string]string{
+		"ann":                     "ann",
+		"Ann Smith":               "annsmith",
+		"_x-1":                    "x-1",
+		"été":                     "t",
+		"☃":                       "player",
+		"a_very_long_name_indeed": "a_very_long_name",
+	} {
+		if got := WatchName(in); got != want {
+			t.Errorf("WatchName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// watcherOf is a session watching w, drawn on a simulation screen of
+// w×h cells as Watch sets it up, without its goroutines.
+func watcherOf(t testing.TB, hw *hub.Watcher, w, h int) (*session, tcell.SimulationScreen) {
+	t.Helper()
+	scr := newSim(t, "UTF-8", w, h)
+	s, err := newSession(scr, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.watch = hw
+	if hw.Arena != nil {
+		s.players = newPlayers(s, hw.Arena.World().Ships())
+	}
+	s.syncList()
+	s.fitTo(w, h) // as beforeDraw does
+	s.root.SetRect(0, 0, w, h)
+	return s, scr
+}
+
+// TestWatchSoloDraw: a watcher of a busy solo game draws its world, header
+// and panel, the player's header counts the watcher, the watcher's keys
+// change nothing in the game, and neither frame allocates.
+func TestWatchSoloDraw(t *testing.T) {
+	live, err := hub.NewLive(nil, hub.LiveConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDrawn(t, "UTF-8", 200, 60, Options{Seed: 9, Stress: true, Live: live, Name: "Ann"})
+	d.s.offer()
+	t.Cleanup(d.s.solo.Remove)
+	busyWorld(t, d.s, 400)
+	hw, err := live.Watch("ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hw.Stop)
+	ws, scr := watcherOf(t, hw, 160, 50)
+	ws.watchSample(0)
+	ws.root.Draw(scr)
+	scr.Show()
+	text := screenText(scr)
+	for _, want := range []string{"STRESS AUTOPILOT", "1 watching", "bullets", "tab/v panel"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the watcher's screen lacks %q:\n%s", want, text)
+		}
+	}
+	d.frame()
+	if !strings.Contains(d.text(), "1 watching") {
+		t.Errorf("the player's screen does not count the watcher:\n%s", d.text())
+	}
+
+	ship, world := d.s.world.Player(0).Ship, d.s.world
+	for _, r := range "wasd hpxb1?" {
+		ws.onWatchKey(tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
+	}
+	for _, k := range []tcell.Key{tcell.KeyUp, tcell.KeyLeft, tcell.KeyEnter, tcell.KeyEsc} {
+		ws.onWatchKey(tcell.NewEventKey(k, 0, tcell.ModNone))
+	}
+	if d.s.world != world || d.s.world.Player(0).Ship != ship || d.s.world.Paused() || !d.s.match.Stress() {
+		t.Error("a watcher's keys changed the game")
+	}
+	select {
+	case <-ws.quit:
+		t.Fatal("a watcher's key other than q ended the watch")
+	default:
+	}
+	form := ws.fit.form
+	ws.onWatchKey(tcell.NewEventKey(tcell.KeyTab, 0, tcell.ModNone))
+	if ws.fit.form == form || ws.list.HasFocus() {
+		t.Errorf("Tab: the panel's form stays %v (list focused: %v), want the next form", form, ws.list.HasFocus())
+	}
+
+	for name, draw := range map[string]func(){
+		"watcher": func() { ws.root.Draw(scr) },
+		"player":  func() { d.s.root.Draw(d.scr) },
+	} {
+		if n := testing.AllocsPerRun(30, draw); n != 0 {
+			t.Errorf("%s: %v allocs per frame, want 0", name, n)
+		}
+	}
+
+	d.key(tcell.KeyRune, 'o')
+	d.frame()
+	if d.s.solo.Open() || !strings.Contains(d.text(), "hidden") {
+		t.Errorf("o did not hide the game:\n%s", d.text())
+	}
+	if ws.watchSample(time.Second) {
+		t.Error("the watcher of a hidden game watches on")
+	}
+	if g := live.Games(); len(g) != 0 {
+		t.Errorf("a hidden game listed: %+v", g)
+	}
+	ws.onWatchKey(tcell.NewEventKey(tcell.KeyRune, 'q', tcell.ModNone))
+	select {
+	case <-ws.quit:
+	default:
+		t.Error("q did not end the watch")
+	}
+}
+
+// TestWatchArenaDraw: a watcher of an arena sees its ships, its players
+// box and how many watch, and a frame allocates nothing.
+func TestWatchArenaDraw(t *testing.T) {
+	h, err := hub.New(hub.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	for _, name := range []string{"ann", "bob"} {
+		seat, err := h.Join(hub.Request{Arena: "den", Player: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		seat.SetAutopilot(true)
+		t.Cleanup(seat.Leave)
+	}
+	live, err := hub.NewLive(h, hub.LiveConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw, err := live.Watch("den")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hw.Stop)
+	ws, scr := watcherOf(t, hw, 200, 60)
+	ar := hw.Arena
+	busy := func() bool {
+		ar.RLock()
+		defer ar.RUnlock()
+		return ar.World().Bullets().Len() > 0
+	}
+	for deadline := time.Now().Add(10 * time.Second); !busy(); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no bullet ever flew in the arena")
+		}
+	}
+	ws.watchSample(0)
+	ws.root.Draw(scr)
+	ws.root.Draw(scr)
+	scr.Show()
+	text := screenText(scr)
+	for _, want := range []string{"arena den · co-op", "ann", "bob", "1 watching", "tab/v panel"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the watcher's screen lacks %q:\n%s", want, text)
+		}
+	}
+	if n := testing.AllocsPerRun(30, func() { ws.root.Draw(scr) }); n != 0 {
+		t.Errorf("%v allocs per frame, want 0", n)
+	}
+}
+
+// BenchmarkWatchPaint measures how long a frame holds a busy solo game's
+// lock (paint: the copy of the world and header onto the canvas), for its
+// player and for a watcher: a watcher must cost the game no more than its
+// player's own frames do.
+func BenchmarkWatchPaint(b *testing.B) {
+	live, err := hub.NewLive(nil, hub.LiveConfig{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	scr := newSim(b, "UTF-8", 200, 60)
+	s, err := newSession(scr, Options{Seed: 9, Stress: true, Live: live})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.offer()
+	busyWorld(b, s, 400)
+	hw, err := live.Watch(s.solo.Name())
+	if err != nil {
+		b.Fatal(err)
+	}
+	ws, wscr := watcherOf(b, hw, 200, 60)
+	s.root.SetRect(0, 0, 200, 60)
+	s.root.Draw(scr)
+	ws.root.Draw(wscr)
+	b.Run("player", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			s.paint(s.arena)
+		}
+	})
+	b.Run("watcher", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			ws.paint(ws.arena)
+		}
+	})
+}
