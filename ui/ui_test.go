@@ -712,7 +712,7 @@ func TestShowSendsOnlyChanges(t *testing.T) {
 	}
 }
 
-func benchSession(b *testing.B, scr tcell.Screen) *session {
+func benchSession(b testing.TB, scr tcell.Screen) *session {
 	s, err := newSession(scr, Options{Seed: 9, Stress: true})
 	if err != nil {
 		b.Fatal(err)
@@ -734,6 +734,7 @@ func benchSession(b *testing.B, scr tcell.Screen) *session {
 type countingTty struct {
 	w, h   int
 	n      atomic.Int64
+	tap    func([]byte) // when set, sees every write
 	once   sync.Once
 	closed chan struct{}
 }
@@ -749,6 +750,9 @@ func (t *countingTty) WindowSize() (tcell.WindowSize, error) {
 func (t *countingTty) Read([]byte) (int, error) { <-t.closed; return 0, io.EOF }
 func (t *countingTty) Write(p []byte) (int, error) {
 	t.n.Add(int64(len(p)))
+	if t.tap != nil {
+		t.tap(p)
+	}
 	return len(p), nil
 }
 
