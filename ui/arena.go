@@ -145,10 +145,11 @@ func (a *arena) Draw(scr tcell.Screen) {
 		st = focusStyle
 	}
 	lines, over := a.overlay()
+	a.coverLabels(over)
 	if !a.s.mine(scr) {
 		a.drawFrame(scr, st)
 		a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), nil)
-		a.drawLabels(scr, over, nil)
+		a.drawLabels(scr, over)
 		a.drawOverlay(scr, lines, over)
 		return
 	}
@@ -162,7 +163,7 @@ func (a *arena) Draw(scr tcell.Screen) {
 	}
 	a.drawFrame(scr, st)
 	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells)
-	a.drawLabels(scr, over, sh.cells)
+	a.drawLabels(scr, over)
 	var first *string
 	if len(lines) > 0 {
 		first = &lines[0]

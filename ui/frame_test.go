@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/gdamore/tcell/v2"
+
 	"poolroids/game"
 )
 
@@ -17,29 +19,7 @@ import (
 func BenchmarkArenaFrame(b *testing.B) {
 	tty, scr := newTerminal(b, 120, 40)
 	s := benchSession(b, scr)
-	w, err := game.New(game.Config{Seed: 9, Ships: game.MaxShips})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var aps [game.MaxShips]game.Autopilot
-	for i := range aps {
-		if err := w.Join(i); err != nil {
-			b.Fatal(err)
-		}
-		aps[i] = game.Autopilot{Pressure: true, Slot: i}
-		s.names[i] = "player" + string(rune('a'+i))
-	}
-	s.world = w
-	var in game.Inputs
-	step := func() {
-		for i := range aps {
-			in[i] = aps[i].Input(w)
-		}
-		w.StepAll(&in)
-	}
-	for range 600 {
-		step()
-	}
+	step := crowd(b, false, s)
 	s.root.SetRect(0, 0, 120, 40)
 	frame := func() {
 		step()
@@ -61,6 +41,87 @@ func BenchmarkArenaFrame(b *testing.B) {
 	b.ReportMetric(float64(st.moves)/n, "moves/frame")
 	b.ReportMetric(float64(st.sgrBytes)/n, "sgr-bytes/frame")
 	b.ReportMetric(float64(st.bytes)*30/1024/n, "KiB/s@30fps")
+}
+
+// crowd gives the sessions ss one world of sixteen ships flown by the
+// max-pressure autopilot, named as in an arena, busy after ten seconds of
+// play, and returns what steps it. The autopilots mostly hold still; with
+// restless every ship also thrusts, so that ships and names move about.
+func crowd(t testing.TB, restless bool, ss ...*session) (step func()) {
+	t.Helper()
+	w, err := game.New(game.Config{Seed: 9, Ships: game.MaxShips})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var aps [game.MaxShips]game.Autopilot
+	for i := range aps {
+		if err := w.Join(i); err != nil {
+			t.Fatal(err)
+		}
+		aps[i] = game.Autopilot{Pressure: true, Slot: i}
+		for _, s := range ss {
+			s.names[i] = "player" + string(rune('a'+i))
+		}
+	}
+	for _, s := range ss {
+		s.world = w
+	}
+	var in game.Inputs
+	step = func() {
+		for i := range aps {
+			in[i] = aps[i].Input(w)
+			if restless {
+				in[i].Thrust = true
+				in[i].Left = w.Steps()/30%2 == 0
+			}
+		}
+		w.StepAll(&in)
+	}
+	for range 10 * game.TPS {
+		step()
+	}
+	return step
+}
+
+// TestKeptArenaFrames checks that arena frames drawn over the last one,
+// as the game draws them, show what a whole redraw shows, the players'
+// names too, while sixteen ships fly about and the names move with them.
+func TestKeptArenaFrames(t *testing.T) {
+	const w, h = 120, 40
+	var ss [2]*session
+	var scrs [2]tcell.SimulationScreen
+	for i := range ss {
+		scrs[i] = newSim(t, "UTF-8", w, h)
+		s, err := newSession(scrs[i], Options{Seed: 9, Stress: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.root.SetRect(0, 0, w, h)
+		ss[i] = s
+	}
+	step := crowd(t, true, ss[0], ss[1])
+	kept, whole := ss[0], ss[1]
+	for i := range 120 {
+		step()
+		step()
+		kept.screen.Clear()
+		kept.root.Draw(kept.screen)
+		scrs[0].Show()
+		scrs[1].Clear()
+		whole.root.Draw(scrs[1])
+		scrs[1].Show()
+		a, aw, ah := scrs[0].GetContents()
+		b, _, _ := scrs[1].GetContents()
+		f := kept.arena.frame
+		for y := f.y; y < f.y+f.h && y < ah; y++ {
+			for x := f.x; x < f.x+f.w && x < aw; x++ {
+				if !sameLook(a[y*aw+x], b[y*aw+x]) {
+					t.Fatalf("frame %d: cell (%d,%d) shows %q, a whole redraw %q\nkept:\n%s\nwhole:\n%s",
+						i, x, y, string(a[y*aw+x].Runes), string(b[y*aw+x].Runes), screenText(scrs[0]), screenText(scrs[1]))
+				}
+			}
+		}
+	}
 }
 
 // frameStats sorts the bytes of tcell's frames into cursor moves, style

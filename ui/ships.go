@@ -49,23 +49,35 @@ func (a *arena) label(p game.Vec, slot int) {
 	a.labels = append(a.labels, label{x: max(x, 0), y: y, name: name, st: playerStyle(slot)})
 }
 
-// drawLabels draws the names over the field, but not into the overlay at
-// over. With shown (the field's cells as on screen) it marks the cells it
-// covers as unknown, so that the canvas sets them again next frame.
-func (a *arena) drawLabels(scr tcell.Screen, over rect, shown []cell) {
+// visible tells where label l shows on screen, and in how many cells:
+// none (0) where it is off the field or would overlap the overlay at over.
+func (a *arena) visible(l *label, over rect) (x, y, w int) {
 	f := a.frame
-	for _, l := range a.labels {
-		w := min(utf8.RuneCountInString(l.name), a.cv.w-l.x)
-		y := f.y + l.y
-		if w <= 0 || l.y < 0 || (y >= over.y && y < over.y+over.h && f.x+l.x < over.x+over.w && f.x+l.x+w > over.x) {
-			continue
+	w = min(utf8.RuneCountInString(l.name), a.cv.w-l.x)
+	x, y = f.x+l.x, f.y+l.y
+	if w <= 0 || l.y < 0 || (y >= over.y && y < over.y+over.h && x < over.x+over.w && x+w > over.x) {
+		return 0, 0, 0
+	}
+	return x, y, w
+}
+
+// coverLabels marks the canvas cells under the names, before it is
+// flushed: see canvas.cover.
+func (a *arena) coverLabels(over rect) {
+	for i := range a.labels {
+		if _, _, w := a.visible(&a.labels[i], over); w > 0 {
+			a.cv.cover(a.labels[i].x, a.labels[i].y, w)
 		}
-		putString(scr, f.x+l.x, y, w, l.name, l.st)
-		if shown != nil {
-			row := shown[l.y*a.cv.w:]
-			for i := range w {
-				row[l.x+i] = unknownCell
-			}
+	}
+}
+
+// drawLabels draws the names over the field, but not into the overlay at
+// over.
+func (a *arena) drawLabels(scr tcell.Screen, over rect) {
+	for i := range a.labels {
+		l := &a.labels[i]
+		if x, y, w := a.visible(l, over); w > 0 {
+			putString(scr, x, y, w, l.name, l.st)
 		}
 	}
 }

@@ -850,7 +850,7 @@ func TestKeptFrames(t *testing.T) {
 					continue
 				}
 				ca, cb := a[y*aw+x], b[y*aw+x]
-				if string(ca.Runes) != string(cb.Runes) || ca.Style != cb.Style {
+				if !sameLook(ca, cb) {
 					t.Fatalf("%s: cell (%d,%d) shows %q %v, a whole redraw %q %v\nkept:\n%s\nwhole:\n%s",
 						step, x, y, string(ca.Runes), ca.Style, string(cb.Runes), cb.Style, screenText(kept.scr), screenText(whole.scr))
 				}
@@ -912,6 +912,28 @@ func TestKeptFrames(t *testing.T) {
 			compare(fmt.Sprintf("%s, frame %d", tt.name, i))
 		}
 	}
+}
+
+// sameLook tells whether two cells look the same: a blank shows its
+// background, reverse video, underline and strike-through, but not its
+// foreground colour nor boldness.
+func sameLook(a, b tcell.SimCell) bool {
+	if string(a.Runes) != string(b.Runes) {
+		return false
+	}
+	if a.Style == b.Style {
+		return true
+	}
+	if strings.TrimSpace(string(a.Runes)) != "" {
+		return false
+	}
+	shows := func(st tcell.Style) (tcell.Color, tcell.AttrMask, tcell.UnderlineStyle, tcell.Color) {
+		_, bg, attr := st.Decompose()
+		return bg, attr &^ (tcell.AttrBold | tcell.AttrDim | tcell.AttrItalic | tcell.AttrBlink), st.GetUnderlineStyle(), st.GetUnderlineColor()
+	}
+	bga, ata, ula, uca := shows(a.Style)
+	bgb, atb, ulb, ucb := shows(b.Style)
+	return bga == bgb && ata == atb && ula == ulb && uca == ucb
 }
 
 // drawn is a session drawn frame by frame on a simulation screen as tview
