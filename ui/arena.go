@@ -32,8 +32,8 @@ var inkStyles = [numInks]tcell.Style{
 	inkSpark3:    fg(140, 60, 30),
 	inkAsteroid:  fg(205, 205, 215),
 	inkSaucer:    fg(230, 90, 230),
-	inkHostile:   fg(255, 70, 70).Bold(true),
-	inkBullet:    fg(255, 255, 150).Bold(true),
+	inkHostile:   fg(255, 70, 70),
+	inkBullet:    fg(255, 255, 150),
 	inkFlame:     fg(255, 140, 0),
 	inkShipGhost: fg(60, 140, 160),
 	inkShip:      fg(80, 230, 255).Bold(true),
@@ -199,15 +199,18 @@ func (a *arena) paintWorld(w *game.World) {
 		a.pts = sc.Points(a.pts[:0])
 		a.polygon(a.pts, sc.Pos, sc.Radius*1.2, inkSaucer)
 	}
+	// Debris dims in three steps by its age, a third of the level's mean
+	// life each: a burst's pieces, all of an age, dim together, where by
+	// their own (random) lives neighbouring pieces would differ, each
+	// difference costing the terminal a style change.
+	l := w.Level()
+	third := max((l.DebrisLifeMin+l.DebrisLifeMax)/6, 1)
 	for _, p := range w.Debris().All() {
 		k := inkRock1
 		if p.Kind == game.ShipDebris {
 			k = inkSpark1
 		}
-		if p.Life > 0 {
-			k -= ink(min(max(3*p.Age/p.Life, 0), 2))
-		}
-		a.point(p.Pos, k, '.')
+		a.point(p.Pos, k-ink(min(max(p.Age/third, 0), 2)), '.')
 	}
 	for _, b := range w.Bullets().All() {
 		k := inkBullet
@@ -306,11 +309,19 @@ func (a *arena) point(p game.Vec, k ink, glyph byte) {
 }
 
 // bullet is a 2×2 block of braille dots, a single character in ASCII.
+// The block is kept within one cell (its column, and rows 0-1, 1-2 or
+// 2-3 of the cell): a bullet crosses a few cells a frame, so the dot it
+// moves by is not seen, where a block across two or four cells would
+// change as many on screen, twice a frame (drawn, then erased).
 func (a *arena) bullet(p game.Vec, k ink) {
 	x, y := a.dotOf(p)
 	if a.cv.ascii {
 		a.cv.dot(x, y, k, '*')
 		return
+	}
+	x &^= 1
+	if y&3 == 3 {
+		y--
 	}
 	a.cv.dot(x, y, k, 0)
 	a.cv.dot(x+1, y, k, 0)
