@@ -72,12 +72,30 @@ func (a *arena) coverLabels(over rect) {
 }
 
 // drawLabels draws the names over the field, but not into the overlay at
-// over.
+// over. Where names overlap, the later one shows; each cell is set once,
+// since tcell sends a cell again whenever it is set to something else, even
+// when set back within the frame.
 func (a *arena) drawLabels(scr tcell.Screen, over rect) {
 	for i := range a.labels {
 		l := &a.labels[i]
-		if x, y, w := a.visible(l, over); w > 0 {
-			putString(scr, x, y, w, l.name, l.st)
+		x, y, w := a.visible(l, over)
+		name := l.name
+		for j := 0; j < w && name != ""; j++ {
+			if !a.hidden(i, x+j, y, over) {
+				scr.Put(x+j, y, name, l.st)
+			}
+			_, size := utf8.DecodeRuneInString(name)
+			name = name[size:]
 		}
 	}
+}
+
+// hidden tells whether a name after the i-th covers the screen cell (x, y).
+func (a *arena) hidden(i, x, y int, over rect) bool {
+	for j := i + 1; j < len(a.labels); j++ {
+		if lx, ly, w := a.visible(&a.labels[j], over); ly == y && x >= lx && x < lx+w {
+			return true
+		}
+	}
+	return false
 }
