@@ -96,6 +96,7 @@ type arenaShown struct {
 	overlayN           int         // its lines
 	overlayAt          rect
 	cells              []cell // the field
+	frames             uint   // drawn so far: picks the rows whose debris waits (see canvas.flush)
 }
 
 type rect struct{ x, y, w, h int }
@@ -148,7 +149,7 @@ func (a *arena) Draw(scr tcell.Screen) {
 	a.coverLabels(over)
 	if !a.s.mine(scr) {
 		a.drawFrame(scr, st)
-		a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), nil)
+		a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), nil, -1)
 		a.drawLabels(scr, over)
 		a.drawOverlay(scr, lines, over)
 		return
@@ -162,7 +163,8 @@ func (a *arena) Draw(scr tcell.Screen) {
 		sh.style = tcell.Style{}.Underline(true) // not a border's: draws it all
 	}
 	a.drawFrame(scr, st)
-	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells)
+	sh.frames++
+	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells, int(sh.frames&1))
 	a.drawLabels(scr, over)
 	var first *string
 	if len(lines) > 0 {

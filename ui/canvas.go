@@ -159,7 +159,14 @@ func slopeGlyph(dx, dy int) byte {
 // before it (a blank shows no colour), and where two changed cells of a
 // row are a few unchanged ones apart it sets those again too, when
 // sending them costs fewer bytes than moving the cursor over them.
-func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell) {
+//
+// Debris is most of what changes in a busy field, and its pieces, mostly
+// apart, cost a cursor move and a style change each. So on the rows of
+// parity late (0 or 1; -1: none), a change from debris or blank to debris
+// or blank waits for the next frame, whose late is the other parity: a
+// slow piece of debris is seen a frame late at worst, everything else on
+// time, and the debris that moves on in between costs nothing.
+func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell, late int) {
 	cur := tcell.StyleDefault // the style of the last cell set
 	curInk := inkNone
 	for y := range c.h {
@@ -180,6 +187,10 @@ func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style,
 			}
 			if was != nil {
 				if was[x] == p {
+					continue
+				}
+				if y&1 == late && faint(was[x].ink) && faint(p.ink) {
+					last = -1 // the cells after it are set as they were
 					continue
 				}
 				if last >= 0 && x-last > 1 {
@@ -250,6 +261,9 @@ func digits(v int) int {
 	}
 	return n
 }
+
+// faint tells whether ink k is debris or none.
+func faint(k ink) bool { return k <= inkSpark1 }
 
 // unknownCell is never painted: a shown cell that holds it is set anew,
 // and flush leaves a canvas cell that holds it (see cover) to the caller.
