@@ -26,10 +26,8 @@ const (
 var inkStyles = [numInks]tcell.Style{
 	inkRock1:     fg(200, 170, 120),
 	inkRock2:     fg(140, 118, 88),
-	inkRock3:     fg(85, 75, 62),
 	inkSpark1:    fg(255, 220, 90),
 	inkSpark2:    fg(230, 130, 40),
-	inkSpark3:    fg(140, 60, 30),
 	inkAsteroid:  fg(205, 205, 215),
 	inkSaucer:    fg(230, 90, 230),
 	inkHostile:   fg(255, 70, 70),
@@ -201,18 +199,24 @@ func (a *arena) paintWorld(w *game.World) {
 		a.pts = sc.Points(a.pts[:0])
 		a.polygon(a.pts, sc.Pos, sc.Radius*1.2, inkSaucer)
 	}
-	// Debris dims in three steps by its age, a third of the level's mean
-	// life each: a burst's pieces, all of an age, dim together, where by
-	// their own (random) lives neighbouring pieces would differ, each
-	// difference costing the terminal a style change.
+	// Debris shows in two shades by its age, a third of the level's mean
+	// debris life each, and no longer after them: a burst's pieces, all of
+	// an age, dim together, where by their own (random) lives neighbouring
+	// pieces would differ, each difference costing the terminal a style
+	// change; and a dimmest third shade, of lone far-flung pieces costing a
+	// cursor move and a style change a dot, was a third of a busy arena's
+	// frame.
 	l := w.Level()
 	third := max((l.DebrisLifeMin+l.DebrisLifeMax)/6, 1)
 	for _, p := range w.Debris().All() {
+		if p.Age >= 2*third {
+			continue
+		}
 		k := inkRock1
 		if p.Kind == game.ShipDebris {
 			k = inkSpark1
 		}
-		a.point(p.Pos, k-ink(min(max(p.Age/third, 0), 2)), '.')
+		a.point(p.Pos, k-ink(min(max(p.Age/third, 0), 1)), '.')
 	}
 	for _, b := range w.Bullets().All() {
 		k := inkBullet

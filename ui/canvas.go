@@ -13,12 +13,10 @@ type ink uint8
 
 const (
 	inkNone ink = iota
-	// Rock debris and ship (or saucer) debris, each from oldest (dimmest)
-	// to newest.
-	inkRock3
+	// Rock debris and ship (or saucer) debris, each older (dimmer), then
+	// newer.
 	inkRock2
 	inkRock1
-	inkSpark3
 	inkSpark2
 	inkSpark1
 	inkAsteroid

@@ -153,7 +153,7 @@ func debrisOrBlank(c tcell.SimCell) bool {
 	if strings.TrimSpace(string(c.Runes)) == "" {
 		return true
 	}
-	for k := inkRock3; k <= inkSpark1; k++ {
+	for k := inkRock2; k <= inkSpark1; k++ {
 		if c.Style == inkStyles[k] {
 			return true
 		}

@@ -74,8 +74,8 @@ func screenText(scr tcell.SimulationScreen) string {
 
 // inkLetters name each ink in a colour map.
 var inkLetters = [numInks]byte{
-	inkRock1: 'r', inkRock2: 'r', inkRock3: 'r',
-	inkSpark1: 'k', inkSpark2: 'k', inkSpark3: 'k',
+	inkRock1: 'r', inkRock2: 'r',
+	inkSpark1: 'k', inkSpark2: 'k',
 	inkAsteroid: 'a', inkSaucer: 'u', inkHostile: 'h', inkBullet: 'b',
 	inkFlame: 'f', inkShipGhost: 'g', inkShip: 'S',
 }
