@@ -37,9 +37,21 @@ var inkStyles = [numInks]tcell.Style{
 	inkShip:      fg(80, 230, 255).Bold(true),
 }
 
+// fg is the style of the colour nearest to r, g, b among the 240 of
+// xterm's 256-colour palette that themes leave alone: what tcell shows on
+// a 256-colour terminal anyway, and on a truecolor one a style change of
+// 11 bytes where the colour's own took up to 19.
 func fg(r, g, b int32) tcell.Style {
-	return tcell.StyleDefault.Foreground(tcell.NewRGBColor(r, g, b))
+	return tcell.StyleDefault.Foreground(tcell.FindColor(tcell.NewRGBColor(r, g, b), fixedColours))
 }
+
+var fixedColours = func() []tcell.Color {
+	p := make([]tcell.Color, 240)
+	for i := range p {
+		p[i] = tcell.PaletteColor(16 + i)
+	}
+	return p
+}()
 
 var (
 	borderStyle  = tcell.StyleDefault.Foreground(tcell.ColorGray)
