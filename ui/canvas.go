@@ -160,10 +160,11 @@ func slopeGlyph(dx, dy int) byte {
 //
 // Debris is most of what changes in a busy field, and its pieces, mostly
 // apart, cost a cursor move and a style change each. So on the rows of
-// parity late (0 or 1; -1: none), a change from debris or blank to debris
-// or blank waits for the next frame, whose late is the other parity: a
-// slow piece of debris is seen a frame late at worst, everything else on
-// time, and the debris that moves on in between costs nothing.
+// parity late (0 or 1; -1: none), a change between slow things (debris,
+// rocks) and blanks waits for the next frame, whose late is the other
+// parity: what moves under a dot a frame is seen a frame late at worst,
+// ships and shots on time, and the debris that moves on in between costs
+// nothing.
 func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell, late int) {
 	cur := tcell.StyleDefault // the style of the last cell set
 	curInk := inkNone
@@ -187,7 +188,7 @@ func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style,
 				if was[x] == p {
 					continue
 				}
-				if y&1 == late && faint(was[x].ink) && faint(p.ink) {
+				if y&1 == late && slow(was[x].ink) && slow(p.ink) {
 					last = -1 // the cells after it are set as they were
 					continue
 				}
@@ -260,8 +261,9 @@ func digits(v int) int {
 	return n
 }
 
-// faint tells whether ink k is debris or none.
-func faint(k ink) bool { return k <= inkSpark1 }
+// slow tells whether ink k is of something that moves under a dot a
+// frame (debris, rocks), or none.
+func slow(k ink) bool { return k <= inkAsteroid }
 
 // unknownCell is never painted: a shown cell that holds it is set anew,
 // and flush leaves a canvas cell that holds it (see cover) to the caller.

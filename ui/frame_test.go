@@ -87,8 +87,8 @@ func crowd(t testing.TB, restless bool, ss ...*session) (step func()) {
 // TestKeptArenaFrames checks that arena frames drawn over the last one,
 // as the game draws them, show what a whole redraw shows, the players'
 // names too, while sixteen ships fly about and the names move with them:
-// at once but for debris on the rows whose debris waits a frame, and all
-// of it once drawn again.
+// at once but for debris and rocks on the rows whose changes to them wait
+// a frame, and all of it once drawn again.
 func TestKeptArenaFrames(t *testing.T) {
 	const w, h = 120, 40
 	var ss [2]*session
@@ -105,7 +105,7 @@ func TestKeptArenaFrames(t *testing.T) {
 	step := crowd(t, true, ss[0], ss[1])
 	kept, whole := ss[0], ss[1]
 	// compare fails on a cell of the field that differs, but for debris
-	// (or its absence) on the rows of parity late.
+	// and rocks (or their absence) on the rows of parity late.
 	compare := func(frame, draw, late int) {
 		t.Helper()
 		a, aw, ah := scrs[0].GetContents()
@@ -114,7 +114,7 @@ func TestKeptArenaFrames(t *testing.T) {
 		for y := f.y; y < f.y+f.h && y < ah; y++ {
 			for x := f.x; x < f.x+f.w && x < aw; x++ {
 				ca, cb := a[y*aw+x], b[y*aw+x]
-				if sameLook(ca, cb) || (y-f.y)&1 == late && debrisOrBlank(ca) && debrisOrBlank(cb) {
+				if sameLook(ca, cb) || (y-f.y)&1 == late && slowOrBlank(ca) && slowOrBlank(cb) {
 					continue
 				}
 				t.Fatalf("frame %d, draw %d: cell (%d,%d) shows %q, a whole redraw %q\nkept:\n%s\nwhole:\n%s",
@@ -148,12 +148,12 @@ func TestKeptArenaFrames(t *testing.T) {
 	}
 }
 
-// debrisOrBlank tells whether c shows debris or nothing.
-func debrisOrBlank(c tcell.SimCell) bool {
+// slowOrBlank tells whether c shows debris, a rock or nothing.
+func slowOrBlank(c tcell.SimCell) bool {
 	if strings.TrimSpace(string(c.Runes)) == "" {
 		return true
 	}
-	for k := inkRock2; k <= inkSpark1; k++ {
+	for k := inkRock2; k <= inkAsteroid; k++ {
 		if c.Style == inkStyles[k] {
 			return true
 		}

@@ -908,7 +908,7 @@ func TestKeptFrames(t *testing.T) {
 				}
 			}
 			frame(kept, kept.s.screen)
-			frame(kept, kept.s.screen) // the debris that waited a frame
+			frame(kept, kept.s.screen) // the debris and rocks that waited a frame
 			frame(whole, whole.scr)
 			compare(fmt.Sprintf("%s, frame %d", tt.name, i))
 		}
