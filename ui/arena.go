@@ -106,7 +106,7 @@ type arenaShown struct {
 	overlayN           int         // its lines
 	overlayAt          rect
 	cells              []cell // the field
-	frames             uint   // drawn so far: picks the rows whose debris waits (see canvas.flush)
+	frames             uint   // drawn so far: picks the rows whose slow changes are set (see canvas.flush)
 }
 
 type rect struct{ x, y, w, h int }
@@ -174,7 +174,7 @@ func (a *arena) Draw(scr tcell.Screen) {
 	}
 	a.drawFrame(scr, st)
 	sh.frames++
-	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells, int(sh.frames&1))
+	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells, int(sh.frames%lateRows))
 	a.drawLabels(scr, over)
 	var first *string
 	if len(lines) > 0 {

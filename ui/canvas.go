@@ -159,13 +159,13 @@ func slopeGlyph(dx, dy int) byte {
 // sending them costs fewer bytes than moving the cursor over them.
 //
 // Debris is most of what changes in a busy field, and its pieces, mostly
-// apart, cost a cursor move and a style change each. So on the rows of
-// parity late (0 or 1; -1: none), a change between slow things (debris,
-// rocks) and blanks waits for the next frame, whose late is the other
-// parity: what moves under a dot a frame is seen a frame late at worst,
-// ships and shots on time, and the debris that moves on in between costs
-// nothing.
-func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell, late int) {
+// apart, cost a cursor move and a style change each. So a change between
+// slow things (debris, rocks) and blanks is set only on the rows y with
+// y%lateRows == now, and waits on the others (now -1: none waits); the
+// caller turns now round, frame by frame. What moves under a dot a frame
+// is seen two frames late at worst, ships and shots on time, and the
+// debris that moves on in between costs nothing.
+func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell, now int) {
 	cur := tcell.StyleDefault // the style of the last cell set
 	curInk := inkNone
 	for y := range c.h {
@@ -188,7 +188,7 @@ func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style,
 				if was[x] == p {
 					continue
 				}
-				if y&1 == late && slow(was[x].ink) && slow(p.ink) {
+				if now >= 0 && y%lateRows != now && slow(was[x].ink) && slow(p.ink) {
 					last = -1 // the cells after it are set as they were
 					continue
 				}
@@ -260,6 +260,9 @@ func digits(v int) int {
 	}
 	return n
 }
+
+// lateRows is how many frames a slow change may wait, plus one.
+const lateRows = 3
 
 // slow tells whether ink k is of something that moves under a dot a
 // frame (debris, rocks), or none.

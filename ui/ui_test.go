@@ -908,7 +908,9 @@ func TestKeptFrames(t *testing.T) {
 				}
 			}
 			frame(kept, kept.s.screen)
-			frame(kept, kept.s.screen) // the debris and rocks that waited a frame
+			for range lateRows - 1 { // the debris and rocks that waited
+				frame(kept, kept.s.screen)
+			}
 			frame(whole, whole.scr)
 			compare(fmt.Sprintf("%s, frame %d", tt.name, i))
 		}
