@@ -156,7 +156,9 @@ func slopeGlyph(dx, dy int) byte {
 // the last one's. So flush blanks a cell in the style of the cell it set
 // before it (a blank shows no colour), and where two changed cells of a
 // row are a few unchanged ones apart it sets those again too, when
-// sending them costs fewer bytes than moving the cursor over them.
+// sending them costs fewer bytes than moving the cursor over them. But
+// not on a screen without colours (NO_COLOR, or a monochrome terminal):
+// tcell shows dark colours there in reverse video, blanks too.
 //
 // Debris is most of what changes in a busy field, and its pieces, mostly
 // apart, cost a cursor move and a style change each. So a change between
@@ -168,6 +170,7 @@ func slopeGlyph(dx, dy int) byte {
 func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell, now int) {
 	cur := tcell.StyleDefault // the style of the last cell set
 	curInk := inkNone
+	mono := s.Colors() == 0
 	for y := range c.h {
 		row := c.cells[y*c.w : (y+1)*c.w]
 		var was []cell
@@ -192,14 +195,18 @@ func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style,
 					last = -1 // the cells after it are set as they were
 					continue
 				}
-				if last >= 0 && x-last > 1 {
+				if last >= 0 && x-last > 1 && !mono {
 					c.refill(s, x0, y0+y, row[last+1:x], last+1, cur, curInk, moveCost(x0+x, y0+y))
 				}
 				was[x] = p
 			}
 			last = x
 			if p.ink == inkNone {
-				s.Put(x0+x, y0+y, blank, cur)
+				st := cur
+				if mono {
+					st = tcell.StyleDefault
+				}
+				s.Put(x0+x, y0+y, blank, st)
 				continue
 			}
 			cur, curInk = styles[p.ink], p.ink

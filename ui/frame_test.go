@@ -203,3 +203,50 @@ func (f *frameStats) add(p []byte) {
 		p = p[j+1:]
 	}
 }
+
+// monoScreen is a screen without colours, as with NO_COLOR.
+type monoScreen struct{ tcell.SimulationScreen }
+
+func (monoScreen) Colors() int { return 0 }
+
+// TestMonoBlanks: on a screen without colours, where tcell shows dark
+// colours in reverse video, the field's blanks are in the default style,
+// never in the style of a dot before them.
+func TestMonoBlanks(t *testing.T) {
+	for _, mono := range []bool{false, true} {
+		sim := newSim(t, "UTF-8", 120, 40)
+		var scr tcell.Screen = sim
+		if mono {
+			scr = monoScreen{sim}
+		}
+		s, err := newSession(scr, Options{Seed: 9, Stress: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s.root.SetRect(0, 0, 120, 40)
+		step := crowd(t, true, s)
+		styled := 0
+		for range 30 {
+			step()
+			step()
+			s.screen.Clear()
+			s.root.Draw(s.screen)
+			sim.Show()
+			cells, w, _ := sim.GetContents()
+			f := s.arena.frame
+			for y := f.y; y < f.y+f.h; y++ {
+				for x := f.x; x < f.x+f.w; x++ {
+					if c := cells[y*w+x]; strings.TrimSpace(string(c.Runes)) == "" && c.Style != tcell.StyleDefault {
+						styled++
+					}
+				}
+			}
+		}
+		if mono && styled > 0 {
+			t.Errorf("without colours: %d blanks of the field in a style, want none", styled)
+		}
+		if !mono && styled == 0 {
+			t.Error("with colours: no blank took the style of the dot before it")
+		}
+	}
+}
