@@ -26,22 +26,32 @@ const (
 var inkStyles = [numInks]tcell.Style{
 	inkRock1:     fg(200, 170, 120),
 	inkRock2:     fg(140, 118, 88),
-	inkRock3:     fg(85, 75, 62),
 	inkSpark1:    fg(255, 220, 90),
 	inkSpark2:    fg(230, 130, 40),
-	inkSpark3:    fg(140, 60, 30),
 	inkAsteroid:  fg(205, 205, 215),
 	inkSaucer:    fg(230, 90, 230),
-	inkHostile:   fg(255, 70, 70).Bold(true),
-	inkBullet:    fg(255, 255, 150).Bold(true),
+	inkHostile:   fg(255, 70, 70),
+	inkBullet:    fg(255, 255, 150),
 	inkFlame:     fg(255, 140, 0),
 	inkShipGhost: fg(60, 140, 160),
 	inkShip:      fg(80, 230, 255).Bold(true),
 }
 
+// fg is the style of the colour nearest to r, g, b among the 240 of
+// xterm's 256-colour palette that themes leave alone: what tcell shows on
+// a 256-colour terminal anyway, and on a truecolor one a style change of
+// 11 bytes where the colour's own took up to 19.
 func fg(r, g, b int32) tcell.Style {
-	return tcell.StyleDefault.Foreground(tcell.NewRGBColor(r, g, b))
+	return tcell.StyleDefault.Foreground(tcell.FindColor(tcell.NewRGBColor(r, g, b), fixedColours))
 }
+
+var fixedColours = func() []tcell.Color {
+	p := make([]tcell.Color, 240)
+	for i := range p {
+		p[i] = tcell.PaletteColor(16 + i)
+	}
+	return p
+}()
 
 var (
 	borderStyle  = tcell.StyleDefault.Foreground(tcell.ColorGray)
@@ -98,6 +108,7 @@ type arenaShown struct {
 	overlayN           int         // its lines
 	overlayAt          rect
 	cells              []cell // the field
+	frames             uint   // drawn so far: picks the rows whose slow changes are set (see canvas.flush)
 }
 
 type rect struct{ x, y, w, h int }
@@ -147,10 +158,11 @@ func (a *arena) Draw(scr tcell.Screen) {
 		st = focusStyle
 	}
 	lines, over := a.overlay()
+	a.coverLabels(over)
 	if !a.s.mine(scr) {
 		a.drawFrame(scr, st)
-		a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), nil)
-		a.drawLabels(scr, over, nil)
+		a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), nil, -1)
+		a.drawLabels(scr, over)
 		a.drawOverlay(scr, lines, over)
 		return
 	}
@@ -163,8 +175,9 @@ func (a *arena) Draw(scr tcell.Screen) {
 		sh.style = tcell.Style{}.Underline(true) // not a border's: draws it all
 	}
 	a.drawFrame(scr, st)
-	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells)
-	a.drawLabels(scr, over, sh.cells)
+	sh.frames++
+	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells, int(sh.frames%lateRows))
+	a.drawLabels(scr, over)
 	var first *string
 	if len(lines) > 0 {
 		first = &lines[0]
@@ -200,15 +213,24 @@ func (a *arena) paintWorld(w *game.World) {
 		a.pts = sc.Points(a.pts[:0])
 		a.polygon(a.pts, sc.Pos, sc.Radius*1.2, inkSaucer)
 	}
+	// Debris shows in two shades by its age, a third of the level's mean
+	// debris life each, and no longer after them: a burst's pieces, all of
+	// an age, dim together, where by their own (random) lives neighbouring
+	// pieces would differ, each difference costing the terminal a style
+	// change; and a dimmest third shade, of lone far-flung pieces costing a
+	// cursor move and a style change a dot, was a third of a busy arena's
+	// frame.
+	l := w.Level()
+	third := max((l.DebrisLifeMin+l.DebrisLifeMax)/6, 1)
 	for _, p := range w.Debris().All() {
+		if p.Age >= 2*third {
+			continue
+		}
 		k := inkRock1
 		if p.Kind == game.ShipDebris {
 			k = inkSpark1
 		}
-		if p.Life > 0 {
-			k -= ink(min(max(3*p.Age/p.Life, 0), 2))
-		}
-		a.point(p.Pos, k, '.')
+		a.point(p.Pos, k-ink(min(max(p.Age/third, 0), 1)), '.')
 	}
 	for _, b := range w.Bullets().All() {
 		k := inkBullet
@@ -307,11 +329,19 @@ func (a *arena) point(p game.Vec, k ink, glyph byte) {
 }
 
 // bullet is a 2×2 block of braille dots, a single character in ASCII.
+// The block is kept within one cell (its column, and rows 0-1, 1-2 or
+// 2-3 of the cell): a bullet crosses a few cells a frame, so the dot it
+// moves by is not seen, where a block across two or four cells would
+// change as many on screen, twice a frame (drawn, then erased).
 func (a *arena) bullet(p game.Vec, k ink) {
 	x, y := a.dotOf(p)
 	if a.cv.ascii {
 		a.cv.dot(x, y, k, '*')
 		return
+	}
+	x &^= 1
+	if y&3 == 3 {
+		y--
 	}
 	a.cv.dot(x, y, k, 0)
 	a.cv.dot(x+1, y, k, 0)

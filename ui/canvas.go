@@ -13,12 +13,10 @@ type ink uint8
 
 const (
 	inkNone ink = iota
-	// Rock debris and ship (or saucer) debris, each from oldest (dimmest)
-	// to newest.
-	inkRock3
+	// Rock debris and ship (or saucer) debris, each older (dimmer), then
+	// newer.
 	inkRock2
 	inkRock1
-	inkSpark3
 	inkSpark2
 	inkSpark1
 	inkAsteroid
@@ -145,13 +143,34 @@ func slopeGlyph(dx, dy int) byte {
 
 // flush sets the canvas's cells on screen at (x0, y0), empty ones blank,
 // but for those within hole (in cells of the canvas), which something else
-// covers. styles gives the style of each ink.
+// covers, and those covered (see cover). styles gives the style of each
+// ink.
 //
 // With shown, the cells of the canvas as the screen shows them, it sets
 // only the cells that differ from it and updates it; a hole's cells are
 // recorded as unknown there, so that they are set again once uncovered.
 // Without (nil) it sets them all.
-func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell) {
+//
+// tcell sends the changed cells in reading order, each after a cursor move
+// unless it follows the last one sent, each in a new style unless it has
+// the last one's. So flush blanks a cell in the style of the cell it set
+// before it (a blank shows no colour), and where two changed cells of a
+// row are a few unchanged ones apart it sets those again too, when
+// sending them costs fewer bytes than moving the cursor over them. But
+// not on a screen without colours (NO_COLOR, or a monochrome terminal):
+// tcell shows dark colours there in reverse video, blanks too.
+//
+// Debris is most of what changes in a busy field, and its pieces, mostly
+// apart, cost a cursor move and a style change each. So a change between
+// slow things (debris, rocks) and blanks is set only on the rows y with
+// y%lateRows == now, and waits on the others (now -1: none waits); the
+// caller turns now round, frame by frame. What moves under a dot a frame
+// is seen two frames late at worst, ships and shots on time, and the
+// debris that moves on in between costs nothing.
+func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell, now int) {
+	cur := tcell.StyleDefault // the style of the last cell set
+	curInk := inkNone
+	mono := s.Colors() == 0
 	for y := range c.h {
 		row := c.cells[y*c.w : (y+1)*c.w]
 		var was []cell
@@ -159,34 +178,118 @@ func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style,
 			was = shown[y*c.w : (y+1)*c.w]
 		}
 		inHole := y >= hole.y && y < hole.y+hole.h
+		last := -1 // the last cell set on this row
 		for x, p := range row {
-			if inHole && x >= hole.x && x < hole.x+hole.w {
+			if p == unknownCell || inHole && x >= hole.x && x < hole.x+hole.w {
 				if was != nil {
 					was[x] = unknownCell
 				}
+				last = -1 // not to be refilled over
 				continue
 			}
 			if was != nil {
 				if was[x] == p {
 					continue
 				}
+				if now >= 0 && y%lateRows != now && slow(was[x].ink) && slow(p.ink) {
+					last = -1 // the cells after it are set as they were
+					continue
+				}
+				if last >= 0 && x-last > 1 && !mono {
+					c.refill(s, x0, y0+y, row[last+1:x], last+1, cur, curInk, moveCost(x0+x, y0+y))
+				}
 				was[x] = p
 			}
-			g, st := blank, tcell.StyleDefault
-			switch {
-			case p.ink == inkNone:
-			case c.ascii:
-				g, st = asciiChars[p.glyph&0x7f], styles[p.ink]
-			default:
-				g, st = brailleGlyphs[p.bits], styles[p.ink]
+			last = x
+			if p.ink == inkNone {
+				st := cur
+				if mono {
+					st = tcell.StyleDefault
+				}
+				s.Put(x0+x, y0+y, blank, st)
+				continue
 			}
-			s.Put(x0+x, y0+y, g, st)
+			cur, curInk = styles[p.ink], p.ink
+			if c.ascii {
+				s.Put(x0+x, y0+y, asciiChars[p.glyph&0x7f], cur)
+			} else {
+				s.Put(x0+x, y0+y, brailleGlyphs[p.bits], cur)
+			}
 		}
 	}
 }
 
-// unknownCell is never painted: a shown cell that holds it is set anew.
+// refill sets again the unchanged cells gap, from column x of the canvas
+// on screen row y, which lie between two changed ones, if sending them in
+// style st (that of ink k) costs fewer bytes than budget: then tcell sends
+// the row's changes in one run instead of moving the cursor over gap. A
+// cell that is set to what it shows already would not be sent, so each is
+// first set to something else.
+func (c *canvas) refill(s tcell.Screen, x0, y int, gap []cell, x int, st tcell.Style, k ink, budget int) {
+	cost := 0
+	for _, p := range gap {
+		switch {
+		case p.ink == inkNone:
+			cost++
+		case p.ink == k && !c.ascii:
+			cost += 3 // a braille glyph's UTF-8
+		case p.ink == k:
+			cost++
+		default:
+			return
+		}
+		if cost >= budget {
+			return
+		}
+	}
+	for i, p := range gap {
+		g := blank
+		switch {
+		case p.ink == inkNone:
+		case c.ascii:
+			g = asciiChars[p.glyph&0x7f]
+		default:
+			g = brailleGlyphs[p.bits]
+		}
+		s.Put(x0+x+i, y, "x", st)
+		s.Put(x0+x+i, y, g, st)
+	}
+}
+
+// moveCost is the length of the sequence that moves an xterm's cursor to
+// (x, y): ESC [ row ; column H, both counted from 1.
+func moveCost(x, y int) int { return 4 + digits(y+1) + digits(x+1) }
+
+func digits(v int) int {
+	n := 1
+	for ; v >= 10; v /= 10 {
+		n++
+	}
+	return n
+}
+
+// lateRows is how many frames a slow change may wait, plus one.
+const lateRows = 3
+
+// slow tells whether ink k is of something that moves under a dot a
+// frame (debris, rocks), or none.
+func slow(k ink) bool { return k <= inkAsteroid }
+
+// unknownCell is never painted: a shown cell that holds it is set anew,
+// and flush leaves a canvas cell that holds it (see cover) to the caller.
 var unknownCell = cell{ink: numInks}
+
+// cover marks the w cells from (x, y) as drawn by someone else this frame
+// (a player's name): flush leaves them alone, so that tcell, which sends
+// only what changed, does not send the name again while it stays.
+func (c *canvas) cover(x, y, w int) {
+	if y < 0 || y >= c.h {
+		return
+	}
+	for i := max(x, 0); i < min(x+w, c.w); i++ {
+		c.cells[y*c.w+i] = unknownCell
+	}
+}
 
 func abs(v int) int {
 	if v < 0 {

@@ -49,23 +49,53 @@ func (a *arena) label(p game.Vec, slot int) {
 	a.labels = append(a.labels, label{x: max(x, 0), y: y, name: name, st: playerStyle(slot)})
 }
 
-// drawLabels draws the names over the field, but not into the overlay at
-// over. With shown (the field's cells as on screen) it marks the cells it
-// covers as unknown, so that the canvas sets them again next frame.
-func (a *arena) drawLabels(scr tcell.Screen, over rect, shown []cell) {
+// visible tells where label l shows on screen, and in how many cells:
+// none (0) where it is off the field or would overlap the overlay at over.
+func (a *arena) visible(l *label, over rect) (x, y, w int) {
 	f := a.frame
-	for _, l := range a.labels {
-		w := min(utf8.RuneCountInString(l.name), a.cv.w-l.x)
-		y := f.y + l.y
-		if w <= 0 || l.y < 0 || (y >= over.y && y < over.y+over.h && f.x+l.x < over.x+over.w && f.x+l.x+w > over.x) {
-			continue
-		}
-		putString(scr, f.x+l.x, y, w, l.name, l.st)
-		if shown != nil {
-			row := shown[l.y*a.cv.w:]
-			for i := range w {
-				row[l.x+i] = unknownCell
-			}
+	w = min(utf8.RuneCountInString(l.name), a.cv.w-l.x)
+	x, y = f.x+l.x, f.y+l.y
+	if w <= 0 || l.y < 0 || (y >= over.y && y < over.y+over.h && x < over.x+over.w && x+w > over.x) {
+		return 0, 0, 0
+	}
+	return x, y, w
+}
+
+// coverLabels marks the canvas cells under the names, before it is
+// flushed: see canvas.cover.
+func (a *arena) coverLabels(over rect) {
+	for i := range a.labels {
+		if _, _, w := a.visible(&a.labels[i], over); w > 0 {
+			a.cv.cover(a.labels[i].x, a.labels[i].y, w)
 		}
 	}
+}
+
+// drawLabels draws the names over the field, but not into the overlay at
+// over. Where names overlap, the later one shows; each cell is set once,
+// since tcell sends a cell again whenever it is set to something else, even
+// when set back within the frame.
+func (a *arena) drawLabels(scr tcell.Screen, over rect) {
+	for i := range a.labels {
+		l := &a.labels[i]
+		x, y, w := a.visible(l, over)
+		name := l.name
+		for j := 0; j < w && name != ""; j++ {
+			if !a.hidden(i, x+j, y, over) {
+				scr.Put(x+j, y, name, l.st)
+			}
+			_, size := utf8.DecodeRuneInString(name)
+			name = name[size:]
+		}
+	}
+}
+
+// hidden tells whether a name after the i-th covers the screen cell (x, y).
+func (a *arena) hidden(i, x, y int, over rect) bool {
+	for j := i + 1; j < len(a.labels); j++ {
+		if lx, ly, w := a.visible(&a.labels[j], over); ly == y && x >= lx && x < lx+w {
+			return true
+		}
+	}
+	return false
 }
