@@ -2,7 +2,9 @@
 // screen, with the arena on the left, the pools' side panel on the right and
 // a line of key help at the bottom. [Run] is the whole of it; local play
 // (package main) and every SSH session (package ui/serve) call it with
-// their own screen. The game's flow (title, play, game over, the stress
+// their own screen. [PlayLobby] is the SSH lobby around it, [Watch] shows
+// another session's game read-only, and [RunReplay] plays a replay file
+// the same way, its world stepped by a replay.Watch. The game's flow (title, play, game over, the stress
 // autopilot, what counts as a score) is package game/match's; ui draws it
 // and reads the keys.
 //
