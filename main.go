@@ -5,6 +5,8 @@
 //	poolroids [flags]         play in this terminal
 //	poolroids serve [flags]   serve the game over SSH
 //	poolroids stress [flags]  profile every pool strategy headless
+//	poolroids record FILE     record an autopilot game headless
+//	poolroids replay FILE     watch a replay (--check: verify it headless)
 //	poolroids --version       print the version
 package main
 
@@ -79,9 +81,11 @@ func play(args []string, stderr io.Writer) int {
 	fs := flag.NewFlagSet("poolroids", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: poolroids [flags]        play in this terminal\n"+
-			"       poolroids serve [flags]  serve the game over SSH (serve -h)\n"+
-			"       poolroids stress [flags] profile the pool strategies (stress -h)\n\nflags:\n")
+		fmt.Fprint(fs.Output(), "usage: poolroids [flags]              play in this terminal\n"+
+			"       poolroids serve [flags]        serve the game over SSH (serve -h)\n"+
+			"       poolroids stress [flags]       profile the pool strategies (stress -h)\n"+
+			"       poolroids record [flags] FILE  record an autopilot game (record -h)\n"+
+			"       poolroids replay [flags] FILE  watch a replay, or --check it (replay -h)\n\nflags:\n")
 		fs.PrintDefaults()
 	}
 	strategy := fs.String("strategy", "", "pool strategy `NAME` to start with: "+pool.StrategyNames()+" (default: the level set's)")
