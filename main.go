@@ -78,16 +78,11 @@ func version(info *debug.BuildInfo) string {
 // returns the exit code: 2 for bad flags, 1 when the game cannot start or
 // fails.
 func play(args []string, stderr io.Writer) int {
-	fs := flag.NewFlagSet("poolroids", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: poolroids [flags]              play in this terminal\n"+
-			"       poolroids serve [flags]        serve the game over SSH (serve -h)\n"+
-			"       poolroids stress [flags]       profile the pool strategies (stress -h)\n"+
-			"       poolroids record [flags] FILE  record an autopilot game (record -h)\n"+
-			"       poolroids replay [flags] FILE  watch a replay, or --check it (replay -h)\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("poolroids", "usage: poolroids [flags]              play in this terminal\n"+
+		"       poolroids serve [flags]        serve the game over SSH (serve -h)\n"+
+		"       poolroids stress [flags]       profile the pool strategies (stress -h)\n"+
+		"       poolroids record [flags] FILE  record an autopilot game (record -h)\n"+
+		"       poolroids replay [flags] FILE  watch a replay, or --check it (replay -h)", stderr)
 	strategy := fs.String("strategy", "", "pool strategy `NAME` to start with: "+pool.StrategyNames()+" (default: the level set's)")
 	game := addGameFlags(fs, "play")
 	seed := fs.Uint64("seed", 0, "world seed `N`; 0 picks one from the clock")
@@ -165,6 +160,18 @@ func inTerminal(ctx context.Context, cmd, hint string, stderr io.Writer, f func(
 		return 1
 	}
 	return 0
+}
+
+// newFlagSet makes command name's flag set, reporting to stderr; its usage
+// prints head (the usage lines and what the command does), then the flags.
+func newFlagSet(name, head string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), head+"\n\nflags:\n")
+		fs.PrintDefaults()
+	}
+	return fs
 }
 
 // parseFlags parses args into fs. done reports that the command ends here

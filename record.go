@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -24,14 +23,9 @@ const maxRecordSteps = 1 << 24
 // written, 1 when it cannot be, 2 for bad flags, 130 when interrupted (the
 // steps played so far are written).
 func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("poolroids record", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: poolroids record [flags] FILE\n\n"+
-			"Records a game the autopilot plays headless to the replay FILE\n"+
-			"(poolroids replay --check FILE replays it).\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("poolroids record", "usage: poolroids record [flags] FILE\n\n"+
+		"Records a game the autopilot plays headless to the replay FILE\n"+
+		"(poolroids replay --check FILE replays it).", stderr)
 	seed := fs.Uint64("seed", 1, "world seed `N`: the same seed plays the same game")
 	steps := fs.Int("steps", 60*game.TPS, "`N` steps to record (60 steps = 1 s of game)")
 	pressure := fs.Bool("stress", false, "record the stress mode's game: the max-pressure autopilot on the pressure level set (or -levels)")

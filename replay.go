@@ -60,18 +60,13 @@ func parseFileFlags(fs *flag.FlagSet, args []string, stderr io.Writer, what stri
 // terminal: 0 when the player quits, 1 when the terminal fails, 2 for bad
 // flags or a file it cannot read (said before the terminal is touched).
 func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("poolroids replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: poolroids replay [flags] FILE          play a replay in this terminal\n"+
-			"       poolroids replay --check [flags] FILE  check it headless\n\n"+
-			"In the terminal: space pauses, + and - change the speed, . steps,\n"+
-			"left and right seek 10 s, 1-0 switch the pools' strategy, q quits.\n"+
-			"With --check it replays the game headless as fast as it can and checks\n"+
-			"every recorded checksum: exit 0 when all match, 1 naming the first step\n"+
-			"that differs, 2 for a file it cannot read.\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("poolroids replay", "usage: poolroids replay [flags] FILE          play a replay in this terminal\n"+
+		"       poolroids replay --check [flags] FILE  check it headless\n\n"+
+		"In the terminal: space pauses, + and - change the speed, . steps,\n"+
+		"left and right seek 10 s, 1-0 switch the pools' strategy, q quits.\n"+
+		"With --check it replays the game headless as fast as it can and checks\n"+
+		"every recorded checksum: exit 0 when all match, 1 naming the first step\n"+
+		"that differs, 2 for a file it cannot read.", stderr)
 	check := fs.Bool("check", false, "replay headless and check the checksums")
 	strategy := fs.String("strategy", "", "hold the pools to strategy `NAME` (or with --check all: one replay per strategy) instead of the recorded ones: "+pool.StrategyNames())
 	view := addViewFlags(fs)

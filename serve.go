@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -36,13 +35,8 @@ func runServe(args []string) int {
 
 // serveMain is runServe with its context and log stream given, for tests.
 func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
-	fs := flag.NewFlagSet("poolroids serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: poolroids serve [flags]\n\n"+
-			"Serves the game over SSH: every connection with a terminal plays its own game.\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("poolroids serve", "usage: poolroids serve [flags]\n\n"+
+		"Serves the game over SSH: a lobby, solo games, shared arenas and watching.", stderr)
 	listen := fs.String("listen", "127.0.0.1:2222", "`ADDR` to listen on; 0.0.0.0:2222 opens it to the network")
 	hostKey := fs.String("host-key", "", "host key `PATH`, created on first start (default: the config dir's poolroids/ssh_host_ed25519_key)")
 	authorized := fs.String("authorized-keys", "", "only the public keys in this authorized_keys `PATH` may play (default: anyone)")

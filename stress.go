@@ -33,15 +33,10 @@ func runStress(args []string) int {
 
 // stressMain is runStress with its streams given, for tests.
 func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("poolroids stress", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: poolroids stress [flags]\n\n"+
-			"Plays the same game with the autopilot at maximum pool pressure once per\n"+
-			"strategy, checks that every run played the same game, and reports what\n"+
-			"each strategy cost.\n\nflags:\n")
-		fs.PrintDefaults()
-	}
+	fs := newFlagSet("poolroids stress", "usage: poolroids stress [flags]\n\n"+
+		"Plays the same game with the autopilot at maximum pool pressure once per\n"+
+		"strategy, checks that every run played the same game, and reports what\n"+
+		"each strategy cost.", stderr)
 	strategies := fs.String("strategies", "all", "`LIST` of strategies to run, comma-separated, or all: "+pool.StrategyNames())
 	steps := fs.Int("steps", defaultStressSteps, "`N` measured steps per run (60 steps = 1 s of game)")
 	duration := fs.Duration("duration", 0, "pick -steps so the whole session takes about `D` (e.g. 30s) instead")
