@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -69,6 +70,75 @@ func TestArenaDraw(t *testing.T) {
 	if n := testing.AllocsPerRun(30, func() { s.root.Draw(scr) }); n != 0 {
 		t.Errorf("%v allocs per frame, want 0", n)
 	}
+}
+
+// TestKeptPlayers checks that the players box drawn over its last frame
+// on the session's screen shows what a whole redraw shows, while the
+// autopilots score and miss and players join and leave, and that a frame
+// in which nothing changed sets none of its cells. The bubble's clock
+// stands still while the test draws, so the arena steps only between
+// frames.
+func TestKeptPlayers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const w, ht = 120, 40
+		h, err := hub.New(hub.Config{Size: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(h.Close)
+		kept, ann := arenaSession(t, h, "ann", w, ht)
+		ann.SetAutopilot(true)
+		whole, _ := arenaSession(t, h, "bob", w, ht)
+		wholeScr := newSim(t, "UTF-8", w, ht)
+		keptScr := kept.screen.Screen.(tcell.SimulationScreen)
+		var late *hub.Seat
+		for i := range 40 {
+			switch i {
+			case 10:
+				_, late = arenaSession(t, h, "cat", w, ht)
+				late.SetAutopilot(true)
+			case 25:
+				late.Leave()
+			}
+			time.Sleep(100 * time.Millisecond) // the arena steps
+			for _, s := range []*session{kept, whole} {
+				s.fitTo(w, ht)
+				s.root.SetRect(0, 0, w, ht)
+			}
+			kept.screen.Clear() // as tview does before every draw
+			kept.root.Draw(kept.screen)
+			keptScr.Show()
+			wholeScr.Clear()
+			whole.root.Draw(wholeScr)
+			wholeScr.Show()
+			a, aw, _ := keptScr.GetContents()
+			b, _, _ := wholeScr.GetContents()
+			x, y, pw, ph := kept.players.GetRect()
+			for r := y; r < y+ph; r++ {
+				for c := x; c < x+pw; c++ {
+					if !sameLook(a[r*aw+c], b[r*aw+c]) {
+						t.Fatalf("frame %d: cell (%d,%d) of the players box shows %q, a whole redraw %q\nkept:\n%s\nwhole:\n%s",
+							i, c, r, string(a[r*aw+c].Runes), string(b[r*aw+c].Runes), screenText(keptScr), screenText(wholeScr))
+					}
+				}
+			}
+		}
+		if text := screenText(keptScr); !strings.Contains(text, "cat left") {
+			t.Errorf("the kept screen lacks the news of cat leaving:\n%s", text)
+		}
+		// Nothing stepped since the last frame: the next sets no cell of
+		// the box, so a mark on its border and one on its first line stay.
+		x, y, _, _ := kept.players.GetRect()
+		keptScr.Put(x, y, "#", tcell.StyleDefault)
+		keptScr.Put(x+1, y+1, "#", tcell.StyleDefault)
+		kept.screen.Clear()
+		kept.root.Draw(kept.screen)
+		keptScr.Show()
+		a, aw, _ := keptScr.GetContents()
+		if got := string(a[y*aw+x].Runes) + string(a[(y+1)*aw+x+1].Runes); got != "##" {
+			t.Errorf("an unchanged frame drew over the players box: the marks show %q", got)
+		}
+	})
 }
 
 // TestArenaFits: at every common size the players box shows and stops
