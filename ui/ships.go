@@ -75,7 +75,7 @@ func (a *arena) coverLabels(over rect) {
 // over. Where names overlap, the later one shows; each cell is set once,
 // since tcell sends a cell again whenever it is set to something else, even
 // when set back within the frame.
-func (a *arena) drawLabels(scr tcell.Screen, over rect) {
+func (a *arena) drawLabels(scr putter, over rect) {
 	for i := range a.labels {
 		l := &a.labels[i]
 		x, y, w := a.visible(l, over)
