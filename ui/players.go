@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"slices"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -34,19 +33,17 @@ type players struct {
 	buf   []byte
 
 	shown   shown
-	spans   [][]span // each line's runs as last formatted
-	changed []bool   // the lines whose text or runs the last format changed
-	retitle bool     // the last format changed the title
+	changed []bool // the lines the last format changed
+	retitle bool   // the last format changed the title
 }
 
 func newPlayers(s *session, size int) *players {
 	n := playersHeight(size) - 2
-	p := &players{Box: tview.NewBox(), s: s, lines: make([]textLine, n), buf: make([]byte, 0, 64),
-		spans: make([][]span, n), changed: make([]bool, n)}
+	p := &players{Box: tview.NewBox(), s: s, lines: make([]textLine, n), buf: make([]byte, 0, 64), changed: make([]bool, n)}
 	for i := range p.lines {
 		p.lines[i].b = make([]byte, 0, 4*panelWidth)
 		p.lines[i].spans = make([]span, 0, 8)
-		p.spans[i] = make([]span, 0, 8)
+		p.lines[i].settled = make([]span, 0, 8)
 	}
 	return p
 }
@@ -139,8 +136,6 @@ func (p *players) format() {
 		if i >= ln {
 			l.reset() // below the news: blank
 		}
-		p.changed[i] = string(l.b) != l.text.s || !slices.Equal(l.spans, p.spans[i])
-		p.spans[i] = append(p.spans[i][:0], l.spans...)
-		l.text.of(l.b)
+		p.changed[i] = l.settle()
 	}
 }
