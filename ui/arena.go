@@ -95,7 +95,8 @@ type arena struct {
 	frame rect // where the field was last drawn, border excluded
 	shown arenaShown
 
-	labels []label // the players' names by their ships, in an arena
+	labels []label             // the players' names by their ships, in an arena
+	spots  [game.MaxShips]rect // where each label shows: see drawLabels
 	cells  cellPutter
 }
 

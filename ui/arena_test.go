@@ -6,6 +6,7 @@ import (
 	"testing"
 	"testing/synctest"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -174,5 +175,38 @@ func TestArenaFits(t *testing.T) {
 		if top < 0 || bottom < 0 || bottom >= ht-1 {
 			t.Errorf("%dx%d: the players box spans rows %d..%d of %d, want it whole above the key help:\n%s", w, ht, top, bottom, ht, strings.Join(lines, "\n"))
 		}
+	}
+}
+
+// putLog is a putter that records every cell set.
+type putLog map[[2]int][]string
+
+func (p putLog) Put(x, y int, str string, _ tcell.Style) (string, int) {
+	r, size := utf8.DecodeRuneInString(str)
+	p[[2]int{x, y}] = append(p[[2]int{x, y}], string(r))
+	return str[size:], 1
+}
+
+func (putLog) Colors() int { return 256 }
+
+// TestLabelsOverlap: where two names overlap the later shows, each cell
+// is set once, and a name cut by the overlay does not show.
+func TestLabelsOverlap(t *testing.T) {
+	a := &arena{frame: rect{10, 5, 40, 10}}
+	a.cv.w, a.cv.h = 40, 10
+	a.labels = []label{{x: 2, y: 1, name: "alpha"}, {x: 4, y: 1, name: "bob"}, {x: 0, y: 6, name: "cut"}}
+	log := putLog{}
+	a.drawLabels(log, rect{x: 10, y: 11, w: 5, h: 1}) // the overlay over "cut"
+	var got strings.Builder
+	for x := range 20 {
+		if s, ok := log[[2]int{10 + x, 6}]; ok {
+			if len(s) != 1 {
+				t.Errorf("cell (%d,6) set %d times: %q", 10+x, len(s), s)
+			}
+			got.WriteString(s[0])
+		}
+	}
+	if got.String() != "albob" || len(log) != 5 {
+		t.Errorf("the names show %q in %d cells, want \"albob\" in 5: %v", got.String(), len(log), log)
 	}
 }
