@@ -95,7 +95,9 @@ type arena struct {
 	frame rect // where the field was last drawn, border excluded
 	shown arenaShown
 
-	labels []label // the players' names by their ships, in an arena
+	labels []label             // the players' names by their ships, in an arena
+	spots  [game.MaxShips]rect // where each label shows: see drawLabels
+	cells  cellPutter
 }
 
 // arenaShown is what the arena last drew on the session's screen.
@@ -176,8 +178,7 @@ func (a *arena) Draw(scr tcell.Screen) {
 	}
 	a.drawFrame(scr, st)
 	sh.frames++
-	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells, int(sh.frames%lateRows))
-	a.drawLabels(scr, over)
+	a.drawField(scr, over)
 	var first *string
 	if len(lines) > 0 {
 		first = &lines[0]
@@ -186,6 +187,24 @@ func (a *arena) Draw(scr tcell.Screen) {
 		a.drawOverlay(scr, lines, over)
 		sh.overlay, sh.overlayN, sh.overlayAt = first, len(lines), over
 	}
+}
+
+// drawField sets the field's cells that changed and the players' names
+// on the session's screen scr, holding its lock all the while: tcell's
+// Put takes the lock for every cell, and a busy arena's frame sets
+// hundreds.
+func (a *arena) drawField(scr tcell.Screen, over rect) {
+	var p putter = scr
+	if cs, ok := a.s.screen.Screen.(cellScreen); ok {
+		a.cells.colors = scr.Colors()
+		cs.Lock()
+		defer cs.Unlock()
+		a.cells.cells = cs.GetCells()
+		p = &a.cells
+	}
+	f, sh := a.frame, &a.shown
+	a.cv.flush(p, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells, int(sh.frames%lateRows))
+	a.drawLabels(p, over)
 }
 
 // at is r moved by (dx, dy).

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -71,6 +73,75 @@ func TestArenaDraw(t *testing.T) {
 	}
 }
 
+// TestKeptPlayers checks that the players box drawn over its last frame
+// on the session's screen shows what a whole redraw shows, while the
+// autopilots score and miss and players join and leave, and that a frame
+// in which nothing changed sets none of its cells. The bubble's clock
+// stands still while the test draws, so the arena steps only between
+// frames.
+func TestKeptPlayers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const w, ht = 120, 40
+		h, err := hub.New(hub.Config{Size: 8})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(h.Close)
+		kept, ann := arenaSession(t, h, "ann", w, ht)
+		ann.SetAutopilot(true)
+		whole, _ := arenaSession(t, h, "bob", w, ht)
+		wholeScr := newSim(t, "UTF-8", w, ht)
+		keptScr := kept.screen.Screen.(tcell.SimulationScreen)
+		var late *hub.Seat
+		for i := range 40 {
+			switch i {
+			case 10:
+				_, late = arenaSession(t, h, "cat", w, ht)
+				late.SetAutopilot(true)
+			case 25:
+				late.Leave()
+			}
+			time.Sleep(100 * time.Millisecond) // the arena steps
+			for _, s := range []*session{kept, whole} {
+				s.fitTo(w, ht)
+				s.root.SetRect(0, 0, w, ht)
+			}
+			kept.screen.Clear() // as tview does before every draw
+			kept.root.Draw(kept.screen)
+			keptScr.Show()
+			wholeScr.Clear()
+			whole.root.Draw(wholeScr)
+			wholeScr.Show()
+			a, aw, _ := keptScr.GetContents()
+			b, _, _ := wholeScr.GetContents()
+			x, y, pw, ph := kept.players.GetRect()
+			for r := y; r < y+ph; r++ {
+				for c := x; c < x+pw; c++ {
+					if !sameLook(a[r*aw+c], b[r*aw+c]) {
+						t.Fatalf("frame %d: cell (%d,%d) of the players box shows %q, a whole redraw %q\nkept:\n%s\nwhole:\n%s",
+							i, c, r, string(a[r*aw+c].Runes), string(b[r*aw+c].Runes), screenText(keptScr), screenText(wholeScr))
+					}
+				}
+			}
+		}
+		if text := screenText(keptScr); !strings.Contains(text, "cat left") {
+			t.Errorf("the kept screen lacks the news of cat leaving:\n%s", text)
+		}
+		// Nothing stepped since the last frame: the next sets no cell of
+		// the box, so a mark on its border and one on its first line stay.
+		x, y, _, _ := kept.players.GetRect()
+		keptScr.Put(x, y, "#", tcell.StyleDefault)
+		keptScr.Put(x+1, y+1, "#", tcell.StyleDefault)
+		kept.screen.Clear()
+		kept.root.Draw(kept.screen)
+		keptScr.Show()
+		a, aw, _ := keptScr.GetContents()
+		if got := string(a[y*aw+x].Runes) + string(a[(y+1)*aw+x+1].Runes); got != "##" {
+			t.Errorf("an unchanged frame drew over the players box: the marks show %q", got)
+		}
+	})
+}
+
 // TestArenaFits: at every common size the players box shows and stops
 // above the key help line, which stays whole on the bottom row.
 func TestArenaFits(t *testing.T) {
@@ -104,5 +175,38 @@ func TestArenaFits(t *testing.T) {
 		if top < 0 || bottom < 0 || bottom >= ht-1 {
 			t.Errorf("%dx%d: the players box spans rows %d..%d of %d, want it whole above the key help:\n%s", w, ht, top, bottom, ht, strings.Join(lines, "\n"))
 		}
+	}
+}
+
+// putLog is a putter that records every cell set.
+type putLog map[[2]int][]string
+
+func (p putLog) Put(x, y int, str string, _ tcell.Style) (string, int) {
+	r, size := utf8.DecodeRuneInString(str)
+	p[[2]int{x, y}] = append(p[[2]int{x, y}], string(r))
+	return str[size:], 1
+}
+
+func (putLog) Colors() int { return 256 }
+
+// TestLabelsOverlap: where two names overlap the later shows, each cell
+// is set once, and a name cut by the overlay does not show.
+func TestLabelsOverlap(t *testing.T) {
+	a := &arena{frame: rect{10, 5, 40, 10}}
+	a.cv.w, a.cv.h = 40, 10
+	a.labels = []label{{x: 2, y: 1, name: "alpha"}, {x: 4, y: 1, name: "bob"}, {x: 0, y: 6, name: "cut"}}
+	log := putLog{}
+	a.drawLabels(log, rect{x: 10, y: 11, w: 5, h: 1}) // the overlay over "cut"
+	var got strings.Builder
+	for x := range 20 {
+		if s, ok := log[[2]int{10 + x, 6}]; ok {
+			if len(s) != 1 {
+				t.Errorf("cell (%d,6) set %d times: %q", 10+x, len(s), s)
+			}
+			got.WriteString(s[0])
+		}
+	}
+	if got.String() != "albob" || len(log) != 5 {
+		t.Errorf("the names show %q in %d cells, want \"albob\" in 5: %v", got.String(), len(log), log)
 	}
 }

@@ -167,7 +167,7 @@ func slopeGlyph(dx, dy int) byte {
 // caller turns now round, frame by frame. What moves under a dot a frame
 // is seen two frames late at worst, ships and shots on time, and the
 // debris that moves on in between costs nothing.
-func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell, now int) {
+func (c *canvas) flush(s putter, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell, now int) {
 	cur := tcell.StyleDefault // the style of the last cell set
 	curInk := inkNone
 	mono := s.Colors() == 0
@@ -225,7 +225,7 @@ func (c *canvas) flush(s tcell.Screen, x0, y0 int, styles *[numInks]tcell.Style,
 // the row's changes in one run instead of moving the cursor over gap. A
 // cell that is set to what it shows already would not be sent, so each is
 // first set to something else.
-func (c *canvas) refill(s tcell.Screen, x0, y int, gap []cell, x int, st tcell.Style, k ink, budget int) {
+func (c *canvas) refill(s putter, x0, y int, gap []cell, x int, st tcell.Style, k ink, budget int) {
 	cost := 0
 	for _, p := range gap {
 		switch {

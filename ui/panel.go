@@ -2,6 +2,7 @@ package ui
 
 import (
 	"runtime"
+	"slices"
 	"strconv"
 	"time"
 
@@ -98,9 +99,19 @@ type span struct {
 // textLine is one line of the panel: bytes and the styles of its runs,
 // and the bytes as a string for drawing.
 type textLine struct {
-	b     []byte
-	spans []span
-	text  textCache
+	b       []byte
+	spans   []span
+	text    textCache
+	settled []span // the runs at the last settle
+}
+
+// settle turns the line's bytes into its text and reports whether the
+// text or its runs changed since the last settle.
+func (l *textLine) settle() bool {
+	changed := string(l.b) != l.text.s || !slices.Equal(l.spans, l.settled)
+	l.settled = append(l.settled[:0], l.spans...)
+	l.text.of(l.b)
+	return changed
 }
 
 func (l *textLine) reset() { l.b, l.spans = l.b[:0], l.spans[:0] }
@@ -158,6 +169,7 @@ type panel struct {
 	compact bool
 	stale   bool // the lines must be formatted again though no sample came
 	lines   [panelLines]textLine
+	changed [panelLines]bool // the lines the last format changed
 	tmp     []byte
 	shown   shown
 
@@ -177,6 +189,7 @@ func newPanel(s *session) *panel {
 	for i := range p.lines {
 		p.lines[i].b = make([]byte, 0, 4*panelWidth)
 		p.lines[i].spans = make([]span, 0, 8)
+		p.lines[i].settled = make([]span, 0, 8)
 	}
 	return p
 }
@@ -195,13 +208,15 @@ func (p *panel) setForm(f form) {
 
 func (p *panel) Draw(scr tcell.Screen) {
 	defer p.s.guard()
-	fresh := p.s.copyView(p) || p.stale
+	stale := p.stale
+	fresh := p.s.copyView(p) || stale
 	if fresh {
 		p.format(time.Now())
 		p.stale = false
 	}
 	x, y, w, h := p.GetRect()
-	switch kept := p.s.keep(scr, &p.shown, rect{x, y, w, h}); {
+	kept := p.s.keep(scr, &p.shown, rect{x, y, w, h})
+	switch {
 	case !kept:
 		drawBorder(scr, p.s.glyphs(), x, y, w, h, borderStyle)
 		putString(scr, x+2, y, w-4, " pools ", titleStyle)
@@ -209,7 +224,9 @@ func (p *panel) Draw(scr tcell.Screen) {
 		return
 	}
 	for i := range min(len(p.lines), h-2) {
-		p.lines[i].draw(scr, x+1, y+1+i, w-2)
+		if !kept || stale || p.changed[i] {
+			p.lines[i].draw(scr, x+1, y+1+i, w-2)
+		}
 	}
 }
 
@@ -232,7 +249,7 @@ func (p *panel) format(now time.Time) {
 		ln = panelLines
 	}
 	for i := range p.lines[:ln] {
-		p.lines[i].text.of(p.lines[i].b)
+		p.changed[i] = p.lines[i].settle()
 	}
 }
 

@@ -23,20 +23,27 @@ func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines + 1 }
 // nothing, one after the other from the top, so that a box cut short by a
 // small terminal still shows the news of a half-empty arena. It formats its lines from the arena under its read lock and
 // turns them into strings only when they change, so a frame allocates
-// nothing in steady state.
+// nothing in steady state. On the session's screen it draws only the
+// lines that changed since its last frame (see [session.keep]).
 type players struct {
 	*tview.Box
 	s     *session
 	lines []textLine
 	title textCache
 	buf   []byte
+
+	shown   shown
+	changed []bool // the lines the last format changed
+	retitle bool   // the last format changed the title
 }
 
 func newPlayers(s *session, size int) *players {
-	p := &players{Box: tview.NewBox(), s: s, lines: make([]textLine, playersHeight(size)-2), buf: make([]byte, 0, 64)}
+	n := playersHeight(size) - 2
+	p := &players{Box: tview.NewBox(), s: s, lines: make([]textLine, n), buf: make([]byte, 0, 64), changed: make([]bool, n)}
 	for i := range p.lines {
 		p.lines[i].b = make([]byte, 0, 4*panelWidth)
 		p.lines[i].spans = make([]span, 0, 8)
+		p.lines[i].settled = make([]span, 0, 8)
 	}
 	return p
 }
@@ -45,10 +52,15 @@ func (p *players) Draw(scr tcell.Screen) {
 	defer p.s.guard()
 	x, y, w, h := p.GetRect()
 	p.format()
-	drawBorder(scr, p.s.glyphs(), x, y, w, h, borderStyle)
-	putString(scr, x+2, y, w-4, p.title.s, titleStyle)
+	kept := p.s.keep(scr, &p.shown, rect{x, y, w, h})
+	if !kept || p.retitle {
+		drawBorder(scr, p.s.glyphs(), x, y, w, h, borderStyle)
+		putString(scr, x+2, y, w-4, p.title.s, titleStyle)
+	}
 	for i := range min(len(p.lines), h-2) {
-		p.lines[i].draw(scr, x+1, y+1+i, w-2)
+		if !kept || p.changed[i] {
+			p.lines[i].draw(scr, x+1, y+1+i, w-2)
+		}
 	}
 }
 
@@ -68,7 +80,9 @@ func (p *players) format() {
 	w := ar.World()
 	p.buf = append(append(append(p.buf[:0], " arena "...), ar.Name()...), " · "...)
 	p.buf = append(p.buf, w.Mode().String()...)
-	p.title.of(append(p.buf, ' '))
+	p.buf = append(p.buf, ' ')
+	p.retitle = string(p.buf) != p.title.s
+	p.title.of(p.buf)
 
 	ln := 0
 	next := func() *textLine {
@@ -118,9 +132,10 @@ func (p *players) format() {
 		l.style(alertStyle).str(notice)
 	}
 	for i := range p.lines {
+		l := &p.lines[i]
 		if i >= ln {
-			p.lines[i].reset() // below the news: blank
+			l.reset() // below the news: blank
 		}
-		p.lines[i].text.of(p.lines[i].b)
+		p.changed[i] = l.settle()
 	}
 }

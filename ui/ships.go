@@ -75,14 +75,17 @@ func (a *arena) coverLabels(over rect) {
 // over. Where names overlap, the later one shows; each cell is set once,
 // since tcell sends a cell again whenever it is set to something else, even
 // when set back within the frame.
-func (a *arena) drawLabels(scr tcell.Screen, over rect) {
+func (a *arena) drawLabels(scr putter, over rect) {
 	for i := range a.labels {
-		l := &a.labels[i]
-		x, y, w := a.visible(l, over)
+		x, y, w := a.visible(&a.labels[i], over)
+		a.spots[i] = rect{x, y, w, 1}
+	}
+	for i := range a.labels {
+		l, at := &a.labels[i], a.spots[i]
 		name := l.name
-		for j := 0; j < w && name != ""; j++ {
-			if !a.hidden(i, x+j, y, over) {
-				scr.Put(x+j, y, name, l.st)
+		for j := 0; j < at.w && name != ""; j++ {
+			if !a.hidden(i, at.x+j, at.y) {
+				scr.Put(at.x+j, at.y, name, l.st)
 			}
 			_, size := utf8.DecodeRuneInString(name)
 			name = name[size:]
@@ -90,10 +93,11 @@ func (a *arena) drawLabels(scr tcell.Screen, over rect) {
 	}
 }
 
-// hidden tells whether a name after the i-th covers the screen cell (x, y).
-func (a *arena) hidden(i, x, y int, over rect) bool {
-	for j := i + 1; j < len(a.labels); j++ {
-		if lx, ly, w := a.visible(&a.labels[j], over); ly == y && x >= lx && x < lx+w {
+// hidden tells whether a name after the i-th covers the screen cell
+// (x, y), by where drawLabels found the names show.
+func (a *arena) hidden(i, x, y int) bool {
+	for _, at := range a.spots[i+1 : len(a.labels)] {
+		if at.y == y && x >= at.x && x < at.x+at.w {
 			return true
 		}
 	}
