@@ -28,9 +28,10 @@ func (s *session) arenaInput() game.Input {
 	return s.input(time.Since(s.clock))
 }
 
-// arenaLoop samples the shared pools and the seat sampleEvery steps' time,
-// and notices when the seat's game is over. The arena steps itself.
-func (s *session) arenaLoop() {
+// sampleLoop calls sample every sampleEvery steps' time, for a session
+// whose game steps elsewhere (an arena's seat, a watcher), until the
+// session stops or sample reports false.
+func (s *session) sampleLoop(sample func(now time.Duration) bool) {
 	defer s.loops.Done()
 	defer s.guard()
 	t := time.NewTicker(sampleEvery * time.Second / game.TPS)
@@ -40,11 +41,20 @@ func (s *session) arenaLoop() {
 		case <-s.stop:
 			return
 		case <-t.C:
-			if entry, ok := s.arenaSample(time.Since(s.clock)); ok {
-				s.record(entry)
+			if !sample(time.Since(s.clock)) {
+				return
 			}
 		}
 	}
+}
+
+// arenaTick samples the shared pools and notices when the seat's game is
+// over, storing its score.
+func (s *session) arenaTick(now time.Duration) bool {
+	if entry, ok := s.arenaSample(now); ok {
+		s.record(entry)
+	}
+	return true
 }
 
 // arenaSample takes a sample and, when the seat's last ship is lost,

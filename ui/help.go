@@ -90,6 +90,16 @@ func (h *helpLine) Draw(scr tcell.Screen) {
 		return // it never changes: its last frame stays
 	}
 	h.g = g
+	items := g.helpLine
+	if h.s.watch != nil {
+		items = watchHelpLine
+	}
+	drawKeys(scr, x, y, w, items)
+}
+
+// drawKeys draws a line of key help w cells wide: "? help" and "q quit" at
+// its right end, items from the left as far as they fit.
+func drawKeys(scr tcell.Screen, x, y, w int, items []helpItem) {
 	for i := range w {
 		scr.Put(x+i, y, blank, tcell.StyleDefault)
 	}
@@ -103,10 +113,6 @@ func (h *helpLine) Draw(scr tcell.Screen) {
 	}
 	helpHelp.draw(scr, end, y)
 	x++
-	items := g.helpLine
-	if h.s.watch != nil {
-		items = watchHelpLine
-	}
 	for _, it := range items {
 		if x+it.width() > end-2 {
 			break

@@ -588,27 +588,7 @@ func (l *replayLine) Draw(scr tcell.Screen) {
 	if l.v.s.keep(scr, &l.shown, rect{x, y, w, h}) {
 		return // the keys stay where they were
 	}
-	x, w = x+n, w-n
-	for i := range w {
-		scr.Put(x+i, y, blank, tcell.StyleDefault)
-	}
-	end := x + w - helpQuit.width() - 1
-	if end < x {
-		return
-	}
-	helpQuit.draw(scr, end, y)
-	if end -= helpHelp.width() + 2; end < x {
-		return
-	}
-	helpHelp.draw(scr, end, y)
-	x++
-	for _, it := range replayItems(g) {
-		if x+it.width() > end-2 {
-			break
-		}
-		it.draw(scr, x, y)
-		x += it.width() + 2
-	}
+	drawKeys(scr, x+n, y, w-n, replayItems(g))
 }
 
 // appendClock appends step as the game time it is, mm:ss.

@@ -293,10 +293,10 @@ func (s *session) startLoops() {
 	s.loops.Add(2)
 	switch {
 	case s.watch != nil:
-		go s.watchLoop()
+		go s.sampleLoop(s.watchTick)
 	case s.seat != nil:
 		s.seat.SetInput(s.arenaInput)
-		go s.arenaLoop()
+		go s.sampleLoop(s.arenaTick)
 	default:
 		s.offer()
 		go s.stepLoop()

@@ -61,25 +61,14 @@ func Gone(w *hub.Watcher) string {
 	return w.Name() + " left: the game is over"
 }
 
-// watchLoop copies the watched game's pool figures for the panel
-// sampleEvery steps' time, and ends the session when a solo game is
-// hidden. The game steps itself.
-func (s *session) watchLoop() {
-	defer s.loops.Done()
-	defer s.guard()
-	t := time.NewTicker(sampleEvery * time.Second / game.TPS)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-t.C:
-			if !s.watchSample(time.Since(s.clock)) {
-				s.end(ReasonGone, nil)
-				return
-			}
-		}
+// watchTick copies the watched game's pool figures for the panel, and
+// ends the session when a solo game is hidden.
+func (s *session) watchTick(now time.Duration) bool {
+	if !s.watchSample(now) {
+		s.end(ReasonGone, nil)
+		return false
 	}
+	return true
 }
 
 // watchSample takes the panel's figures from the watched game: a solo
