@@ -195,7 +195,7 @@ func (a *arena) Draw(scr tcell.Screen) {
 // hundreds.
 func (a *arena) drawField(scr tcell.Screen, over rect) {
 	var p putter = scr
-	if cs, ok := a.s.screen.Screen.(cellScreen); ok {
+	if cs, ok := a.s.screen.Screen.(cellScreen); ok && a.s.screen.frame == nil {
 		a.cells.colors = scr.Colors()
 		cs.Lock()
 		defer cs.Unlock()

@@ -151,7 +151,8 @@ func slopeGlyph(dx, dy int) byte {
 // recorded as unknown there, so that they are set again once uncovered.
 // Without (nil) it sets them all.
 //
-// tcell sends the changed cells in reading order, each after a cursor move
+// The screen (package vt, or tcell where vt cannot drive the terminal)
+// sends the changed cells in reading order, each after a cursor move
 // unless it follows the last one sent, each in a new style unless it has
 // the last one's. So flush blanks a cell in the style of the cell it set
 // before it (a blank shows no colour), and where two changed cells of a
@@ -196,7 +197,7 @@ func (c *canvas) flush(s putter, x0, y0 int, styles *[numInks]tcell.Style, hole 
 					continue
 				}
 				if last >= 0 && x-last > 1 && !mono {
-					c.refill(s, x0, y0+y, row[last+1:x], last+1, cur, curInk, moveCost(x0+x, y0+y))
+					c.refill(s, x0, y0+y, row[last+1:x], last+1, cur, curInk, skipCost(x-last-1))
 				}
 				was[x] = p
 			}
@@ -221,7 +222,7 @@ func (c *canvas) flush(s putter, x0, y0 int, styles *[numInks]tcell.Style, hole 
 
 // refill sets again the unchanged cells gap, from column x of the canvas
 // on screen row y, which lie between two changed ones, if sending them in
-// style st (that of ink k) costs fewer bytes than budget: then tcell sends
+// style st (that of ink k) costs fewer bytes than budget: then the screen sends
 // the row's changes in one run instead of moving the cursor over gap. A
 // cell that is set to what it shows already would not be sent, so each is
 // first set to something else.
@@ -256,9 +257,15 @@ func (c *canvas) refill(s putter, x0, y int, gap []cell, x int, st tcell.Style, 
 	}
 }
 
-// moveCost is the length of the sequence that moves an xterm's cursor to
-// (x, y): ESC [ row ; column H, both counted from 1.
-func moveCost(x, y int) int { return 4 + digits(y+1) + digits(x+1) }
+// skipCost is the length of the sequence with which package vt moves the
+// cursor n cells on along a row: ESC [ n C, the n left out when 1. (tcell
+// moves it with ESC [ row ; column H, a few bytes more.)
+func skipCost(n int) int {
+	if n == 1 {
+		return 3
+	}
+	return 3 + digits(n)
+}
 
 func digits(v int) int {
 	n := 1

@@ -53,11 +53,13 @@
 // lock that the drawing and the keys take too; it waits while the
 // terminal is too small or the key help is up. The screen is redrawn
 // Options.FPS times a second, never on input: tview's draw after each
-// event is skipped, so a flood of keys cannot raise the frame rate. A frame allocates nothing in this package:
-// the canvas is reused, numbers are formatted into reused buffers, and
-// text reaches tcell through Screen.Put with strings that already exist.
-// Only the cells that changed since the last frame are sent to the
-// terminal (see appScreen): a still screen costs a few bytes a frame.
+// event is skipped, so a flood of keys cannot raise the frame rate. A
+// frame allocates nothing: the canvas is reused, numbers are formatted
+// into reused buffers, and text reaches the screen through Screen.Put with
+// strings that already exist. Only the cells that changed since the last
+// frame are sent to the terminal, by package vt where it can drive the
+// terminal (256 colours, UTF-8), else by tcell (see appScreen): a still
+// screen costs nothing.
 //
 // # Keys
 //

@@ -255,6 +255,7 @@ func (s *session) run(ctx context.Context) (Result, error) {
 		SetBeforeDrawFunc(s.beforeDraw).
 		SetAfterDrawFunc(s.afterDraw)
 	s.runApp()
+	s.screen.release()
 	// Run may have returned on its own (a panic inside tview); make sure the
 	// goroutines stop, and never start them after this point.
 	s.end(ReasonPanic, errors.New("ui: the event loop ended unexpectedly"))

@@ -2,13 +2,17 @@ package ui
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
+
+	"poolroids/ui/vt"
 )
 
-// appScreen is the screen as tview sees it. It changes four things.
+// appScreen is the screen as tview sees it. It changes five things.
 //
 // It keeps the error of Init, which tview's SetScreen drops: a screen that
 // could not start must not be drawn on or finalised (tcell panics on both).
@@ -17,18 +21,25 @@ import (
 // it on: tview would stop on it by itself while the frame goroutine may
 // still be running.
 //
-// And it keeps the last frame instead of clearing it. tview clears the
-// whole cell buffer before every draw, and tcell (v2.13) marks a cell for
-// output whenever its content changes, even back to what the terminal
-// already shows: every cell that is not blank would be redrawn and sent
-// again on every frame. So Clear clears only when the size changed (the
-// too-small notice comes and goes with a size change too) and counts those
-// clears in epoch; between two,
-// the widgets draw over their last frame only the cells that change (see
-// [session.keep]), and tcell sends only those.
+// It keeps the last frame instead of clearing it. tview clears the whole
+// cell buffer before every draw, and tcell (v2.13) marks a cell for output
+// whenever its content changes, even back to what the terminal already
+// shows: every cell that is not blank would be redrawn and sent again on
+// every frame. So Clear clears only when the size changed (the too-small
+// notice comes and goes with a size change too) and counts those clears in
+// epoch; between two, the widgets draw over their last frame only the
+// cells that change (see [session.keep]), and only those are sent.
 //
-// Last, Show does nothing after a draw that was skipped (tview draws after
-// every input event; see [session.beforeDraw]).
+// Show does nothing after a draw that was skipped (tview draws after every
+// input event; see [session.beforeDraw]).
+//
+// Last, on a terminal that package vt can drive (256 colours or more,
+// UTF-8: every terminal an SSH client runs in today) the cells live in a
+// vt.Frame and Show writes what changed to the terminal itself, at a
+// fraction of tcell's cost (see package vt). tcell keeps the terminal's
+// modes and input; its own cells stay blank and locked while the frame
+// draws, so that the redraw tcell makes by itself when the window changes
+// sends nothing over the game, and [appScreen.release] hands them back.
 type appScreen struct {
 	tcell.Screen
 	s        *session
@@ -36,11 +47,49 @@ type appScreen struct {
 	epoch    uint64 // real clears so far; starts at 1, so that 0 is never current
 	skipShow bool   // the next Show follows a skipped draw
 	w, h     int    // the size at the last real clear
+
+	frame *vt.Frame   // the cells, when Show writes them itself; nil: tcell does
+	tty   io.Writer   // where Show writes them
+	lock  sync.Locker // tcell's lock, held while writing: tcell writes too
+	out   []byte      // the bytes of the last frame sent, reused
 }
 
 func (e *appScreen) Init() error {
 	e.initErr = e.Screen.Init()
+	if e.initErr == nil {
+		e.direct()
+	}
 	return e.initErr
+}
+
+// direct makes the screen write its frames itself where vt can drive the
+// terminal.
+func (e *appScreen) direct() {
+	tty, ok := e.Screen.Tty()
+	lock, locks := baseScreen(e.Screen).(sync.Locker)
+	if !ok || tty == nil || !locks || e.Screen.Colors() < 256 || !utf8Charset(e.Screen.CharacterSet()) {
+		return
+	}
+	e.frame = &vt.Frame{TrueColor: e.Screen.Colors() >= 1<<24}
+	e.tty, e.lock = tty, lock
+}
+
+// release gives tcell its cells back once the session is over, for the
+// screen's next user (the lobby): unlocked, they are all sent again at
+// its first Show.
+func (e *appScreen) release() {
+	if e.frame != nil {
+		w, h := e.Screen.Size()
+		e.Screen.LockRegion(0, 0, w, h, false)
+	}
+}
+
+// baseScreen is the screen under the views that share it.
+func baseScreen(scr tcell.Screen) tcell.Screen {
+	if v, ok := scr.(*sharedView); ok {
+		return v.Screen
+	}
+	return scr
 }
 
 func (e *appScreen) PollEvent() tcell.Event {
@@ -71,7 +120,30 @@ func (e *appScreen) Show() {
 		e.skipShow = false
 		return
 	}
-	e.Screen.Show()
+	if e.frame == nil {
+		e.Screen.Show()
+		return
+	}
+	e.write()
+}
+
+// write sends what changed in the frame.
+func (e *appScreen) write() {
+	if e.out = e.frame.Render(e.out[:0]); len(e.out) > 0 {
+		e.lock.Lock()
+		_, _ = e.tty.Write(e.out) // a failed terminal ends the session through its input
+		e.lock.Unlock()
+	}
+}
+
+// Sync redraws the whole screen.
+func (e *appScreen) Sync() {
+	if e.frame == nil {
+		e.Screen.Sync()
+		return
+	}
+	e.frame.Invalidate()
+	e.write()
 }
 
 // Clear clears the screen when its size changed since the last real
@@ -81,7 +153,13 @@ func (e *appScreen) Clear() {
 	if w == e.w && h == e.h {
 		return
 	}
-	e.Screen.Clear()
+	if e.frame != nil {
+		e.frame.Resize(w, h)
+		e.Screen.Clear()
+		e.Screen.LockRegion(0, 0, w, h, true)
+	} else {
+		e.Screen.Clear()
+	}
 	e.w, e.h = w, h
 	e.epoch++
 }
@@ -93,10 +171,87 @@ func (e *appScreen) clearNow() {
 	if e.w == 0 && e.h == 0 {
 		return
 	}
+	if e.frame != nil {
+		e.frame.Fill(' ', tcell.StyleDefault)
+		e.epoch++
+		return
+	}
 	e.Screen.Clear()
 	e.w, e.h = e.Screen.Size()
 	e.epoch++
 }
+
+// The cells, in the frame when there is one, else in tcell's buffer.
+
+func (e *appScreen) Put(x, y int, str string, st tcell.Style) (string, int) {
+	if e.frame == nil {
+		return e.Screen.Put(x, y, str, st)
+	}
+	return e.frame.Put(x, y, str, st)
+}
+
+func (e *appScreen) PutStr(x, y int, str string) {
+	e.PutStrStyled(x, y, str, tcell.StyleDefault)
+}
+
+func (e *appScreen) PutStrStyled(x, y int, str string, st tcell.Style) {
+	if e.frame == nil {
+		e.Screen.PutStrStyled(x, y, str, st)
+		return
+	}
+	putString(e, x, y, e.w, str, st)
+}
+
+func (e *appScreen) SetContent(x, y int, mainc rune, combc []rune, st tcell.Style) {
+	if e.frame == nil {
+		e.Screen.SetContent(x, y, mainc, combc, st)
+		return
+	}
+	e.frame.SetContent(x, y, mainc, combc, st)
+}
+
+func (e *appScreen) SetCell(x, y int, st tcell.Style, ch ...rune) {
+	if len(ch) > 0 {
+		e.SetContent(x, y, ch[0], ch[1:], st)
+	}
+}
+
+func (e *appScreen) Get(x, y int) (string, tcell.Style, int) {
+	if e.frame == nil {
+		return e.Screen.Get(x, y)
+	}
+	return e.frame.Get(x, y)
+}
+
+func (e *appScreen) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
+	if e.frame == nil {
+		return e.Screen.GetContent(x, y)
+	}
+	str, st, w := e.frame.Get(x, y)
+	r, n := utf8.DecodeRuneInString(str)
+	var combc []rune
+	if n < len(str) {
+		combc = []rune(str[n:])
+	}
+	return r, combc, st, w
+}
+
+func (e *appScreen) Fill(r rune, st tcell.Style) {
+	if e.frame == nil {
+		e.Screen.Fill(r, st)
+		return
+	}
+	e.frame.Fill(r, st)
+}
+
+func (e *appScreen) ShowCursor(x, y int) {
+	e.Screen.ShowCursor(x, y) // for tcell's own redraws, and the next user
+	if e.frame != nil {
+		e.frame.ShowCursor(x, y)
+	}
+}
+
+func (e *appScreen) HideCursor() { e.ShowCursor(-1, -1) }
 
 // putter is what draws cells: a tcell.Screen, or a cellPutter.
 type putter interface {

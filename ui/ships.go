@@ -73,8 +73,8 @@ func (a *arena) coverLabels(over rect) {
 
 // drawLabels draws the names over the field, but not into the overlay at
 // over. Where names overlap, the later one shows; each cell is set once,
-// since tcell sends a cell again whenever it is set to something else, even
-// when set back within the frame.
+// since the screen sends a cell again whenever it is set to something
+// else, even when set back within the frame.
 func (a *arena) drawLabels(scr putter, over rect) {
 	for i := range a.labels {
 		x, y, w := a.visible(&a.labels[i], over)

@@ -1,0 +1,408 @@
+package vt
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/uniseg"
+)
+
+// term is a terminal as xterm behaves, reduced to what Render sends and to
+// what the checks read: graphemes and their widths, the right margin's
+// deferred wrap, cursor addressing, erasing, SGR and the cursor's
+// visibility. Sequences it does not know fail the test.
+type term struct {
+	t       *testing.T
+	w, h    int
+	cells   []tcell.Style // each cell's style (in SGR terms: see sgrStyle)
+	text    []string      // each cell's cluster; "" is the right half of a wide one
+	x, y    int
+	pending bool // at the right margin: the next character wraps first
+	st      tcell.Style
+	visible bool
+	synced  int // synchronized-output depth: ?2026h minus ?2026l
+}
+
+func newTerm(t *testing.T, w, h int) *term {
+	v := &term{t: t, w: w, h: h, cells: make([]tcell.Style, w*h), text: make([]string, w*h), visible: true}
+	for i := range v.text {
+		v.text[i] = " "
+	}
+	return v
+}
+
+func (v *term) write(b []byte) {
+	v.t.Helper()
+	s := string(b)
+	for s != "" {
+		if s[0] == 0x1b {
+			end := strings.IndexAny(s[1:], "@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~")
+			if len(s) < 3 || s[1] != '[' || end < 0 {
+				v.t.Fatalf("not a CSI sequence: %q", s)
+			}
+			end = 2 + strings.IndexAny(s[2:], "@ABCDEFGHIJKLMNOPQRSTUVWXYZ[\\]^_`abcdefghijklmnopqrstuvwxyz{|}~")
+			v.csi(s[2:end], s[end])
+			s = s[end+1:]
+			continue
+		}
+		g, rest, width, _ := uniseg.FirstGraphemeClusterInString(s, -1)
+		if i := strings.IndexByte(g, 0x1b); i > 0 {
+			g, rest = g[:i], s[i:]
+		}
+		v.put(g, width)
+		s = rest
+	}
+	if v.synced != 0 {
+		v.t.Fatalf("synchronized output left at depth %d", v.synced)
+	}
+}
+
+func (v *term) put(g string, width int) {
+	if v.pending {
+		v.x, v.y, v.pending = 0, min(v.y+1, v.h-1), false
+	}
+	if width == 2 && v.x == v.w-1 {
+		v.t.Fatalf("a wide cluster %q sent to the last column", g)
+	}
+	v.unwide(v.x)
+	if width == 2 {
+		v.unwide(v.x + 1)
+	}
+	i := v.y*v.w + v.x
+	v.text[i], v.cells[i] = g, v.st
+	if width == 2 {
+		v.text[i+1], v.cells[i+1] = "", v.st
+	}
+	v.x += max(width, 1)
+	if v.x >= v.w {
+		v.x, v.pending = v.w-1, true
+	}
+}
+
+// unwide blanks the wide cluster that column x of the cursor's row is half
+// of, as a terminal does when either half is written over.
+func (v *term) unwide(x int) {
+	i := v.y*v.w + x
+	switch {
+	case x >= v.w:
+	case v.text[i] == "" && x > 0: // the right half
+		v.text[i-1] = " "
+		v.text[i] = " "
+	case x+1 < v.w && v.text[i+1] == "": // the left half
+		v.text[i+1] = " "
+	}
+}
+
+func (v *term) csi(params string, final byte) {
+	v.t.Helper()
+	v.pending = v.pending && final == 'm'
+	if strings.HasPrefix(params, "?") {
+		set := final == 'h'
+		switch params {
+		case "?25":
+			v.visible = set
+		case "?2026":
+			v.synced += map[bool]int{true: 1, false: -1}[set]
+		default:
+			v.t.Fatalf("unknown private mode %q%c", params, final)
+		}
+		return
+	}
+	var n []int
+	for _, p := range strings.Split(params, ";") {
+		k, err := strconv.Atoi(p)
+		if p != "" && err != nil {
+			v.t.Fatalf("bad parameter in %q%c", params, final)
+		}
+		n = append(n, k)
+	}
+	switch final {
+	case 'H':
+		v.y, v.x = max(n[0], 1)-1, max(n[len(n)-1], 1)-1
+		if len(n) != 2 || v.x >= v.w || v.y >= v.h {
+			v.t.Fatalf("bad cursor position %q", params)
+		}
+	case 'C':
+		v.x = min(v.x+max(n[0], 1), v.w-1)
+	case 'J':
+		if n[0] != 2 {
+			v.t.Fatalf("unexpected ED %q", params)
+		}
+		for i := range v.text {
+			v.text[i], v.cells[i] = " ", v.st
+		}
+	case 'm':
+		v.st = sgrStyle(v.t, n)
+	default:
+		v.t.Fatalf("unexpected CSI %q%c", params, final)
+	}
+}
+
+// sgrStyle reads SGR parameters that start with 0 into the tcell style
+// that sends them: attributes, palette colours by index.
+func sgrStyle(t *testing.T, n []int) tcell.Style {
+	t.Helper()
+	if n[0] != 0 {
+		t.Fatalf("SGR %v does not start from the default", n)
+	}
+	st := tcell.StyleDefault
+	for i := 1; i < len(n); i++ {
+		switch p := n[i]; {
+		case p == 1:
+			st = st.Bold(true)
+		case p == 2:
+			st = st.Dim(true)
+		case p == 3:
+			st = st.Italic(true)
+		case p == 4:
+			st = st.Underline(true)
+		case p == 5:
+			st = st.Blink(true)
+		case p == 7:
+			st = st.Reverse(true)
+		case p == 9:
+			st = st.StrikeThrough(true)
+		case p >= 30 && p <= 37:
+			st = st.Foreground(tcell.PaletteColor(p - 30))
+		case p >= 90 && p <= 97:
+			st = st.Foreground(tcell.PaletteColor(p - 90 + 8))
+		case p >= 40 && p <= 47:
+			st = st.Background(tcell.PaletteColor(p - 40))
+		case p >= 100 && p <= 107:
+			st = st.Background(tcell.PaletteColor(p - 100 + 8))
+		case (p == 38 || p == 48) && i+2 < len(n) && n[i+1] == 5:
+			st = extended(st, p, tcell.PaletteColor(n[i+2]))
+			i += 2
+		case (p == 38 || p == 48) && i+4 < len(n) && n[i+1] == 2:
+			st = extended(st, p, tcell.NewRGBColor(int32(n[i+2]), int32(n[i+3]), int32(n[i+4])))
+			i += 4
+		default:
+			t.Fatalf("unexpected SGR parameters %v", n)
+		}
+	}
+	return st
+}
+
+// extended sets the colour of SGR 38 (foreground) or 48 (background).
+func extended(st tcell.Style, p int, c tcell.Color) tcell.Style {
+	if p == 38 {
+		return st.Foreground(c)
+	}
+	return st.Background(c)
+}
+
+// sent is st as a terminal shows it after Render: RGB colours fitted to
+// the palette unless true colour, the underline a plain one.
+func sent(f *Frame, st tcell.Style) tcell.Style {
+	fg, bg, attrs := st.Decompose()
+	fit := func(c tcell.Color) tcell.Color {
+		switch {
+		case !c.Valid():
+			return tcell.ColorDefault
+		case c.IsRGB() && !f.TrueColor:
+			return tcell.FindColor(c, palette)
+		}
+		return c
+	}
+	out := tcell.StyleDefault.Foreground(fit(fg)).Background(fit(bg)).Attributes(attrs)
+	if st.GetUnderlineStyle() != tcell.UnderlineStyleNone {
+		out = out.Underline(true)
+	}
+	return out
+}
+
+// check fails unless the terminal shows f: every cell not covered by a
+// wide cluster to its left, and the cursor.
+func check(t *testing.T, v *term, f *Frame) {
+	t.Helper()
+	for y := range f.h {
+		for x := 0; x < f.w; x++ {
+			s, st, w := f.Get(x, y)
+			if w == 2 && x == f.w-1 {
+				s = " "
+			}
+			i := y*f.w + x
+			if v.text[i] != s || (v.cells[i] != sent(f, st) && s != " ") {
+				t.Fatalf("cell (%d,%d): terminal shows %q in %v, frame holds %q in %v\nterminal:\n%s",
+					x, y, v.text[i], v.cells[i], s, sent(f, st), v.screen())
+			}
+			if w == 2 {
+				x++
+			}
+		}
+	}
+	if want := f.cursorOn && f.cursorX < f.w && f.cursorY < f.h; v.visible != want || want && (v.x != f.cursorX || v.y != f.cursorY) {
+		t.Fatalf("cursor visible %v at (%d,%d), want %v at (%d,%d)", v.visible, v.x, v.y, want, f.cursorX, f.cursorY)
+	}
+}
+
+func (v *term) screen() string {
+	var b strings.Builder
+	for y := range v.h {
+		b.WriteString(strings.Join(v.text[y*v.w:(y+1)*v.w], ""))
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+var (
+	red   = tcell.StyleDefault.Foreground(tcell.ColorRed)
+	bold  = tcell.StyleDefault.Foreground(tcell.PaletteColor(202)).Bold(true)
+	panel = tcell.StyleDefault.Foreground(tcell.ColorWhite).Background(tcell.PaletteColor(17))
+	rgb   = tcell.StyleDefault.Foreground(tcell.NewRGBColor(250, 128, 114)).Background(tcell.ColorNavy).Underline(true)
+	keep  = tcell.StyleDefault.Foreground(tcell.ColorNone).Background(tcell.ColorGreen).Reverse(true)
+	odd   = tcell.StyleDefault.Dim(true).Italic(true).Blink(true).StrikeThrough(true)
+)
+
+// TestRenderShowsFrame draws random text, in random styles, with wide and
+// combining clusters, over random frames; after each Render the terminal
+// must show the frame, whatever other output came between two frames.
+func TestRenderShowsFrame(t *testing.T) {
+	texts := []string{"a", "hello", "⠁⠂⣿", "─│┌┐", "▁▂█", "◂→·µ×", "世界", "e\u0301x", "😀!", " ", "", "a世b", "🇫🇷"}
+	styles := []tcell.Style{tcell.StyleDefault, red, bold, panel, rgb, keep, odd}
+	for _, truecolor := range []bool{false, true} {
+		for seed := range uint64(40) {
+			rng := rand.New(rand.NewPCG(seed, 7))
+			w, h := 1+rng.IntN(30), 1+rng.IntN(8)
+			f := &Frame{TrueColor: truecolor}
+			f.Resize(w, h)
+			v := newTerm(t, w, h)
+			var out []byte
+			for frame := range 30 {
+				for range rng.IntN(40) {
+					x, y := rng.IntN(w+2)-1, rng.IntN(h+2)-1
+					s, st := texts[rng.IntN(len(texts))], styles[rng.IntN(len(styles))]
+					switch rng.IntN(6) {
+					case 0:
+						f.SetContent(x, y, []rune("x⠿世é")[rng.IntN(4)], nil, st)
+					case 1:
+						f.SetContent(x, y, 'e', []rune{0x301}, st)
+					default:
+						for s != "" {
+							var n int
+							if s, n = f.Put(x, y, s, st); n == 0 {
+								break
+							}
+							x += n
+						}
+					}
+				}
+				switch rng.IntN(12) {
+				case 0:
+					f.ShowCursor(rng.IntN(w), rng.IntN(h))
+				case 1:
+					f.ShowCursor(-1, -1)
+				case 2:
+					f.Fill(' ', styles[rng.IntN(len(styles))])
+				case 3:
+					f.Invalidate()
+					v.write([]byte("\x1b[0;31m\x1b[2J\x1b[1;1Hjunk")) // someone else's output
+				case 4:
+					w, h = 1+rng.IntN(30), 1+rng.IntN(8)
+					f.Resize(w, h)
+					v = newTerm(t, w, h)
+				case 5:
+					v.write([]byte("\x1b[0;1;32m\x1b[1;1H")) // moves and colours only
+				}
+				out = f.Render(out[:0])
+				v.write(out)
+				check(t, v, f)
+				if again := f.Render(nil); len(again) != 0 {
+					t.Fatalf("seed %d frame %d: a second Render sent %q", seed, frame, again)
+				}
+			}
+		}
+	}
+}
+
+// TestRenderSendsChanges: what one changed cell costs, and that a cell set
+// to something else and back is sent again, as tcell does.
+func TestRenderSendsChanges(t *testing.T) {
+	var f Frame
+	f.Resize(20, 5)
+	f.Put(3, 1, "a", red)
+	f.Put(4, 1, "b", red)
+	first := string(f.Render(nil))
+	if want := "\x1b[?2026h\x1b[?25l\x1b[0m\x1b[2J\x1b[2;4H\x1b[0;91mab\x1b[?2026l"; first != want {
+		t.Fatalf("first frame %q, want %q", first, want)
+	}
+	f.Put(10, 1, "c", red)
+	f.Put(12, 1, "d", red)
+	f.Put(13, 1, "e", bold)
+	if got, want := string(f.Render(nil)), "\x1b[?2026h\x1b[2;11H\x1b[0;91mc\x1b[Cd\x1b[0;1;38;5;202me\x1b[?2026l"; got != want {
+		t.Fatalf("changes sent as %q, want %q", got, want)
+	}
+	f.Put(3, 1, "x", red)
+	f.Put(3, 1, "a", red)
+	f.Put(4, 1, "b", red) // the same as shown: not sent
+	if got, want := string(f.Render(nil)), "\x1b[?2026h\x1b[2;4H\x1b[0;91ma\x1b[?2026l"; got != want {
+		t.Fatalf("a cell set twice sent as %q, want %q", got, want)
+	}
+	f.ShowCursor(2, 2)
+	if got, want := string(f.Render(nil)), "\x1b[?2026h\x1b[3;3H\x1b[?25h\x1b[?2026l"; got != want {
+		t.Fatalf("the cursor shown as %q, want %q", got, want)
+	}
+	if got := f.Render(nil); len(got) != 0 {
+		t.Fatalf("a still frame sent %q", got)
+	}
+}
+
+// TestRenderAllocs: setting a frame's worth of cells and sending them
+// allocates nothing once the buffer has grown.
+func TestRenderAllocs(t *testing.T) {
+	var f Frame
+	f.Resize(120, 40)
+	glyphs := []string{"⠁", "⣿", "a", "─", "█"}
+	styles := []tcell.Style{red, bold, panel, tcell.StyleDefault}
+	buf := make([]byte, 0, 64<<10)
+	n := 0
+	draw := func() {
+		for y := range 40 {
+			for x := range 120 {
+				n++
+				f.Put(x, y, glyphs[(x+y+n)%len(glyphs)], styles[(x*y+n)%len(styles)])
+				f.SetContent(x, y, '│', nil, styles[n%len(styles)])
+			}
+		}
+		buf = f.Render(buf[:0])
+	}
+	draw()
+	if a := testing.AllocsPerRun(20, draw); a != 0 {
+		t.Fatalf("a frame allocates %v times", a)
+	}
+}
+
+// TestNarrow: the runes cluster takes as one column without asking uniseg
+// are one column to uniseg too, each a cluster of its own.
+func TestNarrow(t *testing.T) {
+	for r := rune(0); r < 0x3000; r++ {
+		if !narrow(r) {
+			continue
+		}
+		s := string(r)
+		if w := uniseg.StringWidth(s); w != 1 {
+			t.Errorf("%U: width %d", r, w)
+		}
+		if n := uniseg.GraphemeClusterCount(s + s); n != 2 {
+			t.Errorf("%U twice is %d clusters", r, n)
+		}
+	}
+}
+
+func ExampleFrame() {
+	var f Frame
+	f.Resize(80, 24)
+	st := tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
+	for x, s := 10, "score 90"; s != ""; x++ {
+		s, _ = f.Put(x, 2, s, st)
+	}
+	f.Render(nil) // clears the terminal and sends the text
+	f.Put(16, 2, "1", st)
+	f.Put(17, 2, "2", st)
+	fmt.Printf("%q\n", f.Render(nil))
+	// Output: "\x1b[?2026h\x1b[3;17H\x1b[0;1;93m12\x1b[?2026l"
+}
