@@ -12,6 +12,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/pool"
 )
 
 // arenaSession is a session on the seat of a new player in an arena of
@@ -208,5 +209,41 @@ func TestLabelsOverlap(t *testing.T) {
 	}
 	if got.String() != "albob" || len(log) != 5 {
 		t.Errorf("the names show %q in %d cells, want \"albob\" in 5: %v", got.String(), len(log), log)
+	}
+}
+
+// TestPlayersBoxGrows: the players box takes a row a player present, not
+// a row a seat, so that the strategy list below it keeps its rows in an
+// arena of few players; a join grows it at the next frame.
+func TestPlayersBoxGrows(t *testing.T) {
+	h, err := hub.New(hub.Config{Size: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	s, _ := arenaSession(t, h, "ann", 120, 40)
+	scr := s.screen.Screen.(tcell.SimulationScreen)
+	frame := func() (box, strategies int) {
+		s.fitTo(120, 40)
+		s.root.SetRect(0, 0, 120, 40)
+		s.root.Draw(s.screen)
+		scr.Show()
+		_, _, _, box = s.players.GetRect()
+		text := screenText(scr)
+		for _, st := range pool.Strategies() {
+			if strings.Contains(text, " "+string(st)+" ") {
+				strategies++
+			}
+		}
+		return box, strategies
+	}
+	box, shown := frame()
+	if box != playersHeight(1) || shown < listMin {
+		t.Errorf("one player: the players box is %d rows (want %d), the list shows %d strategies (want %d or more):\n%s",
+			box, playersHeight(1), shown, listMin, screenText(scr))
+	}
+	arenaSession(t, h, "bob", 80, 24)
+	if box, _ := frame(); box != playersHeight(2) {
+		t.Errorf("two players: the players box is %d rows, want %d", box, playersHeight(2))
 	}
 }

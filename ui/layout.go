@@ -69,6 +69,7 @@ type fit struct {
 	body, side *tview.Flex
 	form       form
 	w, h       int  // the screen size form was chosen for
+	players    int  // the players the players box was sized for
 	small      bool // the screen is smaller than minWidth×minHeight
 	help       bool // the key help is up
 }
@@ -97,13 +98,22 @@ func autoForm(w, h int) form {
 }
 
 // fitTo chooses the form for a screen of w×h when its size changed: the
-// form the player chose with v holds until then.
+// form the player chose with v holds until then. In an arena, the players
+// box takes a row a player, so the layout changes with the players too.
 func (s *session) fitTo(w, h int) {
 	ft := &s.fit
+	n := ft.players
+	if s.players != nil {
+		n = s.players.seated()
+	}
 	if w == ft.w && h == ft.h {
+		if n != ft.players {
+			ft.players = n
+			s.arrange(ft.form)
+		}
 		return
 	}
-	ft.w, ft.h = w, h
+	ft.w, ft.h, ft.players = w, h, n
 	switch f := autoForm(w, h); {
 	case f != ft.form:
 		s.arrange(f)
@@ -139,12 +149,13 @@ func (s *session) arrange(f form) {
 	s.screen.clearNow()
 }
 
-// addPlayers adds an arena's players box to the side panel, at most rows
-// tall: a fixed-size item taller than the rows left would overflow the
-// screen's bottom, the key help line included.
+// addPlayers adds an arena's players box to the side panel, as tall as
+// its players need and at most rows: a fixed-size item taller than the
+// rows left would overflow the screen's bottom, the key help line
+// included.
 func (s *session) addPlayers(rows int) {
 	if s.players != nil {
-		s.fit.side.AddItem(s.players, max(min(len(s.players.lines)+2, rows), 0), 0, false)
+		s.fit.side.AddItem(s.players, max(min(playersHeight(s.fit.players), rows), 0), 0, false)
 	}
 }
 

@@ -12,9 +12,9 @@ import (
 // newsLines is how many lines of news the players box shows.
 const newsLines = 3
 
-// playersHeight is the players box's height for an arena of size ships:
-// borders, the table's head and a row a ship, the last switch, the news
-// and a notice.
+// playersHeight is the players box's height for size players: borders,
+// the table's head and a row a player, the last switch, the news and a
+// notice.
 func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines + 1 }
 
 // players is the side panel's box of an arena: who plays (name in the
@@ -62,6 +62,20 @@ func (p *players) Draw(scr tcell.Screen) {
 			p.lines[i].draw(scr, x+1, y+1+i, w-2)
 		}
 	}
+}
+
+// seated counts the arena's players.
+func (p *players) seated() int {
+	ar := p.s.sharedArena()
+	ar.RLock()
+	defer ar.RUnlock()
+	n := 0
+	for i := range ar.World().Ships() {
+		if _, ok := ar.Seated(i); ok {
+			n++
+		}
+	}
+	return n
 }
 
 // format rebuilds the lines from the arena and the session's notice.
