@@ -50,8 +50,9 @@ type cell struct {
 // not known: it differs from every cell a Frame holds.
 var unknown = cell{st: maxStyles}
 
-// maxStyles bounds the styles one Frame tells apart between two
-// Invalidates; past it, the table starts afresh and the screen is redrawn.
+// maxStyles bounds the styles a Frame keeps, and so the cost of finding
+// one. When the table is full the styles no cell uses are dropped; a
+// style beyond maxStyles in use at once shows as the default.
 const maxStyles = 4096
 
 // Frame is a terminal screen's cells: what drawing set (cells) and what
@@ -269,18 +270,40 @@ func (f *Frame) style(st tcell.Style) uint16 {
 		}
 	}
 	if len(f.styles) == maxStyles {
-		// Every cell's index is about to lose its meaning: start afresh,
-		// the cells in the default style, and redraw.
-		f.styles, f.sgr = f.styles[:1], f.sgr[:1]
-		for i := range f.cells {
-			f.cells[i].st = 0
+		if f.compact(); len(f.styles) == maxStyles {
+			return 0
 		}
-		f.Invalidate()
 	}
 	f.styles = append(f.styles, st)
 	f.sgr = append(f.sgr, "")
 	f.last = uint16(len(f.styles) - 1)
 	return f.last
+}
+
+// compact drops the styles no cell uses, renumbering the rest in order.
+// What the terminal shows is then known by old numbers only: it is
+// redrawn.
+func (f *Frame) compact() {
+	remap := make([]uint16, len(f.styles))
+	used := make([]bool, len(f.styles))
+	used[0] = true
+	for _, c := range f.cells {
+		used[c.st] = true
+	}
+	n := 0
+	for i, u := range used {
+		if u {
+			remap[i] = uint16(n)
+			f.styles[n], f.sgr[n] = f.styles[i], f.sgr[i]
+			n++
+		}
+	}
+	f.styles, f.sgr = f.styles[:n], f.sgr[:n]
+	for i := range f.cells {
+		f.cells[i].st = remap[f.cells[i].st]
+	}
+	f.last = 0
+	f.Invalidate()
 }
 
 // Render appends to dst the bytes that make the terminal show the frame,

@@ -376,6 +376,31 @@ func TestRenderAllocs(t *testing.T) {
 	}
 }
 
+// TestManyStyles: a frame keeps its cells' styles past maxStyles styles
+// set, dropping the ones no cell uses any more.
+func TestManyStyles(t *testing.T) {
+	var f Frame
+	f.Resize(20, 10)
+	v := newTerm(t, 20, 10)
+	const puts = maxStyles + 100 // the table fills 100 puts before the end
+	for i := range puts {
+		x, y := i%20, (i/20)%10
+		f.Put(x, y, "x", tcell.StyleDefault.Foreground(tcell.NewRGBColor(int32(i&0xff), int32(i>>8), 7)))
+		if i%500 == 0 {
+			v.write(f.Render(nil))
+			check(t, v, &f)
+		}
+	}
+	v.write(f.Render(nil))
+	check(t, v, &f)
+	for i := puts - 200; i < puts; i++ {
+		x, y := i%20, (i/20)%10
+		if _, st, _ := f.Get(x, y); st != tcell.StyleDefault.Foreground(tcell.NewRGBColor(int32(i&0xff), int32(i>>8), 7)) {
+			t.Fatalf("cell (%d,%d) in %v, want the style of Put %d", x, y, st, i)
+		}
+	}
+}
+
 // TestNarrow: the runes cluster takes as one column without asking uniseg
 // are one column to uniseg too, each a cluster of its own.
 func TestNarrow(t *testing.T) {
