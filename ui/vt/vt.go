@@ -10,11 +10,11 @@
 // that a game redrawing at 30 frames a second for dozens of SSH players
 // notices: every Show walks every cell (about 190 bytes each, so 900 KB
 // for 120×40) to find the few that changed, and each changed cell costs a
-// terminfo string expansion and two allocations. A Frame keeps 24 bytes a
-// cell, marks the rows that were touched, and formats cursor moves and
-// colours into a buffer that the caller reuses: a frame allocates nothing,
-// and a still screen costs nothing at all, not even the bytes that hide
-// and show the cursor.
+// terminfo string expansion and two allocations. A Frame keeps 48 bytes a
+// cell (what was drawn, what the terminal shows), walks only the rows that
+// were touched, and formats cursor moves and colours into a buffer that
+// the caller reuses: a frame allocates nothing, and a still screen costs
+// nothing at all, not even the bytes that hide and show the cursor.
 //
 // It speaks only what every terminal with 256 colours and UTF-8 speaks
 // (CUP, CUF, SGR 0–9 and 38/48;5 or 38/48;2, DECTCEM, ED); a caller keeps
