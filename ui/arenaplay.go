@@ -28,26 +28,6 @@ func (s *session) arenaInput() game.Input {
 	return s.input(time.Since(s.clock))
 }
 
-// sampleLoop calls sample every sampleEvery steps' time, for a session
-// whose game steps elsewhere (an arena's seat, a watcher), until the
-// session stops or sample reports false.
-func (s *session) sampleLoop(sample func(now time.Duration) bool) {
-	defer s.loops.Done()
-	defer s.guard()
-	t := time.NewTicker(sampleEvery * time.Second / game.TPS)
-	defer t.Stop()
-	for {
-		select {
-		case <-s.stop:
-			return
-		case <-t.C:
-			if !sample(time.Since(s.clock)) {
-				return
-			}
-		}
-	}
-}
-
 // arenaTick samples the shared pools and notices when the seat's game is
 // over, storing its score.
 func (s *session) arenaTick(now time.Duration) bool {

@@ -470,7 +470,7 @@ func (s *session) startGame() {
 // and times each frame.
 //
 // tview draws after every key, mouse and resize event too; only the
-// frames frameLoop asks for are drawn, so the frame rate stays what was
+// frames askFrame asks for are drawn, so the frame rate stays what was
 // asked for however fast the input comes: a client pasting keys cannot
 // make the server draw for each one. What the input changed shows at the
 // next frame.

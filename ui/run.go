@@ -292,17 +292,20 @@ func (s *session) runApp() {
 func (s *session) startLoops() {
 	s.started = true
 	s.loops.Add(2)
+	// A game that steps elsewhere (a watched one, an arena) is sampled
+	// every sampleEvery steps' time, as tick samples a solo game.
+	sampling := sampleEvery * time.Second / game.TPS
 	switch {
 	case s.watch != nil:
-		go s.sampleLoop(s.watchTick)
+		go s.every(sampling, func() bool { return s.watchTick(time.Since(s.clock)) })
 	case s.seat != nil:
 		s.seat.SetInput(s.arenaInput)
-		go s.sampleLoop(s.arenaTick)
+		go s.every(sampling, func() bool { return s.arenaTick(time.Since(s.clock)) })
 	default:
 		s.offer()
 		go s.stepLoop()
 	}
-	go s.frameLoop()
+	go s.every(time.Second/time.Duration(s.opts.FPS), s.askFrame)
 	go s.supervise()
 }
 
@@ -375,23 +378,32 @@ func (s *session) stepLoop() {
 	}
 }
 
-// frameLoop asks for a frame opts.FPS times a second. It posts a key event
-// to the screen, which tview hands to onKey and follows with a draw: unlike
-// QueueUpdateDraw it never blocks (a full queue skips one frame) and it
-// allocates nothing.
-func (s *session) frameLoop() {
+// every calls f every d, as one of the session's loops, until the session
+// stops or f reports false.
+func (s *session) every(d time.Duration, f func() bool) {
 	defer s.loops.Done()
 	defer s.guard()
-	t := time.NewTicker(time.Second / time.Duration(s.opts.FPS))
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-s.stop:
 			return
 		case <-t.C:
-			_ = s.screen.PostEvent(s.frameKey)
+			if !f() {
+				return
+			}
 		}
 	}
+}
+
+// askFrame asks for a frame; the session does so opts.FPS times a second.
+// It posts a key event to the screen, which tview hands to onKey and
+// follows with a draw: unlike QueueUpdateDraw it never blocks (a full
+// queue skips one frame) and it allocates nothing.
+func (s *session) askFrame() bool {
+	_ = s.screen.PostEvent(s.frameKey)
+	return true
 }
 
 // tick takes one step of the world with this step's input and samples the
