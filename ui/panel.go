@@ -116,6 +116,56 @@ func (l *textLine) settle() bool {
 
 func (l *textLine) reset() { l.b, l.spans = l.b[:0], l.spans[:0] }
 
+// textLines are a box's lines of text (the panel's, the players'),
+// formatted anew from each sample and drawn over their last frame only
+// where they changed. Their buffers are made once, so formatting them
+// allocates nothing once their strings settle.
+type textLines struct {
+	lines   []textLine
+	changed []bool // the lines the last settle changed
+	n       int    // the lines formatted since the last settle
+}
+
+func newTextLines(n int) textLines {
+	t := textLines{lines: make([]textLine, n), changed: make([]bool, n)}
+	for i := range t.lines {
+		t.lines[i].b = make([]byte, 0, 4*panelWidth)
+		t.lines[i].spans = make([]span, 0, 8)
+		t.lines[i].settled = make([]span, 0, 8)
+	}
+	return t
+}
+
+// next returns the next line to format, empty.
+func (t *textLines) next() *textLine {
+	l := &t.lines[t.n]
+	t.n++
+	l.reset()
+	return l
+}
+
+// settle ends a format: the lines it did not reach are blank. It records
+// which lines changed.
+func (t *textLines) settle() {
+	for i := range t.lines {
+		if i >= t.n {
+			t.lines[i].reset()
+		}
+		t.changed[i] = t.lines[i].settle()
+	}
+	t.n = 0
+}
+
+// draw sets the lines from (x, y), w cells wide and at most h of them:
+// all of them, or only those the last settle changed.
+func (t *textLines) draw(scr tcell.Screen, x, y, w, h int, all bool) {
+	for i := range min(len(t.lines), h) {
+		if all || t.changed[i] {
+			t.lines[i].draw(scr, x, y+i, w)
+		}
+	}
+}
+
 // style starts a run in st at the end of the line.
 func (l *textLine) style(st tcell.Style) *textLine {
 	l.spans = append(l.spans, span{start: len(l.b), st: st})
@@ -168,8 +218,7 @@ type panel struct {
 	v       view
 	compact bool
 	stale   bool // the lines must be formatted again though no sample came
-	lines   [panelLines]textLine
-	changed [panelLines]bool // the lines the last format changed
+	text    textLines
 	tmp     []byte
 	shown   shown
 
@@ -185,13 +234,7 @@ type panel struct {
 }
 
 func newPanel(s *session) *panel {
-	p := &panel{Box: tview.NewBox(), s: s, tmp: make([]byte, 0, 64)}
-	for i := range p.lines {
-		p.lines[i].b = make([]byte, 0, 4*panelWidth)
-		p.lines[i].spans = make([]span, 0, 8)
-		p.lines[i].settled = make([]span, 0, 8)
-	}
-	return p
+	return &panel{Box: tview.NewBox(), s: s, text: newTextLines(panelLines), tmp: make([]byte, 0, 64)}
 }
 
 // MouseHandler ignores the mouse: the stats box holds nothing to click.
@@ -223,38 +266,24 @@ func (p *panel) Draw(scr tcell.Screen) {
 	case !fresh:
 		return
 	}
-	for i := range min(len(p.lines), h-2) {
-		if !kept || stale || p.changed[i] {
-			p.lines[i].draw(scr, x+1, y+1+i, w-2)
-		}
-	}
+	p.text.draw(scr, x+1, y+1, w-2, h-2, !kept || stale)
 }
 
 // format rebuilds every line from the latest sample.
 func (p *panel) format(now time.Time) {
 	p.measure(now)
 	g := p.s.glyphs()
-	ln := 0
-	next := func() *textLine {
-		l := &p.lines[ln]
-		ln++
-		l.reset()
-		return l
-	}
 	if p.compact {
-		p.formatCompact(next, g)
-		ln = compactLines
+		p.formatCompact(g)
 	} else {
-		p.formatFull(next, g)
-		ln = panelLines
+		p.formatFull(g)
 	}
-	for i := range p.lines[:ln] {
-		p.changed[i] = p.lines[i].settle()
-	}
+	p.text.settle()
 }
 
 // formatFull formats the full panel's lines.
-func (p *panel) formatFull(next func() *textLine, g *glyphs) {
+func (p *panel) formatFull(g *glyphs) {
+	next := p.text.next
 	l := next().style(headStyle).str("          ")
 	for _, name := range poolNames {
 		p.tmp = appendRight(p.tmp[:0], []byte(name), 11)
@@ -323,7 +352,8 @@ func (p *panel) formatFull(next func() *textLine, g *glyphs) {
 var compactTargets = [numTargets]string{"both", "bullets", "debris"}
 
 // formatCompact formats the compact panel's lines.
-func (p *panel) formatCompact(next func() *textLine, g *glyphs) {
+func (p *panel) formatCompact(g *glyphs) {
+	next := p.text.next
 	for i := range p.v.pools {
 		st := &p.v.pools[i].stats
 		next().style(headStyle).str(poolNames[i])

@@ -28,24 +28,16 @@ func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines + 1 }
 type players struct {
 	*tview.Box
 	s     *session
-	lines []textLine
+	text  textLines
 	title textCache
 	buf   []byte
 
 	shown   shown
-	changed []bool // the lines the last format changed
-	retitle bool   // the last format changed the title
+	retitle bool // the last format changed the title
 }
 
 func newPlayers(s *session, size int) *players {
-	n := playersHeight(size) - 2
-	p := &players{Box: tview.NewBox(), s: s, lines: make([]textLine, n), buf: make([]byte, 0, 64), changed: make([]bool, n)}
-	for i := range p.lines {
-		p.lines[i].b = make([]byte, 0, 4*panelWidth)
-		p.lines[i].spans = make([]span, 0, 8)
-		p.lines[i].settled = make([]span, 0, 8)
-	}
-	return p
+	return &players{Box: tview.NewBox(), s: s, text: newTextLines(playersHeight(size) - 2), buf: make([]byte, 0, 64)}
 }
 
 func (p *players) Draw(scr tcell.Screen) {
@@ -57,11 +49,7 @@ func (p *players) Draw(scr tcell.Screen) {
 		drawBorder(scr, p.s.glyphs(), x, y, w, h, borderStyle)
 		putString(scr, x+2, y, w-4, p.title.s, titleStyle)
 	}
-	for i := range min(len(p.lines), h-2) {
-		if !kept || p.changed[i] {
-			p.lines[i].draw(scr, x+1, y+1+i, w-2)
-		}
-	}
+	p.text.draw(scr, x+1, y+1, w-2, h-2, !kept)
 }
 
 // seated counts the arena's players.
@@ -98,13 +86,7 @@ func (p *players) format() {
 	p.retitle = string(p.buf) != p.title.s
 	p.title.of(p.buf)
 
-	ln := 0
-	next := func() *textLine {
-		l := &p.lines[ln]
-		ln++
-		l.reset()
-		return l
-	}
+	next := p.text.next
 	l := next().style(headStyle).str("player")
 	l.b = pad(l.b, 0, 16)
 	l.str("  score sh miss")
@@ -145,11 +127,5 @@ func (p *players) format() {
 	if notice != "" {
 		l.style(alertStyle).str(notice)
 	}
-	for i := range p.lines {
-		l := &p.lines[i]
-		if i >= ln {
-			l.reset() // below the news: blank
-		}
-		p.changed[i] = l.settle()
-	}
+	p.text.settle()
 }
