@@ -192,20 +192,7 @@ func TestArenaNoLeaks(t *testing.T) {
 	stay := play(t, ts.mustDial(t, "stay", nil), ptyOpts{w: 100, h: 30, cmd: "join loop", quiet: true})
 	stay.waitScreen(t, "arena loop")
 	for i := range 50 {
-		c, err := ts.dial(t, "leaky", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := play(t, c, ptyOpts{w: 100, h: 30, quiet: true, cmd: "join loop"})
-		p.waitScreen(t, "arena loop", "leaky")
-		if i%2 == 0 {
-			p.keys(t, "q")
-			if st := p.exit(t); st != 0 {
-				t.Fatalf("session %d: exit status %d", i, st)
-			}
-		}
-		c.Close()
-		<-p.read
+		comeAndGo(t, ts, i, ptyOpts{w: 100, h: 30, quiet: true, cmd: "join loop"}, "arena loop", "leaky")
 	}
 	stay.keys(t, "q")
 	stay.exit(t)

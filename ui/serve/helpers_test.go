@@ -120,6 +120,27 @@ func (ts *testServer) dial(t testing.TB, user string, key ssh.Signer) (*ssh.Clie
 	})
 }
 
+// comeAndGo is session i of a leak test, as user "leaky": it plays with o
+// until the screen shows want, then quits with q (i even; the session
+// must end with status 0) or drops the connection (i odd).
+func comeAndGo(t testing.TB, ts *testServer, i int, o ptyOpts, want ...string) {
+	t.Helper()
+	c, err := ts.dial(t, "leaky", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := play(t, c, o)
+	p.waitScreen(t, want...)
+	if i%2 == 0 {
+		p.keys(t, "q")
+		if st := p.exit(t); st != 0 {
+			t.Fatalf("session %d: exit status %d", i, st)
+		}
+	}
+	c.Close()
+	<-p.read
+}
+
 func (ts *testServer) mustDial(t testing.TB, user string, key ssh.Signer) *ssh.Client {
 	t.Helper()
 	c, err := ts.dial(t, user, key)

@@ -368,20 +368,7 @@ func TestNoLeaks(t *testing.T) {
 			ts.waitIdle(t)
 			base := runtime.NumGoroutine()
 			for i := range 50 {
-				c, err := ts.dial(t, "leaky", nil)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p := play(t, c, ptyOpts{w: 80, h: 24, quiet: true})
-				p.waitScreen(t, tt.shown)
-				if i%2 == 0 {
-					p.keys(t, "q")
-					if st := p.exit(t); st != 0 {
-						t.Fatalf("session %d: exit status %d", i, st)
-					}
-				}
-				c.Close()
-				<-p.read
+				comeAndGo(t, ts, i, ptyOpts{w: 80, h: 24, quiet: true}, tt.shown)
 			}
 			ts.waitIdle(t)
 			if n := settle(t, base); n > base {

@@ -218,20 +218,7 @@ func TestWatchNoLeaks(t *testing.T) {
 	waitUntil(t, func() bool { return conns() == 1 }) // ann's
 	base := runtime.NumGoroutine()
 	for i := range 20 {
-		c, err := ts.dial(t, "leaky", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		p := play(t, c, ptyOpts{w: 100, h: 30, quiet: true, cmd: "watch ann"})
-		p.waitScreen(t, "1 watching")
-		if i%2 == 0 {
-			p.keys(t, "q")
-			if st := p.exit(t); st != 0 {
-				t.Fatalf("watcher %d: exit status %d", i, st)
-			}
-		}
-		c.Close()
-		<-p.read
+		comeAndGo(t, ts, i, ptyOpts{w: 100, h: 30, quiet: true, cmd: "watch ann"}, "1 watching")
 	}
 	if !waitUntil(t, func() bool { return conns() == 1 && live.Solo("ann").Watchers() == 0 }) {
 		t.Fatalf("%d watchers left", live.Solo("ann").Watchers())
