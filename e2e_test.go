@@ -48,6 +48,15 @@ func (s *tmuxSession) run(args ...string) (string, error) {
 }
 
 // send types keys (tmux key names) into the pane.
+// playGame types the command line that plays bin with seed 1 and the
+// environment env, its home a new empty directory, and prints its exit
+// status after it.
+func (s *tmuxSession) playGame(bin, env string) {
+	s.t.Helper()
+	home := s.t.TempDir()
+	s.send(fmt.Sprintf("HOME=%s XDG_CONFIG_HOME=%s %s %s --seed 1; echo exit=$?", home, home, env, bin), "Enter")
+}
+
 func (s *tmuxSession) send(keys ...string) {
 	s.t.Helper()
 	if out, err := s.run(append([]string{"send-keys", "-t", "e2e"}, keys...)...); err != nil {
@@ -115,9 +124,7 @@ func buildBinary(tb testing.TB) string {
 // shell.
 func TestPlayInTmux(t *testing.T) {
 	s := newTmux(t)
-	bin := buildBinary(t)
-	home := t.TempDir()
-	s.send(fmt.Sprintf("HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 1; echo exit=$?", home, home, bin), "Enter")
+	s.playGame(buildBinary(t), "LANG=C.UTF-8")
 
 	// The first frames may be captured half drawn: wait for a whole one.
 	s.waitFor("the title screen in the arena, the panel and the strategy list", func(p string) bool {
@@ -187,9 +194,7 @@ func TestTmuxLeavesNoSocket(t *testing.T) {
 // screen. The game must end and restore the terminal.
 func TestBadByteInTmux(t *testing.T) {
 	s := newTmux(t)
-	bin := buildBinary(t)
-	home := t.TempDir()
-	s.send(fmt.Sprintf("HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 1; echo exit=$?", home, home, bin), "Enter")
+	s.playGame(buildBinary(t), "LANG=C.UTF-8")
 	s.waitFor("the title screen and the panel", func(p string) bool {
 		return strings.Contains(p, "P O O L R O I D S") && strings.Contains(p, "pools")
 	}, nil)
@@ -210,9 +215,9 @@ func TestBadByteInTmux(t *testing.T) {
 func TestOldTermsInTmux(t *testing.T) {
 	s := newTmux(t)
 	bin := buildBinary(t)
-	home := t.TempDir()
 	for _, term := range []string{"vt100", "vt220"} {
-		s.send(fmt.Sprintf("clear; HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 TERM=%s %s --seed 1; echo exit=$?", home, home, term, bin), "Enter")
+		s.send("clear", "Enter")
+		s.playGame(bin, "LANG=C.UTF-8 TERM="+term)
 		s.waitFor(term+": the title screen", func(p string) bool { return strings.Contains(p, "P O O L R O I D S") }, nil)
 		s.send("Space")
 		s.waitFor(term+": the game to start", func(p string) bool { return !strings.Contains(p, "P O O L R O I D S") }, nil)
@@ -226,9 +231,7 @@ func TestOldTermsInTmux(t *testing.T) {
 // (no braille reaches the pane) and q exits cleanly.
 func TestPlayLatin1InTmux(t *testing.T) {
 	s := newTmux(t)
-	bin := buildBinary(t)
-	home := t.TempDir()
-	s.send(fmt.Sprintf("HOME=%s XDG_CONFIG_HOME=%s LC_ALL=de_DE.ISO-8859-1 %s --seed 1; echo exit=$?", home, home, bin), "Enter")
+	s.playGame(buildBinary(t), "LC_ALL=de_DE.ISO-8859-1")
 	pane := s.waitFor("the title screen and the panel", func(p string) bool {
 		// The borders are the terminal's line drawing (ACS), which
 		// capture-pane prints as the letters that select it.
