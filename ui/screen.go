@@ -153,12 +153,10 @@ func (e *appScreen) Clear() {
 	if w == e.w && h == e.h {
 		return
 	}
+	e.Screen.Clear()
 	if e.frame != nil {
 		e.frame.Resize(w, h)
-		e.Screen.Clear()
 		e.Screen.LockRegion(0, 0, w, h, true)
-	} else {
-		e.Screen.Clear()
 	}
 	e.w, e.h = w, h
 	e.epoch++
@@ -173,11 +171,10 @@ func (e *appScreen) clearNow() {
 	}
 	if e.frame != nil {
 		e.frame.Fill(' ', tcell.StyleDefault)
-		e.epoch++
-		return
+	} else {
+		e.Screen.Clear()
+		e.w, e.h = e.Screen.Size()
 	}
-	e.Screen.Clear()
-	e.w, e.h = e.Screen.Size()
 	e.epoch++
 }
 
