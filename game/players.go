@@ -120,24 +120,20 @@ func (w *World) Leave(slot int) {
 // pool's capacity divided among the n slots in play, rounded up
 // (⌈capacity/n⌉, at least 1). See the package doc, "Fair pools".
 func (w *World) Share() int {
+	n := w.slotsInPlay()
+	return max((w.bullets.Cap()+n-1)/max(n, 1), 1)
+}
+
+// slotsInPlay counts the slots whose game is on. Waves advance and
+// saucers come only while there is one.
+func (w *World) slotsInPlay() int {
 	n := 0
 	for i := range w.ships {
 		if w.pilots[i].inPlay() {
 			n++
 		}
 	}
-	return max((w.bullets.Cap()+n-1)/max(n, 1), 1)
-}
-
-// anyInPlay reports whether some slot's game is on: waves advance and
-// saucers come only then.
-func (w *World) anyInPlay() bool {
-	for i := range w.ships {
-		if w.pilots[i].inPlay() {
-			return true
-		}
-	}
-	return false
+	return n
 }
 
 // spawnShip puts a new ship in slot's place at the centre, pointing up,

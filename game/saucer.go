@@ -63,7 +63,7 @@ func (w *World) saucerDelay() int {
 // is on.
 func (w *World) saucerArrival() {
 	s := &w.saucer
-	if s.alive || !w.level.Saucer || len(w.asteroids) == 0 || !w.anyInPlay() {
+	if s.alive || !w.level.Saucer || len(w.asteroids) == 0 || w.slotsInPlay() == 0 {
 		return
 	}
 	if s.wait--; s.wait > 0 {
