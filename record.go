@@ -68,20 +68,15 @@ func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 
 	start := time.Now()
-	size, err := recordFile(ctx, path, cfg, *steps, *pressure)
+	size, n, err := recordFile(ctx, path, cfg, *steps, *pressure)
 	interrupted := errors.Is(err, context.Canceled)
 	if err != nil && !interrupted {
 		fmt.Fprintf(stderr, "poolroids record: %v\n", err)
 		return 1
 	}
-	f, err := readReplay(path)
-	if err != nil {
-		fmt.Fprintf(stderr, "poolroids record: %v\n", err)
-		return 1
-	}
-	minutes := float64(f.Steps) / game.TPS / 60
+	minutes := float64(n) / game.TPS / 60
 	fmt.Fprintf(stdout, "%s: %d steps (%.1f s of game) in %d bytes, %.2f KiB per minute of game; recorded in %.2f s\n",
-		path, f.Steps, float64(f.Steps)/game.TPS, size, float64(size)/1024/minutes, time.Since(start).Seconds())
+		path, n, float64(n)/game.TPS, size, float64(size)/1024/minutes, time.Since(start).Seconds())
 	if interrupted {
 		fmt.Fprintln(stderr, "poolroids record: interrupted; the file holds the steps played so far")
 		return 130
@@ -91,12 +86,12 @@ func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 
 // recordFile records steps of the autopilot playing cfg into path,
 // atomically: into a temporary file beside it, renamed when complete. It
-// returns the file's size. When ctx is done it still writes the steps
-// played so far, and returns ctx's error.
-func recordFile(ctx context.Context, path string, cfg game.Config, steps int, pressure bool) (int64, error) {
+// returns the file's size and the steps it holds. When ctx is done it
+// still writes the steps played so far, and returns ctx's error.
+func recordFile(ctx context.Context, path string, cfg game.Config, steps int, pressure bool) (size int64, n uint64, err error) {
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
-		return 0, err
+		return 0, 0, err
 	}
 	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
 	opt := replay.Options{Out: tmp}
@@ -106,22 +101,16 @@ func recordFile(ctx context.Context, path string, cfg game.Config, steps int, pr
 	rec, err := replay.NewRecorder(cfg, opt)
 	if err != nil {
 		tmp.Close()
-		return 0, err
+		return 0, 0, err
 	}
 	playErr := replay.Autoplay(ctx, rec, steps, pressure)
 	err = errors.Join(rec.Close(), tmp.Sync())
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return 0, fmt.Errorf("writing %s: %w", path, err)
+	st, serr := tmp.Stat()
+	if err = errors.Join(err, serr, tmp.Close()); err != nil {
+		return 0, 0, fmt.Errorf("writing %s: %w", path, err)
 	}
 	if err := os.Rename(tmp.Name(), path); err != nil {
-		return 0, err
+		return 0, 0, err
 	}
-	st, err := os.Stat(path)
-	if err != nil {
-		return 0, err
-	}
-	return st.Size(), playErr
+	return st.Size(), rec.Steps(), playErr
 }

@@ -58,10 +58,7 @@ func TestRecordStress(t *testing.T) {
 	if code, out, errs := recordRun(t, "-stress", "-steps", "600", "-strategy", "dense", path); code != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	f, err := readReplay(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := readReplay(t, path)
 	if f.Levels.Name != "pressure" || f.Strategy != "dense" {
 		t.Errorf("recorded level set %q with %s, want pressure with dense", f.Levels.Name, f.Strategy)
 	}
@@ -74,10 +71,7 @@ func TestRecordArena(t *testing.T) {
 	if code, out, errs := recordRun(t, "-ships", "4", "-pvp", "-steps", "900", path); code != 0 {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errs)
 	}
-	f, err := readReplay(path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := readReplay(t, path)
 	if f.Ships != 4 || f.Mode != game.PvP || len(f.Names) != 4 || f.Names[3] != "autopilot 3" {
 		t.Errorf("recorded %d ships in %v, players %q; want 4 in PvP, autopilot 0..3", f.Ships, f.Mode, f.Names)
 	}
@@ -117,4 +111,18 @@ func TestRecordBadFlags(t *testing.T) {
 	if code, _, errs := recordRun(t, filepath.Join(dir, "no", "such", "dir", "f")); code != 1 || !strings.Contains(errs, "no such file") {
 		t.Errorf("into a missing directory: exit %d, stderr %q; want 1", code, errs)
 	}
+}
+
+// readReplay reads and decodes the replay file at path.
+func readReplay(t *testing.T, path string) *replay.File {
+	t.Helper()
+	data, err := readFileMax(path, maxReplaySize)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := replay.Decode(data)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return f
 }

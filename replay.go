@@ -138,19 +138,6 @@ func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	return 0
 }
 
-// readReplay reads and decodes the replay file at path.
-func readReplay(path string) (*replay.File, error) {
-	data, err := readFileMax(path, maxReplaySize)
-	if err != nil {
-		return nil, err
-	}
-	f, err := replay.Decode(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return f, nil
-}
-
 // readFileMax reads the file at path, refusing one larger than max bytes.
 func readFileMax(path string, max int64) ([]byte, error) {
 	f, err := os.Open(path)
