@@ -211,11 +211,7 @@ func (c *canvas) flush(s putter, x0, y0 int, styles *[numInks]tcell.Style, hole 
 				continue
 			}
 			cur, curInk = styles[p.ink], p.ink
-			if c.ascii {
-				s.Put(x0+x, y0+y, asciiChars[p.glyph&0x7f], cur)
-			} else {
-				s.Put(x0+x, y0+y, brailleGlyphs[p.bits], cur)
-			}
+			s.Put(x0+x, y0+y, c.glyph(p), cur)
 		}
 	}
 }
@@ -244,17 +240,21 @@ func (c *canvas) refill(s putter, x0, y int, gap []cell, x int, st tcell.Style, 
 		}
 	}
 	for i, p := range gap {
-		g := blank
-		switch {
-		case p.ink == inkNone:
-		case c.ascii:
-			g = asciiChars[p.glyph&0x7f]
-		default:
-			g = brailleGlyphs[p.bits]
-		}
 		s.Put(x0+x+i, y, "x", st)
-		s.Put(x0+x+i, y, g, st)
+		s.Put(x0+x+i, y, c.glyph(p), st)
 	}
+}
+
+// glyph is what cell p shows: a blank, its ASCII character or its braille
+// dots.
+func (c *canvas) glyph(p cell) string {
+	switch {
+	case p.ink == inkNone:
+		return blank
+	case c.ascii:
+		return asciiChars[p.glyph&0x7f]
+	}
+	return brailleGlyphs[p.bits]
 }
 
 // skipCost is the length of the sequence with which package vt moves the

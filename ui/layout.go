@@ -114,10 +114,9 @@ func (s *session) fitTo(w, h int) {
 		return
 	}
 	ft.w, ft.h, ft.players = w, h, n
-	switch f := autoForm(w, h); {
-	case f != ft.form:
-		s.arrange(f)
-	case s.players != nil: // the players box takes the rows there are
+	// The players box takes the rows there are: a new size re-arranges
+	// the panel though the form stays.
+	if f := autoForm(w, h); f != ft.form || s.players != nil {
 		s.arrange(f)
 	}
 }

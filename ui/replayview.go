@@ -531,14 +531,13 @@ func newReplayItems(g *glyphs) []helpItem {
 	}
 }
 
-// Replay states, all as wide as stateWidth.
+// Replay states, all as wide.
 const (
 	statePlaying = " PLAYING "
 	statePaused  = " PAUSED  "
 	stateSeeking = " SEEKING "
 	stateEnd     = " END     "
 	stateDiffers = " DIFFERS "
-	stateWidth   = len(statePlaying)
 )
 
 func (l *replayLine) Draw(scr tcell.Screen) {
