@@ -37,6 +37,14 @@ func (s *session) arenaTick(now time.Duration) bool {
 	return true
 }
 
+// seatNames copies the names of ar's players, by slot, for the labels by
+// their ships. The caller holds ar's read lock.
+func (s *session) seatNames(ar *hub.Arena) {
+	for i := range s.names {
+		s.names[i], _ = ar.Seated(i)
+	}
+}
+
 // arenaSample takes a sample and, when the seat's last ship is lost,
 // shows the game over and returns its high-score entry if it counts.
 func (s *session) arenaSample(now time.Duration) (scores.Entry, bool) {

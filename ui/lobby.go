@@ -615,13 +615,8 @@ func (f *lobbyForm) start() {
 
 // typeRune adds r to the name if the rule allows it there.
 func (f *lobbyForm) typeRune(r rune) {
-	if 'A' <= r && r <= 'Z' {
-		r += 'a' - 'A'
-	}
-	ok := 'a' <= r && r <= 'z' || '0' <= r && r <= '9' || (r == '-' || r == '_') && len(f.name) > 0
-	if ok && len(f.name) < 16 {
-		f.name = append(f.name, byte(r))
-		f.err = ""
+	if name := appendNameRune(f.name, r); len(name) > len(f.name) {
+		f.name, f.err = name, ""
 	}
 }
 

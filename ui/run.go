@@ -600,9 +600,7 @@ func (s *session) paintArena(a *arena) {
 	ar := s.seat.Arena()
 	ar.RLock()
 	w := ar.World()
-	for i := range s.names {
-		s.names[i], _ = ar.Seated(i)
-	}
+	s.seatNames(ar)
 	a.paintWorld(w)
 	me := w.Player(s.seat.Slot())
 	h.level, h.score, h.lives, h.wave = w.Level().Name, me.Score, me.Lives, w.Wave()

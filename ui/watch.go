@@ -118,9 +118,7 @@ func (s *session) paintWatch(a *arena) {
 	ar := w.Arena
 	ar.RLock()
 	wd := ar.World()
-	for i := range s.names {
-		s.names[i], _ = ar.Seated(i)
-	}
+	s.seatNames(ar)
 	a.paintWorld(wd)
 	h := hud{level: wd.Level().Name, wave: wd.Wave(), mode: modePlay}
 	lead := -1 // the seated player with the best score: the header shows theirs
@@ -256,18 +254,23 @@ func (s *session) toggleOpen() {
 func WatchName(name string) string {
 	b := make([]byte, 0, 16)
 	for _, r := range name {
-		switch {
-		case len(b) == 16:
-		case 'A' <= r && r <= 'Z':
-			b = append(b, byte(r-'A'+'a'))
-		case 'a' <= r && r <= 'z', '0' <= r && r <= '9':
-			b = append(b, byte(r))
-		case (r == '-' || r == '_') && len(b) > 0:
-			b = append(b, byte(r))
-		}
+		b = appendNameRune(b, r)
 	}
 	if len(b) == 0 {
 		return "player"
 	}
 	return string(b)
+}
+
+// appendNameRune appends r to b, a name as join, new and watch take it,
+// if the rule allows r there: ASCII letters (lowered), digits, and - or _
+// after the first; at most 16.
+func appendNameRune(b []byte, r rune) []byte {
+	if 'A' <= r && r <= 'Z' {
+		r += 'a' - 'A'
+	}
+	if len(b) < 16 && ('a' <= r && r <= 'z' || '0' <= r && r <= '9' || (r == '-' || r == '_') && len(b) > 0) {
+		return append(b, byte(r))
+	}
+	return b
 }
