@@ -97,14 +97,12 @@ func (s *session) tell(notice string) {
 	s.notice, s.noticeAt = notice, time.Since(s.clock)
 }
 
-// syncArenaList redraws the strategy list when the arena's strategies
-// changed (another player switched them). It runs on tview's goroutine.
-func (s *session) syncArenaList() {
-	ar := s.seat.Arena()
-	ar.RLock()
-	b, d := s.world.Bullets().Strategy(), s.world.Debris().Strategy()
-	ar.RUnlock()
-	if b != s.listed[0] || d != s.listed[1] {
+// syncStrategies redraws the strategy list when the pools' strategies
+// changed without the player: another player switched the arena's, the
+// watched game switched, a replay's recorded switch came. It runs on
+// tview's goroutine.
+func (s *session) syncStrategies() {
+	if b, d := s.strategies(); b != s.listed[0] || d != s.listed[1] {
 		s.syncList()
 	}
 }

@@ -323,7 +323,7 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	if ev == s.frameKey {
 		s.frameDue = true
 		if s.seat != nil {
-			s.syncArenaList()
+			s.syncStrategies()
 		}
 		return nil // tview draws after a consumed key
 	}

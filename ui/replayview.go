@@ -333,7 +333,7 @@ func (v *replayView) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	defer s.guard()
 	switch {
 	case ev == s.frameKey:
-		v.syncList()
+		s.syncStrategies()
 		return s.onKey(ev)
 	case ev.Key() == tcell.KeyCtrlC || s.fit.help || s.fit.small:
 		return s.onKey(ev)
@@ -402,15 +402,6 @@ func newReplayHelp(g *glyphs) []string {
 		keys[1][1] = "speed " + replaySpeeds[1][0] + " to " + replaySpeeds[1][len(replaySpeeds[1])-1]
 	}
 	return keyColumns("REPLAY KEYS", keys)
-}
-
-// syncList shows on the list the strategies a recorded switch chose. It
-// runs on tview's goroutine.
-func (v *replayView) syncList() {
-	s := v.s
-	if b, d := s.strategies(); b != s.listed[0] || d != s.listed[1] {
-		s.syncList()
-	}
 }
 
 // paint copies the world onto a's canvas and the header into a.hud: the

@@ -180,9 +180,7 @@ func (s *session) onWatchKey(ev *tcell.EventKey) *tcell.EventKey {
 	defer s.guard()
 	if ev == s.frameKey {
 		s.frameDue = true
-		if b, d := s.strategies(); b != s.listed[0] || d != s.listed[1] {
-			s.syncList()
-		}
+		s.syncStrategies()
 		return nil
 	}
 	r := ev.Rune()
