@@ -98,11 +98,12 @@ func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stderr, "poolroids replay: %v\n", err)
 		return 2
 	}
-	if _, err := replay.Decode(data); err != nil {
-		fmt.Fprintf(stderr, "poolroids replay: %s: %v\n", path, err)
-		return 2
-	}
 	if !*check {
+		// Checked before the terminal is taken; --check's players do it.
+		if _, err := replay.Decode(data); err != nil {
+			fmt.Fprintf(stderr, "poolroids replay: %s: %v\n", path, err)
+			return 2
+		}
 		opts := ui.Options{FPS: *view.fps, ASCII: *view.ascii, Strategy: strategies[0]}
 		return inTerminal(ctx, fs.Name(), "watching a replay needs one; --check does not", stderr, func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error) {
 			opts.Keys = keys

@@ -58,6 +58,11 @@ func NewPlayer(data []byte, strategy pool.Strategy) (*Player, error) {
 	if err != nil {
 		return nil, err
 	}
+	return newPlayer(f, data, strategy)
+}
+
+// newPlayer is NewPlayer for data already decoded into f.
+func newPlayer(f *File, data []byte, strategy pool.Strategy) (*Player, error) {
 	cfg := f.Config()
 	if strategy != "" {
 		cfg.Strategy = strategy

@@ -124,7 +124,7 @@ func (w *Watch) play(n int) {
 func (w *Watch) Seek(step uint64) error {
 	step = min(step, w.Len())
 	if step < w.Step() {
-		p, err := NewPlayer(w.data, w.strategy)
+		p, err := newPlayer(w.p.File(), w.data, w.strategy) // the file checked once is enough
 		if err != nil {
 			return err
 		}
