@@ -608,8 +608,6 @@ func (s *session) paintArena(a *arena) {
 	if counts {
 		h.high = max(h.high, h.score)
 	}
-	if s.opts.Live != nil {
-		h.watching = s.opts.Live.ArenaWatchers(ar)
-	}
+	h.watching = ar.Watchers()
 	a.hud = h
 }

@@ -3,6 +3,7 @@ package hub
 import (
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"poolroids/game"
@@ -24,6 +25,8 @@ type Arena struct {
 	mode game.Mode
 	stop chan struct{} // closed by Close
 	done chan struct{} // closed when the arena's goroutine has ended
+
+	watchers atomic.Int32 // counted by a Live, under its lock
 
 	mu       sync.RWMutex // guards what follows; a step holds it for writing
 	table    Table
@@ -175,6 +178,9 @@ func (a *Arena) step() uint64 {
 	}
 	return 0
 }
+
+// Watchers returns how many watch the arena through a [Live].
+func (a *Arena) Watchers() int { return int(a.watchers.Load()) }
 
 // Name returns the arena's name.
 func (a *Arena) Name() string { return a.name }

@@ -187,10 +187,11 @@ func (h *Hub) Arena(name string) *Arena {
 
 // Info describes an open arena, for a lobby.
 type Info struct {
-	Name    string
-	Mode    game.Mode
-	Players int // seats taken
-	Size    int // seats in all
+	Name     string
+	Mode     game.Mode
+	Players  int // seats taken
+	Size     int // seats in all
+	Watchers int // watching through a Live
 }
 
 // Arenas lists the open arenas in no particular order.
@@ -200,7 +201,7 @@ func (h *Hub) Arenas() []Info {
 	list := make([]Info, 0, len(h.arenas))
 	for _, a := range h.arenas {
 		a.mu.RLock()
-		list = append(list, Info{Name: a.name, Mode: a.mode, Players: a.players, Size: h.cfg.Size})
+		list = append(list, Info{Name: a.name, Mode: a.mode, Players: a.players, Size: h.cfg.Size, Watchers: a.Watchers()})
 		a.mu.RUnlock()
 	}
 	return list

@@ -45,7 +45,6 @@ type Live struct {
 
 	mu       sync.Mutex
 	solos    map[string]*Solo
-	arenas   map[*Arena]int // watchers of each watched arena
 	watchers int
 }
 
@@ -64,7 +63,7 @@ func NewLive(h *Hub, cfg LiveConfig) (*Live, error) {
 	if cfg.Unique == nil {
 		cfg.Unique = suffix
 	}
-	return &Live{hub: h, cfg: cfg, solos: make(map[string]*Solo), arenas: make(map[*Arena]int)}, nil
+	return &Live{hub: h, cfg: cfg, solos: make(map[string]*Solo)}, nil
 }
 
 // SoloGame is what a solo game shows its watchers, read under the game's
@@ -170,7 +169,7 @@ func (l *Live) Watch(name string) (*Watcher, error) {
 	var n int
 	switch {
 	case a != nil:
-		n = l.arenas[a]
+		n = a.Watchers()
 	case s != nil && s.Open():
 		n = s.Watchers()
 	default:
@@ -184,7 +183,7 @@ func (l *Live) Watch(name string) (*Watcher, error) {
 	}
 	l.watchers++
 	if a != nil {
-		l.arenas[a]++
+		a.watchers.Add(1)
 		return &Watcher{Arena: a, live: l}, nil
 	}
 	s.watchers.Add(1)
@@ -212,7 +211,7 @@ func (w *Watcher) Watchers() int {
 	if w.Solo != nil {
 		return w.Solo.Watchers()
 	}
-	return w.live.ArenaWatchers(w.Arena)
+	return w.Arena.Watchers()
 }
 
 // Stop stops watching. Stopping twice does nothing.
@@ -226,17 +225,8 @@ func (w *Watcher) Stop() {
 			w.Solo.watchers.Add(-1)
 			return
 		}
-		if l.arenas[w.Arena]--; l.arenas[w.Arena] == 0 {
-			delete(l.arenas, w.Arena)
-		}
+		w.Arena.watchers.Add(-1)
 	})
-}
-
-// ArenaWatchers returns how many watch the arena a.
-func (l *Live) ArenaWatchers(a *Arena) int {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.arenas[a]
 }
 
 // Game describes a live game, for a lobby.
@@ -253,11 +243,7 @@ func (l *Live) Games() []Game {
 	var list []Game
 	if l.hub != nil {
 		for _, in := range l.hub.Arenas() {
-			g := Game{Name: in.Name, Arena: true, Players: in.Players}
-			if a := l.hub.Arena(in.Name); a != nil {
-				g.Watchers = l.ArenaWatchers(a)
-			}
-			list = append(list, g)
+			list = append(list, Game{Name: in.Name, Arena: true, Players: in.Players, Watchers: in.Watchers})
 		}
 	}
 	byName := func(a, b Game) int { return strings.Compare(a.Name, b.Name) }

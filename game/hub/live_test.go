@@ -146,7 +146,7 @@ func TestLiveArenas(t *testing.T) {
 		t.Errorf("games\n%+v, want\n%+v", g, want)
 	}
 	w.Stop()
-	if n := l.ArenaWatchers(h.Arena("zoo")); n != 1 {
+	if n := h.Arena("zoo").Watchers(); n != 1 {
 		t.Errorf("zoo has %d watchers after a stop, want 1", n)
 	}
 }
