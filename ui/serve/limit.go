@@ -164,9 +164,10 @@ type tally struct {
 	startups    Startups
 	startupsPer int // connections not yet playing one address may have
 	gamesPer    int // games one address may run
-	slots       chan struct{}
+	maxGames    int // games in all
 	mu          sync.Mutex
 	starting    int
+	games       int
 	addrs       map[netip.Prefix]*addrCount
 	roll        func() int // uniform in [0, 100)
 }
@@ -175,8 +176,7 @@ type addrCount struct{ starting, games int }
 
 func newTally(m Startups, startupsPer, gamesPer, games int) *tally {
 	return &tally{
-		startups: m, startupsPer: startupsPer, gamesPer: gamesPer,
-		slots: make(chan struct{}, games),
+		startups: m, startupsPer: startupsPer, gamesPer: gamesPer, maxGames: games,
 		addrs: make(map[netip.Prefix]*addrCount),
 		roll:  func() int { return rand.IntN(100) },
 	}
@@ -216,14 +216,13 @@ func (t *tally) play(k netip.Prefix) (refused *ending) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	a := t.addrs[k]
-	if a.games >= t.gamesPer {
+	switch {
+	case a.games >= t.gamesPer:
 		return endBusy
-	}
-	select {
-	case t.slots <- struct{}{}:
-	default:
+	case t.games >= t.maxGames:
 		return endFull
 	}
+	t.games++
 	a.games++
 	a.starting--
 	t.starting--
@@ -236,7 +235,7 @@ func (t *tally) done(k netip.Prefix, game bool) {
 	defer t.mu.Unlock()
 	a := t.addrs[k]
 	if game {
-		<-t.slots
+		t.games--
 		a.games--
 	} else {
 		a.starting--
@@ -245,6 +244,13 @@ func (t *tally) done(k netip.Prefix, game bool) {
 	if a.starting == 0 && a.games == 0 {
 		delete(t.addrs, k)
 	}
+}
+
+// playing returns the number of games.
+func (t *tally) playing() int {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.games
 }
 
 // seat is one connection's place in the tally: starting, then perhaps a

@@ -365,4 +365,4 @@ func (s *Server) Shutdown(ctx context.Context) error {
 }
 
 // Sessions returns how many games are running.
-func (s *Server) Sessions() int { return len(s.tally.slots) }
+func (s *Server) Sessions() int { return s.tally.playing() }
