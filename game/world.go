@@ -309,6 +309,16 @@ func (w *World) Debris() *pool.Pool[Particle] { return w.debris }
 // have. An unknown strategy is an error and changes nothing.
 func (w *World) SetStrategy(s pool.Strategy) error { return w.SetStrategies(s, s) }
 
+// StrategyName names the pools' strategies as high-score entries and an
+// arena's news show them: "dense", or "dense/scan" for bullets/debris.
+func (w *World) StrategyName() string {
+	b, d := w.Bullets().Strategy(), w.Debris().Strategy()
+	if b == d {
+		return string(b)
+	}
+	return string(b) + "/" + string(d)
+}
+
 // SetStrategies switches the bullet pool to bullets and the debris pool to
 // debris between two steps; "" keeps that pool's strategy. As with
 // SetStrategy the game goes on exactly as it would have; an unknown name is

@@ -324,10 +324,6 @@ func (s *Seat) SetStrategies(bullets, debris pool.Strategy) error {
 	}
 	b, d := a.world.Bullets().Strategy(), a.world.Debris().Strategy()
 	a.switched = Switch{By: s.name, At: time.Now(), Bullets: b, Debris: d}
-	what := string(b)
-	if b != d {
-		what = string(b) + "/" + string(d)
-	}
-	a.post(s.name + " switched to " + what)
+	a.post(s.name + " switched to " + a.world.StrategyName())
 	return nil
 }

@@ -182,7 +182,7 @@ func (m *Match) Observe() (Result, bool) {
 		return Result{}, false
 	}
 	p := m.world.Player(m.seat.Slot())
-	m.current, m.wave, m.label = p, m.world.Wave(), strategyLabel(m.world)
+	m.current, m.wave, m.label = p, m.world.Wave(), m.world.StrategyName()
 	if p.Phase != game.GameOver || m.phase != Play {
 		return Result{}, false
 	}
@@ -220,17 +220,7 @@ func (m *Match) result() Result {
 		return Result{Score: m.current.Score, Wave: m.wave, Strategy: m.label, Counts: !m.helped}
 	}
 	w := m.world
-	return Result{Score: w.Score(), Wave: w.Wave(), Strategy: strategyLabel(w), Counts: !m.Assisted()}
-}
-
-// strategyLabel names the pools' strategies: "dense", or "dense/scan" for
-// bullets/debris.
-func strategyLabel(w *game.World) string {
-	b, d := w.Bullets().Strategy(), w.Debris().Strategy()
-	if b == d {
-		return string(b)
-	}
-	return string(b) + "/" + string(d)
+	return Result{Score: w.Score(), Wave: w.Wave(), Strategy: w.StrategyName(), Counts: !m.Assisted()}
 }
 
 // Current returns the arena seat's state as last observed.
