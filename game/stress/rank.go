@@ -158,7 +158,7 @@ func (r *Report) verdict() {
 	}
 	fmt.Fprintf(&b, "use %s", r.Use)
 	if len(r.WithinNoise) > 0 {
-		fmt.Fprintf(&b, "; %s %s within noise of it", list(names(r.WithinNoise)), are(len(r.WithinNoise)))
+		fmt.Fprintf(&b, "; %s %s within noise of it", list(names(r.WithinNoise)), plural(len(r.WithinNoise), "is", "are"))
 	}
 	b.WriteString(".")
 	if len(reasons) > 0 {
@@ -201,11 +201,4 @@ func list(words []string) string {
 		return strings.Join(words, "")
 	}
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
-}
-
-func are(n int) string {
-	if n == 1 {
-		return "is"
-	}
-	return "are"
 }

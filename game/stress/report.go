@@ -251,10 +251,8 @@ func plural(n int, one, many string) string {
 
 // nsRange formats the interval lo..hi in the unit of hi, as "3.51–3.70µs".
 func nsRange(lo, hi float64) string {
-	h := ns(hi)
-	unit := strings.TrimLeft(h, "0123456789.")
-	scale := map[string]float64{"ns": 1, "µs": 1e3, "ms": 1e6, "s": 1e9}[unit]
-	return num(lo/scale) + "–" + h
+	scale, u := unit(hi)
+	return num(lo/scale) + "–" + num(hi/scale) + u
 }
 
 // size formats a size in bytes, in KiB from 10 KiB up.
@@ -275,15 +273,22 @@ func spread(r *Result) string {
 
 // ns formats a duration given in ns with three significant digits.
 func ns(v float64) string {
+	scale, u := unit(v)
+	return num(v/scale) + u
+}
+
+// unit is the unit ns formats a duration of v ns in: its size in ns and
+// its name.
+func unit(v float64) (scale float64, name string) {
 	switch {
 	case v >= 1e9:
-		return num(v/1e9) + "s"
+		return 1e9, "s"
 	case v >= 1e6:
-		return num(v/1e6) + "ms"
+		return 1e6, "ms"
 	case v >= 1e3:
-		return num(v/1e3) + "µs"
+		return 1e3, "µs"
 	}
-	return num(v) + "ns"
+	return 1, "ns"
 }
 
 // num formats v with three significant digits, or as a whole number from
