@@ -283,6 +283,7 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 
 // pick switches the targeted pool(s) to strategy i of pool.Strategies(),
 // between two steps: it holds the lock the stepping goroutine steps under.
+// An arena's go through its creator; a replay's hold (replayView.hold).
 func (s *session) pick(i int) {
 	all := pool.Strategies()
 	if i < 0 || i >= len(all) {
@@ -290,10 +291,14 @@ func (s *session) pick(i int) {
 	}
 	st := all[i]
 	s.mu.Lock()
+	now := time.Since(s.clock)
 	var err error
 	switch {
 	case s.seat != nil:
 		err = s.arenaPick(st)
+	case s.playback != nil:
+		err = s.playback.hold(st)
+		now = gameTime(s.playback.w.Step())
 	case s.target == targetBoth:
 		err = s.match.SetStrategies(st, st)
 		s.view.pools[bulletsPool].restart()
@@ -305,7 +310,7 @@ func (s *session) pick(i int) {
 		err = s.match.SetStrategies("", st)
 		s.view.pools[debrisPool].restart()
 	}
-	s.sample(time.Since(s.clock)) // the panel names the new strategy at once
+	s.sample(now) // the panel names the new strategy at once
 	s.mu.Unlock()
 	if err != nil {
 		s.end(ReasonError, fmt.Errorf("ui: switching to %s: %w", st, err))

@@ -115,7 +115,6 @@ func newReplaySession(screen tcell.Screen, data []byte, opts Options) (*session,
 	s.root = tview.NewFlex().SetDirection(tview.FlexRow).
 		AddItem(s.fit.body, 0, 1, true).
 		AddItem(v.status, 1, 0, false)
-	s.list.SetSelectedFunc(func(i int, _, _ string, _ rune) { v.pick(i) })
 	return s, nil
 }
 
@@ -239,16 +238,11 @@ func (v *replayView) holdDebris() {
 	}
 }
 
-// pick switches the targeted pool(s) to strategy i of pool.Strategies()
-// and holds them there, through seeks: the recorded switches no longer
-// apply. The game stays the same.
-func (v *replayView) pick(i int) {
-	all := pool.Strategies()
-	if i < 0 || i >= len(all) {
-		return
-	}
-	st, s := all[i], v.s
-	s.mu.Lock()
+// hold switches the targeted pool(s) to st and holds them there, through
+// seeks: the recorded switches no longer apply. The game stays the same.
+// The caller holds the lock.
+func (v *replayView) hold(st pool.Strategy) error {
+	s := v.s
 	b, d := s.world.Bullets().Strategy(), s.world.Debris().Strategy()
 	if s.target != targetDebris {
 		b = st
@@ -262,13 +256,7 @@ func (v *replayView) pick(i int) {
 	err := v.w.SetStrategy(b)
 	v.holdDebris()
 	v.shown = v.held
-	s.sample(gameTime(v.w.Step())) // the panel names the new strategy at once
-	s.mu.Unlock()
-	if err != nil {
-		s.end(ReasonError, fmt.Errorf("ui: switching to %s: %w", st, err))
-		return
-	}
-	s.syncList()
+	return err
 }
 
 // seek starts a seek by steps from the current step, or from where the
@@ -367,7 +355,7 @@ func (v *replayView) onKey(ev *tcell.EventKey) *tcell.EventKey {
 			return s.onKey(ev)
 		default:
 			if i := strings.IndexRune(strategyKeys, r); i >= 0 {
-				v.pick(i)
+				s.pick(i)
 			}
 		}
 	}
