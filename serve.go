@@ -12,6 +12,7 @@ import (
 	"syscall"
 	"time"
 
+	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/pool"
 	"poolroids/ui"
@@ -49,9 +50,9 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	connRate := fs.Int("conn-rate", 30, "`N` connections a minute one address may open, after a burst of 10; 0: no limit")
 	scorePath := fs.String("scores", "", "high-score file `PATH`, with the best games' replays in PATH.replays (default: the config dir's poolroids/serve-scores.json)")
 	strategy := fs.String("strategy", "", "pool strategy `NAME` every game starts with: "+pool.StrategyNames()+" (default: the level set's)")
-	game := addGameFlags(fs, "serve")
+	g := addGameFlags(fs, "serve")
 	fps := fs.Int("fps", 30, "`N` screen redraws per second, 1..240 (each costs bandwidth)")
-	arenaSize := fs.Int("arena-size", hub.DefaultSize, "`N` ships in an arena (ssh -t host join NAME), 1..16")
+	arenaSize := fs.Int("arena-size", hub.DefaultSize, fmt.Sprintf("`N` ships in an arena (ssh -t host join NAME), 1..%d", game.MaxShips))
 	watchers := fs.Int("watchers", hub.DefaultWatchers, "`N` watchers of live games at once (ssh -t host watch NAME); one more is told why")
 	watchersPerGame := fs.Int("watchers-per-game", hub.DefaultWatchersPerGame, "`N` watchers of one game at once")
 	watchable := fs.Bool("watchable", true, "solo games start open to watchers (a player hides theirs with o)")
@@ -72,8 +73,8 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("-conn-rate %d: want 0 or more", *connRate)
 	case *fps < 1 || *fps > 240:
 		return bad("-fps %d: want 1..240", *fps)
-	case *arenaSize < 1 || *arenaSize > 16:
-		return bad("-arena-size %d: want 1..16", *arenaSize)
+	case *arenaSize < 1 || *arenaSize > game.MaxShips:
+		return bad("-arena-size %d: want 1..%d", *arenaSize, game.MaxShips)
 	case *watchers < 1:
 		return bad("-watchers %d: want at least 1", *watchers)
 	case *watchersPerGame < 1:
@@ -83,11 +84,11 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	if err != nil {
 		return bad("-max-startups: %v", err)
 	}
-	set, err := game.load()
+	set, err := g.load()
 	if err != nil {
 		return bad("%v", err)
 	}
-	opts := ui.Options{FPS: *fps, Levels: set, Bullets: *game.bullets, Debris: *game.debris}
+	opts := ui.Options{FPS: *fps, Levels: set, Bullets: *g.bullets, Debris: *g.debris}
 	if *strategy != "" {
 		s, err := pool.ParseStrategy(*strategy)
 		if err != nil {
