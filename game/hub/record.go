@@ -3,7 +3,6 @@ package hub
 import (
 	"poolroids/game"
 	"poolroids/game/replay"
-	"poolroids/pool"
 )
 
 // MaxRecording bounds an arena's recording kept in memory, in bytes: many
@@ -15,8 +14,8 @@ const MaxRecording = 8 << 20
 // game/replay in front, keeping the arena's game in memory from its
 // opening, joins, leaves and switches included.
 type recordTable struct {
-	w   *game.World
-	rec *replay.Recorder // nil once the recording passed MaxRecording
+	Table                  // the recorder; the world alone once the recording passed MaxRecording
+	rec   *replay.Recorder // nil then
 }
 
 // newRecordTable is the default Config.NewTable. A level set the recorder
@@ -27,42 +26,23 @@ func newRecordTable(cfg game.Config, _ string) (Table, error) {
 		w, err := game.New(cfg)
 		return WorldTable{w}, err
 	}
-	return &recordTable{w: rec.World(), rec: rec}, nil
+	return &recordTable{Table: rec, rec: rec}, nil
 }
-
-func (t *recordTable) World() *game.World { return t.w }
 
 func (t *recordTable) Step(in *game.Inputs) {
-	if t.rec == nil {
-		t.w.StepAll(in)
-		return
-	}
-	t.rec.Step(in)
-	if len(t.rec.Bytes()) > MaxRecording {
-		t.rec = nil
+	t.Table.Step(in)
+	if t.rec != nil && len(t.rec.Bytes()) > MaxRecording {
+		t.Table, t.rec = WorldTable{t.rec.World()}, nil
 	}
 }
 
+// Join names the slot's player in the recording, fitted to what a replay
+// keeps.
 func (t *recordTable) Join(slot int, player string) error {
 	if t.rec == nil {
-		return t.w.Join(slot)
+		return t.Table.Join(slot, player)
 	}
 	return t.rec.Join(slot, replay.FitName(player))
-}
-
-func (t *recordTable) Leave(slot int) {
-	if t.rec == nil {
-		t.w.Leave(slot)
-		return
-	}
-	t.rec.Leave(slot)
-}
-
-func (t *recordTable) SetStrategies(bullets, debris pool.Strategy) error {
-	if t.rec == nil {
-		return t.w.SetStrategies(bullets, debris)
-	}
-	return t.rec.SetStrategies(bullets, debris)
 }
 
 // Snapshot is the recording so far, ended (see replay.Recorder.Snapshot).
