@@ -123,7 +123,9 @@ func (s *session) fitTo(w, h int) {
 
 // arrange lays the body out for form f: the arena, and right of it the
 // side panel's sections for f, top to bottom. The screen is cleared, so
-// that the next frame draws every widget whole at its new place.
+// that the next frame draws every widget whole at its new place. Focus
+// stays where it is, even on a list no longer shown: a resize arranges
+// from within tview's draw (see focusShown).
 func (s *session) arrange(f form) {
 	ft := &s.fit
 	ft.form = f
@@ -142,10 +144,16 @@ func (s *session) arrange(f form) {
 		ft.body.AddItem(ft.side, w, 0, false)
 	}
 	s.panel.setForm(f)
-	if f != formFull && s.list.HasFocus() {
+	s.screen.clearNow()
+}
+
+// focusShown gives the keys back to the arena when the strategy list
+// that had them is not shown. It is for key handlers only: SetFocus takes
+// tview's lock, which a draw holds.
+func (s *session) focusShown() {
+	if s.list.HasFocus() && s.fit.form != formFull {
 		s.app.SetFocus(s.arena)
 	}
-	s.screen.clearNow()
 }
 
 // addPlayers adds an arena's players box to the side panel, as tall as
@@ -343,6 +351,7 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	case s.fit.small:
 		return nil
 	}
+	s.focusShown() // a resize may have taken the list away
 	if s.list.HasFocus() {
 		switch ev.Key() {
 		case tcell.KeyUp, tcell.KeyDown, tcell.KeyEnter, tcell.KeyHome, tcell.KeyEnd, tcell.KeyPgUp, tcell.KeyPgDn:
@@ -437,6 +446,7 @@ func (s *session) onRune(r rune, now time.Duration) {
 		s.syncList()
 	case 'v', 'V':
 		s.arrange((s.fit.form + 1) % numForms)
+		s.focusShown()
 	case 'o', 'O':
 		s.toggleOpen()
 	case '?':

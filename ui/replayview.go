@@ -328,6 +328,7 @@ func (v *replayView) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	case v.showHelp(false):
 		return nil // a key that closes the help does nothing else
 	}
+	s.focusShown()
 	switch ev.Key() {
 	case tcell.KeyUp, tcell.KeyDown, tcell.KeyEnter, tcell.KeyHome, tcell.KeyEnd, tcell.KeyPgUp, tcell.KeyPgDn:
 		if s.list.HasFocus() {

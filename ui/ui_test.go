@@ -1334,3 +1334,29 @@ func TestCompactPair(t *testing.T) {
 		}
 	}
 }
+
+// A window made smaller while the strategy list has the keys takes the
+// list away with the full panel: the game goes on, and its keys play
+// again. The layout used to move the focus from within tview's draw,
+// which holds the lock SetFocus takes, and the session hung for good.
+func TestListFocusResize(t *testing.T) {
+	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 8})
+	r.key(tcell.KeyTab, 0)
+	r.waitFor("the list to have the keys", func() (ok bool) { r.onLoop(func() { ok = r.s.list.HasFocus() }); return ok })
+	r.onLoop(func() { r.scr.SetSize(80, 24) })
+	_ = r.scr.PostEvent(tcell.NewEventResize(80, 24))
+	r.waitFor("the compact panel", func() (ok bool) { r.onLoop(func() { ok = r.s.fit.form == formCompact }); return ok })
+	if text := r.text(); strings.Contains(text, "freelist ") && strings.Contains(text, "dense") {
+		t.Errorf("the strategy list still shows at 80×24:\n%s", text)
+	}
+	r.key(tcell.KeyRune, ' ') // the title's key: play
+	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.match.Phase() == modePlay }); return ok })
+	if r.onLoop(func() {}); r.s.list.HasFocus() {
+		t.Error("the hidden list kept the keys")
+	}
+	r.key(tcell.KeyRune, 'q')
+	r.wait()
+	if r.res.Reason != ReasonQuit {
+		t.Errorf("Run ended with %q, want %q", r.res.Reason, ReasonQuit)
+	}
+}
