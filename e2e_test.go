@@ -207,6 +207,23 @@ func TestBadByteInTmux(t *testing.T) {
 	}
 }
 
+// TestPasteQuitInTmux pastes q and thousands of keys behind it into a game:
+// q quits, the rest is never read, and the game must still end and give
+// the terminal back (tcell's Fini waited for ever on the unread keys).
+func TestPasteQuitInTmux(t *testing.T) {
+	s := newTmux(t)
+	s.playGame(buildBinary(t), "LANG=C.UTF-8")
+	s.waitFor("the title screen", func(p string) bool { return strings.Contains(p, "P O O L R O I D S") }, nil)
+	s.send(" ")
+	s.waitFor("a game", func(p string) bool { return !strings.Contains(p, "P O O L R O I D S") }, nil)
+	s.send("-l", "q"+strings.Repeat("3", 3000))
+	s.waitFor("the shell", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
+	out, err := s.run("display-message", "-p", "-t", "e2e", "#{alternate_on} #{mouse_any_flag}")
+	if err != nil || strings.TrimSpace(out) != "0 0" {
+		t.Errorf("alternate screen, mouse reporting = %q (%v), want both off", strings.TrimSpace(out), err)
+	}
+}
+
 // TestOldTermsInTmux plays with terminal types whose entries ask for
 // padding delays (vt100: 50 ms a clear, 5 ms a cursor move, 2 ms a style),
 // which tcell sleeps unless told not to: a frame then took seconds, space

@@ -142,7 +142,7 @@ func inTerminal(ctx context.Context, cmd, hint string, stderr io.Writer, f func(
 		// entries (vt100's 5 ms a cursor move) instead of sleeping them.
 		own := *ti
 		own.PadChar = ""
-		screen, err = tcell.NewTerminfoScreenFromTtyTerminfo(ktty, &own)
+		screen, err = kitty.NewScreen(ktty, &own)
 	}
 	if err != nil {
 		fmt.Fprintf(stderr, "%s: TERM=%s: %v (xterm-256color suits nearly every terminal)\n", cmd, os.Getenv("TERM"), err)

@@ -55,11 +55,17 @@
 // first. Whatever a terminal or an SSH client sends, the key typed after a
 // pause reaches the program.
 //
+// Nor can input hang the end: tcell's Fini waits for its input goroutines,
+// which wait for room for what they are sending, and a paste behind the
+// key that quits leaves no one to make room. A [Screen] (tcell's screen on
+// the Tty) drains the Tty and the event queue while it finalises.
+//
 // # Using it
 //
 //	inner, _ := tcell.NewDevTty()
 //	tty := kitty.NewTty(inner)
-//	screen, _ := tcell.NewTerminfoScreenFromTty(tty)
+//	ti, _ := tcell.LookupTerminfo(os.Getenv("TERM"))
+//	screen, _ := kitty.NewScreen(tty, ti)
 //	keys := tty.Keys()
 //	// game loop, every step:
 //	if keys.Active() {

@@ -3,6 +3,7 @@ package kitty_test
 import (
 	"fmt"
 	"log"
+	"os"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -17,7 +18,11 @@ func ExampleNewTty() {
 		log.Fatal(err)
 	}
 	tty := kitty.NewTty(inner)
-	screen, err := tcell.NewTerminfoScreenFromTty(tty)
+	ti, err := tcell.LookupTerminfo(os.Getenv("TERM"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	screen, err := kitty.NewScreen(tty, ti)
 	if err != nil {
 		log.Fatal(err)
 	}

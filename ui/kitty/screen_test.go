@@ -112,15 +112,11 @@ func TestScreenEndToEnd(t *testing.T) {
 
 // newScreen starts a real xterm-256color tcell screen on the filter over a
 // fake terminal.
-func newScreen(t testing.TB) (*fakeTty, *Tty, tcell.Screen) {
+func newScreen(t testing.TB) (*fakeTty, *Tty, *Screen) {
 	t.Helper()
-	ti, err := terminfo.LookupTerminfo("xterm-256color")
-	if err != nil {
-		t.Fatal(err)
-	}
 	f := newFakeTty()
 	tty := NewTty(f)
-	s, err := tcell.NewTerminfoScreenFromTtyTerminfo(tty, ti)
+	s, err := NewScreen(tty, xterm(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,6 +124,16 @@ func newScreen(t testing.TB) (*fakeTty, *Tty, tcell.Screen) {
 		t.Fatal(err)
 	}
 	return f, tty, s
+}
+
+// xterm returns the terminfo entry of xterm-256color.
+func xterm(t testing.TB) *terminfo.Terminfo {
+	t.Helper()
+	ti, err := terminfo.LookupTerminfo("xterm-256color")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ti
 }
 
 // describe names a key event the way the test's table does.

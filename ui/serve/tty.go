@@ -17,7 +17,7 @@ var errDrained = errors.New("serve: tty drained")
 // Input is paced so that tcell's event queue (256 events) never fills with
 // it: Read hands out at most maxChunk bytes (a byte makes at most one
 // event), and none while maxQueued events wait. tcell's input goroutines
-// then never block on the queue, and can always stop (see [screen]). The
+// then never block on the queue, and can always stop (see kitty.Screen). The
 // most input in flight is maxQueued, plus tcell's 10-chunk channel and the
 // chunk it parses: 64 + 11×16 = 240 events.
 const (
