@@ -377,38 +377,25 @@ func (a *arena) dotOf(p game.Vec) (int, int) {
 // mode. On the session's screen it draws only the rows that changed, each
 // cell once, so that only cells that change reach the terminal.
 func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
-	f, h, g := a.frame, &a.hud, a.s.glyphs()
-	b := append(a.buf[:0], ' ')
-	b = append(b, h.level...)
-	b = append(b, g.sep...)
-	b = append(b, "wave "...)
-	b = strconv.AppendInt(b, int64(h.wave), 10)
-	switch {
-	case h.hidden:
-		b = append(append(b, g.sep...), "hidden"...)
-	case h.watching > 0:
-		b = strconv.AppendInt(append(b, g.sep...), int64(h.watching), 10)
-		b = append(b, " watching"...)
+	f, g := a.frame, a.s.glyphs()
+	// The score and lives matter most: where all does not fit, the
+	// level's name gives way first, then the high score.
+	room := f.w - 4 // a ─ at each end, one between
+	named, high := true, true
+	if cells(a.appendTitle(a.buf[:0], true))+cells(a.appendScore(a.buf[:0], true)) > room {
+		named = false
+		high = cells(a.appendTitle(a.buf[:0], false))+cells(a.appendScore(a.buf[:0], true)) <= room
 	}
-	b = append(b, ' ')
-	a.buf = b
+	b := a.appendTitle(a.buf[:0], named)
 	left := a.left.of(b)
-
-	b = append(b[:0], " score "...)
-	b = strconv.AppendInt(b, int64(h.score), 10)
-	b = append(b, g.sep...)
-	b = append(b, "lives "...)
-	b = strconv.AppendInt(b, int64(h.lives), 10)
-	b = append(b, g.sep...)
-	b = append(b, "high "...)
-	b = strconv.AppendInt(b, int64(h.high), 10)
-	b = append(b, ' ')
+	b = a.appendScore(b[:0], high)
 	a.buf = b
 	right := ""
-	if min(utf8.RuneCountInString(left), f.w-2)+cells(b)+2 <= f.w-2 {
+	if min(utf8.RuneCountInString(left), f.w-2)+cells(b) <= room {
 		right = a.right.of(b)
 	}
 
+	h := &a.hud
 	badge := ""
 	switch {
 	case h.mode == modeTitle:
@@ -435,6 +422,43 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 	if !all {
 		sh.style, sh.left, sh.right, sh.badge = st, left, right, badge
 	}
+}
+
+// appendTitle appends the arena's title to b: the level's name (when
+// named), the wave, and "hidden" or the watchers.
+func (a *arena) appendTitle(b []byte, named bool) []byte {
+	h, g := &a.hud, a.s.glyphs()
+	b = append(b, ' ')
+	if named {
+		b = append(append(b, h.level...), g.sep...)
+	}
+	b = append(b, "wave "...)
+	b = strconv.AppendInt(b, int64(h.wave), 10)
+	switch {
+	case h.hidden:
+		b = append(append(b, g.sep...), "hidden"...)
+	case h.watching > 0:
+		b = strconv.AppendInt(append(b, g.sep...), int64(h.watching), 10)
+		b = append(b, " watching"...)
+	}
+	return append(b, ' ')
+}
+
+// appendScore appends the score, the lives and (when high) the high score
+// to b.
+func (a *arena) appendScore(b []byte, high bool) []byte {
+	h, g := &a.hud, a.s.glyphs()
+	b = append(b, " score "...)
+	b = strconv.AppendInt(b, int64(h.score), 10)
+	b = append(b, g.sep...)
+	b = append(b, "lives "...)
+	b = strconv.AppendInt(b, int64(h.lives), 10)
+	if high {
+		b = append(b, g.sep...)
+		b = append(b, "high "...)
+		b = strconv.AppendInt(b, int64(h.high), 10)
+	}
+	return append(b, ' ')
 }
 
 // borderRow draws row y of the border around f, corners cl and cr

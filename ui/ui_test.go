@@ -1360,3 +1360,19 @@ func TestListFocusResize(t *testing.T) {
 		t.Errorf("Run ended with %q, want %q", r.res.Reason, ReasonQuit)
 	}
 }
+
+// The arena's top border keeps the score and lives where the whole title
+// does not fit: the level's name gives way first, then the high score.
+func TestHeaderKeepsScore(t *testing.T) {
+	d := newDrawn(t, "UTF-8", 80, 24, Options{Seed: 2})
+	top := func() string { return strings.SplitN(d.text(), "\n", 2)[0] }
+	if got := top(); !strings.Contains(got, "First contact · wave 1") || !strings.Contains(got, "score 0 · lives 3 · high") {
+		t.Fatalf("80×24, compact panel: top border %q, want the whole title", got)
+	}
+	d.key(tcell.KeyTab, 0) // the full panel, and a narrower arena
+	d.frame()
+	got := top()
+	if !strings.Contains(got, "─ wave 1 ") || !strings.Contains(got, "score 0 · lives 3") || strings.Contains(got, "First contact") {
+		t.Errorf("80×24, full panel: top border %q, want the wave, score and lives without the level's name", got)
+	}
+}
