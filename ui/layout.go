@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -546,16 +547,24 @@ func overLines(e scores.Entry, rank int, err error, top []scores.Entry, ascii bo
 	}
 	if len(top) > 0 {
 		lines = append(lines, "", "HIGH SCORES")
+		where := func(t scores.Entry) string {
+			if t.Arena != "" {
+				return "arena " + t.Arena
+			}
+			return t.Strategy
+		}
+		// Every row as wide as the widest, so that centred they line up.
+		width := 0
+		for _, t := range top {
+			width = max(width, len(where(t))) // strategy and arena names are ASCII
+		}
 		for i, t := range top {
 			name := []rune(t.Name)
 			if len(name) > 12 {
 				name = name[:12]
 			}
-			where := t.Strategy
-			if t.Arena != "" {
-				where = "arena " + t.Arena
-			}
-			lines = append(lines, fmt.Sprintf("%2d %-12s %7d  wave %-3d %-10s", i+1, string(name), t.Score, t.Wave, where))
+			pad := strings.Repeat(" ", 12-len(name)) // %-12s pads bytes, not characters
+			lines = append(lines, fmt.Sprintf("%2d %s%s %7d  wave %-3d %-*s", i+1, string(name), pad, t.Score, t.Wave, width, where(t)))
 		}
 	}
 	return append(lines, "", "space: play again"+dot+"q: quit")

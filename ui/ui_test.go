@@ -25,6 +25,7 @@ import (
 	"poolroids/game"
 	"poolroids/levels"
 	"poolroids/pool"
+	"poolroids/ui/scores"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -1374,5 +1375,33 @@ func TestHeaderKeepsScore(t *testing.T) {
 	got := top()
 	if !strings.Contains(got, "─ wave 1 ") || !strings.Contains(got, "score 0 · lives 3") || strings.Contains(got, "First contact") {
 		t.Errorf("80×24, full panel: top border %q, want the wave, score and lives without the level's name", got)
+	}
+}
+
+// The game-over table's rows are as wide as each other, so that centred
+// on the screen their columns line up: long strategy pairs, arenas and
+// names that are not ASCII included.
+func TestOverTableAligned(t *testing.T) {
+	top := []scores.Entry{
+		{Name: "ann", Score: 280, Wave: 1, Strategy: "freelist"},
+		{Name: "Ünïcødé", Score: 40, Wave: 1, Strategy: "dense/bitset"},
+		{Name: "bob", Score: 30, Wave: 2, Arena: "quakepit"},
+		{Name: "Wolfgang_Amadeus", Score: 20, Wave: 1, Arena: "den"},
+	}
+	lines := overLines(top[0], 1, nil, top, false)
+	var rows []string
+	for i, l := range lines {
+		if l == "HIGH SCORES" {
+			rows = lines[i+1 : i+1+len(top)]
+		}
+	}
+	if len(rows) != len(top) {
+		t.Fatalf("no table of %d rows in\n%s", len(top), strings.Join(lines, "\n"))
+	}
+	for _, r := range rows {
+		if utf8.RuneCountInString(r) != utf8.RuneCountInString(rows[0]) {
+			t.Errorf("rows of different widths:\n%s", strings.Join(rows, "\n"))
+			break
+		}
 	}
 }
