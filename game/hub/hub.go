@@ -15,7 +15,9 @@ import (
 	"fmt"
 	"io"
 	"runtime/debug"
+	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -194,7 +196,8 @@ type Info struct {
 	Watchers int // watching through a Live
 }
 
-// Arenas lists the open arenas in no particular order.
+// Arenas lists the open arenas by name, so that a lobby's list keeps its
+// order from one refresh to the next.
 func (h *Hub) Arenas() []Info {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -204,6 +207,7 @@ func (h *Hub) Arenas() []Info {
 		list = append(list, Info{Name: a.name, Mode: a.mode, Players: a.players, Size: h.cfg.Size, Watchers: a.Watchers()})
 		a.mu.RUnlock()
 	}
+	slices.SortFunc(list, func(a, b Info) int { return strings.Compare(a.Name, b.Name) })
 	return list
 }
 

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"errors"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -281,4 +282,23 @@ func TestTable(t *testing.T) {
 			t.Errorf("events %q, %d steps, closed %v", got, tab.steps, tab.closed)
 		}
 	})
+}
+
+// Arenas come by name, whatever order they opened in and the map keeps
+// them in, so that a lobby's list and its selection hold still.
+func TestArenasByName(t *testing.T) {
+	h := newHub(t, Config{})
+	names := []string{"pit", "den", "zoo", "arc", "mid", "b-2", "b-1"}
+	for _, n := range names {
+		join(t, h, Request{Arena: n, Player: "ann"})
+	}
+	for range 20 {
+		var got []string
+		for _, in := range h.Arenas() {
+			got = append(got, in.Name)
+		}
+		if !slices.IsSorted(got) || len(got) != len(names) {
+			t.Fatalf("Arenas() = %v, want all %d by name", got, len(names))
+		}
+	}
 }
