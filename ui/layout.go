@@ -272,6 +272,11 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 		}
 		return
 	}
+	if l.valid && h != l.state.h {
+		// A new height: scroll afresh, from the top to the selection, so
+		// that a list grown back shows every item there is room for.
+		l.SetOffset(0, hshift)
+	}
 	l.List.Draw(scr)
 	st.offset, st.hshift = l.GetOffset() // Draw scrolls to the selection
 	bst := borderStyle

@@ -1405,3 +1405,22 @@ func TestOverTableAligned(t *testing.T) {
 		}
 	}
 }
+
+// A strategy list scrolled to its end in a small window shows every item
+// once the window grows again, not the last few above empty rows.
+func TestListScrollsBackOnGrow(t *testing.T) {
+	d := newDrawn(t, "UTF-8", 80, 24, Options{Seed: 2})
+	d.key(tcell.KeyTab, 0) // the full panel: a list of a row or two
+	d.s.list.SetCurrentItem(len(pool.Strategies()) - 1)
+	d.frame()
+	if text := d.text(); strings.Contains(text, "1 alloc") {
+		t.Fatalf("80×24: the whole list fits, the test needs it to scroll:\n%s", text)
+	}
+	d.resize(120, 40)
+	text := d.text()
+	for _, item := range strategyItems() {
+		if !strings.Contains(text, item) {
+			t.Errorf("120×40: no %q in the list:\n%s", item, text)
+		}
+	}
+}
