@@ -17,7 +17,7 @@ func helpScreen(g *glyphs) []string {
 		{"space", "fire; play, from the title"},
 		{"h", "hyperspace"},
 		{"p", "pause"},
-		{"x", "stress autopilot on or off"},
+		{"x", "stress autopilot; leaves your game"},
 		{"1-0", "pools' strategy (or click one)"},
 		{"b", "which pools 1-0 switch"},
 		{"tab", "strategy list: " + g.up + " " + g.down + " enter"},

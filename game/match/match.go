@@ -214,6 +214,15 @@ func (m *Match) finish() Result {
 	return r
 }
 
+// drop ends the game in play uncounted, as the stress autopilot takes
+// over: neither Best nor a replay keeps it, as the score table does not.
+func (m *Match) drop() {
+	if rec := m.rec; rec != nil {
+		m.rec = nil
+		_ = rec.Close() // kept in memory: Close cannot fail
+	}
+}
+
 // result is the current game as it stands.
 func (m *Match) result() Result {
 	if m.seat != nil {
@@ -289,9 +298,9 @@ func (m *Match) record() bool {
 }
 
 // ToggleStress starts the stress autopilot, in a stress game of its own
-// (in an arena: flying the seat's ship, whose score then does not
-// count), or stops it and goes back to the title (in an arena: gives the
-// ship back).
+// (the game in play is left and does not count; in an arena: flying the
+// seat's ship, whose score then does not count), or stops it and goes
+// back to the title (in an arena: gives the ship back).
 func (m *Match) ToggleStress() error {
 	if m.seat != nil {
 		if m.phase != Play {
@@ -315,7 +324,7 @@ func (m *Match) ToggleStress() error {
 // use with the player's capacities) with the pools' current strategies.
 func (m *Match) startStress() error {
 	if m.phase == Play {
-		m.finish()
+		m.drop()
 		m.phase = Over // the player's game is left, not continued
 	}
 	if m.press == nil {

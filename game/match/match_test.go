@@ -150,3 +150,27 @@ func TestPause(t *testing.T) {
 		t.Error("a paused game stepped")
 	}
 }
+
+// TestStressLeavesGameUncounted: x during a game by hand leaves it, and
+// like the score table Best does not count it (the header's high score
+// showed a game the table never had).
+func TestStressLeavesGameUncounted(t *testing.T) {
+	m := newMatch(t, game.Config{Seed: 5}, false)
+	m.Start()
+	var ap game.Autopilot
+	for range 120 * game.TPS {
+		if m.World().Score() > 0 {
+			break
+		}
+		m.Step(ap.Input(m.World()))
+	}
+	if m.World().Score() == 0 {
+		t.Fatal("no score in two minutes of autopilot")
+	}
+	if err := m.ToggleStress(); err != nil {
+		t.Fatal(err)
+	}
+	if m.Best() != 0 {
+		t.Errorf("Best = %d after the only game was left for stress, want 0", m.Best())
+	}
+}
