@@ -73,6 +73,7 @@ type hud struct {
 	over               []string // game-over screen, built when the game ended
 	watching           int      // how many watch the game
 	hidden             bool     // a solo game hidden from watchers
+	notice             string   // why a key did nothing, for a few seconds
 }
 
 // arena is the left side: the playfield, scaled to fit with its aspect
@@ -83,17 +84,18 @@ type hud struct {
 // frame (see arenaShown).
 type arena struct {
 	*tview.Box
-	s     *session
-	cv    canvas
-	pts   []game.Vec // outline scratch
-	buf   []byte     // header scratch
-	left  textCache  // header texts
-	right textCache
-	sx    float64 // dots per playfield unit
-	sy    float64
-	hud   hud
-	frame rect // where the field was last drawn, border excluded
-	shown arenaShown
+	s      *session
+	cv     canvas
+	pts    []game.Vec // outline scratch
+	buf    []byte     // header scratch
+	left   textCache  // header texts
+	right  textCache
+	notice textCache
+	sx     float64 // dots per playfield unit
+	sy     float64
+	hud    hud
+	frame  rect // where the field was last drawn, border excluded
+	shown  arenaShown
 
 	labels []label             // the players' names by their ships, in an arena
 	spots  [game.MaxShips]rect // where each label shows: see drawLabels
@@ -398,6 +400,10 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 	h := &a.hud
 	badge := ""
 	switch {
+	case h.notice != "": // under the field, at every size
+		b = append(append(append(b[:0], ' '), h.notice...), ' ')
+		a.buf = b
+		badge = a.notice.of(b)
 	case h.mode == modeTitle:
 		badge = g.demoBadge
 	case h.paused:

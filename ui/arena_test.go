@@ -247,3 +247,31 @@ func TestPlayersBoxGrows(t *testing.T) {
 		t.Errorf("two players: the players box is %d rows, want %d", box, playersHeight(2))
 	}
 }
+
+// A key that does nothing says why under the field, where every size
+// shows it: at 80×24 the players box has no room for a line more.
+func TestNoticeUnderField(t *testing.T) {
+	h, err := hub.New(hub.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	arenaSession(t, h, "ann", 80, 24)
+	s, _ := arenaSession(t, h, "bob", 80, 24)
+	s.syncList()
+	scr := s.screen.Screen.(tcell.SimulationScreen)
+	draw := func() string {
+		s.fitTo(80, 24)
+		s.root.SetRect(0, 0, 80, 24)
+		s.root.Draw(scr)
+		scr.Show()
+		return screenText(scr)
+	}
+	draw()
+	s.onKey(tcell.NewEventKey(tcell.KeyRune, '5', tcell.ModNone))
+	text := draw()
+	fx, fy, fw, fh := s.arena.GetRect()
+	if bottom := textIn(text, rect{fx, fy + fh - 1, fw, 1}); !strings.Contains(bottom, "only ann switches the pools") {
+		t.Errorf("the field's bottom row is %q, want bob told that only ann switches:\n%s", bottom, text)
+	}
+}

@@ -13,16 +13,16 @@ import (
 const newsLines = 3
 
 // playersHeight is the players box's height for size players: borders,
-// the table's head and a row a player, the last switch, the news and a
-// notice.
-func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines + 1 }
+// the table's head and a row a player, the last switch and the news.
+func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines }
 
 // players is the side panel's box of an arena: who plays (name in the
 // ship's colour, score, ships left, shots refused), who switched the
-// pools last and when, the latest news and the notice of a key that did
-// nothing, one after the other from the top, so that a box cut short by a
-// small terminal still shows the news of a half-empty arena. It formats its lines from the arena under its read lock and
-// turns them into strings only when they change, so a frame allocates
+// pools last and when and the latest news, one after the other from the
+// top, so that a box cut short by a small terminal still shows the news
+// of a half-empty arena. (A key's notice goes under the field, where
+// every size shows it.) It formats its lines from the arena under its
+// read lock and turns them into strings only when they change, so a frame allocates
 // nothing in steady state. On the session's screen it draws only the
 // lines that changed since its last frame (see [session.keep]).
 type players struct {
@@ -66,16 +66,9 @@ func (p *players) seated() int {
 	return n
 }
 
-// format rebuilds the lines from the arena and the session's notice.
+// format rebuilds the lines from the arena.
 func (p *players) format() {
 	s := p.s
-	s.mu.Lock()
-	notice := ""
-	if now := time.Since(s.clock); s.notice != "" && now-s.noticeAt < noticeFor {
-		notice = s.notice
-	}
-	s.mu.Unlock()
-
 	ar := s.sharedArena()
 	ar.RLock()
 	defer ar.RUnlock()
@@ -122,10 +115,6 @@ func (p *players) format() {
 		if k := len(news) - newsLines + i; k >= 0 {
 			l.style(valueStyle).str(news[k].Text)
 		}
-	}
-	l = next()
-	if notice != "" {
-		l.style(alertStyle).str(notice)
 	}
 	p.text.settle()
 }

@@ -153,7 +153,7 @@ type session struct {
 	mu       sync.RWMutex // guards the fields below; watchers read them under RLock
 	match    *match.Match
 	world    *game.World // the match's world on screen
-	notice   string      // why a key did nothing, shown until noticeAt + noticeFor
+	notice   string      // why a key did nothing, shown on the arena's border until noticeAt + noticeFor
 	noticeAt time.Duration
 	ticks    uint64 // stepping ticks since Run began
 	hold     pressHold
@@ -551,19 +551,29 @@ func (s *session) copyView(p *panel) bool {
 	return true
 }
 
-// paint copies the world onto a's canvas and the header into a.hud.
+// paint copies the world onto a's canvas and the header, with this
+// session's notice, into a.hud.
 func (s *session) paint(a *arena) {
 	switch {
 	case s.playback != nil:
 		s.playback.paint(a)
-		return
 	case s.watch != nil:
 		s.paintWatch(a)
-		return
 	case s.seat != nil:
 		s.paintArena(a)
-		return
+	default:
+		s.paintSolo(a)
 	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if now := time.Since(s.clock); s.notice != "" && now-s.noticeAt < noticeFor {
+		a.hud.notice = s.notice
+	}
+}
+
+// paintSolo is paint in a solo game, under the session's lock (released
+// by a panic too: see TestRunEnds).
+func (s *session) paintSolo(a *arena) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	a.paintWorld(s.world)
