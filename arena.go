@@ -41,6 +41,7 @@ func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
 		o.Keys = s.Keys
 		o.Player = s.Player()
 		o.Name = s.Name
+		o.Watching = s.SetWatching
 		var res ui.Result
 		var err error
 		switch c := s.Command; c.Verb {

@@ -47,6 +47,10 @@ type Options struct {
 	Live   *hub.Live
 	Name   string
 	Hidden bool // a solo game starts hidden from watchers
+	// Watching, if set, is told true when a [Watch] starts and false when
+	// it ends, so that a server's idle limit can spare a watcher, who has
+	// no reason to type.
+	Watching func(on bool)
 }
 
 // Result tells how a [Run] ended.

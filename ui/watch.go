@@ -26,6 +26,10 @@ const ReasonGone = "gone"
 // [Run].
 func Watch(ctx context.Context, screen tcell.Screen, w *hub.Watcher, opts Options) (Result, error) {
 	defer w.Stop()
+	if opts.Watching != nil {
+		opts.Watching(true)
+		defer opts.Watching(false)
+	}
 	s, err := newSession(screen, Options{FPS: opts.FPS, ASCII: opts.ASCII, Keys: opts.Keys})
 	if err != nil {
 		return Result{}, err

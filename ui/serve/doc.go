@@ -63,7 +63,8 @@
 //   - A connection may have MaxRefused requests or channels refused in a
 //     burst, then as many a minute (100); one more closes it.
 //   - Idle: the player's input, not the game's output, keeps a session
-//     alive. MaxTime bounds a session whatever happens.
+//     alive, except while it watches ([Session.SetWatching]). MaxTime
+//     bounds a session whatever happens.
 //   - A panic in Play, or in a goroutine it starts with [Session.Go], is
 //     logged with its stack and ends that session only.
 //

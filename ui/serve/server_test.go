@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdamore/tcell/v2"
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 )
@@ -466,6 +467,32 @@ func TestLimits(t *testing.T) {
 		}
 		if d := time.Since(start); d > 2*time.Second {
 			t.Errorf("idle session ended %v after the last key", d)
+		}
+		waitLog(t, ts, "msg=disconnect", "reason=idle")
+	})
+	t.Run("idle watcher", func(t *testing.T) {
+		// A session that watches sends nothing and stays; once it stops
+		// watching, the limit applies again.
+		watched := make(chan struct{})
+		ts := startServer(t, Config{Idle: 300 * time.Millisecond, Play: func(ctx context.Context, scr tcell.Screen, s Session) (int, error) {
+			s.SetWatching(true)
+			select {
+			case <-watched:
+			case <-ctx.Done():
+				return 0, nil
+			}
+			s.SetWatching(false)
+			<-ctx.Done()
+			return 0, nil
+		}})
+		p := play(t, ts.mustDial(t, "wanda", nil), ptyOpts{w: 80, h: 24})
+		time.Sleep(time.Second) // three limits without a key
+		if strings.Contains(ts.log.String(), "reason=idle") {
+			t.Fatal("a watching session was cut as idle")
+		}
+		close(watched)
+		if st := p.exit(t); st != 1 || !strings.Contains(p.output(), "no input for 300ms") {
+			t.Errorf("idle after watching: status %d, output ends %q", st, tail(p.output()))
 		}
 		waitLog(t, ts, "msg=disconnect", "reason=idle")
 	})

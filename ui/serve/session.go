@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode"
 
@@ -50,7 +51,17 @@ type Session struct {
 	// or new an arena, or watch a live game.
 	Command Command
 
-	spawn func(func())
+	spawn    func(func())
+	watching *atomic.Bool
+}
+
+// SetWatching tells the server whether the session only watches a live
+// game now. A watcher has no reason to type, so the idle limit spares a
+// session while it watches; MaxTime still applies.
+func (s Session) SetWatching(on bool) {
+	if s.watching != nil {
+		s.watching.Store(on)
+	}
 }
 
 // Player names the player in a high-score table: the user name, plus the
@@ -112,6 +123,8 @@ type conn struct {
 	score     int
 	ended     *ending // what ended the session, once it has
 	allowance bucket  // of refused requests (see refused)
+
+	watching atomic.Bool // the game only watches: see Session.SetWatching
 }
 
 func (s *Server) serveConn(nc net.Conn, seat *seat) {
@@ -410,7 +423,7 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 		defer t.Stop()
 	}
 	if c.srv.cfg.Idle > 0 {
-		w := watchIdle(tty, c.srv.cfg.Idle, func() { c.cancel(c.srv.idle) })
+		w := watchIdle(tty, c.srv.cfg.Idle, &c.watching, func() { c.cancel(c.srv.idle) })
 		defer w.stop()
 	}
 
@@ -434,6 +447,7 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 		Keys:        ktty.Keys(),
 		Command:     cmd,
 	}
+	sess.watching = &c.watching
 	sess.spawn = func(fn func()) {
 		c.wg.Add(1)
 		go func() {
@@ -491,28 +505,30 @@ func (c *conn) recoverGame() {
 }
 
 // idleWatch ends a game when its player has sent nothing for a while. It is
-// one timer, re-armed for the time left whenever it fires early.
+// one timer, re-armed for the time left whenever it fires early, and for
+// the whole limit while the session watches.
 type idleWatch struct {
 	mu      sync.Mutex
 	t       *time.Timer
 	stopped bool
 }
 
-func watchIdle(tty *sshTty, limit time.Duration, expire func()) *idleWatch {
+func watchIdle(tty *sshTty, limit time.Duration, watching *atomic.Bool, expire func()) *idleWatch {
 	w := &idleWatch{}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	w.t = time.AfterFunc(limit, func() {
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		if w.stopped {
-			return
-		}
-		if idle := tty.idleFor(); idle < limit {
+		switch idle := tty.idleFor(); {
+		case w.stopped:
+		case watching.Load():
+			w.t.Reset(limit)
+		case idle < limit:
 			w.t.Reset(limit - idle)
-			return
+		default:
+			expire()
 		}
-		expire()
 	})
 	return w
 }
