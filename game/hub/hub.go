@@ -211,6 +211,24 @@ func (h *Hub) Arenas() []Info {
 	return list
 }
 
+// ArenaOf returns the name of the arena where a player called player (in
+// any case) sits, or "" if none does.
+func (h *Hub) ArenaOf(player string) string {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, a := range h.arenas {
+		a.mu.RLock()
+		for _, s := range a.seats {
+			if s != nil && strings.EqualFold(s.name, player) {
+				a.mu.RUnlock()
+				return a.name
+			}
+		}
+		a.mu.RUnlock()
+	}
+	return ""
+}
+
 // Close ends every arena and waits for their goroutines; Join then fails
 // with ErrClosed. Players still seated see their arena's Done.
 func (h *Hub) Close() {

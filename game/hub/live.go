@@ -160,8 +160,11 @@ type Watcher struct {
 // the game or the server has as many watchers as allowed.
 func (l *Live) Watch(name string) (*Watcher, error) {
 	var a *Arena
+	seated := "" // the arena a player of that name plays in, if not here
 	if l.hub != nil {
-		a = l.hub.Arena(name)
+		if a = l.hub.Arena(name); a == nil {
+			seated = l.hub.ArenaOf(name)
+		}
 	}
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -172,6 +175,8 @@ func (l *Live) Watch(name string) (*Watcher, error) {
 		n = a.Watchers()
 	case s != nil && s.Open():
 		n = s.Watchers()
+	case seated != "":
+		return nil, fmt.Errorf("%w: %s; %s plays in the arena %s: watch %s", ErrNoGame, name, name, seated, seated)
 	default:
 		return nil, fmt.Errorf("%w: %s", ErrNoGame, name)
 	}
@@ -242,12 +247,12 @@ type Game struct {
 func (l *Live) Games() []Game {
 	var list []Game
 	if l.hub != nil {
-		for _, in := range l.hub.Arenas() {
-			list = append(list, Game{Name: in.Name, Arena: true, Players: in.Players, Watchers: in.Watchers})
+		for _, in := range l.hub.Arenas() { // by name
+			if in.Players > 0 { // an arena closing after its last player shows nothing
+				list = append(list, Game{Name: in.Name, Arena: true, Players: in.Players, Watchers: in.Watchers})
+			}
 		}
 	}
-	byName := func(a, b Game) int { return strings.Compare(a.Name, b.Name) }
-	slices.SortFunc(list, byName)
 	arenas := len(list)
 	l.mu.Lock()
 	for _, s := range l.solos {
@@ -256,6 +261,6 @@ func (l *Live) Games() []Game {
 		}
 	}
 	l.mu.Unlock()
-	slices.SortFunc(list[arenas:], byName)
+	slices.SortFunc(list[arenas:], func(a, b Game) int { return strings.Compare(a.Name, b.Name) })
 	return list
 }

@@ -3,6 +3,7 @@ package hub
 import (
 	"errors"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 
@@ -127,12 +128,12 @@ func TestLiveHidden(t *testing.T) {
 }
 
 // TestLiveArenas: arenas are listed first with their players and
-// watchers.
+// watchers, while they have players.
 func TestLiveArenas(t *testing.T) {
 	h := newHub(t, Config{})
 	join(t, h, Request{Arena: "zoo", Player: "a"})
 	join(t, h, Request{Arena: "zoo", Player: "b"})
-	join(t, h, Request{Arena: "den", Player: "c"})
+	c := join(t, h, Request{Arena: "den", Player: "c"})
 	l := newLive(t, h, LiveConfig{})
 	addSolo(t, l, "ann", true)
 	w := watch(t, l, "zoo")
@@ -148,5 +149,18 @@ func TestLiveArenas(t *testing.T) {
 	w.Stop()
 	if n := h.Arena("zoo").Watchers(); n != 1 {
 		t.Errorf("zoo has %d watchers after a stop, want 1", n)
+	}
+
+	// A player in an arena is watched through it, and asking for them
+	// by name says which.
+	if _, err := l.Watch("B"); !errors.Is(err, ErrNoGame) || !strings.Contains(err.Error(), "B plays in the arena zoo: watch zoo") {
+		t.Errorf("watching a player in an arena: %v", err)
+	}
+	// An arena whose last player left has nothing to show while it
+	// lingers: not listed.
+	c.Leave()
+	want = []Game{{Name: "zoo", Arena: true, Players: 2, Watchers: 1}, {Name: "ann", Players: 1}}
+	if g := l.Games(); !slices.Equal(g, want) {
+		t.Errorf("games after den's last player left\n%+v, want\n%+v", g, want)
 	}
 }
