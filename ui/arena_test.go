@@ -259,19 +259,50 @@ func TestNoticeUnderField(t *testing.T) {
 	arenaSession(t, h, "ann", 80, 24)
 	s, _ := arenaSession(t, h, "bob", 80, 24)
 	s.syncList()
-	scr := s.screen.Screen.(tcell.SimulationScreen)
-	draw := func() string {
-		s.fitTo(80, 24)
-		s.root.SetRect(0, 0, 80, 24)
-		s.root.Draw(scr)
-		scr.Show()
-		return screenText(scr)
-	}
-	draw()
+	drawArena(s, 80, 24)
 	s.onKey(tcell.NewEventKey(tcell.KeyRune, '5', tcell.ModNone))
-	text := draw()
+	text := drawArena(s, 80, 24)
 	fx, fy, fw, fh := s.arena.GetRect()
 	if bottom := textIn(text, rect{fx, fy + fh - 1, fw, 1}); !strings.Contains(bottom, "only ann switches the pools") {
 		t.Errorf("the field's bottom row is %q, want bob told that only ann switches:\n%s", bottom, text)
+	}
+}
+
+// drawArena draws an arena session's frame at w×h, as beforeDraw and
+// tview would, and returns the screen's text.
+func drawArena(s *session, w, h int) string {
+	scr := s.screen.Screen.(tcell.SimulationScreen)
+	s.fitTo(w, h)
+	s.root.SetRect(0, 0, w, h)
+	s.root.Draw(scr)
+	scr.Show()
+	return screenText(scr)
+}
+
+// The players box says who switched the pools last while they hold the
+// switch, and who holds it once they left, not a switch by someone gone.
+func TestPoolsLineFollowsCreator(t *testing.T) {
+	h, err := hub.New(hub.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	_, ann := arenaSession(t, h, "ann", 120, 40)
+	s, _ := arenaSession(t, h, "bob", 120, 40)
+	if err := ann.SetStrategies(pool.Dense, pool.Dense); err != nil {
+		t.Fatal(err)
+	}
+	if text := drawArena(s, 120, 40); !strings.Contains(text, "pools: ann at") {
+		t.Fatalf("no switch by ann shown:\n%s", text)
+	}
+	ann.Leave()
+	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+		text := drawArena(s, 120, 40)
+		if strings.Contains(text, "pools: bob switches") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("bob not shown as the one who switches once ann left:\n%s", text)
+		}
 	}
 }

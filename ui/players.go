@@ -102,12 +102,17 @@ func (p *players) format() {
 		l.style(valueStyle)
 		l.b = appendIntRight(l.b, int64(pl.Misses), 5)
 	}
-	l = next().style(labelStyle)
-	if sw := ar.Switched(); !sw.At.IsZero() {
-		l.str("pools: ").style(valueStyle).str(sw.By).style(labelStyle).str(" at ").style(valueStyle)
+	// Who switched last, and when, while they still hold the switch;
+	// else who holds it now (the creator left: the longest seated).
+	l = next().style(labelStyle).str("pools: ")
+	switch sw, by := ar.Switched(), ar.Creator(); {
+	case by == "":
+		l.str("no player")
+	case !sw.At.IsZero() && sw.By == by:
+		l.style(valueStyle).str(sw.By).style(labelStyle).str(" at ").style(valueStyle)
 		l.b = sw.At.AppendFormat(l.b, time.TimeOnly)
-	} else {
-		l.str("pools: ").style(valueStyle).str(ar.Creator()).style(labelStyle).str(" switches")
+	default:
+		l.style(valueStyle).str(by).style(labelStyle).str(" switches")
 	}
 	news := ar.News()
 	for i := range newsLines {
