@@ -89,6 +89,9 @@ func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 // returns the file's size and the steps it holds. When ctx is done it
 // still writes the steps played so far, and returns ctx's error.
 func recordFile(ctx context.Context, path string, cfg game.Config, steps int, pressure bool) (size int64, n uint64, err error) {
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() { // else the rename says "file exists"
+		return 0, 0, fmt.Errorf("%s is a directory", path)
+	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
 	if err != nil {
 		return 0, 0, err

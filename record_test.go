@@ -111,6 +111,9 @@ func TestRecordBadFlags(t *testing.T) {
 	if code, _, errs := recordRun(t, filepath.Join(dir, "no", "such", "dir", "f")); code != 1 || !strings.Contains(errs, "no such file") {
 		t.Errorf("into a missing directory: exit %d, stderr %q; want 1", code, errs)
 	}
+	if code, _, errs := recordRun(t, dir); code != 1 || !strings.Contains(errs, dir+" is a directory") {
+		t.Errorf("onto a directory: exit %d, stderr %q; want 1", code, errs)
+	}
 }
 
 // readReplay reads and decodes the replay file at path.
