@@ -264,6 +264,7 @@ func (a *arena) paintWorld(w *game.World) {
 	for i := range w.Ships() {
 		a.ship(w, i)
 	}
+	a.placeLabels()
 }
 
 // ship draws slot's ship in its colour, dimmed and blinking while

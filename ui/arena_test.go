@@ -306,3 +306,57 @@ func TestPoolsLineFollowsCreator(t *testing.T) {
 		}
 	}
 }
+
+// TestPlaceLabels: names go under their ships where there is room, else
+// over, right or left of them, never into another name or over another
+// ship; a name with no room at all is left out rather than drawn into
+// the others.
+func TestPlaceLabels(t *testing.T) {
+	a := &arena{}
+	a.cv.w, a.cv.h = 60, 20
+	ship := func(name string, sx, sy int) label {
+		return label{x: max(sx-len(name)/2, 0), y: sy + 1, sx: sx, sy: sy, name: name}
+	}
+	// Four ships in a row a few cells apart, one more right under the
+	// first, and one at the bottom edge.
+	a.labels = []label{
+		ship("ann", 10, 5), ship("bob", 14, 5), ship("cat", 18, 5), ship("dan", 22, 5),
+		ship("eve", 10, 6), ship("Wolfgang_Amadeus", 40, 19),
+	}
+	a.placeLabels()
+	for i, l := range a.labels {
+		if l.y < 0 {
+			continue
+		}
+		w := len(l.name)
+		if l.x < 0 || l.x+w > a.cv.w || l.y >= a.cv.h {
+			t.Errorf("%s placed off the field at (%d,%d)", l.name, l.x, l.y)
+		}
+		for j, o := range a.labels {
+			if j == i {
+				continue
+			}
+			if o.sy == l.y && o.sx >= l.x && o.sx < l.x+w {
+				t.Errorf("%s at (%d,%d) covers %s's ship at (%d,%d)", l.name, l.x, l.y, o.name, o.sx, o.sy)
+			}
+			if o.y == l.y && j < i && l.x < o.x+len(o.name) && o.x < l.x+w {
+				t.Errorf("%s at (%d,%d) runs into %s at (%d,%d)", l.name, l.x, l.y, o.name, o.x, o.y)
+			}
+		}
+	}
+	if l := a.labels[0]; l.y != 4 { // under (row 6) is eve's ship: over it
+		t.Errorf("ann at row %d, want 4 (over its ship: eve's is under it)", l.y)
+	}
+	if l := a.labels[5]; l.y != 18 {
+		t.Errorf("a name at the bottom edge at row %d, want 18, over its ship", l.y)
+	}
+	shown := 0
+	for _, l := range a.labels {
+		if l.y >= 0 {
+			shown++
+		}
+	}
+	if shown < 4 {
+		t.Errorf("only %d of 6 names placed: %+v", shown, a.labels)
+	}
+}

@@ -26,11 +26,13 @@ func init() {
 // playerStyle is slot's colour, for its name.
 func playerStyle(slot int) tcell.Style { return inkStyles[inkShip+ink(slot)] }
 
-// label is a player's name drawn under its ship, in cells of the field.
+// label is a player's name drawn under its ship (or over it), in cells
+// of the field.
 type label struct {
-	x, y int
-	name string
-	st   tcell.Style
+	x, y   int
+	sx, sy int // the ship's cell
+	name   string
+	st     tcell.Style
 }
 
 // label notes the name of slot's player (if it has one: in an arena)
@@ -41,12 +43,50 @@ func (a *arena) label(p game.Vec, slot int) {
 		return
 	}
 	dx, dy := a.dotOf(p)
-	x, y := dx*a.cv.w/max(a.cv.dw, 1), dy*a.cv.h/max(a.cv.dh, 1)+1
-	if y >= a.cv.h {
-		y -= 2
+	sx, sy := dx*a.cv.w/max(a.cv.dw, 1), dy*a.cv.h/max(a.cv.dh, 1)
+	x := max(sx-utf8.RuneCountInString(name)/2, 0)
+	a.labels = append(a.labels, label{x: x, y: sy + 1, sx: sx, sy: sy, name: name, st: playerStyle(slot)})
+}
+
+// placeLabels puts each name under its ship, else over it, else right or
+// left of it, a cell clear of the other ships and a space clear of the
+// names placed before it. A name with room at none of these is left out:
+// names drawn into each other or over a ship read as neither.
+func (a *arena) placeLabels() {
+	for i := range a.labels {
+		l := &a.labels[i]
+		w := utf8.RuneCountInString(l.name)
+		switch {
+		case a.roomFor(i, l.x, l.sy+1, w):
+			l.y = l.sy + 1
+		case a.roomFor(i, l.x, l.sy-1, w):
+			l.y = l.sy - 1
+		case a.roomFor(i, l.sx+3, l.sy, w): // past the ship's cells and a space
+			l.x, l.y = l.sx+3, l.sy
+		case a.roomFor(i, l.sx-3-w, l.sy, w):
+			l.x, l.y = l.sx-3-w, l.sy
+		default:
+			l.y = -1 // visible shows nothing
+		}
 	}
-	x -= utf8.RuneCountInString(name) / 2
-	a.labels = append(a.labels, label{x: max(x, 0), y: y, name: name, st: playerStyle(slot)})
+}
+
+// roomFor tells whether the i-th name fits w cells from (x, y): on the
+// field, off every other ship and off the names placed before it.
+func (a *arena) roomFor(i, x, y, w int) bool {
+	if y < 0 || y >= a.cv.h || x < 0 || x+w > a.cv.w {
+		return false
+	}
+	for j := range a.labels {
+		o := &a.labels[j]
+		if j != i && o.sy == y && o.sx >= x-1 && o.sx <= x+w {
+			return false
+		}
+		if j < i && o.y == y && x <= o.x+utf8.RuneCountInString(o.name) && o.x <= x+w {
+			return false
+		}
+	}
+	return true
 }
 
 // visible tells where label l shows on screen, and in how many cells:
