@@ -360,3 +360,23 @@ func TestPlaceLabels(t *testing.T) {
 		t.Errorf("only %d of 6 names placed: %+v", shown, a.labels)
 	}
 }
+
+// The help line offers only keys that act: an arena neither pauses nor
+// hides from watchers, and local play has no watchers.
+func TestHelpLineKeysAct(t *testing.T) {
+	h, err := hub.New(hub.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	s, _ := arenaSession(t, h, "ann", 200, 60)
+	s.syncList()
+	lines := strings.Split(drawArena(s, 200, 60), "\n")
+	if bar := lines[59]; strings.Contains(bar, "pause") || strings.Contains(bar, "watchers") || !strings.Contains(bar, "stress") {
+		t.Errorf("an arena's help line: %q", bar)
+	}
+	d := newDrawn(t, "UTF-8", 200, 60, Options{Seed: 2})
+	if bar := strings.Split(d.text(), "\n")[59]; strings.Contains(bar, "watchers") || !strings.Contains(bar, "pause") {
+		t.Errorf("local play's help line: %q", bar)
+	}
+}

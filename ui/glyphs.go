@@ -28,6 +28,8 @@ type glyphs struct {
 	pauseScreen []string   // the overlay while paused
 	helpScreen  []string   // the key help overlay
 	helpLine    []helpItem // the keys on the help line, by importance
+	arenaLine   []helpItem // the same without p and o, which an arena refuses
+	localLine   []helpItem // the same without o, which offers a game over SSH only
 }
 
 var (
@@ -51,6 +53,8 @@ func newGlyphs(g glyphs) *glyphs {
 	g.pauseScreen = []string{"PAUSED", "", "p: resume" + g.sep + "q: quit"}
 	g.helpScreen = helpScreen(&g)
 	g.helpLine = helpLineItems(&g)
+	g.arenaLine = without(g.helpLine, "p", "o")
+	g.localLine = without(g.helpLine, "o")
 	return &g
 }
 

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
@@ -56,6 +57,11 @@ func helpLineItems(g *glyphs) []helpItem {
 	}
 }
 
+// without returns items less those of keys.
+func without(items []helpItem, keys ...string) []helpItem {
+	return slices.DeleteFunc(slices.Clone(items), func(it helpItem) bool { return slices.Contains(keys, it.key) })
+}
+
 // The keys the help line always shows, at its right end.
 var (
 	helpHelp  = helpItem{"?", "help"}
@@ -91,8 +97,13 @@ func (h *helpLine) Draw(scr tcell.Screen) {
 	}
 	h.g = g
 	items := g.helpLine
-	if h.s.watch != nil {
+	switch {
+	case h.s.watch != nil:
 		items = watchHelpLine
+	case h.s.seat != nil:
+		items = g.arenaLine
+	case h.s.opts.Live == nil:
+		items = g.localLine
 	}
 	drawKeys(scr, x, y, w, items)
 }
