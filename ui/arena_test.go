@@ -31,15 +31,22 @@ func arenaSession(t *testing.T, h *hub.Hub, name string, w, ht int) (*session, *
 	return s, seat
 }
 
-// TestArenaDraw: an arena session draws every ship, its player's name by
-// it and the players box, and a frame allocates nothing once the arena is
-// busy (sixteen autopilots holding fire into its pools).
-func TestArenaDraw(t *testing.T) {
-	h, err := hub.New(hub.Config{Size: game.MaxShips})
+// newHub is a hub of arenas for a test, closed after it.
+func newHub(t testing.TB, cfg hub.Config) *hub.Hub {
+	t.Helper()
+	h, err := hub.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(h.Close)
+	return h
+}
+
+// TestArenaDraw: an arena session draws every ship, its player's name by
+// it and the players box, and a frame allocates nothing once the arena is
+// busy (sixteen autopilots holding fire into its pools).
+func TestArenaDraw(t *testing.T) {
+	h := newHub(t, hub.Config{Size: game.MaxShips})
 	s, ann := arenaSession(t, h, "ann", 200, 60)
 	ann.SetAutopilot(true)
 	for i := 1; i < game.MaxShips; i++ {
@@ -83,11 +90,7 @@ func TestArenaDraw(t *testing.T) {
 func TestKeptPlayers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const w, ht = 120, 40
-		h, err := hub.New(hub.Config{Size: 8})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(h.Close)
+		h := newHub(t, hub.Config{Size: 8})
 		kept, ann := arenaSession(t, h, "ann", w, ht)
 		ann.SetAutopilot(true)
 		whole, _ := arenaSession(t, h, "bob", w, ht)
@@ -146,11 +149,7 @@ func TestKeptPlayers(t *testing.T) {
 // TestArenaFits: at every common size the players box shows and stops
 // above the key help line, which stays whole on the bottom row.
 func TestArenaFits(t *testing.T) {
-	h, err := hub.New(hub.Config{Size: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Close)
+	h := newHub(t, hub.Config{Size: 8})
 	for _, sz := range [][2]int{{80, 24}, {100, 30}, {120, 40}} {
 		w, ht := sz[0], sz[1]
 		s, _ := arenaSession(t, h, fmt.Sprintf("p%d", w), w, ht)
@@ -216,11 +215,7 @@ func TestLabelsOverlap(t *testing.T) {
 // a row a seat, so that the strategy list below it keeps its rows in an
 // arena of few players; a join grows it at the next frame.
 func TestPlayersBoxGrows(t *testing.T) {
-	h, err := hub.New(hub.Config{Size: 8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Close)
+	h := newHub(t, hub.Config{Size: 8})
 	s, _ := arenaSession(t, h, "ann", 120, 40)
 	scr := s.screen.Screen.(tcell.SimulationScreen)
 	frame := func() (box, strategies int) {
@@ -251,11 +246,7 @@ func TestPlayersBoxGrows(t *testing.T) {
 // A key that does nothing says why under the field, where every size
 // shows it: at 80×24 the players box has no room for a line more.
 func TestNoticeUnderField(t *testing.T) {
-	h, err := hub.New(hub.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Close)
+	h := newHub(t, hub.Config{})
 	arenaSession(t, h, "ann", 80, 24)
 	s, _ := arenaSession(t, h, "bob", 80, 24)
 	s.syncList()
@@ -282,11 +273,7 @@ func drawArena(s *session, w, h int) string {
 // The players box says who switched the pools last while they hold the
 // switch, and who holds it once they left, not a switch by someone gone.
 func TestPoolsLineFollowsCreator(t *testing.T) {
-	h, err := hub.New(hub.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Close)
+	h := newHub(t, hub.Config{})
 	_, ann := arenaSession(t, h, "ann", 120, 40)
 	s, _ := arenaSession(t, h, "bob", 120, 40)
 	if err := ann.SetStrategies(pool.Dense, pool.Dense); err != nil {
@@ -364,11 +351,7 @@ func TestPlaceLabels(t *testing.T) {
 // The help line offers only keys that act: an arena neither pauses nor
 // hides from watchers, and local play has no watchers.
 func TestHelpLineKeysAct(t *testing.T) {
-	h, err := hub.New(hub.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Close)
+	h := newHub(t, hub.Config{})
 	s, _ := arenaSession(t, h, "ann", 200, 60)
 	s.syncList()
 	lines := strings.Split(drawArena(s, 200, 60), "\n")
