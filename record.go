@@ -44,6 +44,9 @@ func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *ships < 1 || *ships > game.MaxShips {
 		return bad("-ships %d: want 1..%d", *ships, game.MaxShips)
 	}
+	if *pvp && *ships < 2 {
+		return bad("-pvp: with -ships 2 or more (one ship has no one to hit)")
+	}
 	cfg := game.Config{Seed: *seed, Bullets: *g.bullets, Debris: *g.debris, Ships: *ships}
 	if *pvp {
 		cfg.Mode = game.PvP

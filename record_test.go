@@ -93,6 +93,7 @@ func TestRecordBadFlags(t *testing.T) {
 		{"flag after the file", []string{"f", "-steps", "9"}, "-steps after f: give the flags first"},
 		{"steps", []string{"-steps", "0", "f"}, "-steps 0"},
 		{"ships", []string{"-ships", "17", "f"}, "-ships 17"},
+		{"pvp alone", []string{"-pvp", "f"}, "-pvp: with -ships 2 or more"},
 		{"strategy", []string{"-strategy", "heap", "f"}, `unknown strategy "heap"`},
 		{"bullets", []string{"-bullets", "-1", "f"}, "-bullets -1"},
 		{"levels", []string{"-levels", filepath.Join(dir, "none"), "f"}, "-levels"},
