@@ -63,7 +63,7 @@ func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
 				return 0, &serve.RefusedError{Message: werr.Error()}
 			}
 			if res, err = ui.Watch(ctx, screen, w, o); err == nil && res.Reason == ui.ReasonGone {
-				return 0, &serve.RefusedError{Message: ui.Gone(w)}
+				return 0, &serve.EndError{Message: ui.Gone(w)}
 			}
 		default:
 			res, err = ui.PlayLobby(ctx, screen, ui.LobbyOptions{Game: o, Hub: h, Name: s.Name})

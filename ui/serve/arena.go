@@ -36,11 +36,26 @@ type RefusedError struct{ Message string }
 
 func (e *RefusedError) Error() string { return "refused: " + e.Message }
 
+// EndError is an error a Play func returns when what the player asked for
+// ended by itself (the watched game is over): the player is told Message,
+// and the session ends with status 0.
+type EndError struct{ Message string }
+
+func (e *EndError) Error() string { return "ended: " + e.Message }
+
 // refused returns the ending of a Play error that wraps a RefusedError,
 // or nil.
 func refused(err error) *ending {
 	if r, ok := errors.AsType[*RefusedError](err); ok {
 		return &ending{reason: "refused", message: r.Message}
+	}
+	return nil
+}
+
+// ended returns the ending of a Play error that wraps an EndError, or nil.
+func ended(err error) *ending {
+	if e, ok := errors.AsType[*EndError](err); ok {
+		return &ending{reason: "ended", message: e.Message}
 	}
 	return nil
 }

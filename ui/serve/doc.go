@@ -37,7 +37,8 @@
 //
 // NAME is 1 to 16 of a-z, 0-9, - and _ (capitals are lowered). A command
 // the Play func will not serve (a full arena, a game with too many
-// watchers) ends with [RefusedError]'s message and exit status 1.
+// watchers) ends with [RefusedError]'s message and exit status 1; one that
+// ended by itself (the watched game is over) with [EndError]'s and 0.
 //
 // Anything else is refused: a session without a terminal, or any other
 // command, gets a one-line explanation and exit status 1; subsystems

@@ -477,6 +477,8 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 		e, status = cause, 1
 	case refused(err) != nil:
 		e, status = refused(err), 1
+	case ended(err) != nil:
+		e = ended(err)
 	case err != nil:
 		c.log.Error("game failed", "err", err)
 		e, status = endError, 1

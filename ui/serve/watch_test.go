@@ -28,7 +28,7 @@ func watchPlay(h *hub.Hub, live *hub.Live) PlayFunc {
 				return 0, &RefusedError{Message: werr.Error()}
 			}
 			if res, err = ui.Watch(ctx, screen, w, o); err == nil && res.Reason == ui.ReasonGone {
-				return 0, &RefusedError{Message: ui.Gone(w)}
+				return 0, &EndError{Message: ui.Gone(w)}
 			}
 		case VerbJoin:
 			seat, jerr := ui.Join(h, ui.Choice{Kind: ui.ChoiceJoin, Name: c.Name}, s.Name)
@@ -181,7 +181,7 @@ func TestWatchSolo(t *testing.T) {
 	// Hidden: the watcher is told, the lobby drops it, watch refuses it.
 	ann.keys(t, "o")
 	ann.waitScreen(t, "hidden")
-	if st := bob.exit(t); st != 1 || !strings.Contains(bob.output(), "ann hid their game") {
+	if st := bob.exit(t); st != 0 || !strings.Contains(bob.output(), "ann hid their game") {
 		t.Errorf("watcher of a hidden game: status %d, output %q", st, bob.output())
 	}
 	lobby.waitScreen(t, "no live game")
@@ -231,7 +231,7 @@ func TestWatchArena(t *testing.T) {
 	}
 	ann.keys(t, "q")
 	ann.exit(t)
-	if st := bob.exit(t); st != 1 || !strings.Contains(bob.output(), "the arena den closed") {
+	if st := bob.exit(t); st != 0 || !strings.Contains(bob.output(), "the arena den closed") {
 		t.Errorf("watcher of a closed arena: status %d, output %q", st, bob.output())
 	}
 }
