@@ -227,6 +227,18 @@ func (l *Lobby) Refresh() {
 	}
 }
 
+// Select moves the selection to c's line when it is listed, so that the
+// lobby comes back on the choice that failed or ended: an arena, a game, a
+// score, or New arena whatever name the form was given.
+func (l *Lobby) Select(c Choice) {
+	for i, it := range l.items {
+		if it.choice == c || (c.Kind == ChoiceNew && it.choice.Kind == ChoiceNew) {
+			l.sel = i
+			return
+		}
+	}
+}
+
 func modeName(pvp bool) string {
 	if pvp {
 		return "pvp"

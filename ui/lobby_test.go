@@ -383,3 +383,20 @@ func TestLobbyAnySize(t *testing.T) {
 		}
 	}
 }
+
+// Back from a choice that failed or ended, the lobby's selection is on
+// it again: the arena that was full, or New arena whatever name was typed.
+func TestLobbySelect(t *testing.T) {
+	lt := newLobbyTest(t, 80, 24)
+	lt.l.Select(Choice{Kind: ChoiceJoin, Name: "bravo-pvp"})
+	lt.keys(tcell.KeyEnter)
+	lt.chose(Choice{Kind: ChoiceJoin, Name: "bravo-pvp"})
+	lt.l.Select(Choice{Kind: ChoiceWatch, Name: "alice"})
+	lt.keys(tcell.KeyEnter)
+	lt.chose(Choice{Kind: ChoiceWatch, Name: "alice"})
+	lt.l.Select(Choice{Kind: ChoiceNew, Name: "pit", PvP: true})
+	lt.keys(tcell.KeyUp, tcell.KeyDown, tcell.KeyEnter) // opens the form, empty
+	if !lt.l.form.open {
+		t.Errorf("New arena not selected: Enter did not open the form\n%s", lt.draw())
+	}
+}

@@ -94,8 +94,8 @@ const lobbyRefresh = time.Second
 // runLobby shows the lobby on screen, a Shared view, until the player
 // chooses, ctx is done (ChoiceQuit) or reading the terminal fails. data is
 // asked for at the start and every second; status, if not empty, says why
-// the last choice failed.
-func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, status string) (choice Choice, err error) {
+// the last choice failed, and the selection starts on last where listed.
+func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, status string, last Choice) (choice Choice, err error) {
 	// tview drops Init's error, and a screen that could not start must
 	// not be drawn on: a view initialises once, so this Init is tview's.
 	if err := screen.Init(); err != nil {
@@ -111,6 +111,7 @@ func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, s
 	}
 	l := NewLobby(data, choose)
 	l.SetStatus(status)
+	l.Select(last)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	// The goroutine starts with the first draw: stopping the application
@@ -165,12 +166,14 @@ type LobbyOptions struct {
 func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Result, error) {
 	shared := NewShared(screen)
 	best, status := Result{Reason: ReasonQuit}, ""
+	var last Choice // the lobby comes back on it
 	data := func() LobbyData { return lobbyList(lo) }
 	for ctx.Err() == nil {
-		c, err := runLobby(ctx, shared.View(), data, status)
+		c, err := runLobby(ctx, shared.View(), data, status, last)
 		if err != nil || c.Kind == ChoiceQuit {
 			return best, err
 		}
+		last = c
 		status = ""
 		o := lo.Game
 		switch c.Kind {
