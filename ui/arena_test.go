@@ -165,9 +165,13 @@ func TestArenaFits(t *testing.T) {
 		top, bottom, col := -1, -1, 0 // the players box's rows and column
 		for i, l := range lines {
 			r := []rune(l)
+			at := strings.Index(l, "┌─ arena den") // "┌─ den" in the compact panel
+			if at < 0 {
+				at = strings.Index(l, "┌─ den ·")
+			}
 			switch {
-			case strings.Contains(l, "┌─ arena den"):
-				top, col = i, len([]rune(l[:strings.Index(l, "┌─ arena den")]))
+			case at >= 0:
+				top, col = i, len([]rune(l[:at]))
 			case top >= 0 && bottom < 0 && len(r) > col && r[col] == '└':
 				bottom = i
 			}
@@ -361,5 +365,20 @@ func TestHelpLineKeysAct(t *testing.T) {
 	d := newDrawn(t, "UTF-8", 200, 60, Options{Seed: 2})
 	if bar := strings.Split(d.text(), "\n")[59]; strings.Contains(bar, "watchers") || !strings.Contains(bar, "pause") {
 		t.Errorf("local play's help line: %q", bar)
+	}
+}
+
+// In the compact panel (80×24) the players box keeps what matters in its
+// 16 columns: the arena's name and mode, each player's name and score.
+func TestPlayersBoxNarrow(t *testing.T) {
+	h := newHub(t, hub.Config{})
+	arenaSession(t, h, "Wolfgang_Amadeus", 80, 24)
+	s, _ := arenaSession(t, h, "bob", 80, 24)
+	text := drawArena(s, 80, 24)
+	side := textIn(text, rect{62, 0, 18, 24})
+	for _, want := range []string{"den · co-op", "player     score", "Wolfgang_      0", "bob            0"} {
+		if !strings.Contains(side, want) {
+			t.Errorf("the side panel lacks %q:\n%s", want, side)
+		}
 	}
 }

@@ -277,17 +277,7 @@ func (ln *lobbyLine) str(s string) *lobbyLine { ln.b = append(ln.b, s...); retur
 
 // cell appends s cut or padded to width cells.
 func (ln *lobbyLine) cell(s string, width int) *lobbyLine {
-	n := 0
-	for _, r := range s {
-		if n == width {
-			break
-		}
-		ln.b = utf8.AppendRune(ln.b, r)
-		n++
-	}
-	for ; n < width; n++ {
-		ln.b = append(ln.b, ' ')
-	}
+	ln.b = appendCell(ln.b, s, width)
 	return ln
 }
 

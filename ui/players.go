@@ -73,16 +73,31 @@ func (p *players) format() {
 	ar.RLock()
 	defer ar.RUnlock()
 	w := ar.World()
-	p.buf = append(append(append(p.buf[:0], " arena "...), ar.Name()...), " · "...)
+	// The compact panel's box, 16 columns inside, keeps the arena's name
+	// and mode, and each player's name and score.
+	narrow := s.fit.form == formCompact
+	p.buf = append(p.buf[:0], ' ')
+	if !narrow {
+		p.buf = append(p.buf, "arena "...)
+	}
+	p.buf = append(append(p.buf, ar.Name()...), " · "...)
 	p.buf = append(p.buf, w.Mode().String()...)
 	p.buf = append(p.buf, ' ')
 	p.retitle = string(p.buf) != p.title.s
 	p.title.of(p.buf)
 
+	nameW := 16
+	if narrow {
+		nameW = 9
+	}
 	next := p.text.next
-	l := next().style(headStyle).str("player")
-	l.b = pad(l.b, 0, 16)
-	l.str("  score sh miss")
+	l := next().style(headStyle)
+	l.b = appendCell(l.b, "player", nameW)
+	if narrow {
+		l.str("  score")
+	} else {
+		l.str("  score sh miss")
+	}
 	for i := range w.Ships() {
 		name, ok := ar.Seated(i)
 		if !ok {
@@ -90,10 +105,13 @@ func (p *players) format() {
 		}
 		l := next()
 		pl := w.Player(i)
-		l.style(playerStyle(i)).str(name)
-		l.b = pad(l.b, 0, 16)
+		l.style(playerStyle(i))
+		l.b = appendCell(l.b, name, nameW)
 		l.style(valueStyle)
 		l.b = appendIntRight(l.b, int64(pl.Score), 7)
+		if narrow {
+			continue
+		}
 		if pl.Phase == game.GameOver {
 			l.style(alertStyle).str(" --")
 		} else {

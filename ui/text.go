@@ -39,6 +39,22 @@ func (c *textCache) of(b []byte) string {
 	return c.s
 }
 
+// appendCell appends s cut or padded to width cells.
+func appendCell(dst []byte, s string, width int) []byte {
+	n := 0
+	for _, r := range s {
+		if n == width {
+			break
+		}
+		dst = utf8.AppendRune(dst, r)
+		n++
+	}
+	for ; n < width; n++ {
+		dst = append(dst, ' ')
+	}
+	return dst
+}
+
 // cells is the number of screen cells b takes.
 func cells(b []byte) int { return utf8.RuneCount(b) }
 
