@@ -88,6 +88,9 @@ func (a *Arena) seat(r Request) (*Seat, error) {
 		}
 	}
 	if slot < 0 {
+		if a.players == 1 {
+			return nil, fmt.Errorf("%w: %s has its one player", ErrFull, a.name)
+		}
 		return nil, fmt.Errorf("%w: %s has %d players", ErrFull, a.name, a.players)
 	}
 	name := a.hub.cfg.Unique(r.Player, a.taken)

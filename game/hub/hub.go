@@ -172,6 +172,9 @@ func (h *Hub) open(name string, mode game.Mode) (*Arena, error) {
 	if err != nil {
 		return nil, err
 	}
+	if g.Ships == 1 {
+		t.Leave(0) // a world of one plays its slot (the solo game); a Join takes an arena's
+	}
 	a := &Arena{hub: h, name: name, mode: mode, table: t, world: t.World(), stop: make(chan struct{}), done: make(chan struct{})}
 	h.arenas[name] = a
 	h.opened++

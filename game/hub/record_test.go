@@ -2,6 +2,7 @@ package hub
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -87,5 +88,32 @@ func TestNoRecording(t *testing.T) {
 			t.Errorf("a world table recorded %d bytes", len(data))
 		}
 		s.Leave()
+	})
+}
+
+// TestArenaOfOne: an arena of one ship (serve -arena-size 1) seats its
+// player, refuses a second, seats another once the first left, and its
+// recording replays. A world of one plays its slot from the start, and
+// the first join failed: "its ship is in play".
+func TestArenaOfOne(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{Size: 1})
+		a := join(t, h, Request{Arena: "den", Player: "ann"})
+		if _, err := h.Join(Request{Arena: "den", Player: "bob"}); !errors.Is(err, ErrFull) || !strings.HasSuffix(err.Error(), "den has its one player") {
+			t.Errorf("a second player in an arena of one: %v, want ErrFull", err)
+		}
+		time.Sleep(time.Second)
+		a.Leave()
+		b := join(t, h, Request{Arena: "den", Player: "bob"})
+		time.Sleep(time.Second)
+		data, steps := recording(b.Arena())
+		p, err := replay.NewPlayer(data, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := p.Run(context.Background()); err != nil || p.Steps() != steps {
+			t.Errorf("the recording played %d of %d steps: %v", p.Steps(), steps, err)
+		}
+		b.Leave()
 	})
 }
