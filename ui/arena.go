@@ -509,6 +509,8 @@ func (a *arena) overlay() ([]string, rect) {
 	switch {
 	case a.s.fit.help && a.s.watch != nil:
 		lines = watchHelp
+	case a.s.fit.help && a.s.seat != nil:
+		lines = a.s.glyphs().arenaHelp
 	case a.s.fit.help:
 		lines = a.s.glyphs().helpScreen
 	case a.hud.mode == modeTitle:

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -352,8 +353,8 @@ func TestPlaceLabels(t *testing.T) {
 	}
 }
 
-// The help line offers only keys that act: an arena neither pauses nor
-// hides from watchers, and local play has no watchers.
+// The help line and the key help offer only keys that act: an arena
+// neither pauses nor hides from watchers, and local play has no watchers.
 func TestHelpLineKeysAct(t *testing.T) {
 	h := newHub(t, hub.Config{})
 	s, _ := arenaSession(t, h, "ann", 200, 60)
@@ -361,6 +362,16 @@ func TestHelpLineKeysAct(t *testing.T) {
 	lines := strings.Split(drawArena(s, 200, 60), "\n")
 	if bar := lines[59]; strings.Contains(bar, "pause") || strings.Contains(bar, "watchers") || !strings.Contains(bar, "stress") {
 		t.Errorf("an arena's help line: %q", bar)
+	}
+	s.showHelp(true)
+	text := drawArena(s, 200, 60)
+	for _, l := range strings.Split(text, "\n") {
+		if f := strings.Fields(l); slices.Contains(f, "p") || slices.Contains(f, "o") {
+			t.Errorf("an arena's key help lists p or o: %q", l)
+		}
+	}
+	if !strings.Contains(text, "KEYS") {
+		t.Errorf("no key help:\n%s", text)
 	}
 	d := newDrawn(t, "UTF-8", 200, 60, Options{Seed: 2})
 	if bar := strings.Split(d.text(), "\n")[59]; strings.Contains(bar, "watchers") || !strings.Contains(bar, "pause") {

@@ -27,6 +27,7 @@ type glyphs struct {
 	stressBadge string     // … while the stress autopilot plays
 	pauseScreen []string   // the overlay while paused
 	helpScreen  []string   // the key help overlay
+	arenaHelp   []string   // the same in an arena
 	helpLine    []helpItem // the keys on the help line, by importance
 	arenaLine   []helpItem // the same without p and o, which an arena refuses
 	localLine   []helpItem // the same without o, which offers a game over SSH only
@@ -51,7 +52,8 @@ func newGlyphs(g glyphs) *glyphs {
 	g.demoBadge = " DEMO" + g.sep + "space to play "
 	g.stressBadge = " STRESS AUTOPILOT" + g.sep + "x to stop "
 	g.pauseScreen = []string{"PAUSED", "", "p: resume" + g.sep + "q: quit"}
-	g.helpScreen = helpScreen(&g)
+	g.helpScreen = helpScreen(&g, false)
+	g.arenaHelp = helpScreen(&g, true)
 	g.helpLine = helpLineItems(&g)
 	g.arenaLine = without(g.helpLine, "p", "o")
 	g.localLine = without(g.helpLine, "o")

@@ -11,7 +11,8 @@ import (
 
 // helpScreen is the key help overlay: every key, one a line, padded to
 // one width so that the overlay, which centres each line, shows a column.
-func helpScreen(g *glyphs) []string {
+// In an arena it leaves out p and o, which an arena refuses.
+func helpScreen(g *glyphs, arena bool) []string {
 	keys := [][2]string{
 		{g.left + " " + g.right + " / a d", "turn"},
 		{g.up + " / w", "thrust"},
@@ -26,6 +27,9 @@ func helpScreen(g *glyphs) []string {
 		{"o", "open to watchers, or hide (over SSH)"},
 		{"?", "this help"},
 		{"q  ctrl-c", "quit"},
+	}
+	if arena {
+		keys = slices.DeleteFunc(keys, func(k [2]string) bool { return k[0] == "p" || k[0] == "o" })
 	}
 	return keyColumns("KEYS", keys)
 }
