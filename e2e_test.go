@@ -92,6 +92,19 @@ func (s *tmuxSession) waitFor(what string, ok func(string) bool, between func())
 	}
 }
 
+// exited waits for exit status 0 at the shell (the command lines typed
+// end in "echo exit=$?") and checks that the terminal is back: no
+// alternate screen, no mouse reporting. It returns the pane.
+func (s *tmuxSession) exited() string {
+	s.t.Helper()
+	pane := s.waitFor("the shell", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
+	out, err := s.run("display-message", "-p", "-t", "e2e", "#{alternate_on} #{mouse_any_flag}")
+	if err != nil || strings.TrimSpace(out) != "0 0" {
+		s.t.Errorf("alternate screen, mouse reporting = %q (%v), want both off", strings.TrimSpace(out), err)
+	}
+	return pane
+}
+
 // panelRow returns the values of the panel row that starts with label
 // (bullets first, then debris), or nil.
 func panelRow(pane, label string) []string {
@@ -200,11 +213,7 @@ func TestBadByteInTmux(t *testing.T) {
 	}, nil)
 	s.send("-H", "e9")
 	s.send("q")
-	s.waitFor("the shell", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
-	out, err := s.run("display-message", "-p", "-t", "e2e", "#{alternate_on} #{mouse_any_flag}")
-	if err != nil || strings.TrimSpace(out) != "0 0" {
-		t.Errorf("alternate screen, mouse reporting = %q (%v), want both off", strings.TrimSpace(out), err)
-	}
+	s.exited()
 }
 
 // TestPasteQuitInTmux pastes q and thousands of keys behind it into a game:
@@ -217,11 +226,7 @@ func TestPasteQuitInTmux(t *testing.T) {
 	s.send(" ")
 	s.waitFor("a game", func(p string) bool { return !strings.Contains(p, "P O O L R O I D S") }, nil)
 	s.send("-l", "q"+strings.Repeat("3", 3000))
-	s.waitFor("the shell", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
-	out, err := s.run("display-message", "-p", "-t", "e2e", "#{alternate_on} #{mouse_any_flag}")
-	if err != nil || strings.TrimSpace(out) != "0 0" {
-		t.Errorf("alternate screen, mouse reporting = %q (%v), want both off", strings.TrimSpace(out), err)
-	}
+	s.exited()
 }
 
 // TestOldTermsInTmux plays with terminal types whose entries ask for
