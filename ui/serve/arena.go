@@ -43,19 +43,15 @@ type EndError struct{ Message string }
 
 func (e *EndError) Error() string { return "ended: " + e.Message }
 
-// refused returns the ending of a Play error that wraps a RefusedError,
-// or nil.
-func refused(err error) *ending {
+// told returns how a Play error that tells the player why ends the
+// session: a RefusedError with status 1, an EndError with status 0; nil
+// for any other error.
+func told(err error) (*ending, uint32) {
 	if r, ok := errors.AsType[*RefusedError](err); ok {
-		return &ending{reason: "refused", message: r.Message}
+		return &ending{reason: "refused", message: r.Message}, 1
 	}
-	return nil
-}
-
-// ended returns the ending of a Play error that wraps an EndError, or nil.
-func ended(err error) *ending {
 	if e, ok := errors.AsType[*EndError](err); ok {
-		return &ending{reason: "ended", message: e.Message}
+		return &ending{reason: "ended", message: e.Message}, 0
 	}
-	return nil
+	return nil, 0
 }

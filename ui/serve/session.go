@@ -469,16 +469,15 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 	c.seat.leave()
 
 	e, status := endQuit, uint32(0)
+	why, whyStatus := told(err)
 	switch cause, _ := context.Cause(c.ctx).(*ending); {
 	case errors.Is(err, ErrPanic):
 		c.log.Error("panic", "err", err)
 		e, status = endPanic, 1
 	case cause != nil:
 		e, status = cause, 1
-	case refused(err) != nil:
-		e, status = refused(err), 1
-	case ended(err) != nil:
-		e = ended(err)
+	case why != nil:
+		e, status = why, whyStatus
 	case err != nil:
 		c.log.Error("game failed", "err", err)
 		e, status = endError, 1
