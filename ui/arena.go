@@ -87,7 +87,8 @@ type arena struct {
 	s      *session
 	cv     canvas
 	pts    []game.Vec // outline scratch
-	buf    []byte     // header scratch
+	buf    []byte     // header scratch: the title, the notice
+	buf2   []byte     // header scratch: the score
 	left   textCache  // header texts
 	right  textCache
 	notice textCache
@@ -384,27 +385,25 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 	// The score and lives matter most: where all does not fit, the
 	// level's name gives way first, then the high score.
 	room := f.w - 4 // a ─ at each end, one between
-	named, high := true, true
-	if cells(a.appendTitle(a.buf[:0], true))+cells(a.appendScore(a.buf[:0], true)) > room {
-		named = false
-		high = cells(a.appendTitle(a.buf[:0], false))+cells(a.appendScore(a.buf[:0], true)) <= room
+	a.buf = a.appendTitle(a.buf[:0], true)
+	a.buf2 = a.appendScore(a.buf2[:0], true)
+	if cells(a.buf)+cells(a.buf2) > room {
+		if a.buf = a.appendTitle(a.buf[:0], false); cells(a.buf)+cells(a.buf2) > room {
+			a.buf2 = a.appendScore(a.buf2[:0], false)
+		}
 	}
-	b := a.appendTitle(a.buf[:0], named)
-	left := a.left.of(b)
-	b = a.appendScore(b[:0], high)
-	a.buf = b
+	left := a.left.of(a.buf)
 	right := ""
-	if min(utf8.RuneCountInString(left), f.w-2)+cells(b) <= room {
-		right = a.right.of(b)
+	if min(utf8.RuneCountInString(left), f.w-2)+cells(a.buf2) <= room {
+		right = a.right.of(a.buf2)
 	}
 
 	h := &a.hud
 	badge := ""
 	switch {
 	case h.notice != "": // under the field, at every size
-		b = append(append(append(b[:0], ' '), h.notice...), ' ')
-		a.buf = b
-		badge = a.notice.of(b)
+		a.buf = append(append(append(a.buf[:0], ' '), h.notice...), ' ')
+		badge = a.notice.of(a.buf)
 	case h.mode == modeTitle:
 		badge = g.demoBadge
 	case h.paused:
