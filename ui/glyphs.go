@@ -29,7 +29,7 @@ type glyphs struct {
 	helpScreen  []string   // the key help overlay
 	arenaHelp   []string   // the same in an arena
 	helpLine    []helpItem // the keys on the help line, by importance
-	arenaLine   []helpItem // the same without p and o, which an arena refuses
+	arenaLine   []helpItem // the same without the keys an arena refuses
 	localLine   []helpItem // the same without o, which offers a game over SSH only
 }
 
@@ -52,10 +52,10 @@ func newGlyphs(g glyphs) *glyphs {
 	g.demoBadge = " DEMO" + g.sep + "space to play "
 	g.stressBadge = " STRESS AUTOPILOT" + g.sep + "x to stop "
 	g.pauseScreen = []string{"PAUSED", "", "p: resume" + g.sep + "q: quit"}
-	g.helpScreen = helpScreen(&g, false)
-	g.arenaHelp = helpScreen(&g, true)
+	g.helpScreen = helpScreen(&g)
+	g.arenaHelp = helpScreen(&g, arenaRefused...)
 	g.helpLine = helpLineItems(&g)
-	g.arenaLine = without(g.helpLine, "p", "o")
+	g.arenaLine = without(g.helpLine, arenaRefused...)
 	g.localLine = without(g.helpLine, "o")
 	return &g
 }

@@ -9,10 +9,14 @@ import (
 	"github.com/rivo/tview"
 )
 
-// helpScreen is the key help overlay: every key, one a line, padded to
-// one width so that the overlay, which centres each line, shows a column.
-// In an arena it leaves out p and o, which an arena refuses.
-func helpScreen(g *glyphs, arena bool) []string {
+// arenaRefused are the keys an arena refuses: it neither pauses nor hides
+// from watchers. Its key help and help line leave them out.
+var arenaRefused = []string{"p", "o"}
+
+// helpScreen is the key help overlay: every key but those in leave, one a
+// line, padded to one width so that the overlay, which centres each line,
+// shows a column.
+func helpScreen(g *glyphs, leave ...string) []string {
 	keys := [][2]string{
 		{g.left + " " + g.right + " / a d", "turn"},
 		{g.up + " / w", "thrust"},
@@ -28,9 +32,7 @@ func helpScreen(g *glyphs, arena bool) []string {
 		{"?", "this help"},
 		{"q  ctrl-c", "quit"},
 	}
-	if arena {
-		keys = slices.DeleteFunc(keys, func(k [2]string) bool { return k[0] == "p" || k[0] == "o" })
-	}
+	keys = slices.DeleteFunc(keys, func(k [2]string) bool { return slices.Contains(leave, k[0]) })
 	return keyColumns("KEYS", keys)
 }
 
