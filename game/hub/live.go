@@ -160,12 +160,20 @@ type Watcher struct {
 // the game or the server has as many watchers as allowed.
 func (l *Live) Watch(name string) (*Watcher, error) {
 	var a *Arena
-	seated := "" // the arena a player of that name plays in, if not here
 	if l.hub != nil {
-		if a = l.hub.Arena(name); a == nil {
-			seated = l.hub.ArenaOf(name)
+		a = l.hub.Arena(name)
+	}
+	w, err := l.watch(name, a)
+	if errors.Is(err, ErrNoGame) && l.hub != nil {
+		if in := l.hub.ArenaOf(name); in != "" {
+			err = fmt.Errorf("%w; %s plays in the arena %s: watch %s", err, name, in, in)
 		}
 	}
+	return w, err
+}
+
+// watch is Watch once the arena called name, if any, is found.
+func (l *Live) watch(name string, a *Arena) (*Watcher, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s := l.solos[name]
@@ -175,8 +183,6 @@ func (l *Live) Watch(name string) (*Watcher, error) {
 		n = a.Watchers()
 	case s != nil && s.Open():
 		n = s.Watchers()
-	case seated != "":
-		return nil, fmt.Errorf("%w: %s; %s plays in the arena %s: watch %s", ErrNoGame, name, name, seated, seated)
 	default:
 		return nil, fmt.Errorf("%w: %s", ErrNoGame, name)
 	}
