@@ -154,12 +154,7 @@ func TestArenaFits(t *testing.T) {
 	for _, sz := range [][2]int{{80, 24}, {100, 30}, {120, 40}} {
 		w, ht := sz[0], sz[1]
 		s, _ := arenaSession(t, h, fmt.Sprintf("p%d", w), w, ht)
-		scr := s.screen.Screen.(tcell.SimulationScreen)
-		s.fitTo(w, ht)
-		s.root.SetRect(0, 0, w, ht)
-		s.root.Draw(scr)
-		scr.Show()
-		lines := strings.Split(strings.TrimRight(screenText(scr), "\n"), "\n")
+		lines := strings.Split(strings.TrimRight(drawArena(s, w, ht), "\n"), "\n")
 		if last := lines[len(lines)-1]; !strings.HasSuffix(strings.TrimRight(last, " "), "q quit") {
 			t.Errorf("%dx%d: the bottom row is not the key help:\n%s", w, ht, strings.Join(lines, "\n"))
 		}
