@@ -95,6 +95,12 @@ const lobbyRefresh = time.Second
 // chooses, ctx is done (ChoiceQuit) or reading the terminal fails. data is
 // asked for at the start and every second; status, if not empty, says why
 // the last choice failed, and the selection starts on last where listed.
+//
+// Every way out goes through one end, which stops the refresh goroutine
+// before the application: QueueUpdateDraw waits for tview's event loop to
+// run the update, so an update queued as the loop stops would wait for
+// ever, and the lobby with it. tview stops by itself on Ctrl-C and on an
+// input error: the lobby takes both first.
 func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, status string, last Choice) (choice Choice, err error) {
 	// tview drops Init's error, and a screen that could not start must
 	// not be drawn on: a view initialises once, so this Init is tview's.
@@ -102,32 +108,38 @@ func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, s
 		return Choice{}, fmt.Errorf("ui: starting the terminal: %w", err)
 	}
 	app := tview.NewApplication()
-	var once sync.Once
-	choose := func(c Choice) {
-		once.Do(func() {
-			choice = c
-			go app.Stop() // not from within the event loop's own draw
-		})
+	var (
+		mu      sync.Mutex
+		ended   bool
+		started bool
+		readErr error
+		stop    = make(chan struct{})
+		wg      sync.WaitGroup
+	)
+	end := func(c Choice, e error) {
+		mu.Lock()
+		defer mu.Unlock()
+		if ended {
+			return
+		}
+		ended, choice, readErr = true, c, e
+		close(stop)
+		go func() { // not from within the event loop, which the refresh may wait on
+			wg.Wait()
+			app.Stop()
+		}()
 	}
-	l := NewLobby(data, choose)
+	l := NewLobby(data, func(c Choice) { end(c, nil) })
 	l.SetStatus(status)
 	l.Select(last)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	// The goroutine starts with the first draw: stopping the application
-	// before Run would make tview open a terminal of its own.
-	var start sync.Once
-	var refresh func()
-	app.SetScreen(screen).EnableMouse(true).SetRoot(l, true).SetFocus(l).
-		SetAfterDrawFunc(func(tcell.Screen) { start.Do(func() { wg.Add(1); go refresh() }) })
-	refresh = func() {
+	refresh := func() {
 		defer wg.Done()
 		t := time.NewTicker(lobbyRefresh)
 		defer t.Stop()
 		for {
 			select {
 			case <-ctx.Done():
-				choose(Choice{Kind: ChoiceQuit})
+				end(Choice{Kind: ChoiceQuit}, nil)
 				return
 			case <-stop:
 				return
@@ -136,17 +148,60 @@ func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, s
 			}
 		}
 	}
+	// The goroutine starts with the first draw: stopping the application
+	// before Run would make tview open a terminal of its own.
+	startRefresh := func(tcell.Screen) {
+		mu.Lock()
+		defer mu.Unlock()
+		if !ended && !started {
+			started = true
+			wg.Add(1)
+			go refresh()
+		}
+	}
+	quitKey := func(ev *tcell.EventKey) *tcell.EventKey {
+		if ev.Key() == tcell.KeyCtrlC {
+			end(Choice{Kind: ChoiceQuit}, nil)
+			return nil
+		}
+		return ev
+	}
+	failed := func(e error) { end(Choice{}, fmt.Errorf("ui: reading the terminal: %w", e)) }
+	app.SetScreen(&lobbyScreen{Screen: screen, failed: failed}).EnableMouse(true).
+		SetRoot(l, true).SetFocus(l).SetInputCapture(quitKey).SetAfterDrawFunc(startRefresh)
 	defer func() {
-		close(stop)
-		wg.Wait()
 		if p := recover(); p != nil {
+			end(Choice{}, nil) // the refresh stops, unless tview's loop died under it
 			err = fmt.Errorf("ui: lobby panic: %v\n%s", p, debug.Stack())
 		}
 	}()
 	if err := app.Run(); err != nil {
 		return Choice{}, fmt.Errorf("ui: lobby: %w", err)
 	}
+	mu.Lock()
+	defer mu.Unlock()
+	if readErr != nil {
+		return Choice{}, readErr
+	}
 	return choice, nil
+}
+
+// lobbyScreen is the lobby's screen as tview sees it: an input error ends
+// the lobby through its one way out instead of stopping tview directly.
+type lobbyScreen struct {
+	tcell.Screen
+	failed func(error)
+}
+
+func (s *lobbyScreen) PollEvent() tcell.Event {
+	for {
+		ev := s.Screen.PollEvent()
+		if e, ok := ev.(*tcell.EventError); ok {
+			s.failed(e)
+			continue
+		}
+		return ev
+	}
 }
 
 // LobbyOptions configures [PlayLobby].
