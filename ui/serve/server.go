@@ -22,6 +22,9 @@ const (
 	// linger is how long a finished session waits for the client to close
 	// its side after the exit status, before the server closes the socket.
 	linger = time.Second
+	// abandon is how long a game may take to end once its connection is
+	// gone before the server gives back its slots without it.
+	abandon = 3 * time.Second
 	// maxTracked bounds the rate limiter's table of addresses, and the
 	// refusal log's.
 	maxTracked = 4096

@@ -619,3 +619,38 @@ func TestInputFlood(t *testing.T) {
 		})
 	}
 }
+
+// A game that never returns cannot keep the slots of a player who has
+// gone: once the connection is gone the server gives them back within
+// seconds, and says so in its log.
+func TestStuckGameFreesSlots(t *testing.T) {
+	release := make(chan struct{})
+	stuck := func(ctx context.Context, scr tcell.Screen, s Session) (int, error) {
+		if err := scr.Init(); err != nil {
+			return 0, err
+		}
+		scr.SetContent(0, 0, 'S', nil, tcell.StyleDefault)
+		scr.Show()
+		<-release // ctx is ignored: the app is wedged
+		return 0, nil
+	}
+	ts := startServer(t, Config{Play: stuck, MaxSessions: 2, MaxPerAddress: 1})
+	defer close(release) // before the server's shutdown, which waits for it
+	for i := range 3 {
+		c := ts.mustDial(t, "wedged", nil)
+		p := play(t, c, ptyOpts{w: 80, h: 24})
+		p.waitScreen(t, "S")
+		if n := ts.Sessions(); n != 1 {
+			t.Fatalf("round %d: %d sessions counted, want 1", i, n)
+		}
+		c.Close()
+		gone := time.Now()
+		if !waitUntil(t, func() bool { return ts.Sessions() == 0 }) {
+			t.Fatalf("round %d: the wedged game still holds its slot", i)
+		}
+		if d := time.Since(gone); d > 5*time.Second {
+			t.Errorf("round %d: the slot came back %v after the client left, want within 5 s", i, d)
+		}
+	}
+	waitLog(t, ts, "game did not end with its connection")
+}

@@ -173,7 +173,11 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 	}
 	// The connection is gone: end whatever runs on it.
 	cancel(endDisconnect)
-	c.wg.Wait()
+	if !waitAtMost(&c.wg, abandon) {
+		// A game that ignores its end must not keep the slots of a player
+		// who is gone: they are given back now, its goroutines left behind.
+		c.log.Error("game did not end with its connection: its slots are freed", "after", abandon)
+	}
 	noStart.Stop()
 	stop()
 	c.mu.Lock()
@@ -191,6 +195,23 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 	}
 	c.log.Info("disconnect", "duration", time.Since(c.start).Round(time.Millisecond),
 		"score", score, "reason", ended.reason)
+}
+
+// waitAtMost waits for wg, at most d, and tells whether it was done.
+func waitAtMost(wg *sync.WaitGroup, d time.Duration) bool {
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-done:
+		return true
+	case <-t.C:
+		return false
+	}
 }
 
 // recoverConn turns a panic in the server's own connection code into a log
