@@ -13,14 +13,13 @@ import (
 	"poolroids/ui/serve"
 )
 
-// newArenas makes the server's arenas: worlds of size ships on the levels,
-// capacities and strategy of opts, each with a seed of its own (a random
-// one, plus the number of arenas opened before).
-func newArenas(opts ui.Options, size int) (*hub.Hub, error) {
-	return hub.New(hub.Config{
-		Game: game.Config{Levels: opts.Levels, Strategy: opts.Strategy, Bullets: opts.Bullets, Debris: opts.Debris, Seed: rand.Uint64()},
-		Size: size, Unique: serve.UniqueName,
-	})
+// newArenas makes the server's arenas, sized and bounded by cfg: worlds on
+// the levels, capacities and strategy of opts, each with a seed of its own
+// (a random one, plus the number of arenas opened before).
+func newArenas(opts ui.Options, cfg hub.Config) (*hub.Hub, error) {
+	cfg.Game = game.Config{Levels: opts.Levels, Strategy: opts.Strategy, Bullets: opts.Bullets, Debris: opts.Debris, Seed: rand.Uint64()}
+	cfg.Unique = serve.UniqueName
+	return hub.New(cfg)
 }
 
 // newLive makes the server's registry of live games: h's arenas and the
@@ -50,7 +49,7 @@ func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
 			if c.Verb == serve.VerbNew {
 				kind = ui.ChoiceNew
 			}
-			seat, jerr := ui.Join(h, ui.Choice{Kind: kind, Name: c.Name, PvP: c.PvP}, s.Name)
+			seat, jerr := ui.Join(h, ui.Choice{Kind: kind, Name: c.Name, PvP: c.PvP}, s.Name, s.Address())
 			if jerr != nil {
 				return 0, &serve.RefusedError{Message: jerr.Error()}
 			}
@@ -66,7 +65,7 @@ func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
 				return 0, &serve.EndError{Message: ui.Gone(w)}
 			}
 		default:
-			res, err = ui.PlayLobby(ctx, screen, ui.LobbyOptions{Game: o, Hub: h, Name: s.Name})
+			res, err = ui.PlayLobby(ctx, screen, ui.LobbyOptions{Game: o, Hub: h, Name: s.Name, Address: s.Address()})
 		}
 		if res.Reason == ui.ReasonPanic {
 			err = fmt.Errorf("%w: %w", serve.ErrPanic, err)

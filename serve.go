@@ -53,6 +53,8 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	g := addGameFlags(fs, "serve")
 	fps := fs.Int("fps", 30, "`N` screen redraws per second, 1..240 (each costs bandwidth)")
 	arenaSize := fs.Int("arena-size", hub.DefaultSize, fmt.Sprintf("`N` ships in an arena (ssh -t host join NAME), 1..%d", game.MaxShips))
+	maxArenas := fs.Int("max-arenas", hub.DefaultMaxArenas, "`N` arenas open at once")
+	maxArenasPer := fs.Int("max-arenas-per-address", hub.DefaultMaxArenasPer, "`N` arenas open at once that players from one address opened")
 	watchers := fs.Int("watchers", hub.DefaultWatchers, "`N` watchers of live games at once (ssh -t host watch NAME); one more is told why")
 	watchersPerGame := fs.Int("watchers-per-game", hub.DefaultWatchersPerGame, "`N` watchers of one game at once")
 	watchable := fs.Bool("watchable", true, "solo games start open to watchers (a player hides theirs with o)")
@@ -75,6 +77,10 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("-fps %d: want 1..240", *fps)
 	case *arenaSize < 1 || *arenaSize > game.MaxShips:
 		return bad("-arena-size %d: want 1..%d", *arenaSize, game.MaxShips)
+	case *maxArenas < 1:
+		return bad("-max-arenas %d: want at least 1", *maxArenas)
+	case *maxArenasPer < 1:
+		return bad("-max-arenas-per-address %d: want at least 1", *maxArenasPer)
 	case *watchers < 1:
 		return bad("-watchers %d: want at least 1", *watchers)
 	case *watchersPerGame < 1:
@@ -112,7 +118,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	store.SetLogger(log)
 	opts.Scores = store
-	arenas, err := newArenas(opts, *arenaSize)
+	arenas, err := newArenas(opts, hub.Config{Size: *arenaSize, MaxArenas: *maxArenas, MaxArenasPer: *maxArenasPer})
 	if err != nil {
 		return bad("%v", err)
 	}

@@ -40,6 +40,8 @@ func TestServeBadFlags(t *testing.T) {
 		{"fps", []string{"--fps", "0"}, "-fps 0"},
 		{"conn rate", []string{"--conn-rate", "-3"}, "-conn-rate -3"},
 		{"watchers", []string{"--watchers", "0"}, "-watchers 0"},
+		{"arenas", []string{"--max-arenas", "0"}, "-max-arenas 0: want at least 1"},
+		{"arenas per address", []string{"--max-arenas-per-address", "-2"}, "-max-arenas-per-address -2"},
 		{"watchers per game", []string{"--watchers-per-game", "-1"}, "-watchers-per-game -1"},
 		{"capacity", []string{"--bullets", "-1"}, "-bullets -1: want 0 (the level set's) or 1.."},
 		{"levels", []string{"--levels", "/nonexistent"}, "-levels: "},

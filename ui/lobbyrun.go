@@ -209,6 +209,9 @@ type LobbyOptions struct {
 	Game Options  // every game's options: Player and Scores name the player and the table, Live the games to watch
 	Hub  *hub.Hub // the arenas to list and join
 	Name string   // the player's name as other players see it (cleaned)
+	// Address is the player's address as the server's limits count it,
+	// for the arenas one address may open (see [hub.Request].Owner).
+	Address string
 }
 
 // PlayLobby shows the lobby on screen (not yet initialised) and plays what
@@ -233,7 +236,7 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 		o := lo.Game
 		switch c.Kind {
 		case ChoiceJoin, ChoiceNew:
-			seat, err := Join(lo.Hub, c, lo.Name)
+			seat, err := Join(lo.Hub, c, lo.Name, lo.Address)
 			if err != nil {
 				status = err.Error()
 				continue
@@ -289,14 +292,15 @@ func playReplay(ctx context.Context, shared *Shared, lo LobbyOptions, e LobbySco
 	return res, err
 }
 
-// Join seats player in the arena c names: ChoiceJoin joins it (opening it,
-// co-op, if none is open), ChoiceNew opens it in c's mode. See [hub.Hub.Join].
-func Join(h *hub.Hub, c Choice, player string) (*hub.Seat, error) {
+// Join seats player, from address, in the arena c names: ChoiceJoin joins
+// it (opening it, co-op, if none is open), ChoiceNew opens it in c's mode.
+// See [hub.Hub.Join].
+func Join(h *hub.Hub, c Choice, player, address string) (*hub.Seat, error) {
 	mode := game.Coop
 	if c.PvP {
 		mode = game.PvP
 	}
-	return h.Join(hub.Request{Arena: c.Name, Player: player, New: c.Kind == ChoiceNew, Mode: mode})
+	return h.Join(hub.Request{Arena: c.Name, Player: player, New: c.Kind == ChoiceNew, Mode: mode, Owner: address})
 }
 
 // watchLobby watches the game called name from the lobby and returns

@@ -20,11 +20,12 @@ const newsLen = 6
 // its news. A front end reads it under RLock (World, Name, Names, News,
 // Switched, Creator) and changes it only through its [Seat].
 type Arena struct {
-	hub  *Hub
-	name string
-	mode game.Mode
-	stop chan struct{} // closed by Close
-	done chan struct{} // closed when the arena's goroutine has ended
+	hub   *Hub
+	name  string
+	mode  game.Mode
+	owner string        // who opened it: see Request.Owner
+	stop  chan struct{} // closed by Close
+	done  chan struct{} // closed when the arena's goroutine has ended
 
 	watchers atomic.Int32 // counted by a Live, under its lock
 
@@ -132,8 +133,9 @@ func (a *Arena) post(text string) {
 }
 
 // step takes one step with every seat's input and reports for how many
-// steps the arena has been empty.
-func (a *Arena) step() uint64 {
+// steps the arena has been empty, and whether nobody but its creator ever
+// sat in it.
+func (a *Arena) step() (empty uint64, alone bool) {
 	a.mu.RLock()
 	seats := a.seats
 	for i, s := range seats {
@@ -153,7 +155,7 @@ func (a *Arena) step() uint64 {
 	defer a.mu.Unlock()
 	if a.players == 0 {
 		a.empty++
-		return a.empty
+		return a.empty, a.joins <= 1
 	}
 	for i, s := range a.seats {
 		if s != nil && s.auto {
@@ -179,7 +181,7 @@ func (a *Arena) step() uint64 {
 		}
 		a.deaths[i] = p.Deaths
 	}
-	return 0
+	return 0, false
 }
 
 // Watchers returns how many watch the arena through a [Live].

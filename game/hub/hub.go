@@ -6,8 +6,9 @@
 // player's screen: front ends copy what they draw under [Arena.RLock],
 // held only while they copy, and draw at their own pace.
 //
-// An arena ends [Config].Linger after its last player leaves, or when the
-// hub is closed. It is recorded from its opening ([Arena.Recording]).
+// An arena ends [Config].Linger after its last player leaves (sooner when
+// nobody but its creator ever sat in it), or when the hub is closed. How
+// many arenas may be open is bounded, in all and per owner (an address). It is recorded from its opening ([Arena.Recording]).
 package hub
 
 import (
@@ -36,6 +37,13 @@ var (
 	ErrExists     = errors.New("an arena of that name is open")
 	ErrClosed     = errors.New("the arenas are closed")
 	ErrNotCreator = errors.New("only the arena's creator switches strategies")
+	ErrTooMany    = errors.New("too many arenas open")
+)
+
+// Default bounds of Config.MaxArenas and Config.MaxArenasPer.
+const (
+	DefaultMaxArenas    = 64
+	DefaultMaxArenasPer = 4
 )
 
 // Config configures a [Hub]. Its zero value opens arenas of DefaultSize
@@ -49,7 +57,14 @@ type Config struct {
 	// DefaultSize.
 	Size int
 	// Linger is how long an arena without players stays open; 0: 10 s.
+	// An arena nobody but its creator ever sat in closes after 2 s
+	// without players, if that is sooner.
 	Linger time.Duration
+	// MaxArenas bounds the arenas open at once (0: DefaultMaxArenas);
+	// MaxArenasPer bounds those one owner opened (0:
+	// DefaultMaxArenasPer). A Join that would open one more fails with
+	// ErrTooMany.
+	MaxArenas, MaxArenasPer int
 	// Unique returns name, or a variant of it for which taken is false:
 	// players' names are unique in an arena. nil: name-2, name-3, ….
 	Unique func(name string, taken func(string) bool) string
@@ -105,6 +120,12 @@ func New(cfg Config) (*Hub, error) {
 	if cfg.Linger <= 0 {
 		cfg.Linger = 10 * time.Second
 	}
+	if cfg.MaxArenas <= 0 {
+		cfg.MaxArenas = DefaultMaxArenas
+	}
+	if cfg.MaxArenasPer <= 0 {
+		cfg.MaxArenasPer = DefaultMaxArenasPer
+	}
 	if cfg.Unique == nil {
 		cfg.Unique = suffix
 	}
@@ -134,6 +155,10 @@ type Request struct {
 	Player string    // the player's name, already fit to show; made unique in the arena
 	New    bool      // open a new arena: ErrExists if one of that name is open
 	Mode   game.Mode // the mode of an arena this request opens
+	// Owner is who opens an arena this request opens, for
+	// Config.MaxArenasPer: the server's key for the player's address.
+	// "": nobody in particular, bounded by MaxArenas only.
+	Owner string
 	// Input gives the seat's intent before every step. It runs on the
 	// arena's goroutine, never with the arena locked, and must return at
 	// once: the arena waits for it. nil: no input.
@@ -143,8 +168,9 @@ type Request struct {
 // Join seats a player in the arena r.Arena, opening it (as its creator)
 // when there is none of that name. The seat's ship enters by the respawn
 // rules at the next step. It fails with ErrExists for a new arena whose
-// name is taken, ErrFull when every ship of the arena is taken, and
-// ErrClosed once the hub is closed.
+// name is taken, ErrFull when every ship of the arena is taken, ErrTooMany
+// when it would open one arena too many, and ErrClosed once the hub is
+// closed.
 func (h *Hub) Join(r Request) (*Seat, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -156,16 +182,40 @@ func (h *Hub) Join(r Request) (*Seat, error) {
 	case a != nil && r.New:
 		return nil, fmt.Errorf("%w: %s (join it instead)", ErrExists, r.Arena)
 	case a == nil:
+		if err := h.room(r.Owner); err != nil {
+			return nil, err
+		}
 		var err error
-		if a, err = h.open(r.Arena, r.Mode); err != nil {
+		if a, err = h.open(r.Arena, r.Mode, r.Owner); err != nil {
 			return nil, err
 		}
 	}
 	return a.seat(r)
 }
 
+// room tells why owner may not open one more arena, if so. The caller
+// holds h.mu.
+func (h *Hub) room(owner string) error {
+	if len(h.arenas) >= h.cfg.MaxArenas {
+		return fmt.Errorf("%w: %d, try later", ErrTooMany, len(h.arenas))
+	}
+	if owner == "" {
+		return nil
+	}
+	n := 0
+	for _, a := range h.arenas {
+		if a.owner == owner {
+			n++
+		}
+	}
+	if n >= h.cfg.MaxArenasPer {
+		return fmt.Errorf("%w from your address: %d, join one or try later", ErrTooMany, n)
+	}
+	return nil
+}
+
 // open starts an arena. The caller holds h.mu.
-func (h *Hub) open(name string, mode game.Mode) (*Arena, error) {
+func (h *Hub) open(name string, mode game.Mode, owner string) (*Arena, error) {
 	g := h.cfg.Game
 	g.Ships, g.Mode, g.Seed = h.cfg.Size, mode, g.Seed+h.opened
 	t, err := h.cfg.NewTable(g, name)
@@ -175,7 +225,7 @@ func (h *Hub) open(name string, mode game.Mode) (*Arena, error) {
 	if g.Ships == 1 {
 		t.Leave(0) // a world of one plays its slot (the solo game); a Join takes an arena's
 	}
-	a := &Arena{hub: h, name: name, mode: mode, table: t, world: t.World(), stop: make(chan struct{}), done: make(chan struct{})}
+	a := &Arena{hub: h, name: name, mode: mode, owner: owner, table: t, world: t.World(), stop: make(chan struct{}), done: make(chan struct{})}
 	h.arenas[name] = a
 	h.opened++
 	h.wg.Add(1)
@@ -247,8 +297,15 @@ func (h *Hub) Close() {
 	h.wg.Wait()
 }
 
+// aloneLinger is how long an arena that nobody but its creator ever sat in
+// stays open without players, when Linger is longer: long enough for the
+// creator to come back, short enough that opening arenas in a loop holds
+// few.
+const aloneLinger = 2 * time.Second
+
 // run steps the arena at game.TPS until it ends: stopped by Close, empty
-// for Linger, or a panic (which ends this arena only; Err tells).
+// for Linger (aloneLinger when only its creator ever sat in it), or a
+// panic (which ends this arena only; Err tells).
 func (a *Arena) run() {
 	h := a.hub
 	defer h.wg.Done()
@@ -270,13 +327,14 @@ func (a *Arena) run() {
 	t := time.NewTicker(time.Second / game.TPS)
 	defer t.Stop()
 	linger := uint64(h.cfg.Linger * game.TPS / time.Second)
+	lingerAlone := uint64(min(h.cfg.Linger, aloneLinger) * game.TPS / time.Second)
 	for {
 		select {
 		case <-a.stop:
 			return
 		case <-t.C:
 		}
-		if a.step() > linger && a.closeEmpty() {
+		if empty, alone := a.step(); (empty > linger || alone && empty > lingerAlone) && a.closeEmpty() {
 			return
 		}
 	}

@@ -134,7 +134,7 @@ func TestArenaEnds(t *testing.T) {
 		h := newHub(t, Config{Linger: 5 * time.Second})
 		s := join(t, h, Request{Arena: "a", Player: "p"})
 		s.Leave()
-		time.Sleep(3 * time.Second)
+		time.Sleep(time.Second) // its creator alone: it lingers 2 s
 		s2 := join(t, h, Request{Arena: "a", Player: "q"})
 		if s2.Arena() != s.Arena() {
 			t.Fatal("a join within Linger opened another arena")
@@ -157,6 +157,49 @@ func TestArenaEnds(t *testing.T) {
 		if s.Arena().Err() != nil {
 			t.Errorf("Err %v", s.Arena().Err())
 		}
+	})
+}
+
+// An arena nobody but its creator ever sat in closes 2 s after it
+// empties, well before Linger.
+func TestArenaAloneCloses(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{Linger: time.Minute})
+		s := join(t, h, Request{Arena: "a", Player: "p"})
+		s.Leave()
+		time.Sleep(time.Second)
+		if len(h.Arenas()) != 1 {
+			t.Fatal("the arena closed at once")
+		}
+		time.Sleep(1500 * time.Millisecond)
+		synctest.Wait()
+		if len(h.Arenas()) != 0 {
+			t.Fatal("the arena nobody joined is still open 2.5 s after its creator left")
+		}
+	})
+}
+
+// The arenas open at once are bounded in all and per owner; one that
+// closes makes room again.
+func TestArenaLimits(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{MaxArenas: 3, MaxArenasPer: 2})
+		a := join(t, h, Request{Arena: "a1", Player: "p", Owner: "10.0.0.1/32"})
+		join(t, h, Request{Arena: "a2", Player: "p", Owner: "10.0.0.1/32"})
+		if _, err := h.Join(Request{Arena: "a3", Player: "p", Owner: "10.0.0.1/32"}); !errors.Is(err, ErrTooMany) {
+			t.Fatalf("a third arena from one owner: %v, want ErrTooMany", err)
+		}
+		// Joining an open arena is no opening.
+		q := join(t, h, Request{Arena: "a1", Player: "q", Owner: "10.0.0.1/32"})
+		join(t, h, Request{Arena: "b1", Player: "r", Owner: "10.0.0.2/32"})
+		if _, err := h.Join(Request{Arena: "b2", Player: "r", Owner: "10.0.0.3/32"}); !errors.Is(err, ErrTooMany) {
+			t.Fatalf("a fourth arena in all: %v, want ErrTooMany", err)
+		}
+		a.Leave()
+		q.Leave()
+		time.Sleep(11 * time.Second) // Linger
+		synctest.Wait()
+		join(t, h, Request{Arena: "b2", Player: "r", Owner: "10.0.0.3/32"})
 	})
 }
 

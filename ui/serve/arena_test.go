@@ -29,7 +29,7 @@ func arenaPlay(h *hub.Hub) PlayFunc {
 			if c.Verb == VerbNew {
 				kind = ui.ChoiceNew
 			}
-			seat, err := ui.Join(h, ui.Choice{Kind: kind, Name: c.Name, PvP: c.PvP}, s.Name)
+			seat, err := ui.Join(h, ui.Choice{Kind: kind, Name: c.Name, PvP: c.PvP}, s.Name, s.Address())
 			if err != nil {
 				return 0, &RefusedError{Message: err.Error()}
 			}

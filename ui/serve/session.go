@@ -64,6 +64,10 @@ func (s Session) SetWatching(on bool) {
 	}
 }
 
+// Address is the client's address as the server's limits count it: an
+// IPv4 address, or an IPv6 /64.
+func (s Session) Address() string { return key(s.RemoteAddr).String() }
+
 // Player names the player in a high-score table: the user name, plus the
 // start of the key fingerprint when there is one, so that two players
 // called "root" keep their own scores.

@@ -31,7 +31,7 @@ func watchPlay(h *hub.Hub, live *hub.Live) PlayFunc {
 				return 0, &EndError{Message: ui.Gone(w)}
 			}
 		case VerbJoin:
-			seat, jerr := ui.Join(h, ui.Choice{Kind: ui.ChoiceJoin, Name: c.Name}, s.Name)
+			seat, jerr := ui.Join(h, ui.Choice{Kind: ui.ChoiceJoin, Name: c.Name}, s.Name, s.Address())
 			if jerr != nil {
 				return 0, &RefusedError{Message: jerr.Error()}
 			}
