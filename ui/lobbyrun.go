@@ -12,6 +12,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/ui/vt"
 )
 
 // Shared is one terminal's screen used by one tview application after
@@ -88,121 +89,237 @@ func (v *sharedView) PollEvent() tcell.Event {
 	}
 }
 
-// lobbyRefresh is how often the lobby asks for its data again.
-const lobbyRefresh = time.Second
+// lobbyRefresh is how often the lobby asks for its data again, and
+// lobbyFrame how soon after a draw it draws again: keys that come faster
+// (a key held, a paste, junk) are drawn together.
+const (
+	lobbyRefresh = time.Second
+	lobbyFrame   = time.Second / 30
+)
 
 // runLobby shows the lobby on screen, a Shared view, until the player
 // chooses, ctx is done (ChoiceQuit) or reading the terminal fails. data is
 // asked for at the start and every second; status, if not empty, says why
 // the last choice failed, and the selection starts on last where listed.
-//
-// Every way out goes through one end, which stops the refresh goroutine
-// before the application: QueueUpdateDraw waits for tview's event loop to
-// run the update, so an update queued as the loop stops would wait for
-// ever, and the lobby with it. tview stops by itself on Ctrl-C and on an
-// input error: the lobby takes both first.
-func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, status string, last Choice) (choice Choice, err error) {
+func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, status string, last Choice) (Choice, error) {
 	// tview drops Init's error, and a screen that could not start must
 	// not be drawn on: a view initialises once, so this Init is tview's.
 	if err := screen.Init(); err != nil {
 		return Choice{}, fmt.Errorf("ui: starting the terminal: %w", err)
 	}
-	app := tview.NewApplication()
-	var (
-		mu      sync.Mutex
-		ended   bool
-		started bool
-		readErr error
-		stop    = make(chan struct{})
-		wg      sync.WaitGroup
-	)
-	end := func(c Choice, e error) {
-		mu.Lock()
-		defer mu.Unlock()
-		if ended {
-			return
-		}
-		ended, choice, readErr = true, c, e
-		close(stop)
-		go func() { // not from within the event loop, which the refresh may wait on
-			wg.Wait()
-			app.Stop()
-		}()
-	}
-	l := NewLobby(data, func(c Choice) { end(c, nil) })
-	l.SetStatus(status)
-	l.Select(last)
-	refresh := func() {
-		defer wg.Done()
-		t := time.NewTicker(lobbyRefresh)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				end(Choice{Kind: ChoiceQuit}, nil)
-				return
-			case <-stop:
-				return
-			case <-t.C:
-				app.QueueUpdateDraw(l.Refresh)
-			}
-		}
-	}
-	// The goroutine starts with the first draw: stopping the application
-	// before Run would make tview open a terminal of its own.
-	startRefresh := func(tcell.Screen) {
-		mu.Lock()
-		defer mu.Unlock()
-		if !ended && !started {
-			started = true
-			wg.Add(1)
-			go refresh()
-		}
-	}
-	quitKey := func(ev *tcell.EventKey) *tcell.EventKey {
-		if ev.Key() == tcell.KeyCtrlC {
-			end(Choice{Kind: ChoiceQuit}, nil)
-			return nil
-		}
-		return ev
-	}
-	failed := func(e error) { end(Choice{}, fmt.Errorf("ui: reading the terminal: %w", e)) }
-	app.SetScreen(&lobbyScreen{Screen: screen, failed: failed}).EnableMouse(true).
-		SetRoot(l, true).SetFocus(l).SetInputCapture(quitKey).SetAfterDrawFunc(startRefresh)
+	r := &lobbyRun{ctx: ctx, app: tview.NewApplication(), stop: make(chan struct{}), due: make(chan struct{}, 1)}
+	r.lobby = NewLobby(data, func(c Choice) { r.end(c, nil) })
+	r.lobby.SetStatus(status)
+	r.lobby.Select(last)
+	r.screen = &lobbyScreen{appScreen: &appScreen{Screen: screen, failed: r.failed, epoch: 1}}
+	defer r.screen.release()
+	r.app.SetScreen(r.screen).EnableMouse(true).SetRoot(r.lobby, true).SetFocus(r.lobby).
+		SetInputCapture(r.capture).SetBeforeDrawFunc(r.beforeDraw).SetAfterDrawFunc(r.afterDraw)
+	return r.run()
+}
+
+// lobbyRun is one showing of the lobby: a tview application, and a
+// goroutine that refreshes its data and draws what keys changed too soon
+// after the last draw.
+//
+// Every way out goes through end, which stops the goroutine before the
+// application: QueueUpdate waits for tview's event loop to run the
+// update, so an update queued as the loop stops would wait for ever, and
+// the lobby with it. tview stops by itself on Ctrl-C and on an input
+// error: the lobby takes both first.
+type lobbyRun struct {
+	ctx    context.Context
+	app    *tview.Application
+	lobby  *Lobby
+	screen *lobbyScreen
+	stop   chan struct{} // closed by end
+	due    chan struct{} // a draw was put off
+	wg     sync.WaitGroup
+
+	mu      sync.Mutex
+	ended   bool
+	started bool // the goroutine
+	choice  Choice
+	err     error
+
+	drawn    time.Time // the last draw, on the event loop
+	deferred bool      // a draw is put off, on the event loop
+}
+
+func (r *lobbyRun) run() (choice Choice, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			end(Choice{}, nil) // the refresh stops, unless tview's loop died under it
+			r.end(Choice{}, nil) // the goroutine stops, unless tview's loop died under it
 			err = fmt.Errorf("ui: lobby panic: %v\n%s", p, debug.Stack())
 		}
 	}()
-	if err := app.Run(); err != nil {
+	if err := r.app.Run(); err != nil {
 		return Choice{}, fmt.Errorf("ui: lobby: %w", err)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if readErr != nil {
-		return Choice{}, readErr
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.choice, r.err
+}
+
+// end ends the lobby with c, or with err: the first call wins.
+func (r *lobbyRun) end(c Choice, err error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.ended {
+		return
 	}
-	return choice, nil
+	r.ended, r.choice, r.err = true, c, err
+	close(r.stop)
+	go func() { // not on the event loop, which the goroutine may wait on
+		r.wg.Wait()
+		r.app.Stop()
+	}()
 }
 
-// lobbyScreen is the lobby's screen as tview sees it: an input error ends
-// the lobby through its one way out instead of stopping tview directly.
-type lobbyScreen struct {
-	tcell.Screen
-	failed func(error)
+func (r *lobbyRun) failed(err error) {
+	r.end(Choice{}, fmt.Errorf("ui: reading the terminal: %w", err))
 }
 
-func (s *lobbyScreen) PollEvent() tcell.Event {
-	for {
-		ev := s.Screen.PollEvent()
-		if e, ok := ev.(*tcell.EventError); ok {
-			s.failed(e)
-			continue
+// capture takes Ctrl-C before tview, which would stop by itself.
+func (r *lobbyRun) capture(ev *tcell.EventKey) *tcell.EventKey {
+	if ev.Key() == tcell.KeyCtrlC {
+		r.end(Choice{Kind: ChoiceQuit}, nil)
+		return nil
+	}
+	return ev
+}
+
+// beforeDraw puts off a draw that comes sooner than lobbyFrame after the
+// last one, for the goroutine to make when it is due.
+func (r *lobbyRun) beforeDraw(tcell.Screen) bool {
+	now := time.Now()
+	if now.Sub(r.drawn) >= lobbyFrame {
+		r.drawn, r.deferred = now, false
+		return false
+	}
+	r.screen.skipShow = true
+	if !r.deferred {
+		r.deferred = true
+		select {
+		case r.due <- struct{}{}:
+		default: // one is on its way
 		}
-		return ev
+	}
+	return true
+}
+
+// afterDraw starts the goroutine with the first draw: stopping the
+// application before Run would make tview open a terminal of its own.
+func (r *lobbyRun) afterDraw(tcell.Screen) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if !r.ended && !r.started {
+		r.started = true
+		r.wg.Add(1)
+		go r.refresh()
 	}
 }
+
+// refresh asks for the lobby's data every lobbyRefresh and makes the
+// draws put off, until the lobby ends.
+func (r *lobbyRun) refresh() {
+	defer r.wg.Done()
+	t := time.NewTicker(lobbyRefresh)
+	defer t.Stop()
+	frame := time.NewTimer(lobbyFrame)
+	frame.Stop()
+	for {
+		select {
+		case <-r.ctx.Done():
+			r.end(Choice{Kind: ChoiceQuit}, nil)
+			return
+		case <-r.stop:
+			return
+		case <-t.C:
+			r.app.QueueUpdateDraw(r.lobby.Refresh)
+		case <-r.due:
+			frame.Reset(lobbyFrame)
+		case <-frame.C:
+			r.app.Draw()
+		}
+	}
+}
+
+// lobbyScreen is the lobby's screen as tview sees it: the game's
+// appScreen (only changed cells are sent; an input error ends the lobby
+// through its one way out) under a buffer that the lobby draws in whole.
+//
+// tview clears the screen and draws the whole lobby after every key, and
+// the screens below, tcell's and package vt's, send a cell whose content
+// changed since they last sent it, even back to what the terminal shows:
+// every key sent every cell that is not blank again. So the lobby draws
+// into a frame of its own, and Show passes on only the cells that differ
+// from what the screen holds: a key that changes nothing sends nothing.
+type lobbyScreen struct {
+	*appScreen
+	drawn vt.Frame // never rendered: a grid of cells, cheap to set
+}
+
+// Clear clears the screen below when its size changed. The buffer needs
+// no clearing: the lobby, tview's root, fills the whole screen.
+func (s *lobbyScreen) Clear() {
+	s.appScreen.Clear()
+	w, h := s.appScreen.Size()
+	if dw, dh := s.drawn.Size(); w != dw || h != dh {
+		s.drawn.Resize(w, h)
+	}
+}
+
+// Show passes the cells that changed on to the screen below, and shows it;
+// after a draw put off, nothing.
+func (s *lobbyScreen) Show() {
+	if s.skipShow {
+		s.skipShow = false
+		return
+	}
+	w, h := s.drawn.Size()
+	for y := range h {
+		for x := 0; x < w; x++ {
+			str, st, width := s.drawn.Get(x, y)
+			if was, wst, _ := s.appScreen.Get(x, y); was != str || wst != st {
+				s.appScreen.Put(x, y, str, st)
+			}
+			x += width - 1
+		}
+	}
+	s.appScreen.Show()
+}
+
+func (s *lobbyScreen) Put(x, y int, str string, st tcell.Style) (string, int) {
+	return s.drawn.Put(x, y, str, st)
+}
+
+func (s *lobbyScreen) PutStr(x, y int, str string) {
+	s.PutStrStyled(x, y, str, tcell.StyleDefault)
+}
+
+func (s *lobbyScreen) PutStrStyled(x, y int, str string, st tcell.Style) {
+	w, _ := s.drawn.Size()
+	putString(s, x, y, w, str, st)
+}
+
+func (s *lobbyScreen) SetContent(x, y int, mainc rune, combc []rune, st tcell.Style) {
+	s.drawn.SetContent(x, y, mainc, combc, st)
+}
+
+func (s *lobbyScreen) SetCell(x, y int, st tcell.Style, ch ...rune) {
+	if len(ch) > 0 {
+		s.SetContent(x, y, ch[0], ch[1:], st)
+	}
+}
+
+func (s *lobbyScreen) Get(x, y int) (string, tcell.Style, int) { return s.drawn.Get(x, y) }
+
+func (s *lobbyScreen) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
+	return frameContent(&s.drawn, x, y)
+}
+
+func (s *lobbyScreen) Fill(r rune, st tcell.Style) { s.drawn.Fill(r, st) }
 
 // LobbyOptions configures [PlayLobby].
 type LobbyOptions struct {

@@ -3,11 +3,15 @@ package ui
 import (
 	"context"
 	"errors"
+	"runtime"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game/hub"
 )
 
 // Leaving the lobby just as its refresh fires ends the lobby, whichever way
@@ -62,4 +66,101 @@ func TestLobbyLeaveAsItRefreshes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// junk is what a client typing at random sends: keys the lobby and the
+// game do nothing with.
+var junk = []rune("zxcvb1234!@#%^&*()_+=-[]{};:',.<>/?\\|`~ZXCVBAEFGHIJ")
+
+// typeJunk posts n junk keys on scr, then Ctrl-C.
+func typeJunk(scr tcell.Screen, n int) {
+	post := func(ev tcell.Event) {
+		for scr.PostEvent(ev) != nil { // the queue is full: let it drain
+			runtime.Gosched()
+		}
+	}
+	for i := range n {
+		post(tcell.NewEventKey(tcell.KeyRune, junk[i%len(junk)], tcell.ModNone))
+	}
+	post(tcell.NewEventKey(tcell.KeyCtrlC, 0, tcell.ModNone))
+}
+
+// lobbyJunk runs the lobby on a terminal of 120×40 until n junk keys and
+// Ctrl-C are read, and returns the bytes sent once it had drawn and the
+// time the keys took.
+func lobbyJunk(t testing.TB, n int) (int64, time.Duration) {
+	tty, scr := newTerminal(t, 120, 40)
+	shared := NewShared(scr)
+	defer scr.Fini()
+	drawn := make(chan struct{})
+	var once sync.Once
+	data := func() LobbyData {
+		once.Do(func() { close(drawn) })
+		return lobbyData()
+	}
+	done := make(chan error)
+	go func() {
+		_, err := runLobby(context.Background(), shared.View(), data, "", Choice{})
+		done <- err
+	}()
+	<-drawn
+	time.Sleep(50 * time.Millisecond) // the first frame goes out
+	before := tty.n.Load()
+	start := time.Now()
+	typeJunk(scr, n)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	return tty.n.Load() - before, time.Since(start)
+}
+
+// Junk typed into the lobby sends nothing: the keys change nothing on the
+// screen. (Every key used to send every cell that is not blank again.)
+func TestLobbyJunkSendsNothing(t *testing.T) {
+	if sent, _ := lobbyJunk(t, 2000); sent != 0 {
+		t.Errorf("2000 junk keys sent %d bytes, want 0", sent)
+	}
+}
+
+// BenchmarkJunk is the cost of a junk key read by the lobby, a solo game
+// and an arena seat, on a terminal of 120×40: ns/key, and the bytes sent
+// per key.
+func BenchmarkJunk(b *testing.B) {
+	report := func(b *testing.B, sent int64, d time.Duration) {
+		b.ReportMetric(float64(d.Nanoseconds())/float64(b.N), "ns/key")
+		b.ReportMetric(float64(sent)/float64(b.N), "B/key")
+	}
+	b.Run("lobby", func(b *testing.B) {
+		sent, d := lobbyJunk(b, b.N)
+		report(b, sent, d)
+	})
+	game := func(b *testing.B, o Options) {
+		tty, scr := newTerminal(b, 120, 40)
+		s, err := newSession(scr, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		ended := make(chan error)
+		go func() {
+			_, err := s.run(context.Background())
+			ended <- err
+		}()
+		time.Sleep(200 * time.Millisecond) // the first frames go out
+		before := tty.n.Load()
+		start := time.Now()
+		typeJunk(scr, b.N)
+		if err := <-ended; err != nil {
+			b.Fatal(err)
+		}
+		report(b, tty.n.Load()-before, time.Since(start))
+	}
+	b.Run("game", func(b *testing.B) { game(b, Options{Seed: 1}) })
+	b.Run("arena", func(b *testing.B) {
+		seat, err := newHub(b, hub.Config{}).Join(hub.Request{Arena: "den", Player: "ann"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer seat.Leave()
+		game(b, Options{Arena: seat})
+	})
 }

@@ -235,7 +235,7 @@ func newSessionOf(screen tcell.Screen, opts Options, world *game.World) *session
 			s.high = top[0].Score
 		}
 	}
-	s.screen = &appScreen{Screen: screen, s: s, epoch: 1}
+	s.screen = &appScreen{Screen: screen, failed: s.inputFailed, epoch: 1}
 	s.app = tview.NewApplication()
 	s.build()
 	s.sample(0) // the panel shows the pools from the first frame
@@ -341,6 +341,16 @@ func (s *session) supervise() {
 	close(s.stop)
 	s.loops.Wait()
 	s.app.Stop()
+}
+
+// inputFailed ends the session when reading the terminal failed: a
+// failure as ctx ends is the end of the connection.
+func (s *session) inputFailed(err error) {
+	if s.ctx.Err() != nil {
+		s.end(ReasonCanceled, nil)
+	} else {
+		s.end(ReasonError, fmt.Errorf("ui: reading the terminal: %w", err))
+	}
 }
 
 // end records why the session ends (the first reason wins) and lets the

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"io"
 	"strings"
 	"sync"
@@ -17,9 +16,9 @@ import (
 // It keeps the error of Init, which tview's SetScreen drops: a screen that
 // could not start must not be drawn on or finalised (tcell panics on both).
 //
-// It turns an input error into the end of the session instead of passing
-// it on: tview would stop on it by itself while the frame goroutine may
-// still be running.
+// It turns an input error into a call of failed instead of passing it on:
+// tview would stop on it by itself while the frame goroutine (or the
+// lobby's refresh) may still be running.
 //
 // It keeps the last frame instead of clearing it. tview clears the whole
 // cell buffer before every draw, and tcell (v2.13) marks a cell for output
@@ -42,7 +41,7 @@ import (
 // sends nothing over the game, and [appScreen.release] hands them back.
 type appScreen struct {
 	tcell.Screen
-	s        *session
+	failed   func(error) // ends the screen's user: its input failed
 	initErr  error
 	epoch    uint64 // real clears so far; starts at 1, so that 0 is never current
 	skipShow bool   // the next Show follows a skipped draw
@@ -99,11 +98,7 @@ func (e *appScreen) PollEvent() tcell.Event {
 		if !ok {
 			return ev
 		}
-		if e.s.ctx.Err() != nil {
-			e.s.end(ReasonCanceled, nil)
-		} else {
-			e.s.end(ReasonError, fmt.Errorf("ui: reading the terminal: %w", err))
-		}
+		e.failed(err)
 	}
 }
 
@@ -224,7 +219,12 @@ func (e *appScreen) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
 	if e.frame == nil {
 		return e.Screen.GetContent(x, y)
 	}
-	str, st, w := e.frame.Get(x, y)
+	return frameContent(e.frame, x, y)
+}
+
+// frameContent is a frame's cell at (x, y) as tcell's GetContent gives it.
+func frameContent(f *vt.Frame, x, y int) (rune, []rune, tcell.Style, int) {
+	str, st, w := f.Get(x, y)
 	r, n := utf8.DecodeRuneInString(str)
 	var combc []rune
 	if n < len(str) {
