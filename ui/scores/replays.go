@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"poolroids/regfile"
 )
 
 // replayDir is the directory of the replays kept beside the score file.
@@ -104,7 +106,7 @@ func (s *Store) ReadReplay(name string) ([]byte, error) {
 		return nil, fmt.Errorf("high scores: replay: %w", err)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("high scores: replay %s is %s, %w", path, kindOf(info.Mode()), ErrNotFile)
+		return nil, fmt.Errorf("high scores: replay %s is %s, %w", path, regfile.Kind(info.Mode()), ErrNotFile)
 	}
 	f, err := os.Open(path)
 	if err != nil {

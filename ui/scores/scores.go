@@ -53,7 +53,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -63,6 +62,8 @@ import (
 	"syscall"
 	"time"
 	"unicode"
+
+	"poolroids/regfile"
 )
 
 const (
@@ -103,7 +104,7 @@ var ErrCorrupt = errors.New("high-score file is corrupt")
 
 // ErrNotFile is wrapped by the error [Open] returns when the path names a
 // directory, a device, a pipe or anything else that is not a regular file.
-var ErrNotFile = errors.New("not a regular file")
+var ErrNotFile = regfile.ErrNotRegular
 
 // SaveError is the error [Store.Add] returns when the table could not be
 // saved. Its message is short and names no file, since it is shown to
@@ -187,7 +188,7 @@ func Open(path string) (*Store, error) {
 	s := &Store{path: path}
 	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
 		// Checked before reading: reading a pipe would wait for a writer.
-		s.diskErr = fmt.Errorf("high scores: %s is %s, %w", path, kindOf(info.Mode()), ErrNotFile)
+		s.diskErr = fmt.Errorf("high scores: %s is %s, %w", path, regfile.Kind(info.Mode()), ErrNotFile)
 		return s, s.diskErr
 	}
 	s.removeTemps()
@@ -203,21 +204,6 @@ func Open(path string) (*Store, error) {
 		s.diskErr = warn
 	}
 	return s, warn
-}
-
-// kindOf names the kind of file a non-regular mode is.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "no regular file"
 }
 
 // load reads the table at path, cleaning each entry as Add would, since
@@ -453,7 +439,7 @@ func (s *Store) mergeAndWrite(e Entry, replay []byte) error {
 	}
 	defer unlock()
 	if info, err := os.Stat(s.path); err == nil && !info.Mode().IsRegular() {
-		return fmt.Errorf("%s, %w", kindOf(info.Mode()), ErrNotFile)
+		return fmt.Errorf("%s, %w", regfile.Kind(info.Mode()), ErrNotFile)
 	}
 	theirs, err := load(s.path)
 	switch {

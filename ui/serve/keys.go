@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 
 	"golang.org/x/crypto/ssh"
+
+	"poolroids/regfile"
 )
 
 // DefaultHostKeyPath is where the host key lives unless told otherwise:
@@ -24,14 +26,23 @@ func DefaultHostKeyPath() (string, error) {
 	return filepath.Join(dir, "poolroids", "ssh_host_ed25519_key"), nil
 }
 
+// Bounds of what is read of a key file: an OpenSSH private key of the
+// largest RSA size is under 13 KiB, a public key line under 3 KiB.
+const (
+	maxHostKey        = 64 << 10
+	maxAuthorizedKeys = 4 << 20
+)
+
 // LoadOrCreateHostKey returns the host key stored at path. If there is no
 // file there it generates an ed25519 key and writes it (mode 0600, in
 // OpenSSH format; the directory is created 0700), so players see the same
 // host key on every start. A file that exists but cannot be read or parsed
 // is an error, never a reason to make a new key: that would tell every
-// player's ssh the server had been impersonated.
+// player's ssh the server had been impersonated; so is a path that names
+// no regular file (a named pipe would block the start for ever) or a file
+// over 64 KiB.
 func LoadOrCreateHostKey(path string) (ssh.Signer, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.Read(path, maxHostKey)
 	if err == nil {
 		signer, err := ssh.ParsePrivateKey(data)
 		if err != nil {
@@ -40,7 +51,7 @@ func LoadOrCreateHostKey(path string) (ssh.Signer, error) {
 		return signer, nil
 	}
 	if !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("host key %s cannot be read: %w", path, err)
+		return nil, fmt.Errorf("host key cannot be read: %w", err) // err names path
 	}
 	_, priv, err := ed25519.GenerateKey(rand.Reader)
 	if err != nil {
@@ -84,9 +95,10 @@ func writeNew(path string, data []byte) error {
 // keys (options such as command= are ignored: there is nothing else to
 // run). Blank lines and # comments are skipped; a line that is not a public
 // key is an error naming the line, and so is a file with no key at all,
-// which would let nobody in.
+// which would let nobody in, and so is a path that names no regular file or
+// a file over 4 MiB.
 func LoadAuthorizedKeys(path string) (map[string]bool, error) {
-	data, err := os.ReadFile(path)
+	data, err := regfile.Read(path, maxAuthorizedKeys)
 	if err != nil {
 		return nil, fmt.Errorf("authorized keys: %w", err)
 	}
