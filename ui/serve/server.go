@@ -327,6 +327,21 @@ func (s *Server) accept(nc net.Conn) {
 	go s.serveConn(nc, seat)
 }
 
+// handshake runs the SSH handshake and authentication on nc, which must end
+// within LoginTimeout, or at once when the server shuts down: until it
+// succeeds there is no session whose context Shutdown could cancel.
+func (s *Server) handshake(nc net.Conn) (*ssh.ServerConn, <-chan ssh.NewChannel, <-chan *ssh.Request, error) {
+	_ = nc.SetDeadline(time.Now().Add(s.cfg.LoginTimeout))
+	stop := context.AfterFunc(s.base, func() { nc.Close() })
+	sc, chans, reqs, err := ssh.NewServerConn(nc, s.ssh)
+	if !stop() && err == nil {
+		// Shutdown came as the handshake ended: nc is closed, so is sc.
+		return nil, nil, nil, ErrServerClosed
+	}
+	_ = nc.SetDeadline(time.Time{})
+	return sc, chans, reqs, err
+}
+
 func (s *Server) shuttingDown() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -139,8 +139,7 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 	defer s.recoverConn(nc)
 
 	addr := nc.RemoteAddr().String()
-	_ = nc.SetDeadline(time.Now().Add(s.cfg.LoginTimeout))
-	sc, chans, reqs, err := ssh.NewServerConn(nc, s.ssh)
+	sc, chans, reqs, err := s.handshake(nc)
 	if err != nil {
 		if _, ok := errors.AsType[*ssh.ServerAuthError](err); ok {
 			s.refusals.note(s.log, seat.k, "authentication failed", "addr", addr)
@@ -149,7 +148,6 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 		}
 		return
 	}
-	_ = nc.SetDeadline(time.Time{})
 
 	ctx, cancel := context.WithCancelCause(s.base)
 	c := &conn{
