@@ -37,6 +37,12 @@
 // A replay file that is missing or cannot be written only leaves its
 // entry without one.
 //
+// A symbolic link planted as scores.json.replays or scores.json.lock is
+// refused, never followed, as the table itself is replaced by a rename
+// rather than written through: the store writes, removes and creates
+// files only in the directory of its own file. Without the lock the table
+// is not saved; without the directory only the replays are not kept.
+//
 // # Players
 //
 // Every entry carries a player name (on a local game the user, over SSH the
