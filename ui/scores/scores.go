@@ -67,9 +67,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode"
 
 	"poolroids/regfile"
+	"poolroids/ui/displayname"
 )
 
 const (
@@ -290,9 +290,10 @@ func (s *Store) SetLogger(l *slog.Logger) { s.log = l }
 func (s *Store) Path() string { return s.path }
 
 // Add records e and saves the table. A zero When is set to now, and When is
-// kept in UTC. The name is cleaned of control characters and cut to 40
-// runes, since it may come from a stranger's SSH login and is shown on other
-// players' screens; an empty name becomes "anonymous".
+// kept in UTC. The name is cleaned by [displayname.Clean] (escapes, control,
+// wide and combining characters removed) and cut to 40 runes, since it may
+// come from a stranger's SSH login and is shown on other players' screens;
+// an empty name becomes "anonymous".
 //
 // rank is e's 1-based place in the whole table, or 0 if it did not make the
 // table (not among the player's best [PerPlayer], or below the cut). When
@@ -530,24 +531,7 @@ func writeAtomic(path string, data []byte) (err error) {
 	return nil
 }
 
-// cleanName drops control and format characters (a name must not be able to
-// move the cursor or restyle someone's screen), trims spaces, bounds the
-// length and names the nameless.
-func cleanName(name string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range name {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar {
-			continue
-		}
-		if n == maxName {
-			break
-		}
-		b.WriteRune(r)
-		n++
-	}
-	if clean := strings.TrimSpace(b.String()); clean != "" {
-		return clean
-	}
-	return "anonymous"
-}
+// cleanName cleans a name by the rule of every name a player sees (see
+// package displayname), within maxName runes: the table may have been edited by
+// hand, and its names are drawn in a column on other players' screens.
+func cleanName(name string) string { return displayname.Clean(name, maxName) }
