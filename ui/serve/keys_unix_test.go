@@ -3,6 +3,10 @@
 package serve
 
 import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -38,6 +42,27 @@ func TestKeyFilesNotRegular(t *testing.T) {
 		}
 		if _, err := LoadAuthorizedKeys(tc.path); err == nil || !strings.Contains(err.Error(), "authorized keys: "+tc.want) {
 			t.Errorf("LoadAuthorizedKeys(%s): %v, want %q", tc.path, err, tc.want)
+		}
+	}
+}
+
+// A host key others may read is used with a warning that says how to fix
+// it: it used to be accepted silently. sshd refuses one; a game server
+// keeps its players' known_hosts working.
+func TestHostKeyOpenWarned(t *testing.T) {
+	_, priv, _ := ed25519.GenerateKey(rand.Reader)
+	for _, mode := range []os.FileMode{0o600, 0o640, 0o644} {
+		p := writeKey(t, priv)
+		if err := os.Chmod(p, mode); err != nil {
+			t.Fatal(err)
+		}
+		lb := &logBuf{}
+		if _, err := New(Config{HostKeyPath: p, Play: testPlay, Logger: slog.New(slog.NewTextHandler(lb, nil))}); err != nil {
+			t.Fatalf("mode %04o: %v", mode, err)
+		}
+		warned := strings.Contains(lb.String(), "host key open to others") && strings.Contains(lb.String(), fmt.Sprintf("mode=%04o", mode))
+		if want := mode != 0o600; warned != want {
+			t.Errorf("mode %04o: log %q, want a warning %v", mode, lb.String(), want)
 		}
 	}
 }

@@ -32,7 +32,8 @@ const (
 type Config struct {
 	// HostKeyPath is the server's private key; "" means
 	// [DefaultHostKeyPath]. It is created on first start (see
-	// [LoadOrCreateHostKey]).
+	// [LoadOrCreateHostKey]); a weak key is refused, one that others may
+	// read is used with a warning.
 	HostKeyPath string
 	// AuthorizedKeysPath, if set, is an authorized_keys file: only those
 	// keys may play. Unset, anyone may (public key or keyboard-interactive
@@ -176,6 +177,10 @@ func New(cfg Config) (*Server, error) {
 	hostKey, err := LoadOrCreateHostKey(cfg.HostKeyPath)
 	if err != nil {
 		return nil, err
+	}
+	if mode := openKeyMode(cfg.HostKeyPath); mode != 0 {
+		cfg.Logger.Warn("host key open to others: whoever read it can pose as this server; chmod 600 it, or remove it for a new one",
+			"path", cfg.HostKeyPath, "mode", fmt.Sprintf("%04o", uint32(mode)))
 	}
 	var authorized map[string]bool
 	if cfg.AuthorizedKeysPath != "" {
