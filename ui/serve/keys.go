@@ -40,9 +40,10 @@ const (
 // OpenSSH format; the directory is created 0700), so players see the same
 // host key on every start. A file that exists but cannot be read or parsed
 // is an error, never a reason to make a new key: that would tell every
-// player's ssh the server had been impersonated; so is a path that names
+// player's ssh the server had been impersonated. So are a path that names
 // no regular file (a named pipe would block the start for ever), a file
-// over 64 KiB, and a weak key (see [checkHostKey]).
+// over 64 KiB, and a weak key: allowed are ed25519, ECDSA, and RSA of 2048
+// bits or more.
 func LoadOrCreateHostKey(path string) (ssh.Signer, error) {
 	data, err := regfile.Read(path, maxHostKey)
 	if err == nil {
@@ -141,9 +142,9 @@ func writeNew(path string, data []byte) error {
 // LoadAuthorizedKeys reads an OpenSSH authorized_keys file into a set of
 // keys (options such as command= are ignored: there is nothing else to
 // run). Blank lines and # comments are skipped; a line that is not a public
-// key is an error naming the line, and so is a file with no key at all,
-// which would let nobody in, and so is a path that names no regular file or
-// a file over 4 MiB.
+// key is an error naming the line. So are a file with no key at all,
+// which would let nobody in, a path that names no regular file, and a file
+// over 4 MiB.
 func LoadAuthorizedKeys(path string) (map[string]bool, error) {
 	data, err := regfile.Read(path, maxAuthorizedKeys)
 	if err != nil {
