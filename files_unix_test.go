@@ -23,8 +23,11 @@ func TestFilesNotRegular(t *testing.T) {
 	}
 	scores := filepath.Join(dir, "scores.json")
 	serve := func(args ...string) (int, string) {
+		// A server that did start would shut down at once.
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
 		var errb bytes.Buffer
-		code := serveMain(context.Background(), append([]string{"-listen", "127.0.0.1:0", "-scores", scores}, args...), &errb)
+		code := serveMain(ctx, append([]string{"-listen", "127.0.0.1:0", "-scores", scores}, args...), &errb)
 		return code, errb.String()
 	}
 	for _, path := range []string{fifo, "/dev/zero"} {
