@@ -237,14 +237,15 @@ func addGameFlags(fs *flag.FlagSet, verb string) gameFlags {
 }
 
 // load checks the capacities and loads the level set (nil: the default).
-// Its error is the message for a bad flag.
+// Its error is the message for a bad flag. A capacity is bounded as a level
+// set's is, so that every game played can be recorded and replayed.
 func (g gameFlags) load() (*levels.Set, error) {
 	for _, c := range []struct {
-		name string
-		n    int
-	}{{"bullets", *g.bullets}, {"debris", *g.debris}} {
-		if c.n < 0 || c.n > pool.MaxCapacity {
-			return nil, fmt.Errorf("-%s %d: want 0 (the level set's) or 1..%d", c.name, c.n, pool.MaxCapacity)
+		name  string
+		n, hi int
+	}{{"bullets", *g.bullets, levels.MaxBullets}, {"debris", *g.debris, levels.MaxDebris}} {
+		if c.n < 0 || c.n > c.hi {
+			return nil, fmt.Errorf("-%s %d: want 0 (the level set's) or 1..%d", c.name, c.n, c.hi)
 		}
 	}
 	if *g.dir == "" {

@@ -32,8 +32,9 @@ func TestPlayBadFlags(t *testing.T) {
 		{"argument", []string{"extra"}, `unexpected argument "extra"`},
 		{"fps", []string{"--fps", "0"}, "-fps 0: want 1..240"},
 		{"strategy", []string{"--strategy", "nope"}, `unknown strategy "nope": allowed are alloc`},
-		{"bullets", []string{"--bullets", "-1"}, "-bullets -1: want 0 (the level set's) or 1..16777216"},
-		{"debris", []string{"--debris", "99999999"}, "-debris 99999999"},
+		{"bullets", []string{"--bullets", "-1"}, "-bullets -1: want 0 (the level set's) or 1..4096"},
+		{"bullets beyond a level set's", []string{"--bullets", "4097"}, "-bullets 4097: want 0 (the level set's) or 1..4096"},
+		{"debris", []string{"--debris", "65537"}, "-debris 65537: want 0 (the level set's) or 1..65536"},
 		{"missing levels", []string{"--levels", filepath.Join(broken, "none")}, "-levels: "},
 		{"broken level", []string{"--levels", broken}, `02-drift.toml:`},
 	}

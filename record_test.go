@@ -10,6 +10,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/replay"
+	"poolroids/levels/regfile"
 )
 
 // recordRun runs `poolroids record` with args in this process and returns
@@ -120,7 +121,7 @@ func TestRecordBadFlags(t *testing.T) {
 // readReplay reads and decodes the replay file at path.
 func readReplay(t *testing.T, path string) *replay.File {
 	t.Helper()
-	data, err := readFileMax(path, maxReplaySize)
+	data, err := regfile.Read(path, maxReplaySize)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game/replay"
+	"poolroids/levels/regfile"
 	"poolroids/pool"
 	"poolroids/ui"
 	"poolroids/ui/kitty"
@@ -93,7 +94,7 @@ func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		strategies[0] = s
 	}
-	data, err := readFileMax(path, maxReplaySize)
+	data, err := regfile.Read(path, maxReplaySize)
 	if err != nil {
 		fmt.Fprintf(stderr, "poolroids replay: %v\n", err)
 		return 2
@@ -137,21 +138,4 @@ func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 			path, f.Steps, f.Steps/uint64(f.Every)+1, held, d.Seconds(), float64(f.Steps)/d.Seconds())
 	}
 	return 0
-}
-
-// readFileMax reads the file at path, refusing one larger than max bytes.
-func readFileMax(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > max {
-		return nil, fmt.Errorf("%s: larger than %d MiB: not a replay", path, max>>20)
-	}
-	return data, nil
 }

@@ -18,6 +18,7 @@ import (
 
 	"poolroids/game/replay"
 	"poolroids/game/stress"
+	"poolroids/levels/regfile"
 	"poolroids/pool"
 )
 
@@ -96,7 +97,7 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	cfg.Levels = lv
 	if *replayFile != "" {
-		if cfg.Replay, err = readFileMax(*replayFile, maxReplaySize); err != nil {
+		if cfg.Replay, err = regfile.Read(*replayFile, maxReplaySize); err != nil {
 			return bad("-replay: %v", err)
 		}
 		if !set["steps"] {

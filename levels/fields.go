@@ -43,14 +43,22 @@ const (
 	maxAsteroids = 64
 	maxSpeed     = 600.0
 	maxPerBreak  = 1024
-	maxBullets   = 4096
+)
+
+// MaxBullets and MaxDebris are the largest pool capacities a level set may
+// ask for. They bound every capacity a game is given from outside (flags,
+// replay files), so that no file can make a game allocate more than a level
+// set could.
+const (
+	MaxBullets = 4096
+	MaxDebris  = 65536
 )
 
 var setFields = []field[Set]{
 	{key: "name", kind: kName, lo: 1, hi: maxName, required: true, ptr: func(s *Set) any { return &s.Name }},
 	{key: "pools", kind: kTable, required: true},
-	{key: "pools.bullets", kind: kInt, lo: 1, hi: maxBullets, required: true, ptr: func(s *Set) any { return &s.Bullets }},
-	{key: "pools.debris", kind: kInt, lo: 1, hi: 65536, required: true, ptr: func(s *Set) any { return &s.Debris }},
+	{key: "pools.bullets", kind: kInt, lo: 1, hi: MaxBullets, required: true, ptr: func(s *Set) any { return &s.Bullets }},
+	{key: "pools.debris", kind: kInt, lo: 1, hi: MaxDebris, required: true, ptr: func(s *Set) any { return &s.Debris }},
 	{key: "pools.strategy", kind: kStrategy, required: true, ptr: func(s *Set) any { return &s.Strategy }},
 }
 

@@ -141,7 +141,7 @@ func biggestVolley(ls []Level) (at, n int) {
 }
 
 func volleyMsg(have, need int, where string) string {
-	return fmt.Sprintf("%d is too small for one volley of %s (bullets_per_shot = %d), allowed %d..%d", have, where, need, need, maxBullets)
+	return fmt.Sprintf("%d is too small for one volley of %s (bullets_per_shot = %d), allowed %d..%d", have, where, need, need, MaxBullets)
 }
 
 // data holds the shipped set: set.toml and one file per level.

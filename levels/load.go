@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"poolroids/levels/regfile"
 )
 
 // SetFile is the file of a level-set directory that names the set and
@@ -120,17 +122,7 @@ func regular(fsys fs.FS, name string, e fs.DirEntry, file string) (bool, error) 
 	case mode.IsDir():
 		return false, nil
 	}
-	what := "not a regular file"
-	for _, k := range []struct {
-		bit  fs.FileMode
-		name string
-	}{{fs.ModeNamedPipe, "a named pipe"}, {fs.ModeSocket, "a socket"}, {fs.ModeDevice, "a device"}} {
-		if mode&k.bit != 0 {
-			what = k.name
-			break
-		}
-	}
-	return false, &FieldError{File: file, Msg: what + ", allowed only a regular file"}
+	return false, &FieldError{File: file, Msg: regfile.Kind(mode) + ", allowed only a regular file"}
 }
 
 // reason is err without the path a *fs.PathError repeats: the FieldError

@@ -34,7 +34,10 @@
 // A file that is not a replay, truncated or corrupted is a [*FormatError]
 // naming the byte offset and what was expected there. Decoding is one pass
 // over the bytes, allocates in proportion to them (every count is bounded)
-// and never panics, whatever the bytes (FuzzDecode). A checksum must follow
+// and never panics, whatever the bytes (FuzzDecode). A file asks for no
+// larger pools than a level set may ([levels.MaxBullets],
+// [levels.MaxDebris]), so the world it builds is bounded too, and a
+// [Recorder] refuses to record larger ones. A checksum must follow
 // every Every steps, so a file cannot ask for more than Every steps per
 // nine bytes.
 //
@@ -52,8 +55,8 @@
 //	  mode      1 byte: 0 co-op, 1 PvP
 //	  ships     uv: ship slots, 1..16
 //	  strategy  string: both pools' strategy at the start
-//	  bullets   uv: bullet pool capacity
-//	  debris    uv: debris pool capacity
+//	  bullets   uv: bullet pool capacity, 1..4096 (levels.MaxBullets)
+//	  debris    uv: debris pool capacity, 1..65536 (levels.MaxDebris)
 //	  every     uv: steps between two checksums, 1..4096 (256 by default)
 //	  level set: name string, bullets uv, debris uv, strategy string,
 //	            levels uv (1..256), then per level: name string, asteroids sv,

@@ -329,10 +329,12 @@ func (d *decoder) header() (*Header, error) {
 	if h.Strategy, err = d.strategy("the starting strategy", false); err != nil {
 		return nil, err
 	}
-	if h.Bullets, err = d.count("the bullet capacity", 1, pool.MaxCapacity); err != nil {
+	// A file may not ask for larger pools than a level set may: they are
+	// allocated whole before the first step.
+	if h.Bullets, err = d.count("the bullet capacity", 1, levels.MaxBullets); err != nil {
 		return nil, err
 	}
-	if h.Debris, err = d.count("the debris capacity", 1, pool.MaxCapacity); err != nil {
+	if h.Debris, err = d.count("the debris capacity", 1, levels.MaxDebris); err != nil {
 		return nil, err
 	}
 	if h.Every, err = d.count("the steps between checksums", 1, MaxEvery); err != nil {
@@ -366,10 +368,10 @@ func (d *decoder) levelSet() (*levels.Set, error) {
 	if s.Name, err = d.string("the level set's name", maxString); err != nil {
 		return nil, err
 	}
-	if s.Bullets, err = d.count("the level set's bullets", 0, pool.MaxCapacity); err != nil {
+	if s.Bullets, err = d.count("the level set's bullets", 0, levels.MaxBullets); err != nil {
 		return nil, err
 	}
-	if s.Debris, err = d.count("the level set's debris", 0, pool.MaxCapacity); err != nil {
+	if s.Debris, err = d.count("the level set's debris", 0, levels.MaxDebris); err != nil {
 		return nil, err
 	}
 	if s.Strategy, err = d.strategy("the level set's strategy", false); err != nil {

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"poolroids/game"
+	"poolroids/levels"
 	"poolroids/pool"
 )
 
@@ -69,7 +70,8 @@ type Recorder struct {
 
 // NewRecorder builds the world of cfg (as game.New does) and starts its
 // recording: the header is written at once. The level set must pass
-// levels.Set.Validate, as every set loaded from files does. With
+// levels.Set.Validate, as every set loaded from files does, and the pools
+// may be no larger than a level set may ask for. With
 // Options.Out the recorder starts its writer goroutine, which only
 // [Recorder.Close] ends.
 func NewRecorder(cfg game.Config, opt Options) (*Recorder, error) {
@@ -84,6 +86,10 @@ func NewRecorder(cfg game.Config, opt Options) (*Recorder, error) {
 		if err := checkName(p); err != nil {
 			return nil, err
 		}
+	}
+	if cfg.Bullets > levels.MaxBullets || cfg.Debris > levels.MaxDebris {
+		return nil, fmt.Errorf("replay: pools of %d bullets and %d debris cannot be recorded, allowed up to %d and %d",
+			cfg.Bullets, cfg.Debris, levels.MaxBullets, levels.MaxDebris)
 	}
 	w, err := game.New(cfg)
 	if err != nil {

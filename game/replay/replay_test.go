@@ -3,10 +3,14 @@ package replay_test
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
+	"fmt"
 	"io"
 	"reflect"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -385,4 +389,55 @@ func TestRecordFlushesAsItGoes(t *testing.T) {
 			t.Error("the file written by Close does not continue what was written before")
 		}
 	})
+}
+
+// A header asking for larger pools than a level set may is refused by the
+// decoder, before the world and its pools are built: a file of a few
+// hundred bytes once made the player allocate 2 GB.
+func TestHostileCapacity(t *testing.T) {
+	rec, err := replay.NewRecorder(game.Config{Seed: 1, Strategy: pool.FreeList, Bullets: levels.MaxBullets, Debris: levels.MaxDebris}, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data := rec.Bytes()
+	// Offsets in the header: magic, version, build, seed 1, mode, ships,
+	// strategy, then the two capacities, varints of 2 and 3 bytes here.
+	bullets := 4 + 1 + 1 + len(replay.Build()) + 1 + 1 + 1 + 1 + len(pool.FreeList)
+	debris := bullets + 2
+	huge := binary.AppendUvarint(nil, pool.MaxCapacity)
+	for _, tc := range []struct {
+		name      string
+		at, width int
+		want      string
+	}{
+		{"bullets", bullets, 2, fmt.Sprintf("byte %d: want the bullet capacity 1..4096, found 16777216", bullets)},
+		{"debris", debris, 3, fmt.Sprintf("byte %d: want the debris capacity 1..65536, found 16777216", debris)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			bad := slices.Concat(data[:tc.at], huge, data[tc.at+tc.width:])
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			_, err := replay.NewPlayer(bad, "")
+			runtime.ReadMemStats(&after)
+			if err == nil || err.Error() != tc.want {
+				t.Errorf("NewPlayer: %v, want %q", err, tc.want)
+			}
+			if got := after.TotalAlloc - before.TotalAlloc; got > 1<<20 {
+				t.Errorf("refusing the file allocated %d bytes, want under 1 MiB: a pool was made", got)
+			}
+		})
+	}
+}
+
+// What the decoder refuses, the recorder does not write.
+func TestRecordCapacityBound(t *testing.T) {
+	t.Parallel()
+	for _, cfg := range []game.Config{{Bullets: levels.MaxBullets + 1}, {Debris: levels.MaxDebris + 1}} {
+		if _, err := replay.NewRecorder(cfg, replay.Options{}); err == nil || !strings.Contains(err.Error(), "cannot be recorded, allowed up to 4096 and 65536") {
+			t.Errorf("NewRecorder(bullets %d, debris %d): %v, want refused", cfg.Bullets, cfg.Debris, err)
+		}
+	}
 }

@@ -4,6 +4,7 @@ package scores
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"syscall"
 )
@@ -13,8 +14,13 @@ import (
 // that is made once and never renamed or removed, so that every process
 // locks the same one. With wait false it fails at once if the lock is
 // taken. The lock goes with the process, so a crash cannot leave it held.
+// A symbolic link planted as path.lock is refused, not followed: opening
+// it would create a file wherever it points.
 func lock(path string, wait bool) (unlock func(), err error) {
-	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o644)
+	if errors.Is(err, syscall.ELOOP) {
+		return nil, fmt.Errorf("%s.lock is a symbolic link, %w", path, ErrNotFile)
+	}
 	if err != nil {
 		return nil, err
 	}

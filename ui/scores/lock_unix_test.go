@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"log/slog"
 	"net"
 	"os"
 	"os/exec"
@@ -83,6 +84,67 @@ func listTree(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	return b.String()
+}
+
+// TestLinksRefused: a symbolic link planted as the replay directory or as
+// the lock file is refused, not followed. Nothing is written to or removed
+// from where it points (a keep.prpl there used to be deleted); the score
+// is still saved when only its replay cannot be.
+func TestLinksRefused(t *testing.T) {
+	t.Run("replays", func(t *testing.T) {
+		dir := t.TempDir()
+		target := filepath.Join(dir, "elsewhere")
+		if err := os.Mkdir(target, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(target, "keep.prpl"), []byte("keep"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "scores.json")
+		if err := os.Symlink(target, path+".replays"); err != nil {
+			t.Fatal(err)
+		}
+		before := listTree(t, target)
+		s, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var log bytes.Buffer
+		s.SetLogger(slog.New(slog.NewTextHandler(&log, nil)))
+		for i, name := range []string{"ann", "bob"} {
+			if rank, err := s.AddReplay(entry(name, 10+i, i), replayOf(name)); rank != 1 || err != nil {
+				t.Fatalf("AddReplay(%s) = %d, %v; want rank 1 saved", name, rank, err)
+			}
+		}
+		if r := s.Top(1)[0].Replay; r != "" {
+			t.Errorf("the entry keeps replay %q", r)
+		}
+		if data, err := s.ReadReplay("keep.prpl"); err == nil {
+			t.Errorf("ReadReplay read %q through the link", data)
+		}
+		if after := listTree(t, target); after != before {
+			t.Errorf("the link's target changed:\n%s\nwas\n%s", after, before)
+		}
+		if want := path + ".replays is a symbolic link, not a directory"; !strings.Contains(log.String(), want) {
+			t.Errorf("log %q, want %q", log.String(), want)
+		}
+	})
+	t.Run("lock", func(t *testing.T) {
+		dir := t.TempDir()
+		target := filepath.Join(dir, "planted")
+		path := filepath.Join(dir, "scores.json")
+		if err := os.Symlink(target, path+".lock"); err != nil {
+			t.Fatal(err)
+		}
+		s, _ := Open(path)
+		rank, err := s.Add(entry("ann", 10, 0))
+		if rank != 1 || !errors.Is(err, ErrNotFile) || err.Error() != "high score not saved: the score file is unusable" {
+			t.Errorf("Add = %d, %v; want rank 1 and the file refused", rank, err)
+		}
+		if _, err := os.Lstat(target); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the link's target was made: %v", err)
+		}
+	})
 }
 
 // TestProcessesShareFile runs several processes (this test binary again,

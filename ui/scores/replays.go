@@ -5,13 +5,34 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"poolroids/levels/regfile"
 )
 
 // replayDir is the directory of the replays kept beside the score file.
 func (s *Store) replayDir() string { return s.path + ".replays" }
+
+// checkReplayDir returns nil when the replay directory is missing (a save
+// makes it) or a directory, and an error when it is anything else. A
+// symbolic link planted there is refused, not followed: the store would
+// write replays to, and remove them from, wherever it points.
+func (s *Store) checkReplayDir() error {
+	dir := s.replayDir()
+	info, err := os.Lstat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil
+	case err != nil:
+		return fmt.Errorf("high scores: replays: %w", err)
+	case !info.IsDir():
+		return fmt.Errorf("high scores: %s is %s, not a directory", dir, regfile.Kind(info.Mode()))
+	}
+	return nil
+}
 
 // replayName names the file of e's replay: its time, then a hash of the
 // rest of what identifies it, so that processes sharing the table never
@@ -34,7 +55,11 @@ func replayFile(name string) bool {
 // writeMu and the file lock.
 func (s *Store) keepReplay(e Entry, replay []byte) {
 	name := replayName(e)
-	if err := writeAtomic(filepath.Join(s.replayDir(), name), replay); err != nil {
+	err := s.checkReplayDir()
+	if err == nil {
+		err = writeAtomic(filepath.Join(s.replayDir(), name), replay)
+	}
+	if err != nil {
 		if s.log != nil {
 			s.log.Warn("replay not kept", "player", e.Name, "score", e.Score, "err", err)
 		}
@@ -69,6 +94,9 @@ func (s *Store) keptReplays() map[string]bool {
 // dropReplays removes the replay files not in kept, and the temporary
 // files of a crashed save. The caller holds writeMu and the file lock.
 func (s *Store) dropReplays(kept map[string]bool) {
+	if s.checkReplayDir() != nil {
+		return // see checkReplayDir
+	}
 	dir := s.replayDir()
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -97,6 +125,9 @@ func (s *Store) ReadReplay(name string) ([]byte, error) {
 	if !replayFile(name) {
 		return nil, fmt.Errorf("high scores: %q names no replay", name)
 	}
+	if err := s.checkReplayDir(); err != nil {
+		return nil, err
+	}
 	path := filepath.Join(s.replayDir(), name)
 	// Checked before opening: opening a pipe would wait for a writer.
 	info, err := os.Lstat(path)
@@ -104,7 +135,7 @@ func (s *Store) ReadReplay(name string) ([]byte, error) {
 		return nil, fmt.Errorf("high scores: replay: %w", err)
 	}
 	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("high scores: replay %s is %s, %w", path, kindOf(info.Mode()), ErrNotFile)
+		return nil, fmt.Errorf("high scores: replay %s is %s, %w", path, regfile.Kind(info.Mode()), ErrNotFile)
 	}
 	f, err := os.Open(path)
 	if err != nil {

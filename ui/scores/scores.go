@@ -37,6 +37,12 @@
 // A replay file that is missing or cannot be written only leaves its
 // entry without one.
 //
+// A symbolic link planted as scores.json.replays or scores.json.lock is
+// refused, never followed, as the table itself is replaced by a rename
+// rather than written through: the store writes, removes and creates
+// files only in the directory of its own file. Without the lock the table
+// is not saved; without the directory only the replays are not kept.
+//
 // # Players
 //
 // Every entry carries a player name (on a local game the user, over SSH the
@@ -53,7 +59,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -62,7 +67,9 @@ import (
 	"sync"
 	"syscall"
 	"time"
-	"unicode"
+
+	"poolroids/levels/regfile"
+	"poolroids/ui/displayname"
 )
 
 const (
@@ -103,7 +110,7 @@ var ErrCorrupt = errors.New("high-score file is corrupt")
 
 // ErrNotFile is wrapped by the error [Open] returns when the path names a
 // directory, a device, a pipe or anything else that is not a regular file.
-var ErrNotFile = errors.New("not a regular file")
+var ErrNotFile = regfile.ErrNotRegular
 
 // SaveError is the error [Store.Add] returns when the table could not be
 // saved. Its message is short and names no file, since it is shown to
@@ -187,7 +194,7 @@ func Open(path string) (*Store, error) {
 	s := &Store{path: path}
 	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
 		// Checked before reading: reading a pipe would wait for a writer.
-		s.diskErr = fmt.Errorf("high scores: %s is %s, %w", path, kindOf(info.Mode()), ErrNotFile)
+		s.diskErr = fmt.Errorf("high scores: %s is %s, %w", path, regfile.Kind(info.Mode()), ErrNotFile)
 		return s, s.diskErr
 	}
 	s.removeTemps()
@@ -203,21 +210,6 @@ func Open(path string) (*Store, error) {
 		s.diskErr = warn
 	}
 	return s, warn
-}
-
-// kindOf names the kind of file a non-regular mode is.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "no regular file"
 }
 
 // load reads the table at path, cleaning each entry as Add would, since
@@ -298,9 +290,10 @@ func (s *Store) SetLogger(l *slog.Logger) { s.log = l }
 func (s *Store) Path() string { return s.path }
 
 // Add records e and saves the table. A zero When is set to now, and When is
-// kept in UTC. The name is cleaned of control characters and cut to 40
-// runes, since it may come from a stranger's SSH login and is shown on other
-// players' screens; an empty name becomes "anonymous".
+// kept in UTC. The name is cleaned by [displayname.Clean] (escapes, control,
+// wide and combining characters removed) and cut to 40 runes, since it may
+// come from a stranger's SSH login and is shown on other players' screens;
+// an empty name becomes "anonymous".
 //
 // rank is e's 1-based place in the whole table, or 0 if it did not make the
 // table (not among the player's best [PerPlayer], or below the cut). When
@@ -453,7 +446,7 @@ func (s *Store) mergeAndWrite(e Entry, replay []byte) error {
 	}
 	defer unlock()
 	if info, err := os.Stat(s.path); err == nil && !info.Mode().IsRegular() {
-		return fmt.Errorf("%s, %w", kindOf(info.Mode()), ErrNotFile)
+		return fmt.Errorf("%s, %w", regfile.Kind(info.Mode()), ErrNotFile)
 	}
 	theirs, err := load(s.path)
 	switch {
@@ -538,24 +531,7 @@ func writeAtomic(path string, data []byte) (err error) {
 	return nil
 }
 
-// cleanName drops control and format characters (a name must not be able to
-// move the cursor or restyle someone's screen), trims spaces, bounds the
-// length and names the nameless.
-func cleanName(name string) string {
-	var b strings.Builder
-	n := 0
-	for _, r := range name {
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar {
-			continue
-		}
-		if n == maxName {
-			break
-		}
-		b.WriteRune(r)
-		n++
-	}
-	if clean := strings.TrimSpace(b.String()); clean != "" {
-		return clean
-	}
-	return "anonymous"
-}
+// cleanName cleans a name by the rule of every name a player sees (see
+// package displayname), within maxName runes: the table may have been edited by
+// hand, and its names are drawn in a column on other players' screens.
+func cleanName(name string) string { return displayname.Clean(name, maxName) }

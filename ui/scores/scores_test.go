@@ -311,7 +311,8 @@ func TestAddFillsTimeAndCleansName(t *testing.T) {
 	cases := []struct{ in, want string }{
 		{"ann", "ann"},
 		{"  ann  ", "ann"},
-		{"\x1b[31mred\x1b[0m", "[31mred[0m"},
+		{"\x1b[31mred\x1b[0m", "red"},
+		{"\uff37\uff29\uff24\uff25\u4e2d\u6587 ann", "ann"}, // wide runes would shift the row
 		{"a\u200bb\u202ec", "abc"},
 		{"", "anonymous"},
 		{"\x01 \x02", "anonymous"},

@@ -85,36 +85,6 @@ func TestParseCommandAllocs(t *testing.T) {
 	}
 }
 
-func TestCleanName(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{
-		"alice":                                "alice",
-		"  bob  smith  ":                       "bob  smith",
-		"":                                     "anonymous",
-		"\x1b[2J\x1b[H":                        "anonymous",
-		"\x1b[31mred\x1b[0m":                   "red",
-		"\x1b]0;pwned\x07eve":                  "eve",
-		"\x1b]8;;http://x\x1b\\link\x1b]8;;\a": "link",
-		"\x1bcreset":                           "reset",
-		"\u009b31mred":                         "red",
-		"\u009d0;t\u009cok":                    "ok",
-		"tab\there\r\n":                        "tabhere",
-		"abc\u202edcba":                        "abcdcba", // RLO
-		"\u2066iso\u2069\u200f":                "iso",
-		"e\u0301t\u00e9":                       "eté", // combining acute dropped, precomposed kept
-		"\u5f20\u4e09x":                        "x",   // two-cell runes
-		"zero\u200bwidth":                      "zerowidth",
-		"bad\xffutf8":                          "badutf8",
-		"0123456789abcdefXYZ":                  "0123456789abcdef",
-		"\x1b[":                                "anonymous",
-		"unterminated\x1b]0;title":             "unterminated",
-	} {
-		if got := CleanName(in); got != want {
-			t.Errorf("CleanName(%q) = %q; want %q", in, got, want)
-		}
-	}
-}
-
 func TestUniqueName(t *testing.T) {
 	t.Parallel()
 	set := func(names ...string) func(string) bool {

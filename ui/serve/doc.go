@@ -81,7 +81,11 @@
 // or keyboard-interactive with no questions for a client without a key.
 // [Config.AuthorizedKeysPath] restricts the server to the keys listed.
 // There are no passwords. The ed25519 host key is created on first start
-// and reused after ([LoadOrCreateHostKey]).
+// and reused after ([LoadOrCreateHostKey]). A key of one's own may be
+// ed25519, ECDSA or RSA of 2048 bits or more; a weaker one is refused, and
+// one that others than its owner may read is used with a warning in the
+// log. A player's name is cleaned as every name others see
+// ([CleanName]).
 //
 // # Logs
 //

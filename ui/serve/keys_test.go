@@ -2,6 +2,13 @@ package serve
 
 import (
 	"bytes"
+	"crypto"
+	"crypto/ecdsa"
+	"crypto/ed25519"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/rsa"
+	"encoding/pem"
 	"os"
 	"path/filepath"
 	"strings"
@@ -61,6 +68,62 @@ func TestHostKey(t *testing.T) {
 				t.Error("New started with a bad host key")
 			}
 		})
+	}
+}
+
+// writeKey writes key to a new file in OpenSSH format, mode 0600, and
+// returns its path.
+func writeKey(t *testing.T, key crypto.PrivateKey) string {
+	t.Helper()
+	block, err := ssh.MarshalPrivateKey(key, "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := filepath.Join(t.TempDir(), "host_key")
+	if err := os.WriteFile(p, pem.EncodeToMemory(block), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// A weak host key is refused, saying which are allowed, and not replaced;
+// an RSA-1024 key used to be accepted silently.
+func TestHostKeyStrength(t *testing.T) {
+	t.Parallel()
+	rsaKey := func(bits int) crypto.PrivateKey {
+		k, err := rsa.GenerateKey(rand.Reader, bits)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return k
+	}
+	_, ed, _ := ed25519.GenerateKey(rand.Reader)
+	ec, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name string
+		key  crypto.PrivateKey
+		want string // "" when the key is accepted
+	}{
+		{"ed25519", ed, ""},
+		{"ecdsa", ec, ""},
+		{"rsa-2048", rsaKey(2048), ""},
+		{"rsa-1024", rsaKey(1024), "is a 1024-bit RSA key, too weak: allowed are ed25519, ECDSA, and RSA of 2048 bits or more"},
+	} {
+		p := writeKey(t, tc.key)
+		before, _ := os.ReadFile(p)
+		_, err := LoadOrCreateHostKey(p)
+		switch {
+		case tc.want == "" && err != nil:
+			t.Errorf("%s: %v, want it accepted", tc.name, err)
+		case tc.want != "" && (err == nil || !strings.Contains(err.Error(), tc.want)):
+			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
+		}
+		if after, _ := os.ReadFile(p); !bytes.Equal(before, after) {
+			t.Errorf("%s: the key file was replaced", tc.name)
+		}
 	}
 }
 

@@ -35,7 +35,8 @@ const (
 type Config struct {
 	// HostKeyPath is the server's private key; "" means
 	// [DefaultHostKeyPath]. It is created on first start (see
-	// [LoadOrCreateHostKey]).
+	// [LoadOrCreateHostKey]); a weak key is refused, one that others may
+	// read is used with a warning.
 	HostKeyPath string
 	// AuthorizedKeysPath, if set, is an authorized_keys file: only those
 	// keys may play. Unset, anyone may (public key or keyboard-interactive
@@ -179,6 +180,10 @@ func New(cfg Config) (*Server, error) {
 	hostKey, err := LoadOrCreateHostKey(cfg.HostKeyPath)
 	if err != nil {
 		return nil, err
+	}
+	if mode := openKeyMode(cfg.HostKeyPath); mode != 0 {
+		cfg.Logger.Warn("host key open to others: whoever read it can pose as this server; chmod 600 it, or remove it for a new one",
+			"path", cfg.HostKeyPath, "mode", fmt.Sprintf("%04o", uint32(mode)))
 	}
 	var authorized map[string]bool
 	if cfg.AuthorizedKeysPath != "" {
@@ -328,6 +333,21 @@ func (s *Server) accept(nc net.Conn) {
 	s.wg.Add(1)
 	s.mu.Unlock()
 	go s.serveConn(nc, seat)
+}
+
+// handshake runs the SSH handshake and authentication on nc, which must end
+// within LoginTimeout, or at once when the server shuts down: until it
+// succeeds there is no session whose context Shutdown could cancel.
+func (s *Server) handshake(nc net.Conn) (*ssh.ServerConn, <-chan ssh.NewChannel, <-chan *ssh.Request, error) {
+	_ = nc.SetDeadline(time.Now().Add(s.cfg.LoginTimeout))
+	stop := context.AfterFunc(s.base, func() { nc.Close() })
+	sc, chans, reqs, err := ssh.NewServerConn(nc, s.ssh)
+	if !stop() && err == nil {
+		// Shutdown came as the handshake ended: nc is closed, so is sc.
+		return nil, nil, nil, ErrServerClosed
+	}
+	_ = nc.SetDeadline(time.Time{})
+	return sc, chans, reqs, err
 }
 
 func (s *Server) shuttingDown() bool {

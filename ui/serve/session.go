@@ -36,7 +36,6 @@ var ErrPanic = errors.New("panic")
 
 // Session describes the player and terminal of one game.
 type Session struct {
-	User        string   // SSH user name, cleaned: printable, at most 32 runes
 	Name        string   // SSH user name as shown to other players: see CleanName
 	Fingerprint string   // SHA256 fingerprint of the player's key; "" without one
 	RemoteAddr  net.Addr // the client's address
@@ -68,15 +67,15 @@ func (s Session) SetWatching(on bool) {
 // IPv4 address, or an IPv6 /64.
 func (s Session) Address() string { return key(s.RemoteAddr).String() }
 
-// Player names the player in a high-score table: the user name, plus the
-// start of the key fingerprint when there is one, so that two players
-// called "root" keep their own scores.
+// Player names the player in a high-score table: the name shown to other
+// players, plus the start of the key fingerprint when there is one, so
+// that two players called "root" keep their own scores.
 func (s Session) Player() string {
 	fp, ok := strings.CutPrefix(s.Fingerprint, "SHA256:")
 	if !ok {
-		return s.User
+		return s.Name
 	}
-	return s.User + " " + fp[:min(len(fp), 8)]
+	return s.Name + " " + fp[:min(len(fp), 8)]
 }
 
 // Go runs fn in a new goroutine. A panic in fn is recovered and logged with
@@ -143,8 +142,7 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 	defer s.recoverConn(nc)
 
 	addr := nc.RemoteAddr().String()
-	_ = nc.SetDeadline(time.Now().Add(s.cfg.LoginTimeout))
-	sc, chans, reqs, err := ssh.NewServerConn(nc, s.ssh)
+	sc, chans, reqs, err := s.handshake(nc)
 	if err != nil {
 		if _, ok := errors.AsType[*ssh.ServerAuthError](err); ok {
 			s.refusals.note(s.log, seat.k, "authentication failed", "addr", addr)
@@ -153,7 +151,6 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 		}
 		return
 	}
-	_ = nc.SetDeadline(time.Time{})
 
 	ctx, cancel := context.WithCancelCause(s.base)
 	c := &conn{
@@ -463,7 +460,6 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 		return
 	}
 	sess := Session{
-		User:        cleanUser(c.sc.User()),
 		Name:        CleanName(c.sc.User()),
 		Fingerprint: c.sc.Permissions.Extensions[permFingerprint],
 		RemoteAddr:  c.sc.RemoteAddr(),
