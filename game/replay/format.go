@@ -6,6 +6,8 @@ import (
 	"math"
 	"runtime"
 	"runtime/debug"
+	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"poolroids/game"
@@ -269,11 +271,19 @@ func (d *decoder) string(what string, most int) (string, error) {
 		return "", d.eof(fmt.Sprintf("%s (%d bytes)", what, n))
 	}
 	b := d.data[d.off : d.off+n]
-	if !utf8.Valid(b) {
-		return "", d.fail(at, "want %s in UTF-8, found %q", what, b)
+	if !printable(string(b)) {
+		// A viewer draws what a file names: an escape sequence in a name
+		// would reach the terminal.
+		return "", d.fail(at, "want %s in printable UTF-8, found %q", what, b)
 	}
 	d.off += n
 	return string(b), nil
+}
+
+// printable reports whether s is valid UTF-8 of printable runes, as the
+// names of level files are.
+func printable(s string) bool {
+	return utf8.ValidString(s) && strings.IndexFunc(s, func(r rune) bool { return !unicode.IsPrint(r) }) < 0
 }
 
 func (d *decoder) strategy(what string, empty bool) (pool.Strategy, error) {

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"unicode"
 	"unicode/utf8"
 
 	"poolroids/game"
@@ -133,14 +134,18 @@ func NewRecorder(cfg game.Config, opt Options) (*Recorder, error) {
 	return r, nil
 }
 
-// FitName cuts a player's name to what a file holds: valid UTF-8 (an
-// invalid byte becomes U+FFFD) of at most MaxName bytes, cut between runes.
+// FitName cuts a player's name to what a file holds: printable UTF-8 (an
+// invalid byte becomes U+FFFD, an unprintable rune is left out) of at most
+// MaxName bytes, cut between runes.
 func FitName(name string) string {
-	if len(name) <= MaxName && utf8.ValidString(name) {
+	if len(name) <= MaxName && printable(name) {
 		return name
 	}
 	b := make([]byte, 0, MaxName)
 	for _, r := range name {
+		if !unicode.IsPrint(r) {
+			continue
+		}
 		if len(b)+utf8.RuneLen(r) > MaxName {
 			break
 		}
@@ -150,8 +155,8 @@ func FitName(name string) string {
 }
 
 func checkName(p string) error {
-	if len(p) > MaxName || !utf8.ValidString(p) {
-		return fmt.Errorf("replay: player name %q: want at most %d bytes of UTF-8", p, MaxName)
+	if len(p) > MaxName || !printable(p) {
+		return fmt.Errorf("replay: player name %q: want at most %d bytes of printable UTF-8", p, MaxName)
 	}
 	return nil
 }

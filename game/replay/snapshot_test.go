@@ -3,6 +3,7 @@ package replay_test
 import (
 	"bytes"
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -73,9 +74,32 @@ func TestFitName(t *testing.T) {
 		{strings.Repeat("é", 40), strings.Repeat("é", 32)},
 		{strings.Repeat("a", 63) + "é", strings.Repeat("a", 63)},
 		{"a\xffb", "a\uFFFDb"},
+		{"\x1b]0;PWNED\x07evil", "]0;PWNEDevil"},
 	} {
 		if got := replay.FitName(c.in); got != c.want {
 			t.Errorf("FitName(%q) = %q, want %q", c.in, got, c.want)
 		}
+	}
+}
+
+// A name that would send an escape sequence to the viewer's terminal is
+// refused: by the recorder, and by the reader of a file made by hand.
+func TestUnprintableName(t *testing.T) {
+	hostile := "\x1b[2Jboo"
+	if _, err := replay.NewRecorder(game.Config{Seed: 1}, replay.Options{Players: []string{hostile}}); err == nil {
+		t.Error("the recorder took a name with an escape")
+	}
+	rec, err := replay.NewRecorder(game.Config{Seed: 1}, replay.Options{Players: []string{"\u241b[2Jboo"}}) // ␛: 3 bytes, as "\x1b[2" is
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data := rec.Bytes()
+	i := bytes.Index(data, []byte("\u241b[2Jboo"))
+	bad := slices.Concat(data[:i], []byte("\x1b[2"), data[i+3:])
+	if _, err := replay.NewReader(bad); err == nil || !strings.Contains(err.Error(), "printable") {
+		t.Errorf("NewReader of a name with an escape: %v, want it refused as unprintable", err)
 	}
 }
