@@ -11,7 +11,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/replay"
-	"poolroids/game/stress"
+	"poolroids/levels"
 	"poolroids/pool"
 )
 
@@ -63,7 +63,7 @@ func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		return bad("%v", err)
 	}
 	if set == nil && *pressure {
-		set = stress.Pressure()
+		set = levels.Pressure()
 	}
 	cfg.Levels = set
 	if _, err := game.New(cfg); err != nil {

@@ -5,7 +5,8 @@
 // library", so a level is tuned by editing a file, not by rebuilding.
 //
 // The shipped set is embedded in the binary ([Default]; the files themselves
-// are [Embedded]). A player loads a set of their own from a directory with
+// are [Embedded]), and so is the stress mode's set ([Pressure]), which runs
+// both pools full. A player loads a set of their own from a directory with
 // [LoadDir] (the --levels DIR flag), a program from any file system with
 // [LoadFS].
 //

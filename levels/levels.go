@@ -162,14 +162,32 @@ func Embedded() fs.FS {
 
 var shipped = sync.OnceValues(func() (*Set, error) { return LoadFS(data, "data") })
 
+// pressureFiles holds the stress mode's set, in the same format.
+//
+//go:embed pressure/*.toml
+var pressureFiles embed.FS
+
+var pressure = sync.OnceValues(func() (*Set, error) { return LoadFS(pressureFiles, "pressure") })
+
 // Default returns the shipped level set, loaded from the embedded files on
 // the first call. Each call returns a fresh copy the caller may change. It
 // panics only if the embedded files are broken, which the package's tests
 // rule out.
-func Default() *Set {
-	s, err := shipped()
+func Default() *Set { return fresh(shipped) }
+
+// Pressure returns the built-in level set of the stress mode (and of a
+// game's stress autopilot): dense waves, a wide volley every step and
+// large debris bursts, so both pools run full. Each call returns a fresh
+// copy, as Default does.
+func Pressure() *Set { return fresh(pressure) }
+
+// fresh returns a copy of the embedded set load loads, which the caller
+// may change. It panics only if the embedded files are broken, which the
+// package's tests rule out.
+func fresh(load func() (*Set, error)) *Set {
+	s, err := load()
 	if err != nil {
-		panic("levels: the embedded level set is broken: " + err.Error())
+		panic("levels: an embedded level set is broken: " + err.Error())
 	}
 	c := *s
 	c.Levels = slices.Clone(s.Levels)

@@ -177,3 +177,22 @@ func TestDocRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestPressure checks the built-in set loads and is what the stress mode
+// needs: a volley every step, more debris per break than most sets, and
+// fresh copies.
+func TestPressure(t *testing.T) {
+	a, b := Pressure(), Pressure()
+	if err := a.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range a.Levels {
+		if l.FireCooldown != 1 || l.BulletsPerShot*l.BulletLife <= a.Bullets || l.DebrisPerBreak < 100 {
+			t.Errorf("level %q does not fill the pools: %+v", l.Name, l)
+		}
+	}
+	a.Levels[0].Asteroids = 1
+	if b.Levels[0].Asteroids == 1 || Pressure().Levels[0].Asteroids == 1 {
+		t.Error("Pressure returns shared levels")
+	}
+}

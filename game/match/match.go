@@ -23,7 +23,7 @@ import (
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/replay"
-	"poolroids/game/stress"
+	"poolroids/levels"
 	"poolroids/pool"
 )
 
@@ -80,7 +80,7 @@ type Match struct {
 
 // New builds the player's world from cfg and starts on the title, or with
 // stress under the stress autopilot. Stress games play the stress mode's
-// pressure levels (game/stress.Pressure) with cfg's capacities, so that
+// pressure levels (levels.Pressure) with cfg's capacities, so that
 // they fill the pools within seconds; when cfg names a level set of its
 // own, they play that instead.
 func New(cfg game.Config, stress bool) (*Match, error) {
@@ -330,7 +330,7 @@ func (m *Match) startStress() error {
 	if m.press == nil {
 		cfg := m.cfg
 		if cfg.Levels == nil {
-			cfg.Levels = stress.Pressure()
+			cfg.Levels = levels.Pressure()
 			cfg.Bullets, cfg.Debris = m.play.Bullets().Cap(), m.play.Debris().Cap()
 		}
 		w, err := game.New(cfg)

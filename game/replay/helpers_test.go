@@ -7,7 +7,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/replay"
-	"poolroids/game/stress"
+	"poolroids/levels"
 	"poolroids/pool"
 )
 
@@ -51,7 +51,7 @@ func autopilotGame(t testing.TB, cfg game.Config, opt replay.Options, steps int,
 // autopilot on the pressure level set.
 func stressGame(t testing.TB) []byte {
 	t.Helper()
-	b, _ := autopilotGame(t, game.Config{Levels: stress.Pressure(), Seed: 1}, replay.Options{Players: []string{"autopilot"}}, 60*game.TPS, true, 0)
+	b, _ := autopilotGame(t, game.Config{Levels: levels.Pressure(), Seed: 1}, replay.Options{Players: []string{"autopilot"}}, 60*game.TPS, true, 0)
 	return b
 }
 

@@ -22,7 +22,7 @@ import (
 // strategy, the [Pressure] level set, the defaults below.
 type Config struct {
 	Strategies []pool.Strategy // nil: pool.Strategies(); no duplicates
-	Levels     *levels.Set     // nil: Pressure()
+	Levels     *levels.Set     // nil: levels.Pressure()
 	Seed       uint64
 	Bullets    int // bullet pool capacity; 0: the set's
 	Debris     int // debris pool capacity; 0: the set's
@@ -101,7 +101,7 @@ func (c Config) normalize() (Config, error) {
 		}
 	}
 	if c.Levels == nil {
-		c.Levels = Pressure()
+		c.Levels = levels.Pressure()
 	}
 	if c.Steps == 0 {
 		c.Steps = DefaultSteps
