@@ -61,7 +61,7 @@ func TestJoinLeave(t *testing.T) {
 	}
 	w.StepAll(&Inputs{})
 	p := w.Player(2)
-	if p.Phase != Playing || p.Ship.Pos != spawnPos(2) || p.Ship.Invulnerable == 0 || p.Lives != StartLives {
+	if p.Phase != Playing || p.Ship.Pos != w.spawnPos(2) || p.Ship.Invulnerable == 0 || p.Lives != StartLives {
 		t.Fatalf("joined ship: %+v", p)
 	}
 	if w.Player(0).Phase != Absent || w.Player(1).Phase != Absent {
@@ -228,7 +228,8 @@ func TestSetStrategies(t *testing.T) {
 func TestZeroAllocArena(t *testing.T) {
 	for _, s := range []pool.Strategy{pool.FreeList, pool.Dense, pool.Scan} {
 		t.Run(string(s), func(t *testing.T) {
-			w := newWorld(t, Config{Levels: busySet(), Seed: 9, Strategy: s, Ships: MaxShips, Mode: PvP})
+			// A share of 6 each: fifteen ships in the field fill the pool.
+			w := newWorld(t, Config{Levels: busySet(), Seed: 9, Strategy: s, Ships: MaxShips, Mode: PvP, Bullets: 88})
 			var aps [MaxShips]Autopilot
 			for i := range aps {
 				aps[i] = Autopilot{Pressure: true, Slot: i}

@@ -51,6 +51,7 @@ var setFields = []field[Set]{
 	{key: "pools", kind: kTable, required: true},
 	{key: "pools.bullets", kind: kInt, lo: 1, hi: maxBullets, required: true, ptr: func(s *Set) any { return &s.Bullets }},
 	{key: "pools.debris", kind: kInt, lo: 1, hi: 65536, required: true, ptr: func(s *Set) any { return &s.Debris }},
+	{key: "pools.shots", kind: kInt, lo: 0, hi: maxBullets, ptr: func(s *Set) any { return &s.Shots }},
 	{key: "pools.strategy", kind: kStrategy, required: true, ptr: func(s *Set) any { return &s.Strategy }},
 }
 
