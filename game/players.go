@@ -9,8 +9,9 @@ import (
 const NoSlot = -1
 
 // spawnSpread is the spawn ellipse of a world of several slots, as a
-// fraction of the field's width and height from the centre.
-const spawnSpread = 0.3
+// fraction of the field's width and height from the centre: a quarter
+// keeps the points as far apart across the wrapping edges as within.
+const spawnSpread = 0.25
 
 // pilot is one slot: a player's ship, score, lives and timers.
 type pilot struct {

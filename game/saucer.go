@@ -41,11 +41,11 @@ const (
 	saucerWaitJitter = 2 * TPS
 
 	// The small saucer's aim: its error is at most aimErrorMax radians
-	// either side, less by a radian per aimScore points, down to
-	// aimErrorMin.
+	// either side at no score, half that at aimScore points, a third at
+	// twice aimScore..., never under aimErrorMin.
 	aimErrorMax = 0.15
-	aimErrorMin = 0.03
-	aimScore    = 50000.0
+	aimErrorMin = 0.02
+	aimScore    = 10000.0
 )
 
 // Saucer returns the saucer and whether one is in the field.
@@ -156,7 +156,7 @@ func (w *World) saucerAim() float64 {
 	if best == math.MaxFloat64 {
 		return a
 	}
-	e := max(aimErrorMax-float64(w.bestScore())/aimScore, aimErrorMin)
+	e := max(aimErrorMax*aimScore/(aimScore+float64(w.bestScore())), aimErrorMin)
 	return math.Atan2(d.Y, d.X) + a/math.Pi*e
 }
 
