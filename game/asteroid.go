@@ -123,7 +123,7 @@ func (w *World) clearOfShips(p Vec) bool {
 				return false
 			}
 		default: // a ship may enter there
-			if delta(w.spawnPos(i), p).len() < spawnClearance {
+			if delta(w.SpawnPoint(i), p).len() < spawnClearance {
 				return false
 			}
 		}

@@ -165,10 +165,12 @@ func (w *World) spawnShip(slot int, pos Vec) {
 	p.fireWait, p.hyperWait, p.respawnWait, p.blocked = 0, 0, 0, false
 }
 
-// spawnPos is where slot's ship enters and comes back: the centre in a
-// world of one slot; in a world of several, spread on an ellipse around
-// the centre, one point per slot, so ships entering together are apart.
-func (w *World) spawnPos(slot int) Vec {
+// SpawnPoint returns where slot's ship enters and comes back when it is
+// clear: the centre in a world of one slot; in a world of several, spread
+// on an ellipse around the centre, one point per slot, so ships entering
+// together are apart. A ship blocked for too long comes back elsewhere
+// (see [Player].Blocked).
+func (w *World) SpawnPoint(slot int) Vec {
 	if w.ships == 1 {
 		return centre
 	}

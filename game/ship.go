@@ -160,7 +160,7 @@ func (w *World) respawn() {
 		if p.respawnWait > respawnLimit-respawnDelay {
 			continue
 		}
-		if at := w.spawnPos(i); w.placeClear(i, at) {
+		if at := w.SpawnPoint(i); w.placeClear(i, at) {
 			w.spawnShip(i, at)
 		} else if p.respawnWait == 0 {
 			w.spawnShip(i, w.clearestSpot(i))

@@ -62,7 +62,7 @@ func TestJoinLeave(t *testing.T) {
 	}
 	w.StepAll(&Inputs{})
 	p := w.Player(2)
-	if p.Phase != Playing || p.Ship.Pos != w.spawnPos(2) || p.Ship.Invulnerable == 0 || p.Lives != StartLives {
+	if p.Phase != Playing || p.Ship.Pos != w.SpawnPoint(2) || p.Ship.Invulnerable == 0 || p.Lives != StartLives {
 		t.Fatalf("joined ship: %+v", p)
 	}
 	if w.Player(0).Phase != Absent || w.Player(1).Phase != Absent {
@@ -284,7 +284,7 @@ func TestShots(t *testing.T) {
 // TestSpawnPoints: ships of an arena enter spread over the field, apart
 // from each other, not stacked at the centre; the solo ship in the centre.
 func TestSpawnPoints(t *testing.T) {
-	if p := newWorld(t, Config{}).spawnPos(0); p != centre {
+	if p := newWorld(t, Config{}).SpawnPoint(0); p != centre {
 		t.Errorf("the solo ship enters at %v, want the centre", p)
 	}
 	for _, n := range []int{2, 8, MaxShips} {
@@ -292,8 +292,8 @@ func TestSpawnPoints(t *testing.T) {
 		closest := math.MaxFloat64
 		for i := range n {
 			p := w.Player(i).Ship.Pos
-			if p != w.spawnPos(i) {
-				t.Errorf("%d ships: slot %d entered at %v, not its spawn point %v", n, i, p, w.spawnPos(i))
+			if p != w.SpawnPoint(i) {
+				t.Errorf("%d ships: slot %d entered at %v, not its spawn point %v", n, i, p, w.SpawnPoint(i))
 			}
 			for j := range i {
 				closest = min(closest, delta(p, w.Player(j).Ship.Pos).len())

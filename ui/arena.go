@@ -271,11 +271,16 @@ func (a *arena) paintWorld(w *game.World) {
 // ship draws slot's ship in its colour, dimmed and blinking while
 // invulnerable, with a flickering flame while it thrusts.
 func (a *arena) ship(w *game.World, slot int) {
-	sh := w.Player(slot).Ship
+	p := w.Player(slot)
+	sh := p.Ship
+	if p.Phase == game.Respawning && p.Blocked {
+		// Its place is not clear: say when the ship comes back anyway.
+		a.note(w.SpawnPoint(slot), slot, respawnNotes[min((p.Respawn+game.TPS-1)/game.TPS, len(respawnNotes)-1)])
+	}
 	if !sh.Alive {
 		return
 	}
-	a.label(sh.Pos, slot)
+	a.note(sh.Pos, slot, a.s.names[slot])
 	k := inkShip + ink(slot)
 	if sh.Invulnerable > 0 && sh.Invulnerable/8%2 == 0 {
 		k = inkShipGhost
