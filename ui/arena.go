@@ -98,7 +98,7 @@ type arena struct {
 	frame  rect // where the field was last drawn, border excluded
 	shown  arenaShown
 
-	labels []label             // the players' names by their ships, in an arena
+	labels []label             // the players' names by their ships, in an arena, and respawn countdowns
 	spots  [game.MaxShips]rect // where each label shows: see drawLabels
 	cells  cellPutter
 }
@@ -124,6 +124,9 @@ func newArena(s *session) *arena {
 		s:   s,
 		pts: make([]game.Vec, 0, 2*game.MaxVertices),
 		buf: make([]byte, 0, 256),
+		// A label a slot at most: a frame with more than the last never
+		// grows the slice.
+		labels: make([]label, 0, game.MaxShips),
 	}
 }
 
