@@ -25,18 +25,23 @@ type arcadeGame struct {
 // arcadeCap is the longest game played: 20 minutes of game time.
 const arcadeCap = 20 * 60 * TPS
 
+// gameTime is the game time of n steps, to a tenth of a second.
+func gameTime(n uint64) time.Duration {
+	return (time.Duration(n) * time.Second / TPS).Round(time.Second / 10)
+}
+
 // playArcade plays one game of the shipped levels with seed, until it is
 // over or stop says so, or for arcadeCap steps.
 func playArcade(t *testing.T, seed uint64, player func(*World) Input, stop func(*World) bool) arcadeGame {
 	w := newWorld(t, Config{Seed: seed})
-	g := arcadeGame{firstLoss: arcadeCap * time.Second / TPS}
+	g := arcadeGame{firstLoss: gameTime(arcadeCap)}
 	for w.Steps() < arcadeCap && w.Phase() != GameOver && !stop(w) {
 		w.Step(player(w))
-		if w.Phase() != Playing && g.firstLoss == arcadeCap*time.Second/TPS {
-			g.firstLoss = time.Duration(w.Steps()) * time.Second / TPS
+		if w.Phase() != Playing && g.firstLoss == gameTime(arcadeCap) {
+			g.firstLoss = gameTime(w.Steps())
 		}
 	}
-	g.wave, g.length = w.Wave(), time.Duration(w.Steps())*time.Second/TPS
+	g.wave, g.length = w.Wave(), gameTime(w.Steps())
 	return g
 }
 
