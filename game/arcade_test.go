@@ -61,12 +61,12 @@ func TestArcadeTargets(t *testing.T) {
 	lost := func(w *World) bool { return w.Phase() != Playing }
 	players := []struct {
 		name string
-		play func(seed uint64) func(*World) Input
+		new  func() func(*World) Input // a player for one game
 		stop func(*World) bool
 	}{
-		{"spin", func(uint64) func(*World) Input { return spin }, never},
-		{"idle", func(uint64) func(*World) Input { return idle }, lost},
-		{"autopilot", func(uint64) func(*World) Input { return (&Autopilot{}).Input }, never},
+		{"spin", func() func(*World) Input { return spin }, never},
+		{"idle", func() func(*World) Input { return idle }, lost},
+		{"autopilot", func() func(*World) Input { return (&Autopilot{}).Input }, never},
 	}
 	games := make(map[string][]arcadeGame)
 	t.Run("play", func(t *testing.T) {
@@ -75,7 +75,7 @@ func TestArcadeTargets(t *testing.T) {
 			for seed := range uint64(seeds) {
 				t.Run(p.name, func(t *testing.T) {
 					t.Parallel()
-					games[p.name][seed] = playArcade(t, seed+1, p.play(seed), p.stop)
+					games[p.name][seed] = playArcade(t, seed+1, p.new(), p.stop)
 				})
 			}
 		}
