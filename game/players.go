@@ -100,9 +100,10 @@ func (w *World) Mode() Mode { return w.mode }
 
 // Join puts a player in slot, which must be free or at its game's end: a
 // fresh score, StartLives ships, and a ship that enters by the respawn rules
-// (once the centre is clear, invulnerable for a while), at the earliest in
-// the next step. It is an error to join a slot out of range or in play;
-// the world is then unchanged.
+// (at its SpawnPoint once that is clear, within 3 s at the latest,
+// invulnerable for a while), at the earliest in the next step. It is an
+// error to join a slot out of range or in play; the world is then
+// unchanged.
 func (w *World) Join(slot int) error {
 	if slot < 0 || slot >= w.ships {
 		return fmt.Errorf("game: join slot %d: the world has slots 0 to %d", slot, w.ships-1)
