@@ -32,9 +32,10 @@ const (
 	saucerBulletLife = 75    // steps
 	smallScore       = 20000 // from this score on every saucer is small
 
-	// A saucer's wait: saucerWaitMax at a wave's start, shorter by a second
-	// for every saucerHaste steps the wave has lasted, never under
-	// saucerWaitMin, plus up to saucerWaitJitter.
+	// A saucer's wait, in steps: saucerWaitMax at a wave's start, a step
+	// shorter for every saucerHaste steps the wave has lasted (a second
+	// for every five), never under saucerWaitMin, plus up to
+	// saucerWaitJitter.
 	saucerWaitMax    = 10 * TPS
 	saucerWaitMin    = 3 * TPS
 	saucerHaste      = 5
