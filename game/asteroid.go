@@ -84,7 +84,7 @@ func (w *World) addAsteroid(a Asteroid) {
 func (w *World) startWave(n int) {
 	w.wave = n
 	w.level = w.set.Level(n - 1)
-	w.waveWait = 0
+	w.waveWait, w.waveSteps = 0, 0
 	w.saucer.wait = w.saucerDelay()
 	for range w.level.Asteroids {
 		w.addAsteroid(w.newAsteroid(w.spawnPoint(), w.level.Size))
@@ -92,9 +92,9 @@ func (w *World) startWave(n int) {
 }
 
 // spawnPoint picks a random point at least spawnClearance from every ship
-// in the field (from the centre, where lost ships come back, when none is
-// or one waits to respawn). A few draws nearly always succeed; the fallback
-// is the edge opposite the first ship.
+// in the field and from the spawn point of every slot without one, where a
+// ship may enter. A few draws nearly always succeed; the fallback is the
+// edge opposite the first ship.
 func (w *World) spawnPoint() Vec {
 	var p Vec
 	for range 8 {
@@ -113,25 +113,22 @@ func (w *World) spawnPoint() Vec {
 	return wrap(Vec{from.X + Width/2, p.Y})
 }
 
-// clearOfShips reports whether p is spawnClearance away from every live
-// ship, and from the centre unless every ship in play is in the field.
+// clearOfShips reports whether p is far enough from every ship in play:
+// see spawnPoint.
 func (w *World) clearOfShips(p Vec) bool {
-	nearCentre := true
 	for i := range w.ships {
-		q := &w.pilots[i]
-		if q.ship.Alive {
-			nearCentre = false
+		switch q := &w.pilots[i]; {
+		case q.ship.Alive:
 			if delta(q.ship.Pos, p).len() < spawnClearance {
+				return false
+			}
+		default: // a ship may enter there
+			if delta(w.SpawnPoint(i), p).len() < spawnClearance {
 				return false
 			}
 		}
 	}
-	for i := range w.ships {
-		if w.pilots[i].phase == Respawning {
-			nearCentre = true
-		}
-	}
-	return !nearCentre || delta(centre, p).len() >= spawnClearance
+	return true
 }
 
 // moveAsteroids advances every rock.

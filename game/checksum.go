@@ -44,6 +44,7 @@ func (w *World) Checksum() uint64 {
 	h.i(w.hyperWait)
 	h.i(w.respawnWait)
 	h.i(w.waveWait)
+	h.i(w.waveSteps)
 
 	h.ship(&w.ship)
 
@@ -124,6 +125,7 @@ func (w *World) hashSlots(h *hasher) {
 			h.i(p.respawnWait)
 			h.ship(&p.ship)
 		}
+		h.b(p.blocked)
 		h.i(p.inFlight)
 		h.i(p.shots)
 		h.i(p.misses)

@@ -23,15 +23,29 @@
 //
 // # Rules
 //
-// The ship rotates, thrusts with inertia up to a speed cap, slows by drag,
-// fires volleys as the current [levels.Level] prescribes and jumps through
-// hyperspace, which may kill it on re-entry (more likely the fuller the
-// field). Large asteroids split into two medium, medium into two small, small
-// vanish; they score 20, 50 and 100, a saucer 200 (large) or 1000 (small).
-// Every 10,000 points gives an extra ship. Three ships; a lost ship comes
-// back with a short invulnerability once the centre is clear; the last one
-// lost ends the game ([GameOver]) until [World.Restart]. A wave ends when no
+// They follow Atari's 1979 Asteroids. The ship rotates, thrusts with
+// inertia up to a speed cap, slows by drag, fires as the current
+// [levels.Level] prescribes, with at most the set's Shots in flight (the
+// arcade's four: see "Fair pools"), and jumps through hyperspace, which may
+// kill it on re-entry (more likely the fuller the field). Large asteroids
+// split into two medium, medium into two small, small vanish; they score
+// 20, 50 and 100, a saucer 200 (large) or 1000 (small). A wave ends when no
 // asteroid and no saucer is left; wave n (1-based) uses Set.Level(n-1).
+//
+// Saucers cross the waves whose level has them. The first comes 10 to 12
+// s into a wave, and each later one sooner the longer the wave has lasted
+// (down to 3 to 5 s), so waiting is never safe. The large saucer shoots at
+// random; the small one aims at the nearest ship, its aim better as the
+// best score grows. The small one comes more often wave after wave and the
+// longer a wave lasts, and always from 20,000 points on.
+//
+// Three ships; every 10,000 points gives an extra one. A lost ship comes
+// back after 2 s at its spawn point (the centre in the solo game, spread
+// on an ellipse around it in an arena) if that is clear, else as soon as
+// it is, and after 5 s at the latest at the clearest spot of the field
+// ([Player].Respawn and Blocked tell a front end), invulnerable for a
+// while. The last one lost ends the game ([GameOver]) until
+// [World.Restart].
 //
 // # Pools
 //
@@ -45,11 +59,11 @@
 // Ships share the bullet pool, so one fast-firing player could starve the
 // others. Each slot may have [World.Share] bullets in flight: the capacity C
 // divided among the n slots in play (playing or waiting to respawn),
-// rounded up, ⌈C/n⌉. A slot's shot is refused (counted in its
+// rounded up, ⌈C/n⌉, and no more than the level set's Shots when it
+// has them. A slot's shot is refused (counted in its
 // [Player].Misses) only when it already has its share in flight while the
 // pool has room, or when the pool is really full (counted by the pool too).
-// A player alone has the whole pool, so the solo game is unchanged; a
-// player who held more than a new share (someone joined) is refused until
+// A player alone has the whole pool, up to Shots; a player who held more than a new share (someone joined) is refused until
 // bullets expire bring them under it.
 //
 // # Determinism

@@ -8,10 +8,10 @@ import (
 // NoSlot is the KilledBy of a ship that no player downed.
 const NoSlot = -1
 
-// spawnRing is how far from the centre the ships of slots 1 and up come
-// back, each at its own angle, so that ships respawning together do not
-// cover each other; slot 0 comes back in the centre itself.
-const spawnRing = 80.0
+// spawnSpread is the spawn ellipse of a world of several slots, as a
+// fraction of the field's width and height from the centre: a quarter
+// keeps the points as far apart across the wrapping edges as within.
+const spawnSpread = 0.25
 
 // pilot is one slot: a player's ship, score, lives and timers.
 type pilot struct {
@@ -21,9 +21,10 @@ type pilot struct {
 	lives    int
 	nextLife int // score that gives the next ship
 
-	fireWait    int // steps until the gun is ready
-	hyperWait   int // steps until hyperspace is ready
-	respawnWait int // steps until a lost ship may come back
+	fireWait    int  // steps until the gun is ready
+	hyperWait   int  // steps until hyperspace is ready
+	respawnWait int  // steps until a lost ship comes back at the latest
+	blocked     bool // the ship was due back but its spawn point is not clear
 
 	inFlight int // this slot's bullets in the pool (they outlive a Leave)
 	shots    int // bullets fired in this game
@@ -36,7 +37,8 @@ type pilot struct {
 // enter starts the slot's game: a fresh score and StartLives. The
 // bullets it still has in flight keep counting against its share.
 func (p *pilot) enter() {
-	*p = pilot{phase: Respawning, lives: StartLives, nextLife: ExtraLifeEvery, killedBy: NoSlot, inFlight: p.inFlight}
+	*p = pilot{phase: Respawning, lives: StartLives, nextLife: ExtraLifeEvery, killedBy: NoSlot, inFlight: p.inFlight,
+		respawnWait: respawnLimit - respawnDelay + 1} // due in the next step
 }
 
 // inPlay reports whether the slot's ship is in the field or coming back.
@@ -70,6 +72,13 @@ type Player struct {
 	Kills    int // ships downed by the slot's bullets (PvP)
 	Deaths   int // ships lost in this game
 	KilledBy int // slot whose bullet downed the last ship lost; NoSlot for a rock, a saucer or hyperspace
+	// Respawn is, while Phase is Respawning, the steps until the ship comes
+	// back at the latest. Blocked says its spawn point was not clear when
+	// it was due: it comes back as soon as it is, or at the clearest spot
+	// of the field when Respawn runs out. A front end shows the countdown
+	// then, so the field never looks empty without a word.
+	Respawn int
+	Blocked bool
 }
 
 // Player returns slot's state; 0 <= slot < MaxShips. It allocates nothing.
@@ -79,6 +88,7 @@ func (w *World) Player(slot int) Player {
 		Ship: p.ship, Phase: p.phase, Score: p.score, Lives: p.lives,
 		InFlight: p.inFlight, Shots: p.shots, Misses: p.misses,
 		Kills: p.kills, Deaths: p.deaths, KilledBy: p.killedBy,
+		Respawn: p.respawnWait, Blocked: p.blocked,
 	}
 }
 
@@ -90,9 +100,10 @@ func (w *World) Mode() Mode { return w.mode }
 
 // Join puts a player in slot, which must be free or at its game's end: a
 // fresh score, StartLives ships, and a ship that enters by the respawn rules
-// (once the centre is clear, invulnerable for a while), at the earliest in
-// the next step. It is an error to join a slot out of range or in play;
-// the world is then unchanged.
+// (at its SpawnPoint once that is clear, within 3 s at the latest,
+// invulnerable for a while), at the earliest in the next step. It is an
+// error to join a slot out of range or in play; the world is then
+// unchanged.
 func (w *World) Join(slot int) error {
 	if slot < 0 || slot >= w.ships {
 		return fmt.Errorf("game: join slot %d: the world has slots 0 to %d", slot, w.ships-1)
@@ -118,10 +129,15 @@ func (w *World) Leave(slot int) {
 
 // Share returns how many bullets one slot may have in flight: the bullet
 // pool's capacity divided among the n slots in play, rounded up
-// (⌈capacity/n⌉, at least 1). See the package doc, "Fair pools".
+// (⌈capacity/n⌉, at least 1), and no more than the level set's Shots when
+// it has them. See the package doc, "Fair pools".
 func (w *World) Share() int {
 	n := w.slotsInPlay()
-	return max((w.bullets.Cap()+n-1)/max(n, 1), 1)
+	share := max((w.bullets.Cap()+n-1)/max(n, 1), 1)
+	if w.set.Shots > 0 {
+		share = min(share, w.set.Shots)
+	}
+	return share
 }
 
 // slotsInPlay counts the slots whose game is on. Waves advance and
@@ -136,25 +152,29 @@ func (w *World) slotsInPlay() int {
 	return n
 }
 
-// spawnShip puts a new ship in slot's place at the centre, pointing up,
+// spawnShip puts a new ship in slot's place at pos, pointing up,
 // invulnerable for a while.
-func (w *World) spawnShip(slot int) {
+func (w *World) spawnShip(slot int, pos Vec) {
 	p := &w.pilots[slot]
 	p.ship = Ship{
-		Pos:          spawnPos(slot),
+		Pos:          pos,
 		Angle:        -math.Pi / 2,
 		Alive:        true,
 		Invulnerable: InvulnerableSteps,
 	}
 	p.phase = Playing
-	p.fireWait, p.hyperWait = 0, 0
+	p.fireWait, p.hyperWait, p.respawnWait, p.blocked = 0, 0, 0, false
 }
 
-// spawnPos is where slot's ship comes back: the centre for slot 0, a ring
-// around it for the others.
-func spawnPos(slot int) Vec {
-	if slot == 0 {
+// SpawnPoint returns where slot's ship enters and comes back when it is
+// clear: the centre in a world of one slot; in a world of several, spread
+// on an ellipse around the centre, one point per slot, so ships entering
+// together are apart. A ship blocked for too long comes back elsewhere
+// (see [Player].Blocked).
+func (w *World) SpawnPoint(slot int) Vec {
+	if w.ships == 1 {
 		return centre
 	}
-	return centre.add(polar(2*math.Pi*float64(slot-1)/(MaxShips-1), spawnRing))
+	a := -math.Pi/2 + 2*math.Pi*float64(slot)/float64(w.ships)
+	return centre.add(Vec{spawnSpread * Width * math.Cos(a), spawnSpread * Height * math.Sin(a)})
 }

@@ -352,15 +352,22 @@ func TestWaveAdvance(t *testing.T) {
 	}
 }
 
-func TestRespawnSafety(t *testing.T) {
+// TestRespawn: a lost ship comes back after respawnDelay when the centre
+// is clear; otherwise the player is told (Blocked, with a countdown) and
+// the ship comes back as soon as the centre clears, or after respawnLimit
+// at the clearest spot, invulnerable. The field is never left without a
+// ship for longer.
+func TestRespawn(t *testing.T) {
 	tests := []struct {
 		name  string
 		rock  *Asteroid // nil: a clear field
-		after int       // steps after the death it comes back; 0: not within the test
+		clear bool      // the rock is taken away once the ship is blocked
+		after int       // steps after the loss it comes back
 	}{
 		{name: "clear centre", after: respawnDelay},
-		{name: "rock sitting in the centre", rock: &Asteroid{Pos: centre, Size: 1}},
-		{name: "rock about to reach the centre", rock: &Asteroid{Pos: centre.add(Vec{230, 0}), Vel: Vec{-150, 0}, Size: 3}},
+		{name: "rock sitting in the centre", rock: &Asteroid{Pos: centre, Size: 1}, after: respawnLimit},
+		{name: "rock about to reach the centre", rock: &Asteroid{Pos: centre.add(Vec{230, 0}), Vel: Vec{-30, 0}, Size: 3}, after: respawnLimit},
+		{name: "centre cleared while blocked", rock: &Asteroid{Pos: centre, Size: 1}, clear: true, after: respawnDelay + 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -371,25 +378,29 @@ func TestRespawnSafety(t *testing.T) {
 				w.rock(tt.rock.Pos, tt.rock.Vel, tt.rock.Size)
 			}
 			n := 0
-			for w.Phase() == Respawning && n < respawnDelay+2 {
+			for w.Phase() == Respawning && n <= respawnLimit {
+				if p := w.Player(0); p.Respawn != respawnLimit-n || p.Blocked != (n >= respawnDelay) {
+					t.Fatalf("%d steps after the loss: Respawn %d Blocked %v, want %d %v", n, p.Respawn, p.Blocked, respawnLimit-n, n >= respawnDelay)
+				}
+				if tt.clear && w.Player(0).Blocked {
+					w.asteroids = w.asteroids[:1]
+				}
 				w.Step(Input{})
 				n++
 			}
-			if tt.after == 0 {
-				if w.Phase() != Respawning {
-					t.Fatalf("respawned after %d steps with a rock near the centre", n)
-				}
-				w.asteroids = w.asteroids[:1]
-				w.Step(Input{})
-				if w.Phase() != Playing {
-					t.Fatal("no respawn once the centre cleared")
-				}
-			} else if n != tt.after {
-				t.Fatalf("respawned after %d steps, want %d", n, tt.after)
+			if n != tt.after {
+				t.Fatalf("came back after %d steps, want %d", n, tt.after)
 			}
-			s := w.Ship()
-			if !s.Alive || s.Pos != centre || s.Vel != (Vec{}) || s.Invulnerable != InvulnerableSteps {
-				t.Errorf("respawned ship %+v", s)
+			s, p := w.Ship(), w.Player(0)
+			if !s.Alive || s.Vel != (Vec{}) || s.Invulnerable != InvulnerableSteps || p.Blocked || p.Respawn != 0 {
+				t.Errorf("respawned ship %+v, player %+v", s, p)
+			}
+			if tt.after == respawnLimit {
+				if s.Pos == centre || !w.placeClear(0, s.Pos) {
+					t.Errorf("came back at %v, want a clear spot away from the rock", s.Pos)
+				}
+			} else if s.Pos != centre {
+				t.Errorf("came back at %v, want the centre", s.Pos)
 			}
 		})
 	}
@@ -525,8 +536,8 @@ func TestSaucer(t *testing.T) {
 		n++
 	}
 	s, ok := w.Saucer()
-	if !ok || n < 8*TPS {
-		t.Fatalf("saucer came after %d steps (present %v), want 8..15 s", n, ok)
+	if !ok || n < saucerWaitMax || n > saucerWaitMax+saucerWaitJitter {
+		t.Fatalf("saucer came after %d steps (present %v), want 10..12 s", n, ok)
 	}
 	if len(s.Points(nil)) != 8 {
 		t.Error("saucer outline is not 8 corners")
@@ -610,5 +621,64 @@ func TestAutopilot(t *testing.T) {
 			}
 			t.Logf("score %d wave %d lives %d jumps %d fired %d/%d", w.Score(), w.Wave(), w.Lives(), jumps, fired, alive)
 		})
+	}
+}
+
+// TestSaucerSooner: the longer a wave lasts, the sooner the next saucer
+// comes and the likelier it is small, so waiting in a corner is not safe.
+func TestSaucerSooner(t *testing.T) {
+	l := testLevel()
+	l.Saucer = true
+	w := bare(t, l)
+	w.rock(Vec{40, 40}, Vec{}, 1)
+	// Waits and saucers drawn a wave's start and a minute into it.
+	sample := func(waveSteps int) (lo, hi, small int) {
+		lo = math.MaxInt
+		for range 200 {
+			w.waveSteps = waveSteps
+			d := w.saucerDelay()
+			lo, hi = min(lo, d), max(hi, d)
+			w.saucer = saucer{wait: 1}
+			w.saucerArrival()
+			if w.saucer.Small {
+				small++
+			}
+		}
+		return lo, hi, small
+	}
+	lo0, hi0, small0 := sample(0)
+	lo1, hi1, small1 := sample(60 * TPS)
+	if lo0 != saucerWaitMax || hi0 != saucerWaitMax+saucerWaitJitter {
+		t.Errorf("at a wave's start a saucer waits %d..%d steps, want %d..%d", lo0, hi0, saucerWaitMax, saucerWaitMax+saucerWaitJitter)
+	}
+	if lo1 != saucerWaitMin || hi1 != saucerWaitMin+saucerWaitJitter {
+		t.Errorf("a minute into a wave a saucer waits %d..%d steps, want %d..%d", lo1, hi1, saucerWaitMin, saucerWaitMin+saucerWaitJitter)
+	}
+	if small0 > 40 || small1 < 160 {
+		t.Errorf("small saucers of 200: %d at a wave's start, %d a minute in; want few, then most", small0, small1)
+	}
+}
+
+// TestSaucerAim: the small saucer aims at the ship, better as the score
+// grows; the large one shoots anywhere.
+func TestSaucerAim(t *testing.T) {
+	spread := func(score int, small bool) float64 {
+		w := bare(t, testLevel())
+		w.ship.Pos = Vec{600, 384}
+		w.score = score
+		w.saucer = saucer{Saucer: Saucer{Pos: Vec{100, 384}, Small: small, Radius: 12}, alive: true}
+		worst := 0.0
+		for range 1000 {
+			worst = max(worst, math.Abs(w.saucerAim()))
+		}
+		return worst
+	}
+	if e := spread(0, false); e < 3 {
+		t.Errorf("the large saucer shoots within %v rad of the ship, want anywhere", e)
+	}
+	e0, e1, e2 := spread(0, true), spread(10000, true), spread(100000, true)
+	if e0 > aimErrorMax || !(e1 < e0) || !(e2 < e1) || e2 > aimErrorMin {
+		t.Errorf("the small saucer misses by up to %v, %v, %v rad at 0, 10,000, 100,000 points; want less and less, %v at most",
+			e0, e1, e2, aimErrorMax)
 	}
 }

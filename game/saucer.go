@@ -30,7 +30,23 @@ const (
 const (
 	saucerBullet     = 330.0 // speed of a saucer's bullets
 	saucerBulletLife = 75    // steps
-	smallScore       = 40000 // from this score on every saucer is small
+	smallScore       = 20000 // from this score on every saucer is small
+
+	// A saucer's wait, in steps: saucerWaitMax at a wave's start, a step
+	// shorter for every saucerHaste steps the wave has lasted (a second
+	// for every five), never under saucerWaitMin, plus up to
+	// saucerWaitJitter.
+	saucerWaitMax    = 10 * TPS
+	saucerWaitMin    = 3 * TPS
+	saucerHaste      = 5
+	saucerWaitJitter = 2 * TPS
+
+	// The small saucer's aim: its error is at most aimErrorMax radians
+	// either side at no score, half that at aimScore points, a third at
+	// twice aimScore..., never under aimErrorMin.
+	aimErrorMax = 0.15
+	aimErrorMin = 0.02
+	aimScore    = 10000.0
 )
 
 // Saucer returns the saucer and whether one is in the field.
@@ -49,18 +65,21 @@ func (s *Saucer) Points(dst []Vec) []Vec {
 // saucerShape is a large saucer (radius 20) around its centre.
 var saucerShape = [8]Vec{{-20, 2}, {-9, -4}, {-5, -11}, {5, -11}, {9, -4}, {20, 2}, {10, 9}, {-10, 9}}
 
-// saucerDelay is the wait before a saucer enters: 8 to 15 seconds in a wave
-// that has saucers (drawing its random number only then), else none.
+// saucerDelay is the wait before the next saucer enters in a wave that has
+// saucers (drawing its random number only then), else none: the longer the
+// wave has lasted, the shorter the wait, so waiting is never safe.
 func (w *World) saucerDelay() int {
 	if !w.level.Saucer {
 		return 0
 	}
-	return w.rng.inclusive(8*TPS, 15*TPS)
+	d := max(saucerWaitMax-w.waveSteps/saucerHaste, saucerWaitMin)
+	return d + w.rng.inclusive(0, saucerWaitJitter)
 }
 
 // saucerArrival counts down to the next saucer of the wave and sends it in
 // from a random side. Saucers keep coming while rocks are left and the game
-// is on.
+// is on. The small one, which aims, comes more often wave after wave and
+// the longer a wave lasts, and always from smallScore points on.
 func (w *World) saucerArrival() {
 	s := &w.saucer
 	if s.alive || !w.level.Saucer || len(w.asteroids) == 0 || w.slotsInPlay() == 0 {
@@ -69,7 +88,8 @@ func (w *World) saucerArrival() {
 	if s.wait--; s.wait > 0 {
 		return
 	}
-	small := w.bestScore() >= smallScore || w.rng.float() < min(0.1*float64(w.wave-1), 0.8)
+	chance := min(0.1*float64(w.wave)+float64(w.waveSteps)/(40*TPS), 0.9)
+	small := w.bestScore() >= smallScore || w.rng.float() < chance
 	left := w.rng.intn(2) == 0
 	y := w.rng.between(0.15*Height, 0.85*Height)
 	speed, r := 110.0, 20.0
@@ -120,7 +140,7 @@ func (w *World) moveSaucer() {
 }
 
 // saucerAim picks a direction: anywhere for a large saucer; at the nearest
-// ship for a small one, its error shrinking wave after wave.
+// ship for a small one, its error shrinking as the best score grows.
 func (w *World) saucerAim() float64 {
 	s := &w.saucer
 	a := w.rng.between(-math.Pi, math.Pi)
@@ -137,7 +157,7 @@ func (w *World) saucerAim() float64 {
 	if best == math.MaxFloat64 {
 		return a
 	}
-	e := max(0.45-0.04*float64(w.wave), 0.08)
+	e := max(aimErrorMax*aimScore/(aimScore+float64(w.bestScore())), aimErrorMin)
 	return math.Atan2(d.Y, d.X) + a/math.Pi*e
 }
 

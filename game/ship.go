@@ -133,7 +133,7 @@ func (w *World) kill(slot, by int) {
 		pos: s.Pos, vel: s.Vel, kind: ShipDebris,
 		radius: ShipRadius, debris: 3 * w.level.DebrisPerBreak,
 	})
-	p.respawnWait = respawnDelay
+	p.respawnWait = respawnLimit
 	if p.lives <= 0 {
 		p.lives = 0
 		p.phase = GameOver
@@ -146,8 +146,10 @@ func (w *World) kill(slot, by int) {
 	}
 }
 
-// respawn brings a new ship to every slot whose wait is over once the
-// centre is clear.
+// respawn brings back the ship of every slot that waits: at its spawn
+// point once respawnDelay has passed and the point is clear, or at the
+// clearest spot of the field when respawnLimit has passed without it being
+// clear, so a lost ship is never gone for long.
 func (w *World) respawn() {
 	for i := range w.ships {
 		p := &w.pilots[i]
@@ -155,34 +157,62 @@ func (w *World) respawn() {
 			continue
 		}
 		p.respawnWait = max(p.respawnWait-1, 0)
-		if p.respawnWait == 0 && w.centreClear(i) {
-			w.spawnShip(i)
+		if p.respawnWait > respawnLimit-respawnDelay {
+			continue
+		}
+		if at := w.SpawnPoint(i); w.placeClear(i, at) {
+			w.spawnShip(i, at)
+		} else if p.respawnWait == 0 {
+			w.spawnShip(i, w.clearestSpot(i))
+		} else {
+			p.blocked = true
 		}
 	}
 }
 
-// centreClear reports whether no rock is, or within half a second will be,
-// near the centre, and no saucer or bullet that could hurt slot's ship is
-// close to it.
-func (w *World) centreClear(slot int) bool {
+// placeClear reports whether no rock is, or within half a second will be,
+// near at, and no saucer or bullet that could hurt slot's ship is close to
+// it.
+func (w *World) placeClear(slot int, at Vec) bool {
+	return w.clearance(slot, at) >= safeRadius
+}
+
+// clearance is how far at is from the nearest danger to slot's ship: a rock
+// (edge to edge, now or half a second on), the saucer (counted at double
+// range: it shoots) or a bullet that can hurt the ship; noThreat for an
+// empty field.
+func (w *World) clearance(slot int, at Vec) float64 {
+	d := noThreat
 	for i := range w.asteroids {
 		a := &w.asteroids[i]
-		r := safeRadius + a.Radius
-		if within(a.Pos, centre, r) || within(a.Pos.add(a.Vel.scale(0.5)), centre, r) {
-			return false
-		}
+		d = min(d, delta(at, a.Pos).len()-a.Radius, delta(at, a.Pos.add(a.Vel.scale(0.5))).len()-a.Radius)
 	}
-	if w.saucer.alive && within(w.saucer.Pos, centre, 2*safeRadius) {
-		return false
+	if w.saucer.alive {
+		d = min(d, delta(at, w.saucer.Pos).len()/2)
 	}
-	ok := true
 	for _, b := range w.bullets.All() {
-		if w.hurts(b, slot) && within(b.Pos, centre, safeRadius) {
-			ok = false
-			break
+		if w.hurts(b, slot) {
+			d = min(d, delta(at, b.Pos).len())
 		}
 	}
-	return ok
+	return d
+}
+
+// clearestSpot is the point of a coarse grid over the field farthest from
+// every danger to slot's ship; the first such point in grid order among
+// equals, so the choice is deterministic.
+func (w *World) clearestSpot(slot int) Vec {
+	const cols, rows = 8, 6
+	best, at := -1.0, centre
+	for y := range rows {
+		for x := range cols {
+			p := Vec{(float64(x) + 0.5) * Width / cols, (float64(y) + 0.5) * Height / rows}
+			if d := w.clearance(slot, p); d > best {
+				best, at = d, p
+			}
+		}
+	}
+	return at
 }
 
 // hurts reports whether bullet b can hit slot's ship: the saucer's always,

@@ -1,6 +1,7 @@
 package game
 
 import (
+	"math"
 	"testing"
 
 	"poolroids/pool"
@@ -61,7 +62,7 @@ func TestJoinLeave(t *testing.T) {
 	}
 	w.StepAll(&Inputs{})
 	p := w.Player(2)
-	if p.Phase != Playing || p.Ship.Pos != spawnPos(2) || p.Ship.Invulnerable == 0 || p.Lives != StartLives {
+	if p.Phase != Playing || p.Ship.Pos != w.SpawnPoint(2) || p.Ship.Invulnerable == 0 || p.Lives != StartLives {
 		t.Fatalf("joined ship: %+v", p)
 	}
 	if w.Player(0).Phase != Absent || w.Player(1).Phase != Absent {
@@ -228,7 +229,8 @@ func TestSetStrategies(t *testing.T) {
 func TestZeroAllocArena(t *testing.T) {
 	for _, s := range []pool.Strategy{pool.FreeList, pool.Dense, pool.Scan} {
 		t.Run(string(s), func(t *testing.T) {
-			w := newWorld(t, Config{Levels: busySet(), Seed: 9, Strategy: s, Ships: MaxShips, Mode: PvP})
+			// A share of 6 each: fifteen ships in the field fill the pool.
+			w := newWorld(t, Config{Levels: busySet(), Seed: 9, Strategy: s, Ships: MaxShips, Mode: PvP, Bullets: 88})
 			var aps [MaxShips]Autopilot
 			for i := range aps {
 				aps[i] = Autopilot{Pressure: true, Slot: i}
@@ -254,5 +256,51 @@ func TestZeroAllocArena(t *testing.T) {
 				t.Errorf("bullet pool not under pressure: %+v", b)
 			}
 		})
+	}
+}
+
+// TestShots: a set's Shots caps every ship's share of the bullet pool, as
+// the arcade game's four shots in flight: a ship holding fire alone has
+// four, never more, and its refused shots are its misses while the pool
+// has room.
+func TestShots(t *testing.T) {
+	l := testLevel()
+	l.FireCooldown, l.BulletLife = 2, 50 // 25 bullets wanted
+	set := testSet(l, 1)
+	set.Shots = 4
+	w := newWorld(t, Config{Levels: set, Seed: 1})
+	most := 0
+	for range 2 * TPS {
+		w.Step(Input{Fire: true})
+		most = max(most, w.Player(0).InFlight)
+	}
+	p := w.Player(0)
+	if w.Share() != 4 || most != 4 || p.Misses == 0 || w.Bullets().Stats().Misses != 0 {
+		t.Errorf("share %d, at most %d in flight, %d refused, %d pool misses; want 4, 4, some, none",
+			w.Share(), most, p.Misses, w.Bullets().Stats().Misses)
+	}
+}
+
+// TestSpawnPoints: ships of an arena enter spread over the field, apart
+// from each other, not stacked at the centre; the solo ship in the centre.
+func TestSpawnPoints(t *testing.T) {
+	if p := newWorld(t, Config{}).SpawnPoint(0); p != centre {
+		t.Errorf("the solo ship enters at %v, want the centre", p)
+	}
+	for _, n := range []int{2, 8, MaxShips} {
+		w := arena(t, n, Coop)
+		closest := math.MaxFloat64
+		for i := range n {
+			p := w.Player(i).Ship.Pos
+			if p != w.SpawnPoint(i) {
+				t.Errorf("%d ships: slot %d entered at %v, not its spawn point %v", n, i, p, w.SpawnPoint(i))
+			}
+			for j := range i {
+				closest = min(closest, delta(p, w.Player(j).Ship.Pos).len())
+			}
+		}
+		if want := 2 * spawnSpread * Height * math.Sin(math.Pi/float64(n)) * 0.99; closest < want || closest < 3*ShipRadius {
+			t.Errorf("%d ships: two entered %.0f apart, want at least %.0f", n, closest, want)
+		}
 	}
 }

@@ -272,6 +272,9 @@ func (w *World) debrisPass() {
 // advanceWave starts the next wave once the field has been clear of rocks
 // and saucers for waveDelay steps.
 func (w *World) advanceWave() {
+	if w.slotsInPlay() > 0 {
+		w.waveSteps++
+	}
 	if len(w.asteroids) > 0 || w.saucer.alive || w.slotsInPlay() == 0 {
 		w.waveWait = 0
 		return

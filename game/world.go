@@ -65,7 +65,7 @@ type Phase int
 
 const (
 	Playing    Phase = iota // the ship is in the field
-	Respawning              // the ship was lost (or just joined); it waits for a clear centre
+	Respawning              // the ship was lost (or just joined); it comes back within respawnLimit
 	GameOver                // the last ship was lost; only Restart (or Join) plays again
 	Absent                  // no player in the slot: never joined, or left
 )
@@ -102,8 +102,9 @@ const (
 	drag           = 0.55    // fraction of the ship's speed lost per second
 	hyperCooldown  = TPS     // steps between two jumps
 	hyperMargin    = 60.0    // re-entry keeps this far from the edges
-	respawnDelay   = 2 * TPS // steps before a lost ship may come back
-	safeRadius     = 150.0   // the centre must be this clear for a respawn
+	respawnDelay   = 2 * TPS // steps before a lost ship comes back when its place is clear
+	respawnLimit   = 5 * TPS // steps before it comes back anyway, at the clearest spot
+	safeRadius     = 150.0   // a spawn point must be this clear for a respawn
 	waveDelay      = 2 * TPS // steps between a cleared field and the next wave
 	spawnClearance = 240.0   // a new wave's asteroids start this far from the ship
 	debrisSpeedMin = 30.0    // debris speed range
@@ -166,7 +167,8 @@ type World struct {
 	wave   int // 1-based
 	level  levels.Level
 
-	waveWait int // steps until the next wave, once the field is clear
+	waveWait  int // steps the field has been clear, towards the next wave
+	waveSteps int // steps the wave has lasted with a game on: saucers come sooner
 
 	asteroids []Asteroid // cap fixed by New; never grows
 	saucer    saucer
@@ -275,7 +277,7 @@ func (w *World) reset() {
 	}
 	if w.ships == 1 {
 		w.pilot.enter()
-		w.spawnShip(0)
+		w.spawnShip(0, centre)
 	}
 	w.startWave(1)
 }

@@ -23,26 +23,31 @@
 //	name = "Classic"
 //
 //	[pools]
-//	bullets = 64
+//	bullets = 32       # the bullet pool, shared by every ship and the saucer
+//	shots = 4          # bullets one ship may have in flight (optional)
 //	debris = 1024
 //	strategy = "freelist"
+//
+// A ship firing with its shots in flight is refused, and the refusal counted
+// as its miss: the arcade game's four shots. Without shots a ship may have
+// its equal share of the pool in flight (see the game's "Fair pools").
 //
 // A level file gives one wave; spread and saucer may be left out (0, false):
 //
 //	name = "Swarm"
-//	asteroids = 8          # at the start of the wave
+//	asteroids = 10         # at the start of the wave
 //	size = 3               # 3 large, 2 medium, 1 small
-//	speed_min = 35         # playfield units per second; the field is 1024x768
-//	speed_max = 90
-//	fire_cooldown = 7      # steps (1/60 s) between shots
-//	bullet_speed = 620     # units per second
-//	bullet_life = 58       # steps
-//	bullets_per_shot = 3
-//	spread = 5             # degrees between the bullets of one shot
+//	speed_min = 32         # playfield units per second; the field is 1024x768
+//	speed_max = 74
+//	fire_cooldown = 8      # steps (1/60 s) between shots
+//	bullet_speed = 600     # units per second
+//	bullet_life = 50       # steps
+//	bullets_per_shot = 1
+//	spread = 0             # degrees between the bullets of one shot
 //	debris_per_break = 48  # particles per destroyed asteroid; a lost ship throws 3x
-//	debris_life_min = 40   # steps
-//	debris_life_max = 100
-//	saucer = true          # a flying saucer joins the wave
+//	debris_life_min = 35   # steps
+//	debris_life_max = 80
+//	saucer = true          # flying saucers cross the wave
 //
 // # Ranges
 //
@@ -55,6 +60,7 @@
 //
 //	name                a text of 1 to 40 printable characters
 //	pools.bullets       an integer 1..4096, at least the largest bullets_per_shot
+//	pools.shots         an integer 0..4096 (optional, 0: an equal share)
 //	pools.debris        an integer 1..65536
 //	pools.strategy      one of alloc, syncpool, listremove, activelist, scan, queue, freelist, offsets, bitset, dense
 //

@@ -65,16 +65,17 @@ func ExampleFieldError() {
 
 func ExampleDefault() {
 	s := levels.Default()
-	fmt.Println(s.Name, s.Bullets, s.Debris, s.Strategy)
+	fmt.Println(s.Name, s.Bullets, s.Shots, s.Debris, s.Strategy)
 	for _, l := range s.Levels {
-		fmt.Printf("%-13s %2d asteroids, %d bullets a shot, %3d debris a break\n", l.Name, l.Asteroids, l.BulletsPerShot, l.DebrisPerBreak)
+		fmt.Printf("%-13s %2d asteroids at %3.0f..%3.0f, %3d debris a break\n", l.Name, l.Asteroids, l.SpeedMin, l.SpeedMax, l.DebrisPerBreak)
 	}
 	// Output:
-	// Classic 64 1024 freelist
-	// First contact  4 asteroids, 1 bullets a shot,  12 debris a break
-	// Drift          5 asteroids, 1 bullets a shot,  20 debris a break
-	// Crossfire      6 asteroids, 2 bullets a shot,  32 debris a break
-	// Swarm          8 asteroids, 3 bullets a shot,  48 debris a break
-	// Meteor storm  10 asteroids, 4 bullets a shot,  64 debris a break
-	// Debris field  12 asteroids, 5 bullets a shot,  96 debris a break
+	// Classic 32 4 1024 freelist
+	// First contact  4 asteroids at  20.. 50,  16 debris a break
+	// Drift          6 asteroids at  24.. 58,  24 debris a break
+	// Crossfire      8 asteroids at  28.. 66,  32 debris a break
+	// Swarm         10 asteroids at  32.. 74,  48 debris a break
+	// Meteor storm  12 asteroids at  36.. 82,  64 debris a break
+	// Debris field  14 asteroids at  40.. 90,  96 debris a break
+	// Rubble        16 asteroids at  44.. 98, 128 debris a break
 }

@@ -59,6 +59,7 @@ var setFields = []field[Set]{
 	{key: "pools", kind: kTable, required: true},
 	{key: "pools.bullets", kind: kInt, lo: 1, hi: MaxBullets, required: true, ptr: func(s *Set) any { return &s.Bullets }},
 	{key: "pools.debris", kind: kInt, lo: 1, hi: MaxDebris, required: true, ptr: func(s *Set) any { return &s.Debris }},
+	{key: "pools.shots", kind: kInt, lo: 0, hi: MaxBullets, ptr: func(s *Set) any { return &s.Shots }},
 	{key: "pools.strategy", kind: kStrategy, required: true, ptr: func(s *Set) any { return &s.Strategy }},
 }
 

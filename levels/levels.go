@@ -16,6 +16,7 @@ import (
 type Set struct {
 	Name     string
 	Bullets  int           // bullet pool capacity
+	Shots    int           // bullets one ship may have in flight; 0: its equal share of the pool
 	Debris   int           // debris pool capacity
 	Strategy pool.Strategy // starting strategy
 	Levels   []Level       // at least one; the shipped set has >= 5, getting harder

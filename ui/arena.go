@@ -98,7 +98,7 @@ type arena struct {
 	frame  rect // where the field was last drawn, border excluded
 	shown  arenaShown
 
-	labels []label             // the players' names by their ships, in an arena
+	labels []label             // the players' names by their ships, in an arena, and respawn countdowns
 	spots  [game.MaxShips]rect // where each label shows: see drawLabels
 	cells  cellPutter
 }
@@ -124,6 +124,9 @@ func newArena(s *session) *arena {
 		s:   s,
 		pts: make([]game.Vec, 0, 2*game.MaxVertices),
 		buf: make([]byte, 0, 256),
+		// A label a slot at most: a frame with more than the last never
+		// grows the slice.
+		labels: make([]label, 0, game.MaxShips),
 	}
 }
 
@@ -271,11 +274,16 @@ func (a *arena) paintWorld(w *game.World) {
 // ship draws slot's ship in its colour, dimmed and blinking while
 // invulnerable, with a flickering flame while it thrusts.
 func (a *arena) ship(w *game.World, slot int) {
-	sh := w.Player(slot).Ship
+	p := w.Player(slot)
+	sh := p.Ship
+	if p.Phase == game.Respawning && p.Blocked {
+		// Its place is not clear: say when the ship comes back anyway.
+		a.note(w.SpawnPoint(slot), slot, respawnNotes[min((p.Respawn+game.TPS-1)/game.TPS, len(respawnNotes)-1)])
+	}
 	if !sh.Alive {
 		return
 	}
-	a.label(sh.Pos, slot)
+	a.note(sh.Pos, slot, a.s.names[slot])
 	k := inkShip + ink(slot)
 	if sh.Invulnerable > 0 && sh.Invulnerable/8%2 == 0 {
 		k = inkShipGhost

@@ -20,7 +20,7 @@ func TestHighScoreKeepsReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 6, Scores: store, Player: "ann"})
+	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 7, Scores: store, Player: "ann"})
 	d.key(tcell.KeyEnter, 0)
 	for i := 0; ; i++ {
 		if d.s.match.Phase() != modePlay || i > 600*game.TPS {

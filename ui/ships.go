@@ -26,8 +26,8 @@ func init() {
 // playerStyle is slot's colour, for its name.
 func playerStyle(slot int) tcell.Style { return inkStyles[inkShip+ink(slot)] }
 
-// label is a player's name drawn under its ship (or over it), in cells
-// of the field.
+// label is a player's name drawn under its ship (or over it), or a
+// respawn countdown under the ship's spawn point, in cells of the field.
 type label struct {
 	x, y   int
 	sx, sy int // the ship's cell
@@ -35,10 +35,14 @@ type label struct {
 	st     tcell.Style
 }
 
-// label notes the name of slot's player (if it has one: in an arena)
-// under its ship at p. The caller holds the lock that paints.
-func (a *arena) label(p game.Vec, slot int) {
-	name := a.s.names[slot]
+// respawnNotes is what shows where a blocked ship will come back, by the
+// seconds left: see game.Player.Blocked.
+var respawnNotes = [...]string{"ship now", "ship in 1", "ship in 2", "ship in 3", "ship in 4", "ship in 5"}
+
+// note notes name, in slot's colour, under p: a player's name (if it has
+// one: in an arena) under its ship, or a respawn countdown. The caller
+// holds the lock that paints.
+func (a *arena) note(p game.Vec, slot int, name string) {
 	if name == "" {
 		return
 	}

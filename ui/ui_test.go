@@ -1053,8 +1053,8 @@ func TestLayout(t *testing.T) {
 		arena, want int // the arena's width (border included), the field's at least
 		lines       []string
 	}{
-		{80, 24, formCompact, 62, 60, []string{"bullets", "debris", "freelist", "active 0/64", "misses 0", "fps", "1-0 → both"}},
-		{120, 40, formFull, 86, 84, append([]string{"strategy freelist freelist", "capacity 64 1024", "misses 0 0", "fps"}, strategyItems()...)},
+		{80, 24, formCompact, 62, 60, []string{"bullets", "debris", "freelist", "active 0/32", "misses 0", "fps", "1-0 → both"}},
+		{120, 40, formFull, 86, 84, append([]string{"strategy freelist freelist", "capacity 32 1024", "misses 0 0", "fps"}, strategyItems()...)},
 	}
 	for _, tt := range tests {
 		t.Run(fmt.Sprintf("%dx%d", tt.w, tt.h), func(t *testing.T) {

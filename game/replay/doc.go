@@ -41,7 +41,7 @@
 // every Every steps, so a file cannot ask for more than Every steps per
 // nine bytes.
 //
-// # Format, version 1
+// # Format, version 2
 //
 // All integers are unsigned LEB128 varints ("uv"), or zigzag varints ("sv")
 // for signed ones; a string is a uv length then that many UTF-8 bytes (at
@@ -49,7 +49,7 @@
 //
 //	header:
 //	  magic     "PRPL"
-//	  version   uv: 1
+//	  version   uv: 2
 //	  build     string: module version, VCS revision, Go version, GOOS/GOARCH
 //	  seed      uv
 //	  mode      1 byte: 0 co-op, 1 PvP
@@ -58,7 +58,7 @@
 //	  bullets   uv: bullet pool capacity, 1..4096 (levels.MaxBullets)
 //	  debris    uv: debris pool capacity, 1..65536 (levels.MaxDebris)
 //	  every     uv: steps between two checksums, 1..4096 (256 by default)
-//	  level set: name string, bullets uv, debris uv, strategy string,
+//	  level set: name string, bullets uv, debris uv, shots uv, strategy string,
 //	            levels uv (1..256), then per level: name string, asteroids sv,
 //	            size sv, speed_min f64, speed_max f64, fire_cooldown sv,
 //	            bullet_speed f64, bullet_life sv, bullets_per_shot sv,

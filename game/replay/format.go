@@ -15,8 +15,11 @@ import (
 	"poolroids/pool"
 )
 
-// Version is the format version this package writes and reads.
-const Version = 1
+// Version is the format version this package writes and reads. Version 2
+// stores the level set's shots per ship and plays by the arcade rules
+// (saucers, respawns, spawn points) that came with them: a file of
+// version 1 would not replay the same, so it is refused.
+const Version = 2
 
 // magic opens every replay file.
 const magic = "PRPL"
@@ -143,6 +146,7 @@ func appendHeader(b []byte, h *Header) []byte {
 	b = appendString(b, s.Name)
 	b = binary.AppendUvarint(b, uint64(s.Bullets))
 	b = binary.AppendUvarint(b, uint64(s.Debris))
+	b = binary.AppendUvarint(b, uint64(s.Shots))
 	b = appendString(b, string(s.Strategy))
 	b = binary.AppendUvarint(b, uint64(len(s.Levels)))
 	for i := range s.Levels {
@@ -382,6 +386,9 @@ func (d *decoder) levelSet() (*levels.Set, error) {
 		return nil, err
 	}
 	if s.Debris, err = d.count("the level set's debris", 0, levels.MaxDebris); err != nil {
+		return nil, err
+	}
+	if s.Shots, err = d.count("the level set's shots", 0, pool.MaxCapacity); err != nil {
 		return nil, err
 	}
 	if s.Strategy, err = d.strategy("the level set's strategy", false); err != nil {

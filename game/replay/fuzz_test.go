@@ -75,7 +75,8 @@ func TestCorrupted(t *testing.T) {
 		want string
 	}{
 		{"magic", 1, 0, []byte("X"), `byte 0: want the replay magic "PRPL", found "PXPL": not a poolroids replay`},
-		{"version", 4, 0, []byte{9}, "byte 4: want format version 1, found 9: another version of poolroids wrote it"},
+		{"version", 4, 0, []byte{9}, "byte 4: want format version 2, found 9: another version of poolroids wrote it"},
+		{"before the arcade rules", 4, 0, []byte{1}, "byte 4: want format version 2, found 1: another version of poolroids wrote it"},
 		{"long build", build, 0, []byte{0xAC, 0x02}, fmt.Sprintf("byte %d: want the build's length 0..255, found 300", build)},
 		{"seed overflows", seed, 0, bytes.Repeat([]byte{0xFF}, 11), fmt.Sprintf("byte %d: want the seed, found a varint longer than 64 bits", seed)},
 		{"mode", mode, 0, []byte{7}, fmt.Sprintf("byte %d: want the mode 0 (co-op) or 1 (PvP), found 7", mode)},
@@ -85,7 +86,7 @@ func TestCorrupted(t *testing.T) {
 		{"slot", body, 0, []byte{0xC5}, fmt.Sprintf("byte %d: slot op for slot 5, want a slot 0..0", body)},
 		{"join", body, 0, []byte{0xD0, 3}, fmt.Sprintf("byte %d: want the slot of a join 0..0, found 3", body+1)},
 		{"checksum early", body, 0, []byte{0xD4}, "checksum op after step 0, want one only after a multiple of 50 steps"},
-		{"long run", body, 0, []byte{0xBF}, "run of 168 steps after step 0 passes step 50"},
+		{"long run", body, 0, []byte{0xBF, 104}, "run of 168 steps after step 0 passes step 50"},
 		{"run past a checksum", body, 0, []byte{0xBE}, "run of 63 steps after step 0 passes step 50, whose checksum is due first"},
 		{"a byte past the end", len(data), -1, []byte{0}, fmt.Sprintf("byte %d: want the end of the file after the end record, found 1 more bytes", len(data))},
 	} {
