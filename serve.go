@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -18,6 +20,7 @@ import (
 	"poolroids/ui"
 	"poolroids/ui/scores"
 	"poolroids/ui/serve"
+	"poolroids/ui/serve/metrics"
 )
 
 // shutdownWait is how long a SIGINT or SIGTERM waits for the players to be
@@ -56,6 +59,8 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	watchers := fs.Int("watchers", hub.DefaultWatchers, "`N` watchers of live games at once (ssh -t host watch NAME); one more is told why")
 	watchersPerGame := fs.Int("watchers-per-game", hub.DefaultWatchersPerGame, "`N` watchers of one game at once")
 	watchable := fs.Bool("watchable", true, "solo games start open to watchers (a player hides theirs with o)")
+	metricsAddr := fs.String("metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics, a listener apart from the SSH port (default: none)")
+	withPprof := fs.Bool("pprof", false, "serve net/http/pprof under /debug/pprof/ on the -metrics listener")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -79,6 +84,12 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("-watchers %d: want at least 1", *watchers)
 	case *watchersPerGame < 1:
 		return bad("-watchers-per-game %d: want at least 1", *watchersPerGame)
+	}
+	switch {
+	case *withPprof && *metricsAddr == "":
+		return bad("-pprof needs -metrics ADDR")
+	case *metricsAddr != "" && *metricsAddr == *listen:
+		return bad("-metrics %s: the SSH port; give the metrics a listener of their own", *metricsAddr)
 	}
 	startups, err := serve.ParseStartups(*maxStartups)
 	if err != nil {
@@ -121,12 +132,18 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	opts.Hidden = !*watchable
+	var m *metrics.Metrics
+	if *metricsAddr != "" {
+		m = metrics.New()
+		m.Games(opts.Live)
+		opts.Frame = m.Frame
+	}
 
 	rate := *connRate
 	if rate == 0 {
 		rate = -1
 	}
-	srv, err := serve.New(serve.Config{
+	cfg := serve.Config{
 		HostKeyPath:           *hostKey,
 		AuthorizedKeysPath:    *authorized,
 		MaxSessions:           *maxSessions,
@@ -138,9 +155,21 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		ConnPerMinute:         rate,
 		Logger:                log,
 		Play:                  servePlay(arenas, opts),
-	})
+	}
+	if m != nil {
+		cfg.Observer = m
+	}
+	srv, err := serve.New(cfg)
 	if err != nil {
 		return fail(err)
+	}
+	if m != nil {
+		m.Sessions(srv.Sessions, *maxSessions)
+		stop, err := serveMetrics(*metricsAddr, m.Handler(*withPprof), log)
+		if err != nil {
+			return fail(err)
+		}
+		defer stop()
 	}
 
 	served := make(chan error, 1)
@@ -172,4 +201,18 @@ func openServeScores(path string) (*scores.Store, error) {
 		path = filepath.Join(filepath.Dir(local), "serve-scores.json")
 	}
 	return scores.Open(path)
+}
+
+// serveMetrics serves h on a listener of its own at addr until stop is
+// called. The listener is open when it returns, so that a bad address
+// stops the server at start.
+func serveMetrics(addr string, h http.Handler, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("metrics", "addr", "http://"+ln.Addr().String()+"/metrics")
+	go func() { _ = hs.Serve(ln) }()
+	return func() { _ = hs.Close() }, nil
 }

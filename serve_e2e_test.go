@@ -46,6 +46,8 @@ func TestServeBadFlags(t *testing.T) {
 		{"max per address", []string{"--max-per-address", "0"}, "-max-per-address 0"},
 		{"max startups", []string{"--max-startups", "1:2"}, "-max-startups"},
 		{"max startups per address", []string{"--max-startups-per-address", "0"}, "-max-startups-per-address 0"},
+		{"pprof without metrics", []string{"--pprof"}, "-pprof needs -metrics"},
+		{"metrics on the SSH port", []string{"--listen", "127.0.0.1:2222", "--metrics", "127.0.0.1:2222"}, "the SSH port"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -51,6 +51,10 @@ type Options struct {
 	// it ends, so that a server's idle limit can spare a watcher, who has
 	// no reason to type.
 	Watching func(on bool)
+	// Frame, if set, is told of every frame drawn, and whether it came
+	// late: more than two frame times after the one before. It runs on
+	// the drawing goroutine, so it must be quick; for metrics.
+	Frame func(late bool)
 }
 
 // Result tells how a [Run] ended.
@@ -144,6 +148,7 @@ type session struct {
 	frames    uint64
 	render    time.Duration // total time spent drawing frames
 	drawStart time.Time
+	lastFrame time.Time // when the last frame was drawn, for Options.Frame
 
 	// In an arena (Options.Arena) the world is shared: it is read only
 	// under the arena's read lock (taken after mu, never before), and

@@ -76,6 +76,8 @@ type Config struct {
 	// ConnPerMinute: no limit).
 	ConnPerMinute int
 	ConnBurst     int
+	// Observer, if set, is told what the server does, for metrics.
+	Observer Observer
 	// Play runs one game. Required.
 	Play PlayFunc
 	// Logger receives the structured log (nil: slog.Default()).
@@ -197,6 +199,7 @@ func New(cfg Config) (*Server, error) {
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[net.Conn]struct{}),
 	}
+	s.refusals.obs = cfg.Observer
 	if cfg.ConnPerMinute > 0 {
 		s.limit = newLimiter(float64(cfg.ConnPerMinute)/60, cfg.ConnBurst, maxTracked)
 	}
@@ -312,6 +315,9 @@ func (s *Server) accept(nc net.Conn) {
 	if reason := s.tally.admit(k); reason != "" {
 		refuse(reason)
 		return
+	}
+	if s.cfg.Observer != nil {
+		s.cfg.Observer.Accepted()
 	}
 	seat := &seat{t: s.tally, k: k}
 	s.mu.Lock()

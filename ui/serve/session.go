@@ -139,8 +139,13 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 	defer s.recoverConn(nc)
 
 	addr := nc.RemoteAddr().String()
-	_ = nc.SetDeadline(time.Now().Add(s.cfg.LoginTimeout))
-	sc, chans, reqs, err := ssh.NewServerConn(nc, s.ssh)
+	accepted := time.Now()
+	_ = nc.SetDeadline(accepted.Add(s.cfg.LoginTimeout))
+	var wire net.Conn = nc
+	if s.cfg.Observer != nil {
+		wire = counted{nc, s.cfg.Observer}
+	}
+	sc, chans, reqs, err := ssh.NewServerConn(wire, s.ssh)
 	if err != nil {
 		if _, ok := errors.AsType[*ssh.ServerAuthError](err); ok {
 			s.refusals.note(s.log, seat.k, "authentication failed", "addr", addr)
@@ -150,6 +155,9 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 		return
 	}
 	_ = nc.SetDeadline(time.Time{})
+	if s.cfg.Observer != nil {
+		s.cfg.Observer.LoggedIn(time.Since(accepted))
+	}
 
 	ctx, cancel := context.WithCancelCause(s.base)
 	c := &conn{
@@ -188,6 +196,9 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 	}
 	if ended == nil {
 		ended = endDisconnect
+	}
+	if s.cfg.Observer != nil {
+		s.cfg.Observer.Ended(time.Since(c.start))
 	}
 	c.log.Info("disconnect", "duration", time.Since(c.start).Round(time.Millisecond),
 		"score", score, "reason", ended.reason)
