@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
@@ -61,6 +62,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	watchable := fs.Bool("watchable", true, "solo games start open to watchers (a player hides theirs with o)")
 	metricsAddr := fs.String("metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics, a listener apart from the SSH port (default: none)")
 	withPprof := fs.Bool("pprof", false, "serve net/http/pprof under /debug/pprof/ on the -metrics listener")
+	proxyFrom := fs.String("proxy-protocol-from", "", "load balancers' `CIDR[,CIDR…]` whose connections must open with a PROXY protocol header (v1 or v2) giving the client's address; a header from elsewhere is refused")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -94,6 +96,12 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	startups, err := serve.ParseStartups(*maxStartups)
 	if err != nil {
 		return bad("-max-startups: %v", err)
+	}
+	var balancers []netip.Prefix
+	if *proxyFrom != "" {
+		if balancers, err = serve.ParsePrefixes(*proxyFrom); err != nil {
+			return bad("-proxy-protocol-from: %v", err)
+		}
 	}
 	set, err := g.load()
 	if err != nil {
@@ -153,6 +161,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		Idle:                  *idle,
 		MaxTime:               *maxTime,
 		ConnPerMinute:         rate,
+		ProxyFrom:             balancers,
 		Logger:                log,
 		Play:                  servePlay(arenas, opts),
 	}

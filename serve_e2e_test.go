@@ -48,6 +48,7 @@ func TestServeBadFlags(t *testing.T) {
 		{"max startups per address", []string{"--max-startups-per-address", "0"}, "-max-startups-per-address 0"},
 		{"pprof without metrics", []string{"--pprof"}, "-pprof needs -metrics"},
 		{"metrics on the SSH port", []string{"--listen", "127.0.0.1:2222", "--metrics", "127.0.0.1:2222"}, "the SSH port"},
+		{"proxy protocol from", []string{"--proxy-protocol-from", "10.0.0.0/8,nowhere"}, `-proxy-protocol-from: "nowhere"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

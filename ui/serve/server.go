@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"sync"
 	"time"
 
+	"github.com/pires/go-proxyproto"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -76,6 +78,12 @@ type Config struct {
 	// ConnPerMinute: no limit).
 	ConnPerMinute int
 	ConnBurst     int
+	// ProxyFrom lists the load balancers that send the PROXY protocol
+	// (v1 or v2): a connection from one of them must open with a header,
+	// and the client's address it gives is the one every limit and log
+	// line sees; a header from any other address is refused. nil: no
+	// header is read, and a connection's address is its socket's.
+	ProxyFrom []netip.Prefix
 	// Observer, if set, is told what the server does, for metrics.
 	Observer Observer
 	// Play runs one game. Required.
@@ -265,6 +273,9 @@ func (s *Server) ListenAndServe(addr string) error {
 // Serve accepts connections on ln until Shutdown, then returns
 // ErrServerClosed; any other accept error ends it too. Serve closes ln.
 func (s *Server) Serve(ln net.Listener) error {
+	if s.cfg.ProxyFrom != nil {
+		ln = &proxyproto.Listener{Listener: ln, ConnPolicy: proxyPolicy(s.cfg.ProxyFrom), ReadHeaderTimeout: s.cfg.LoginTimeout}
+	}
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -297,6 +308,10 @@ func (s *Server) Serve(ln net.Listener) error {
 			return err
 		}
 		delay = 0
+		if pc, ok := nc.(*proxyproto.Conn); ok {
+			s.proxied(pc)
+			continue
+		}
 		s.accept(nc)
 	}
 }
