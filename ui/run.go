@@ -424,8 +424,20 @@ func (s *session) tick() {
 		return
 	}
 	if entry, ok := s.step(time.Since(s.clock)); ok {
-		s.record(entry)
+		s.recordLater(entry)
 	}
+}
+
+// recordLater records entry on a goroutine of the session's loops: a save
+// may wait on a disk's lock or a database's retries, and the game steps on
+// meanwhile. The session's end waits for it.
+func (s *session) recordLater(entry scores.Entry) {
+	s.loops.Add(1)
+	go func() {
+		defer s.loops.Done()
+		defer s.guard()
+		s.record(entry)
+	}()
 }
 
 // record stores a finished game's score, with its replay, and shows its
