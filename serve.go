@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -28,6 +29,9 @@ import (
 // told and their sessions to close, inside the five seconds a service
 // manager typically allows.
 const shutdownWait = 4 * time.Second
+
+// dbWait is how long a server waits at start for its score database.
+const dbWait = 10 * time.Second
 
 // runServe is `poolroids serve`: an SSH server on which every connection
 // plays its own game. Exit status: 0 after a clean shutdown, 1 when the
@@ -52,7 +56,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	idle := fs.Duration("idle", 10*time.Minute, "end a game after this long without input from the player")
 	maxTime := fs.Duration("max-time", 2*time.Hour, "end a game after this long in any case")
 	connRate := fs.Int("conn-rate", 30, "`N` connections a minute one address may open, after a burst of 10; 0: no limit")
-	scorePath := fs.String("scores", "", "high-score file `PATH`, with the best games' replays in PATH.replays (default: the config dir's poolroids/serve-scores.json)")
+	scorePath := fs.String("scores", "", "high-score file `PATH`, with the best games' replays in PATH.replays, or a PostgreSQL URL postgres://… that many servers may share (default: the config dir's poolroids/serve-scores.json)")
 	strategy := fs.String("strategy", "", "pool strategy `NAME` every game starts with: "+pool.StrategyNames()+" (default: the level set's)")
 	g := addGameFlags(fs, "serve")
 	fps := fs.Int("fps", 30, "`N` screen redraws per second, 1..240 (each costs bandwidth)")
@@ -121,10 +125,11 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		log.Error("cannot start", "err", err)
 		return 1
 	}
-	store, err := openServeScores(*scorePath)
+	store, err := openServeScores(ctx, *scorePath)
 	if store == nil || errors.Is(err, scores.ErrNotFile) {
 		return fail(err)
 	}
+	defer store.Close()
 	if err != nil {
 		// A bad file was set aside: the server goes on with a fresh table.
 		log.Warn("high scores", "err", err)
@@ -198,10 +203,16 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	return 0
 }
 
-// openServeScores opens the server's high-score table: its own file, apart
-// from local play's, with every player named by serve.Session.Player. The
-// store is nil only when there is no config directory to put it in.
-func openServeScores(path string) (*scores.Store, error) {
+// openServeScores opens the server's high-score table: a PostgreSQL
+// database, or its own file, apart from local play's, with every player
+// named by serve.Session.Player. The store is nil when the database cannot
+// be reached, or there is no config directory to put the file in.
+func openServeScores(ctx context.Context, path string) (*scores.Store, error) {
+	if strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://") {
+		ctx, cancel := context.WithTimeout(ctx, dbWait)
+		defer cancel()
+		return scores.OpenPostgres(ctx, path)
+	}
 	if path == "" {
 		local, err := scores.DefaultPath()
 		if err != nil {

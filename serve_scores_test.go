@@ -35,3 +35,15 @@ func TestServeScoresNotAFile(t *testing.T) {
 		t.Errorf("moved aside: %v", moved)
 	}
 }
+
+// TestServeScoresDatabaseUnreachable: a server whose score database cannot
+// be reached says so and exits 1 rather than play without it.
+func TestServeScoresDatabaseUnreachable(t *testing.T) {
+	dir := t.TempDir() // no server's socket in it
+	var stderr bytes.Buffer
+	code := serveMain(context.Background(), []string{"--listen", "127.0.0.1:0", "--host-key", filepath.Join(dir, "host_key"),
+		"--scores", "postgres://poolroids@/postgres?host=" + dir}, &stderr)
+	if code != 1 || !strings.Contains(stderr.String(), "cannot start") || !strings.Contains(stderr.String(), "high scores: postgres://") {
+		t.Errorf("exit %d, stderr:\n%s\nwant 1 and the database named", code, stderr.String())
+	}
+}

@@ -130,6 +130,8 @@ func (e *SaveError) Error() string {
 	switch {
 	case errors.As(e.Err, &aside) || errors.Is(e.Err, ErrNotFile):
 		return "high score not saved: the score file is unusable"
+	case errors.Is(e.Err, ErrDatabase):
+		return "high score not saved: the score database is unreachable"
 	case errors.As(e.Err, &errno):
 		return "high score not saved: " + errno.Error()
 	}
@@ -167,6 +169,7 @@ type Store struct {
 	mu      sync.Mutex       // guards entries
 	entries []Entry          // sorted by compare: every board's entries (see prune)
 	now     func() time.Time // the periods' clock; nil: time.Now
+	db      *database        // set by OpenPostgres: the table lives there, not in path
 
 	writeMu sync.Mutex // one file write at a time, each of the latest table
 }
@@ -305,7 +308,8 @@ func (s *Store) removeTemps() {
 // before the store is used; a nil logger, the default, logs nothing.
 func (s *Store) SetLogger(l *slog.Logger) { s.log = l }
 
-// Path returns the file the store saves to.
+// Path returns the file the store saves to; for a database, its server
+// and name.
 func (s *Store) Path() string { return s.path }
 
 // Add records e and saves the table. A zero When is set to now, and When is
@@ -334,13 +338,16 @@ func (s *Store) AddReplay(e Entry, replay []byte) (rank int, err error) {
 		return 0, fmt.Errorf("high scores: time %v out of range", e.When)
 	}
 	e.When = e.When.UTC()
+	if s.db != nil {
+		e.When = e.When.Truncate(time.Microsecond) // as PostgreSQL keeps it
+	}
 
 	s.mu.Lock()
 	s.insert(e)
 	s.mu.Unlock()
 	err = s.save(e, replay)
 	if err != nil && s.log != nil {
-		s.log.Warn("high score not saved", "player", e.Name, "score", e.Score, "file", s.path, "err", errors.Unwrap(err))
+		s.log.Warn("high score not saved", "player", e.Name, "score", e.Score, "where", s.path, "err", errors.Unwrap(err))
 	}
 	// The rank in the table as saved, with other processes' entries.
 	return s.rank(e), err
@@ -438,6 +445,9 @@ func compare(a, b Entry) int {
 // writes the table to the file atomically, under the lock that other
 // processes' saves take too. An error is a *SaveError.
 func (s *Store) save(e Entry, replay []byte) error {
+	if s.db != nil {
+		return s.db.save(s, e, replay)
+	}
 	if s.diskErr != nil {
 		return &SaveError{Path: s.path, Err: s.diskErr}
 	}
