@@ -11,6 +11,21 @@
 // "debris"); a user name, an address or an arena name is never a label,
 // so that no player can grow the server's series.
 //
+// # The metrics
+//
+//	poolroids_sessions, poolroids_sessions_limit      games now, and MaxSessions
+//	poolroids_connections_accepted_total              let in by the rate limit and MaxStartups
+//	poolroids_refused_total{reason}                   refusals, by the log's reason
+//	poolroids_handshake_duration_seconds              accept to logged in (histogram)
+//	poolroids_session_duration_seconds                logged in to gone (histogram)
+//	poolroids_sent_bytes_total                        written to the clients
+//	poolroids_frames_total, poolroids_frames_late_total
+//	poolroids_arenas, poolroids_players, poolroids_watchers
+//	poolroids_pool_acquires_total{strategy,pool}      pool is bullets or debris
+//	poolroids_pool_misses_total{strategy,pool}
+//	poolroids_pool_in_use{strategy,pool}, poolroids_pool_capacity{strategy,pool}
+//	go_*, process_*                                   the Go runtime and the process
+//
 // # Pools
 //
 // A game's pool counts only while the game lives, yet a counter must never
