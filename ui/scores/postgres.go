@@ -268,8 +268,9 @@ func (d *database) saveOnce(ctx context.Context, now time.Time, e Entry, replay 
 		}
 		place := make([]int, len(entries))
 		places(entries, time.Time{}, place)
-		var best []string // the replays kept: those of the best KeepReplays of all time
-		var mine []int64  // the player's entries on some board
+		// Empty, not nil: ANY of NULL would match nothing, and keep all.
+		best := []string{} // the replays kept: those of the best KeepReplays of all time
+		mine := []int64{}  // the player's entries on some board
 		for i, x := range rows {
 			if x.e.Name == e.Name {
 				mine = append(mine, x.id)

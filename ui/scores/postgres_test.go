@@ -280,3 +280,30 @@ func TestPostgresRestart(t *testing.T) {
 		t.Errorf("the database holds %s, want after:300 before:100", got)
 	}
 }
+
+// TestPostgresReplayPushedOut: a replay pushed out of the best by games
+// without one goes, though no entry of the best keeps one.
+func TestPostgresReplayPushedOut(t *testing.T) {
+	pg := startPostgres(t)
+	s := openPG(t, pg.url)
+	if _, err := s.AddReplay(Entry{Name: "low", Score: 1}, replayOf("low")); err != nil {
+		t.Fatal(err)
+	}
+	for i := range KeepReplays {
+		if _, err := s.Add(Entry{Name: fmt.Sprint("p", i), Score: 100 + i}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if top := s.Top(0); len(top) != KeepReplays+1 || top[KeepReplays].Replay != "" {
+		t.Errorf("the table: %+v; want low's replay forgotten", top)
+	}
+	conn, err := pgx.Connect(context.Background(), pg.url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	var replays int
+	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM poolroids_replays`).Scan(&replays); err != nil || replays != 0 {
+		t.Errorf("%d replays in the database, %v; want none", replays, err)
+	}
+}
