@@ -25,6 +25,38 @@ func freeAddr(t testing.TB) string {
 	return ln.Addr().String()
 }
 
+// openShell logs in to srv with key and opens the lobby on a 120×40
+// terminal; its output goes to out (nil: discarded).
+func openShell(t *testing.T, srv *serverProc, key ssh.Signer, out io.Writer) (*ssh.Session, io.Writer) {
+	t.Helper()
+	c, err := ssh.Dial("tcp", srv.addr, &ssh.ClientConfig{
+		User:            "player",
+		Auth:            []ssh.AuthMethod{ssh.PublicKeys(key)},
+		HostKeyCallback: ssh.FixedHostKey(srv.hostKey),
+		Timeout:         10 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", 40, 120, nil); err != nil {
+		t.Fatal(err)
+	}
+	in, _ := sess.StdinPipe()
+	if out == nil {
+		out = io.Discard
+	}
+	sess.Stdout = out
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	return sess, in
+}
+
 // scrape reads url's metrics, which must parse as Prometheus's text
 // exposition format.
 func scrape(t *testing.T, url string) map[string]*dto.MetricFamily {
@@ -87,33 +119,7 @@ func TestServeMetrics(t *testing.T) {
 	srv := startServe(t, bin, dir, "--max-sessions", "2", "--metrics", metricsAddr, "--pprof")
 	url := "http://" + metricsAddr + "/metrics"
 	_, key := writeClientKey(t, dir)
-	config := &ssh.ClientConfig{
-		User:            "metrics",
-		Auth:            []ssh.AuthMethod{ssh.PublicKeys(key)},
-		HostKeyCallback: ssh.FixedHostKey(srv.hostKey),
-		Timeout:         10 * time.Second,
-	}
-	shell := func() (*ssh.Session, io.Writer) {
-		c, err := ssh.Dial("tcp", srv.addr, config)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { c.Close() })
-		sess, err := c.NewSession()
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := sess.RequestPty("xterm-256color", 40, 120, nil); err != nil {
-			t.Fatal(err)
-		}
-		in, _ := sess.StdinPipe()
-		out, _ := sess.StdoutPipe()
-		go func() { _, _ = io.Copy(io.Discard, out) }()
-		if err := sess.Shell(); err != nil {
-			t.Fatal(err)
-		}
-		return sess, in
-	}
+	shell := func() (*ssh.Session, io.Writer) { return openShell(t, srv, key, nil) }
 	for range 2 {
 		_, in := shell()
 		_, _ = io.WriteString(in, "\r") // the lobby's first choice: a solo game

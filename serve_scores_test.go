@@ -3,10 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"poolroids/ui/scores"
+	"poolroids/ui/scores/pgtest"
 )
 
 // TestServeScoresNotAFile checks that `serve --scores DIR` refuses to
@@ -45,5 +50,60 @@ func TestServeScoresDatabaseUnreachable(t *testing.T) {
 		"--scores", "postgres://poolroids@/postgres?host=" + dir}, &stderr)
 	if code != 1 || !strings.Contains(stderr.String(), "cannot start") || !strings.Contains(stderr.String(), "high scores: postgres://") {
 		t.Errorf("exit %d, stderr:\n%s\nwant 1 and the database named", code, stderr.String())
+	}
+}
+
+// TestServePostgres: `serve --scores postgres://…` shows the database's
+// table in the lobby; the database stopped and started under a game
+// delays no frame (the server's metrics count none late, and the game's
+// frames keep coming) and loses nothing saved before.
+func TestServePostgres(t *testing.T) {
+	pg := pgtest.Start(t)
+	before, err := scores.OpenPostgres(context.Background(), pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := before.Add(scores.Entry{Name: "earlier", Score: 4242}); err != nil {
+		t.Fatal(err)
+	}
+	before.Close()
+
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	metricsAddr := freeAddr(t)
+	srv := startServe(t, bin, dir, "--scores", pg.URL, "--metrics", metricsAddr)
+	_, key := writeClientKey(t, dir)
+	var screen syncBuffer
+	_, in := openShell(t, srv, key, &screen)
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(screen.String(), "earlier") || !strings.Contains(screen.String(), "4242") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the lobby never showed the database's entry; the log:\n%s", srv.logText())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	_, _ = io.WriteString(in, "\r") // a solo game
+	url := "http://" + metricsAddr + "/metrics"
+	time.Sleep(time.Second)
+
+	pg.Stop()
+	m0 := scrape(t, url)
+	time.Sleep(2 * time.Second)
+	m1 := scrape(t, url)
+	pg.Start()
+
+	frames := value(m1, "poolroids_frames_total") - value(m0, "poolroids_frames_total")
+	late := value(m1, "poolroids_frames_late_total")
+	t.Logf("with the database down: %v frames in 2 s, %v late in all", frames, late)
+	if frames < 50 || late != 0 {
+		t.Errorf("with the database down: %v frames in 2 s (want about 60), %v late (want 0)", frames, late)
+	}
+	after, err := scores.OpenPostgres(context.Background(), pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer after.Close()
+	if top := after.Top(0); len(top) != 1 || top[0].Name != "earlier" || top[0].Score != 4242 {
+		t.Errorf("after the restart the database holds %+v", top)
 	}
 }
