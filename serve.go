@@ -170,7 +170,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		Logger:                log,
 		Play:                  servePlay(arenas, opts),
 	}
-	if m != nil {
+	if m != nil { // a nil *Metrics would make a non-nil Observer
 		cfg.Observer = m
 	}
 	srv, err := serve.New(cfg)
