@@ -6,9 +6,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
+	"net/netip"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"time"
 
@@ -18,12 +22,16 @@ import (
 	"poolroids/ui"
 	"poolroids/ui/scores"
 	"poolroids/ui/serve"
+	"poolroids/ui/serve/metrics"
 )
 
 // shutdownWait is how long a SIGINT or SIGTERM waits for the players to be
 // told and their sessions to close, inside the five seconds a service
 // manager typically allows.
 const shutdownWait = 4 * time.Second
+
+// dbWait is how long a server waits at start for its score database.
+const dbWait = 10 * time.Second
 
 // runServe is `poolroids serve`: an SSH server on which every connection
 // plays its own game. Exit status: 0 after a clean shutdown, 1 when the
@@ -48,7 +56,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	idle := fs.Duration("idle", 10*time.Minute, "end a game after this long without input from the player")
 	maxTime := fs.Duration("max-time", 2*time.Hour, "end a game after this long in any case")
 	connRate := fs.Int("conn-rate", 30, "`N` connections a minute one address may open, after a burst of 10; 0: no limit")
-	scorePath := fs.String("scores", "", "high-score file `PATH`, with the best games' replays in PATH.replays (default: the config dir's poolroids/serve-scores.json)")
+	scorePath := fs.String("scores", "", "high-score file `PATH`, with the best games' replays in PATH.replays, or a PostgreSQL URL postgres://… that many servers may share (default: the config dir's poolroids/serve-scores.json)")
 	strategy := fs.String("strategy", "", "pool strategy `NAME` every game starts with: "+pool.StrategyNames()+" (default: the level set's)")
 	g := addGameFlags(fs, "serve")
 	fps := fs.Int("fps", 30, "`N` screen redraws per second, 1..240 (each costs bandwidth)")
@@ -58,6 +66,9 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	watchers := fs.Int("watchers", hub.DefaultWatchers, "`N` watchers of live games at once (ssh -t host watch NAME); one more is told why")
 	watchersPerGame := fs.Int("watchers-per-game", hub.DefaultWatchersPerGame, "`N` watchers of one game at once")
 	watchable := fs.Bool("watchable", true, "solo games start open to watchers (a player hides theirs with o)")
+	metricsAddr := fs.String("metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics, a listener apart from the SSH port (default: none)")
+	withPprof := fs.Bool("pprof", false, "serve net/http/pprof under /debug/pprof/ on the -metrics listener")
+	proxyFrom := fs.String("proxy-protocol-from", "", "load balancers' `CIDR[,CIDR…]` whose connections must open with a PROXY protocol header (v1 or v2) giving the client's address; a header from elsewhere is refused")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -86,9 +97,21 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	case *watchersPerGame < 1:
 		return bad("-watchers-per-game %d: want at least 1", *watchersPerGame)
 	}
+	switch {
+	case *withPprof && *metricsAddr == "":
+		return bad("-pprof needs -metrics ADDR")
+	case *metricsAddr != "" && *metricsAddr == *listen:
+		return bad("-metrics %s: the SSH port; give the metrics a listener of their own", *metricsAddr)
+	}
 	startups, err := serve.ParseStartups(*maxStartups)
 	if err != nil {
 		return bad("-max-startups: %v", err)
+	}
+	var balancers []netip.Prefix
+	if *proxyFrom != "" {
+		if balancers, err = serve.ParsePrefixes(*proxyFrom); err != nil {
+			return bad("-proxy-protocol-from: %v", err)
+		}
 	}
 	set, err := g.load()
 	if err != nil {
@@ -108,10 +131,11 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		log.Error("cannot start", "err", err)
 		return 1
 	}
-	store, err := openServeScores(*scorePath)
+	store, err := openServeScores(ctx, *scorePath)
 	if store == nil || errors.Is(err, scores.ErrNotFile) {
 		return fail(err)
 	}
+	defer store.Close()
 	if err != nil {
 		// A bad file was set aside: the server goes on with a fresh table.
 		log.Warn("high scores", "err", err)
@@ -127,12 +151,18 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	opts.Hidden = !*watchable
+	var m *metrics.Metrics
+	if *metricsAddr != "" {
+		m = metrics.New()
+		m.Games(opts.Live)
+		opts.Frame = m.Frame
+	}
 
 	rate := *connRate
 	if rate == 0 {
 		rate = -1
 	}
-	srv, err := serve.New(serve.Config{
+	cfg := serve.Config{
 		HostKeyPath:           *hostKey,
 		AuthorizedKeysPath:    *authorized,
 		MaxSessions:           *maxSessions,
@@ -142,11 +172,24 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		Idle:                  *idle,
 		MaxTime:               *maxTime,
 		ConnPerMinute:         rate,
+		ProxyFrom:             balancers,
 		Logger:                log,
 		Play:                  servePlay(arenas, opts),
-	})
+	}
+	if m != nil { // a nil *Metrics would make a non-nil Observer
+		cfg.Observer = m
+	}
+	srv, err := serve.New(cfg)
 	if err != nil {
 		return fail(err)
+	}
+	if m != nil {
+		m.Sessions(srv.Sessions, *maxSessions)
+		stop, err := serveMetrics(*metricsAddr, m.Handler(*withPprof), log)
+		if err != nil {
+			return fail(err)
+		}
+		defer stop()
 	}
 
 	served := make(chan error, 1)
@@ -166,10 +209,16 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	return 0
 }
 
-// openServeScores opens the server's high-score table: its own file, apart
-// from local play's, with every player named by serve.Session.Player. The
-// store is nil only when there is no config directory to put it in.
-func openServeScores(path string) (*scores.Store, error) {
+// openServeScores opens the server's high-score table: a PostgreSQL
+// database, or its own file, apart from local play's, with every player
+// named by serve.Session.Player. The store is nil when the database cannot
+// be reached, or there is no config directory to put the file in.
+func openServeScores(ctx context.Context, path string) (*scores.Store, error) {
+	if strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://") {
+		ctx, cancel := context.WithTimeout(ctx, dbWait)
+		defer cancel()
+		return scores.OpenPostgres(ctx, path)
+	}
 	if path == "" {
 		local, err := scores.DefaultPath()
 		if err != nil {
@@ -178,4 +227,18 @@ func openServeScores(path string) (*scores.Store, error) {
 		path = filepath.Join(filepath.Dir(local), "serve-scores.json")
 	}
 	return scores.Open(path)
+}
+
+// serveMetrics serves h on a listener of its own at addr until stop is
+// called. The listener is open when it returns, so that a bad address
+// stops the server at start.
+func serveMetrics(addr string, h http.Handler, log *slog.Logger) (stop func(), err error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("metrics: %w", err)
+	}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	log.Info("metrics", "addr", "http://"+ln.Addr().String()+"/metrics")
+	go func() { _ = hs.Serve(ln) }()
+	return func() { _ = hs.Close() }, nil
 }

@@ -48,6 +48,9 @@ func TestServeBadFlags(t *testing.T) {
 		{"max per address", []string{"--max-per-address", "0"}, "-max-per-address 0"},
 		{"max startups", []string{"--max-startups", "1:2"}, "-max-startups"},
 		{"max startups per address", []string{"--max-startups-per-address", "0"}, "-max-startups-per-address 0"},
+		{"pprof without metrics", []string{"--pprof"}, "-pprof needs -metrics"},
+		{"metrics on the SSH port", []string{"--listen", "127.0.0.1:2222", "--metrics", "127.0.0.1:2222"}, "the SSH port"},
+		{"proxy protocol from", []string{"--proxy-protocol-from", "10.0.0.0/8,nowhere"}, `-proxy-protocol-from: "nowhere"`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,22 +69,31 @@ type serverProc struct {
 	addr    string
 	port    int
 	hostKey ssh.PublicKey // the key it created on start
-	mu      sync.Mutex
-	log     bytes.Buffer
+	log     syncBuffer
 	done    chan struct{} // closed when the process has exited
 	err     error         // its exit, once done is closed
 }
 
-func (p *serverProc) Write(b []byte) (int, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.log.Write(b)
+func (p *serverProc) Write(b []byte) (int, error) { return p.log.Write(b) }
+
+func (p *serverProc) logText() string { return p.log.String() }
+
+// syncBuffer is a bytes.Buffer safe for one writer and one reader.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
 }
 
-func (p *serverProc) logText() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.log.String()
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
 
 // waitLog waits for the server's log to hold all of want on one line.

@@ -32,7 +32,7 @@ func (s *session) arenaInput() game.Input {
 // over, storing its score.
 func (s *session) arenaTick(now time.Duration) bool {
 	if entry, ok := s.arenaSample(now); ok {
-		s.record(entry)
+		s.recordLater(entry)
 	}
 	return true
 }

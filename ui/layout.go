@@ -517,6 +517,11 @@ func (s *session) beforeDraw(scr tcell.Screen) bool {
 func (s *session) afterDraw(tcell.Screen) {
 	s.frames++
 	s.render += time.Since(s.drawStart)
+	if s.opts.Frame != nil {
+		gap := s.drawStart.Sub(s.lastFrame)
+		s.opts.Frame(!s.lastFrame.IsZero() && gap > 2*time.Second/time.Duration(s.opts.FPS))
+		s.lastFrame = s.drawStart
+	}
 }
 
 // drawTooSmall asks for a larger terminal, centred on the screen. It

@@ -34,12 +34,28 @@ type LobbyScore struct {
 	Replay string // the owner's key of the game's replay; "" for none, and the entry cannot be chosen
 }
 
+// LobbyPlace is the player's best on a board of high scores.
+type LobbyPlace struct {
+	Place int // 1-based; 0: the player has no game on the board
+	Score int
+}
+
+// LobbyBoard is a board of the high scores of a shorter period than all
+// time, shown after those of all time.
+type LobbyBoard struct {
+	Title  string       // "THIS WEEK", "TODAY"
+	Scores []LobbyScore // best first
+	You    LobbyPlace
+}
+
 // LobbyData is what the lobby shows, as its owner knows it at a refresh.
 // The lobby reads it during [Lobby.Refresh] only and keeps no slice of it.
 type LobbyData struct {
 	Arenas []LobbyArena
 	Games  []LobbyGame
-	Scores []LobbyScore // best first
+	Scores []LobbyScore // of all time, best first
+	You    LobbyPlace   // the player's best of all time; shown with Boards only
+	Boards []LobbyBoard
 }
 
 // ChoiceKind is what a player chose in the lobby.
@@ -191,22 +207,15 @@ func (l *Lobby) Refresh() {
 	h := l.header(1, "HIGH SCORES", 17).right("score", 7).right("wave", 4)
 	h.must = cells(h.b)
 	h.str(" arena")
-	for i, s := range d.Scores {
-		var ln *lobbyLine
-		if s.Replay != "" {
-			ln = l.item(1, Choice{Kind: ChoiceReplay, Score: s})
-		} else {
-			ln = l.add(1, lobbyNoteStyle, true)
-		}
-		ln.b = appendIntRight(ln.b, int64(i+1), 2)
-		ln.str(" ").cell(s.Name, 12).num(s.Score, 7).num(s.Wave, 4)
-		ln.must = cells(ln.b)
-		if s.Arena != "" {
-			ln.str(" ").str(s.Arena)
-		}
+	l.scores(d.Scores)
+	if len(d.Boards) > 0 {
+		l.you(d.You)
 	}
-	if len(d.Scores) == 0 {
-		l.add(1, lobbyNoteStyle, true).str("no score yet")
+	for _, b := range d.Boards {
+		l.add(1, tcell.StyleDefault, false)
+		l.header(1, b.Title, 17)
+		l.scores(b.Scores)
+		l.you(b.You)
 	}
 	for c := range l.cols {
 		for i := range l.cols[c] {
@@ -225,6 +234,43 @@ func (l *Lobby) Refresh() {
 			break
 		}
 	}
+}
+
+// scores appends a board's entries to the right column; those with a
+// replay can be chosen.
+func (l *Lobby) scores(list []LobbyScore) {
+	for i, s := range list {
+		var ln *lobbyLine
+		if s.Replay != "" {
+			ln = l.item(1, Choice{Kind: ChoiceReplay, Score: s})
+		} else {
+			ln = l.add(1, lobbyNoteStyle, true)
+		}
+		ln.b = appendIntRight(ln.b, int64(i+1), 2)
+		ln.str(" ").cell(s.Name, 12).num(s.Score, 7).num(s.Wave, 4)
+		ln.must = cells(ln.b)
+		if s.Arena != "" {
+			ln.str(" ").str(s.Arena)
+		}
+	}
+	if len(list) == 0 {
+		l.add(1, lobbyNoteStyle, true).str("no score yet")
+	}
+}
+
+// you appends the player's place on a board, its score under the
+// entries' scores.
+func (l *Lobby) you(p LobbyPlace) {
+	ln := l.add(1, lobbyNoteStyle, true).str("   you")
+	if p.Place == 0 {
+		ln.str(": no game yet")
+		return
+	}
+	ln.b = strconv.AppendInt(append(ln.b, " #"...), int64(p.Place), 10)
+	for len(ln.b) < 2+1+12 { // an entry's place, space and name
+		ln.b = append(ln.b, ' ')
+	}
+	ln.num(p.Score, 7)
 }
 
 // Select moves the selection to c's line when it is listed, so that the

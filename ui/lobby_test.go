@@ -2,11 +2,16 @@ package ui
 
 import (
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"poolroids/game/hub"
+	"poolroids/ui/scores"
 )
 
 // lobbyData is the lobby of the tests: three arenas (one full), two live
@@ -119,11 +124,23 @@ func TestLobbyScreen(t *testing.T) {
 		{"60x20", 60, 20, []any{tcell.KeyTab}}, // one column, scrolled to the scores
 		{"80x24-new", 80, 24, []any{"n", "Duel!", tcell.KeyTab, tcell.KeyRight}},
 		{"80x24-empty", 80, 24, nil},
+		{"120x40-boards", 120, 40, nil},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			lt := newLobbyTest(t, tt.w, tt.h)
-			if strings.HasSuffix(tt.name, "empty") {
+			switch {
+			case strings.HasSuffix(tt.name, "empty"):
 				lt.data = LobbyData{}
+				lt.l.Refresh()
+			case strings.HasSuffix(tt.name, "boards"):
+				// The player's best of all time is 12th; of this week, on
+				// the board; of today, none.
+				lt.data.Scores = lt.data.Scores[:5]
+				lt.data.You = LobbyPlace{Place: 12, Score: 4100}
+				lt.data.Boards = []LobbyBoard{
+					{Title: "THIS WEEK", Scores: lt.data.Scores[2:5], You: LobbyPlace{Place: 2, Score: 17000}},
+					{Title: "TODAY"},
+				}
 				lt.l.Refresh()
 			}
 			lt.keys(tt.keys...)
@@ -398,5 +415,37 @@ func TestLobbySelect(t *testing.T) {
 	lt.keys(tcell.KeyUp, tcell.KeyDown, tcell.KeyEnter) // opens the form, empty
 	if !lt.l.form.open {
 		t.Errorf("New arena not selected: Enter did not open the form\n%s", lt.draw())
+	}
+}
+
+// TestLobbyListBoards: the lobby's data holds the table's boards of all
+// time, this week and today, and the player's best on each.
+func TestLobbyListBoards(t *testing.T) {
+	store, err := scores.Open(filepath.Join(t.TempDir(), "scores.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range []scores.Entry{
+		{Name: "old", Score: 900, When: time.Now().AddDate(-1, 0, 0)},
+		{Name: "ann", Score: 500, When: time.Now().AddDate(-1, 0, 0)},
+		{Name: "ann", Score: 100},
+		{Name: "bob", Score: 200},
+	} {
+		if _, err := store.Add(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	h, err := hub.New(hub.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	d := lobbyList(LobbyOptions{Game: Options{Scores: store, Player: "ann"}, Hub: h})
+	got := fmt.Sprintf("%d:%+v", len(d.Scores), d.You)
+	for _, b := range d.Boards {
+		got += fmt.Sprintf(" %s %d:%+v", b.Title, len(b.Scores), b.You)
+	}
+	if want := "4:{Place:2 Score:500} THIS WEEK 2:{Place:2 Score:100} TODAY 2:{Place:2 Score:100}"; got != want {
+		t.Errorf("lobby data %s\nwant %s", got, want)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/ui/scores"
 	"poolroids/ui/vt"
 )
 
@@ -458,8 +460,21 @@ func lobbyList(lo LobbyOptions) LobbyData {
 	if lo.Game.Scores == nil {
 		return d
 	}
-	for _, e := range lo.Game.Scores.Top(8) {
-		d.Scores = append(d.Scores, LobbyScore{Name: e.Name, Score: e.Score, Wave: e.Wave, Arena: e.Arena, Replay: e.Replay})
+	board := func(p scores.Period, n int) ([]LobbyScore, LobbyPlace) {
+		var list []LobbyScore
+		for _, e := range lo.Game.Scores.Board(p, n) {
+			list = append(list, LobbyScore{Name: e.Name, Score: e.Score, Wave: e.Wave, Arena: e.Arena, Replay: e.Replay})
+		}
+		var you LobbyPlace
+		if e, place, ok := lo.Game.Scores.Best(p, lo.Game.Player); ok {
+			you = LobbyPlace{Place: place, Score: e.Score}
+		}
+		return list, you
+	}
+	d.Scores, d.You = board(scores.AllTime, 8)
+	for _, p := range scores.Periods[1:] {
+		list, you := board(p, 3)
+		d.Boards = append(d.Boards, LobbyBoard{Title: strings.ToUpper(p.String()), Scores: list, You: you})
 	}
 	return d
 }

@@ -51,6 +51,10 @@ type Options struct {
 	// it ends, so that a server's idle limit can spare a watcher, who has
 	// no reason to type.
 	Watching func(on bool)
+	// Frame, if set, is told of every frame drawn, and whether it came
+	// late: more than two frame times after the one before. It runs on
+	// the drawing goroutine, so it must be quick; for metrics.
+	Frame func(late bool)
 }
 
 // Result tells how a [Run] ended.
@@ -144,6 +148,7 @@ type session struct {
 	frames    uint64
 	render    time.Duration // total time spent drawing frames
 	drawStart time.Time
+	lastFrame time.Time // when the last frame was drawn, for Options.Frame
 
 	// In an arena (Options.Arena) the world is shared: it is read only
 	// under the arena's read lock (taken after mu, never before), and
@@ -429,8 +434,20 @@ func (s *session) tick() {
 		return
 	}
 	if entry, ok := s.step(time.Since(s.clock)); ok {
-		s.record(entry)
+		s.recordLater(entry)
 	}
+}
+
+// recordLater records entry on a goroutine of the session's loops: a save
+// may wait on a disk's lock or a database's retries, and the game steps on
+// meanwhile. The session's end waits for it.
+func (s *session) recordLater(entry scores.Entry) {
+	s.loops.Add(1)
+	go func() {
+		defer s.loops.Done()
+		defer s.guard()
+		s.record(entry)
+	}()
 }
 
 // record stores a finished game's score, with its replay, and shows its

@@ -270,3 +270,38 @@ func (l *Live) Games() []Game {
 	slices.SortFunc(list[arenas:], func(a, b Game) int { return strings.Compare(a.Name, b.Name) })
 	return list
 }
+
+// Worlds calls fn with the world of every live game, each under its read
+// lock: the hub's open arenas (arena true) and every solo game, hidden or
+// not. It is for metrics, which sum the games' pools; fn must be quick,
+// since each game waits for its step meanwhile.
+func (l *Live) Worlds(fn func(w *game.World, arena bool)) {
+	if l.hub != nil {
+		l.hub.mu.Lock()
+		for _, a := range l.hub.arenas {
+			a.mu.RLock()
+			fn(a.world, true)
+			a.mu.RUnlock()
+		}
+		l.hub.mu.Unlock()
+	}
+	// A solo's lock is taken before l.mu (Add runs under it), never after.
+	l.mu.Lock()
+	solos := make([]*Solo, 0, len(l.solos))
+	for _, s := range l.solos {
+		solos = append(solos, s)
+	}
+	l.mu.Unlock()
+	for _, s := range solos {
+		s.RLock()
+		fn(s.game.World(), false)
+		s.RUnlock()
+	}
+}
+
+// Watchers returns how many watch a live game, in all.
+func (l *Live) Watchers() int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.watchers
+}

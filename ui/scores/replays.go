@@ -73,16 +73,21 @@ func (s *Store) keepReplay(e Entry, replay []byte) {
 }
 
 // keptReplays forgets the replays of the entries beyond the best
-// KeepReplays, and those whose file is gone, and returns the names of the
-// others. The caller holds s.mu, writeMu and the file lock.
+// KeepReplays of all time, and those whose file is gone, and returns the
+// names of the others. The caller holds s.mu, writeMu and the file lock.
 func (s *Store) keptReplays() map[string]bool {
 	kept := make(map[string]bool, KeepReplays)
+	best := make(map[string]bool, KeepReplays)
+	top := s.board(AllTime)
+	for _, e := range top[:min(KeepReplays, len(top))] {
+		best[e.Replay] = true
+	}
 	for i := range s.entries {
 		r := &s.entries[i].Replay
 		if *r == "" {
 			continue
 		}
-		if info, err := os.Stat(filepath.Join(s.replayDir(), *r)); i >= KeepReplays || err != nil || !info.Mode().IsRegular() {
+		if info, err := os.Stat(filepath.Join(s.replayDir(), *r)); !best[*r] || err != nil || !info.Mode().IsRegular() {
 			*r = ""
 			continue
 		}
@@ -124,6 +129,9 @@ func (s *Store) ReadReplay(name string) ([]byte, error) {
 	}
 	if !replayFile(name) {
 		return nil, fmt.Errorf("high scores: %q names no replay", name)
+	}
+	if s.db != nil {
+		return s.db.readReplay(name)
 	}
 	if err := s.checkReplayDir(); err != nil {
 		return nil, err

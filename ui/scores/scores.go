@@ -43,13 +43,23 @@
 // files only in the directory of its own file. Without the lock the table
 // is not saved; without the directory only the replays are not kept.
 //
-// # Players
+// # Players and boards
 //
 // Every entry carries a player name (on a local game the user, over SSH the
-// user name plus a short key fingerprint). The store keeps each player's
+// user name plus a short key fingerprint). A board keeps each player's
 // best [PerPlayer] entries and at most [MaxEntries] in all, so a public
-// server's file stays small however many players come. [Store.Top] is the
-// table of everyone, [Store.TopFor] one player's own.
+// server's file stays small however many players come. There is a board
+// for each [Period]: all time, this week and today, the last two starting
+// afresh each Monday and each midnight, UTC ([Store.Board], and
+// [Store.Best] for a player's best on one). The store keeps what is on
+// any board: today's best stays though it is not among the player's best
+// of all time. [Store.Top] is the board of all time, [Store.TopFor] one
+// player's own entries on it.
+//
+// # PostgreSQL
+//
+// [OpenPostgres] keeps the table in a PostgreSQL database instead, which
+// any number of servers on any number of hosts may share: see postgres.go.
 //
 // A Store is safe for concurrent use: SSH sessions share one.
 package scores
@@ -127,6 +137,8 @@ func (e *SaveError) Error() string {
 	switch {
 	case errors.As(e.Err, &aside) || errors.Is(e.Err, ErrNotFile):
 		return "high score not saved: the score file is unusable"
+	case errors.Is(e.Err, ErrDatabase):
+		return "high score not saved: the score database is unreachable"
 	case errors.As(e.Err, &errno):
 		return "high score not saved: " + errno.Error()
 	}
@@ -161,8 +173,10 @@ type Store struct {
 	diskErr error
 	log     *slog.Logger // set by SetLogger before use; nil: no log
 
-	mu      sync.Mutex // guards entries
-	entries []Entry    // sorted by better()
+	mu      sync.Mutex       // guards entries
+	entries []Entry          // sorted by compare: every board's entries (see prune)
+	now     func() time.Time // the periods' clock; nil: time.Now
+	db      *database        // set by OpenPostgres: the table lives there, not in path
 
 	writeMu sync.Mutex // one file write at a time, each of the latest table
 }
@@ -200,9 +214,9 @@ func Open(path string) (*Store, error) {
 	s.removeTemps()
 	entries, err := load(path)
 	if err == nil {
-		for _, e := range entries {
-			s.insert(e)
-		}
+		// Kept whole: what fell off every board goes at the next save.
+		slices.SortStableFunc(entries, compare)
+		s.entries = entries
 		return s, nil
 	}
 	warn := setAside(path, err)
@@ -286,7 +300,8 @@ func (s *Store) removeTemps() {
 // before the store is used; a nil logger, the default, logs nothing.
 func (s *Store) SetLogger(l *slog.Logger) { s.log = l }
 
-// Path returns the file the store saves to.
+// Path returns the file the store saves to; for a database, its server
+// and name.
 func (s *Store) Path() string { return s.path }
 
 // Add records e and saves the table. A zero When is set to now, and When is
@@ -316,24 +331,35 @@ func (s *Store) AddReplay(e Entry, replay []byte) (rank int, err error) {
 		return 0, fmt.Errorf("high scores: time %v out of range", e.When)
 	}
 	e.When = e.When.UTC()
+	if s.db != nil {
+		e.When = e.When.Truncate(time.Microsecond) // as PostgreSQL keeps it
+	}
 
 	s.mu.Lock()
 	s.insert(e)
 	s.mu.Unlock()
 	err = s.save(e, replay)
 	if err != nil && s.log != nil {
-		s.log.Warn("high score not saved", "player", e.Name, "score", e.Score, "file", s.path, "err", errors.Unwrap(err))
+		s.log.Warn("high score not saved", "player", e.Name, "score", e.Score, "where", s.path, "err", errors.Unwrap(err))
 	}
 	// The rank in the table as saved, with other processes' entries.
 	return s.rank(e), err
 }
 
-// rank returns e's 1-based place in the table, 0 when e is not in it.
+// rank returns e's 1-based place in the table of all time, 0 when e is
+// not on it.
 func (s *Store) rank(e Entry) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if i, ok := s.find(e); ok {
-		return i + 1
+	return s.place(e)
+}
+
+// place is rank with s.mu held.
+func (s *Store) place(e Entry) int {
+	for i, o := range s.board(AllTime) {
+		if compare(o, e) == 0 && o.Wave == e.Wave && o.Strategy == e.Strategy {
+			return i + 1
+		}
 	}
 	return 0
 }
@@ -349,16 +375,9 @@ func (s *Store) find(e Entry) (int, bool) {
 	return 0, false
 }
 
-// Top returns the best n entries of all players, best first (all of them
-// when n <= 0). The slice is the caller's.
-func (s *Store) Top(n int) []Entry {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if n <= 0 || n > len(s.entries) {
-		n = len(s.entries)
-	}
-	return slices.Clone(s.entries[:n])
-}
+// Top returns the best n entries of all players of all time, best first
+// (all of them when n <= 0). The slice is the caller's.
+func (s *Store) Top(n int) []Entry { return s.Board(AllTime, n) }
 
 // TopFor returns the best n entries of the player name, best first (all of
 // them when n <= 0). The name is cleaned as [Store.Add] cleans it.
@@ -367,7 +386,7 @@ func (s *Store) TopFor(name string, n int) []Entry {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Entry
-	for _, e := range s.entries {
+	for _, e := range s.board(AllTime) {
 		if e.Name == name {
 			out = append(out, e)
 			if len(out) == n {
@@ -378,34 +397,29 @@ func (s *Store) TopFor(name string, n int) []Entry {
 	return out
 }
 
-// insert puts e in its place and applies the limits; it returns e's rank,
-// 0 if e did not stay. The caller holds s.mu (or owns s).
+// insert puts e in its place and drops what is on no board; it returns
+// e's rank of all time, 0 if it is not on that board. The caller holds
+// s.mu (or owns s).
 func (s *Store) insert(e Entry) int {
 	i, _ := slices.BinarySearchFunc(s.entries, e, compare)
 	s.entries = slices.Insert(s.entries, i, e)
-	rank := i + 1
+	s.prune()
+	return s.place(e)
+}
 
-	// The player's entries beyond PerPlayer are the worst of theirs.
-	seen := 0
-	for j := 0; j < len(s.entries); j++ {
-		if s.entries[j].Name != e.Name {
-			continue
-		}
-		if seen++; seen > PerPlayer {
-			if j == i {
-				rank = 0
-			}
-			s.entries = slices.Delete(s.entries, j, j+1)
-			j--
+// merge adds the entries of es that the table lacks, then drops what is
+// on no board. The caller holds s.mu (or owns s).
+func (s *Store) merge(es []Entry) {
+	n := len(s.entries)
+	for _, e := range es {
+		if _, ok := s.find(e); !ok {
+			s.entries = append(s.entries, e)
 		}
 	}
-	if len(s.entries) > MaxEntries {
-		if rank > MaxEntries {
-			rank = 0
-		}
-		s.entries = slices.Delete(s.entries, MaxEntries, len(s.entries))
+	if len(s.entries) > n {
+		slices.SortStableFunc(s.entries, compare)
+		s.prune()
 	}
-	return rank
 }
 
 // compare orders entries best first: higher score, then the earlier game
@@ -424,6 +438,9 @@ func compare(a, b Entry) int {
 // writes the table to the file atomically, under the lock that other
 // processes' saves take too. An error is a *SaveError.
 func (s *Store) save(e Entry, replay []byte) error {
+	if s.db != nil {
+		return s.db.save(s, e, replay)
+	}
 	if s.diskErr != nil {
 		return &SaveError{Path: s.path, Err: s.diskErr}
 	}
@@ -466,16 +483,18 @@ func (s *Store) mergeAndWrite(e Entry, replay []byte) error {
 	}
 	// Taken under writeMu, so the last writer always writes the latest table.
 	s.mu.Lock()
+	var news []Entry
 	for _, o := range theirs {
 		if i, ok := s.find(o); ok {
 			s.entries[i].Replay = o.Replay // the file says which replays are kept
 		} else {
-			s.insert(o)
+			news = append(news, o)
 		}
 	}
-	i, ok := s.find(e)
+	s.merge(news)
+	rank := s.place(e)
 	s.mu.Unlock()
-	if replay != nil && ok && i < KeepReplays {
+	if replay != nil && rank > 0 && rank <= KeepReplays {
 		s.keepReplay(e, replay)
 	}
 	s.mu.Lock()

@@ -74,6 +74,17 @@
 // A game that does not return within 2 s of being told to end has its
 // connection cut.
 //
+// # Behind a load balancer
+//
+// [Config.ProxyFrom] names the balancers that open each connection with a
+// PROXY protocol header (v1 or v2, HAProxy's send-proxy): the client's
+// address it carries is then the one every limit, refusal and log line
+// sees. A balancer's connection without a header is refused, and so is a
+// header from any other address: a client could otherwise pick its
+// address and dodge every per-address limit. The header is read on a
+// goroutine of the connection's own, within LoginTimeout, so a slow one
+// holds up no other.
+//
 // # Authentication
 //
 // Open by default, as public SSH games are: any public key (its SHA256
@@ -94,4 +105,5 @@
 // Refusals are not allowed to flood it: the first of a kind from an
 // address is logged at once, the ones that follow as one "rejected" line
 // per kind and address every RefusalSummary (a minute), with their count.
+// [Config.Observer] is told the same events, for metrics.
 package serve

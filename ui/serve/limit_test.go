@@ -116,8 +116,15 @@ func TestParseStartups(t *testing.T) {
 // dialFrom logs in to ts from the loopback address ip.
 func (ts *testServer) dialFrom(t *testing.T, ip string) (*ssh.Client, error) {
 	t.Helper()
+	return ts.dialVia(t, ip, ts.addr)
+}
+
+// dialVia logs in to ts from the loopback address ip through addr, which
+// relays to ts (addr is ts.addr for a direct connection).
+func (ts *testServer) dialVia(t *testing.T, ip, addr string) (*ssh.Client, error) {
+	t.Helper()
 	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
-	nc, err := d.Dial("tcp", ts.addr)
+	nc, err := d.Dial("tcp", addr)
 	if errors.Is(err, syscall.EADDRNOTAVAIL) && os.Getenv("CI") != "true" {
 		t.Skipf("%s is not a loopback address here (Linux has all of 127/8)", ip)
 	}

@@ -17,6 +17,7 @@ import (
 type refusals struct {
 	log   *slog.Logger
 	every time.Duration
+	obs   Observer // told of every refusal; nil: none
 
 	mu    sync.Mutex
 	m     map[refusalKey]int // refusals not logged yet
@@ -35,6 +36,9 @@ func newRefusals(log *slog.Logger, every time.Duration) *refusals {
 // note records one refusal of reason from addr. The first is logged on log
 // with attrs.
 func (r *refusals) note(log *slog.Logger, addr netip.Prefix, reason string, attrs ...any) {
+	if r.obs != nil {
+		r.obs.Refused(reason)
+	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	k := refusalKey{reason, addr}

@@ -6,9 +6,11 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/netip"
 	"sync"
 	"time"
 
+	"github.com/pires/go-proxyproto"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -80,6 +82,14 @@ type Config struct {
 	// ConnPerMinute: no limit).
 	ConnPerMinute int
 	ConnBurst     int
+	// ProxyFrom lists the load balancers that send the PROXY protocol
+	// (v1 or v2): a connection from one of them must open with a header,
+	// and the client's address it gives is the one every limit and log
+	// line sees; a header from any other address is refused. nil: no
+	// header is read, and a connection's address is its socket's.
+	ProxyFrom []netip.Prefix
+	// Observer, if set, is told what the server does, for metrics.
+	Observer Observer
 	// Play runs one game. Required.
 	Play PlayFunc
 	// Logger receives the structured log (nil: slog.Default()).
@@ -205,6 +215,7 @@ func New(cfg Config) (*Server, error) {
 		listeners: make(map[net.Listener]struct{}),
 		conns:     make(map[net.Conn]struct{}),
 	}
+	s.refusals.obs = cfg.Observer
 	if cfg.ConnPerMinute > 0 {
 		s.limit = newLimiter(float64(cfg.ConnPerMinute)/60, cfg.ConnBurst, maxTracked)
 	}
@@ -270,6 +281,9 @@ func (s *Server) ListenAndServe(addr string) error {
 // Serve accepts connections on ln until Shutdown, then returns
 // ErrServerClosed; any other accept error ends it too. Serve closes ln.
 func (s *Server) Serve(ln net.Listener) error {
+	if s.cfg.ProxyFrom != nil {
+		ln = &proxyproto.Listener{Listener: ln, ConnPolicy: proxyPolicy(s.cfg.ProxyFrom), ReadHeaderTimeout: s.cfg.LoginTimeout}
+	}
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -302,6 +316,10 @@ func (s *Server) Serve(ln net.Listener) error {
 			return err
 		}
 		delay = 0
+		if pc, ok := nc.(*proxyproto.Conn); ok {
+			s.proxied(pc)
+			continue
+		}
 		s.accept(nc)
 	}
 }
@@ -321,6 +339,9 @@ func (s *Server) accept(nc net.Conn) {
 		refuse(reason)
 		return
 	}
+	if s.cfg.Observer != nil {
+		s.cfg.Observer.Accepted()
+	}
 	seat := &seat{t: s.tally, k: k}
 	s.mu.Lock()
 	if s.closing {
@@ -339,14 +360,22 @@ func (s *Server) accept(nc net.Conn) {
 // within LoginTimeout, or at once when the server shuts down: until it
 // succeeds there is no session whose context Shutdown could cancel.
 func (s *Server) handshake(nc net.Conn) (*ssh.ServerConn, <-chan ssh.NewChannel, <-chan *ssh.Request, error) {
-	_ = nc.SetDeadline(time.Now().Add(s.cfg.LoginTimeout))
+	accepted := time.Now()
+	_ = nc.SetDeadline(accepted.Add(s.cfg.LoginTimeout))
 	stop := context.AfterFunc(s.base, func() { nc.Close() })
-	sc, chans, reqs, err := ssh.NewServerConn(nc, s.ssh)
+	var wire net.Conn = nc
+	if s.cfg.Observer != nil {
+		wire = counted{nc, s.cfg.Observer}
+	}
+	sc, chans, reqs, err := ssh.NewServerConn(wire, s.ssh)
 	if !stop() && err == nil {
 		// Shutdown came as the handshake ended: nc is closed, so is sc.
 		return nil, nil, nil, ErrServerClosed
 	}
 	_ = nc.SetDeadline(time.Time{})
+	if err == nil && s.cfg.Observer != nil {
+		s.cfg.Observer.LoggedIn(time.Since(accepted))
+	}
 	return sc, chans, reqs, err
 }
 

@@ -194,6 +194,9 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 	if ended == nil {
 		ended = endDisconnect
 	}
+	if s.cfg.Observer != nil {
+		s.cfg.Observer.Ended(time.Since(c.start))
+	}
 	c.log.Info("disconnect", "duration", time.Since(c.start).Round(time.Millisecond),
 		"score", score, "reason", ended.reason)
 }

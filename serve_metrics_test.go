@@ -1,0 +1,192 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"testing"
+	"time"
+
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+	"golang.org/x/crypto/ssh"
+)
+
+// freeAddr returns a loopback address with a port free a moment ago.
+func freeAddr(t testing.TB) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
+}
+
+// openShell logs in to srv with key and opens the lobby on a 120×40
+// terminal; its output goes to out (nil: discarded).
+func openShell(t *testing.T, srv *serverProc, key ssh.Signer, out io.Writer) (*ssh.Session, io.Writer) {
+	t.Helper()
+	c, err := ssh.Dial("tcp", srv.addr, &ssh.ClientConfig{
+		User:            "player",
+		Auth:            []ssh.AuthMethod{ssh.PublicKeys(key)},
+		HostKeyCallback: ssh.FixedHostKey(srv.hostKey),
+		Timeout:         10 * time.Second,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", 40, 120, nil); err != nil {
+		t.Fatal(err)
+	}
+	in, _ := sess.StdinPipe()
+	if out == nil {
+		out = io.Discard
+	}
+	sess.Stdout = out
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	return sess, in
+}
+
+// scrape reads url's metrics, which must parse as Prometheus's text
+// exposition format.
+func scrape(t *testing.T, url string) map[string]*dto.MetricFamily {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("GET %s: %s", url, resp.Status)
+	}
+	p := expfmt.NewTextParser(model.UTF8Validation)
+	fams, err := p.TextToMetricFamilies(resp.Body)
+	if err != nil {
+		t.Fatalf("the exposition does not parse: %v", err)
+	}
+	return fams
+}
+
+// value sums the samples of the family name whose labels include labels
+// (name=value pairs): a counter's or gauge's value, a histogram's count.
+func value(fams map[string]*dto.MetricFamily, name string, labels ...string) float64 {
+	f := fams[name]
+	if f == nil {
+		return -1
+	}
+	sum := 0.0
+next:
+	for _, m := range f.GetMetric() {
+		for i := 0; i+1 < len(labels); i += 2 {
+			found := false
+			for _, l := range m.GetLabel() {
+				found = found || l.GetName() == labels[i] && l.GetValue() == labels[i+1]
+			}
+			if !found {
+				continue next
+			}
+		}
+		switch {
+		case m.Counter != nil:
+			sum += m.Counter.GetValue()
+		case m.Gauge != nil:
+			sum += m.Gauge.GetValue()
+		case m.Histogram != nil:
+			sum += float64(m.Histogram.GetSampleCount())
+		}
+	}
+	return sum
+}
+
+// TestServeMetrics scrapes a running server while two players play solo
+// games (the lobby's Enter) and a third is told the server is full: the
+// exposition parses, the sessions, players and refusal show, and frames,
+// bytes and the pools' acquires move between two scrapes.
+func TestServeMetrics(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	metricsAddr := freeAddr(t)
+	srv := startServe(t, bin, dir, "--max-sessions", "2", "--metrics", metricsAddr, "--pprof")
+	url := "http://" + metricsAddr + "/metrics"
+	_, key := writeClientKey(t, dir)
+	shell := func() (*ssh.Session, io.Writer) { return openShell(t, srv, key, nil) }
+	for range 2 {
+		_, in := shell()
+		_, _ = io.WriteString(in, "\r") // the lobby's first choice: a solo game
+	}
+	full, _ := shell()
+	if err := full.Wait(); err == nil {
+		t.Error("a third player was let in with --max-sessions 2")
+	}
+
+	var first map[string]*dto.MetricFamily
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		first = scrape(t, url)
+		if value(first, "poolroids_players") == 2 && value(first, "poolroids_frames_total") > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("never 2 players drawing frames; players %v, frames %v",
+				value(first, "poolroids_players"), value(first, "poolroids_frames_total"))
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	time.Sleep(time.Second) // a second of play
+	second := scrape(t, url)
+
+	for _, c := range []struct {
+		name   string
+		labels []string
+		want   float64
+	}{
+		{"poolroids_sessions", nil, 2},
+		{"poolroids_sessions_limit", nil, 2},
+		{"poolroids_players", nil, 2},
+		{"poolroids_arenas", nil, 0},
+		{"poolroids_connections_accepted_total", nil, 3},
+		{"poolroids_handshake_duration_seconds", nil, 3},
+		{"poolroids_refused_total", []string{"reason", "server full"}, 1},
+	} {
+		if got := value(second, c.name, c.labels...); got != c.want {
+			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		labels []string
+	}{
+		{"poolroids_frames_total", nil},
+		{"poolroids_sent_bytes_total", nil},
+		{"poolroids_pool_acquires_total", []string{"pool", "bullets"}},
+		{"poolroids_pool_acquires_total", []string{"pool", "debris"}},
+		{"process_cpu_seconds_total", nil},
+	} {
+		if a, b := value(first, c.name, c.labels...), value(second, c.name, c.labels...); !(b > a && a >= 0) {
+			t.Errorf("%s%v went from %v to %v, want it to grow", c.name, c.labels, a, b)
+		}
+	}
+	if got := value(second, "go_goroutines"); got <= 0 {
+		t.Errorf("go_goroutines = %v: the Go collector is missing", got)
+	}
+	if got := value(second, "poolroids_pool_capacity", "pool", "bullets"); got <= 0 {
+		t.Errorf("bullet pools' capacity %v, want the two games' sum", got)
+	}
+	resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/cmdline", metricsAddr))
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Errorf("--pprof: /debug/pprof/cmdline: %v %v", resp, err)
+	}
+	if resp != nil {
+		resp.Body.Close()
+	}
+}

@@ -1,0 +1,358 @@
+package scores
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/url"
+	"slices"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// A Store opened with [OpenPostgres] keeps its table in PostgreSQL, which
+// every server of a fleet may share: one leaderboard for them all.
+//
+// The table is read into memory, as the file is, so that [Store.Top],
+// [Store.Board] and the rest never wait on the network: the lobby and the
+// game-over screen draw from memory. [Store.AddReplay] inserts the entry
+// in a transaction that holds an advisory lock, as the file store holds
+// its file lock: it reads the boards back, keeps the replay while the
+// entry is among the best [KeepReplays] of all time, drops the replays
+// pushed out and the player's entries on no board, and the memory then
+// takes the boards as the database holds them, every server's entries
+// included. Between saves, the memory is refreshed every refreshEvery.
+//
+// A database that cannot be reached costs a save its retries (saveTries,
+// each bounded by tryTimeout) and a [SaveError] the player is shown:
+// never a game or a session. Entries already saved are the database's:
+// they survive the database's restart and the server's.
+//
+// The schema lives in tables named poolroids_*, so that the database may
+// hold other things; its version is in poolroids_schema. OpenPostgres
+// creates or migrates it, under an advisory lock so that servers starting
+// together migrate once, and refuses a schema newer than it knows.
+
+const (
+	saveTries    = 3
+	tryTimeout   = 2 * time.Second
+	refreshEvery = 15 * time.Second
+	// lockKey keys the advisory locks of the migration and of the saves.
+	lockKey = 0x706f6f6c726f6964 // "poolroid"
+)
+
+// retryAfter is how long a failed attempt to save waits before the next.
+var retryAfter = [saveTries - 1]time.Duration{100 * time.Millisecond, 500 * time.Millisecond}
+
+// ErrDatabase is wrapped by a [SaveError] when the database could not be
+// reached or refused the save.
+var ErrDatabase = errors.New("score database unreachable")
+
+// migrations are the schema's versions: migrations[i] takes version i to
+// i+1. Append; never edit one that has shipped.
+var migrations = [][]string{
+	{ // 1: the entries, and the replays of the best.
+		`CREATE TABLE poolroids_scores (
+			id       bigserial PRIMARY KEY,
+			name     text NOT NULL,
+			score    integer NOT NULL,
+			wave     integer NOT NULL,
+			strategy text NOT NULL,
+			at       timestamptz NOT NULL,
+			arena    text NOT NULL DEFAULT '',
+			replay   text NOT NULL DEFAULT ''
+		)`,
+		`CREATE INDEX poolroids_scores_best ON poolroids_scores (score DESC, at, name COLLATE "C")`,
+		`CREATE INDEX poolroids_scores_name ON poolroids_scores (name)`,
+		`CREATE TABLE poolroids_replays (
+			name text PRIMARY KEY,
+			data bytea NOT NULL
+		)`,
+	},
+}
+
+// SchemaVersion is the version of the database schema this program makes.
+var SchemaVersion = len(migrations)
+
+// database is a Store's PostgreSQL.
+type database struct {
+	pool  *pgxpool.Pool
+	where string // the server and database, without credentials, for the log
+	stop  chan struct{}
+	done  sync.WaitGroup
+}
+
+// OpenPostgres opens the high-score table in the PostgreSQL database at
+// connURL (postgres://user@host/db?…, or any form pgx takes), creating or
+// migrating its schema, and loads it. An error means the database cannot
+// be used now: a server should say so and not start. Close the store to
+// stop its refreshes and close its connections.
+func OpenPostgres(ctx context.Context, connURL string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(connURL)
+	if err != nil {
+		return nil, fmt.Errorf("high scores: %w", err)
+	}
+	cfg.MaxConns = 4
+	where := (&url.URL{Scheme: "postgres", Host: cfg.ConnConfig.Host, Path: cfg.ConnConfig.Database}).String()
+	if cfg.ConnConfig.Port != 0 && cfg.ConnConfig.Host != "" && cfg.ConnConfig.Host[0] != '/' {
+		where = (&url.URL{Scheme: "postgres", Host: fmt.Sprintf("%s:%d", cfg.ConnConfig.Host, cfg.ConnConfig.Port), Path: cfg.ConnConfig.Database}).String()
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("high scores: %s: %w", where, err)
+	}
+	d := &database{pool: pool, where: where, stop: make(chan struct{})}
+	s := &Store{path: where, db: d}
+	if err := d.migrate(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("high scores: %s: %w", where, err)
+	}
+	entries, err := d.load(ctx, pool, s.clock())
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("high scores: %s: %w", where, err)
+	}
+	s.entries = entries
+	d.done.Add(1)
+	go d.refresh(s)
+	return s, nil
+}
+
+// Close stops a database store's refreshes and closes its connections; a
+// file store has nothing to close. The store must not be used after.
+func (s *Store) Close() {
+	if s.db == nil {
+		return
+	}
+	close(s.db.stop)
+	s.db.done.Wait()
+	s.db.pool.Close()
+}
+
+// migrate brings the schema to SchemaVersion.
+func (d *database) migrate(ctx context.Context) error {
+	return pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(lockKey)); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(ctx, `CREATE TABLE IF NOT EXISTS poolroids_schema (version integer NOT NULL)`); err != nil {
+			return err
+		}
+		var v int
+		err := tx.QueryRow(ctx, `SELECT version FROM poolroids_schema`).Scan(&v)
+		if errors.Is(err, pgx.ErrNoRows) {
+			_, err = tx.Exec(ctx, `INSERT INTO poolroids_schema (version) VALUES (0)`)
+		}
+		switch {
+		case err != nil:
+			return err
+		case v > len(migrations):
+			return fmt.Errorf("schema version %d is newer than this program's %d", v, len(migrations))
+		}
+		for _, m := range migrations[v:] {
+			for _, stmt := range m {
+				if _, err := tx.Exec(ctx, stmt); err != nil {
+					return fmt.Errorf("migrating the schema from version %d: %w", v, err)
+				}
+			}
+		}
+		_, err = tx.Exec(ctx, `UPDATE poolroids_schema SET version = $1`, len(migrations))
+		return err
+	})
+}
+
+// querier is a pool or a transaction.
+type querier interface {
+	Query(ctx context.Context, sql string, args ...any) (pgx.Rows, error)
+}
+
+// row is an entry as the database holds it.
+type row struct {
+	id int64
+	e  Entry
+}
+
+// boardQuery selects one period's board, as places counts it.
+const boardQuery = `SELECT id, name, score, wave, strategy, at, arena, replay FROM (
+	SELECT *, row_number() OVER (PARTITION BY name ORDER BY score DESC, at, id) AS n
+	FROM poolroids_scores WHERE at >= $1) b
+WHERE n <= $2 ORDER BY score DESC, at, name COLLATE "C" LIMIT $3`
+
+// loadRows reads every period's board at now, each entry once.
+func loadRows(ctx context.Context, q querier, now time.Time) ([]row, error) {
+	var all []row
+	seen := make(map[int64]bool)
+	for _, p := range Periods {
+		rows, err := q.Query(ctx, boardQuery, p.Start(now), PerPlayer, MaxEntries)
+		if err != nil {
+			return nil, err
+		}
+		board, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
+			var x row
+			err := r.Scan(&x.id, &x.e.Name, &x.e.Score, &x.e.Wave, &x.e.Strategy, &x.e.When, &x.e.Arena, &x.e.Replay)
+			x.e.When = x.e.When.UTC()
+			return x, err
+		})
+		if err != nil {
+			return nil, err
+		}
+		for _, x := range board {
+			if !seen[x.id] {
+				seen[x.id] = true
+				all = append(all, x)
+			}
+		}
+	}
+	slices.SortStableFunc(all, func(a, b row) int { return compare(a.e, b.e) })
+	return all, nil
+}
+
+// load reads the boards' entries, best first.
+func (d *database) load(ctx context.Context, q querier, now time.Time) ([]Entry, error) {
+	rows, err := loadRows(ctx, q, now)
+	if err != nil {
+		return nil, err
+	}
+	entries := make([]Entry, len(rows))
+	for i, x := range rows {
+		entries[i] = x.e
+	}
+	return entries, nil
+}
+
+// save saves e, retrying a failed attempt, and makes the memory the
+// database's boards. An error is a *SaveError wrapping ErrDatabase.
+func (d *database) save(s *Store, e Entry, replay []byte) error {
+	var err error
+	for try := range saveTries {
+		if try > 0 {
+			time.Sleep(retryAfter[try-1])
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), tryTimeout)
+		var entries []Entry
+		entries, err = d.saveOnce(ctx, s.clock(), e, replay)
+		cancel()
+		if err == nil {
+			s.mu.Lock()
+			s.entries = entries
+			s.mu.Unlock()
+			return nil
+		}
+	}
+	return &SaveError{Path: d.where, Err: fmt.Errorf("%w: %s: %w", ErrDatabase, d.where, err)}
+}
+
+// saveOnce is one attempt of save, in one transaction. It returns the
+// boards as the transaction leaves them.
+func (d *database) saveOnce(ctx context.Context, now time.Time, e Entry, replay []byte) (entries []Entry, err error) {
+	err = pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(lockKey)); err != nil {
+			return err
+		}
+		var id int64
+		err := tx.QueryRow(ctx, `INSERT INTO poolroids_scores (name, score, wave, strategy, at, arena)
+			VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`, e.Name, e.Score, e.Wave, e.Strategy, e.When, e.Arena).Scan(&id)
+		if err != nil {
+			return err
+		}
+		rows, err := loadRows(ctx, tx, now)
+		if err != nil {
+			return err
+		}
+		entries = make([]Entry, len(rows))
+		for i, x := range rows {
+			entries[i] = x.e
+		}
+		place := make([]int, len(entries))
+		places(entries, time.Time{}, place)
+		// Empty, not nil: ANY of NULL would match nothing, and keep all.
+		best := []string{} // the replays kept: those of the best KeepReplays of all time
+		mine := []int64{}  // the player's entries on some board
+		for i, x := range rows {
+			if x.e.Name == e.Name {
+				mine = append(mine, x.id)
+			}
+			if place[i] == 0 || place[i] > KeepReplays {
+				continue
+			}
+			if x.id == id && replay != nil {
+				name := replayName(e)
+				if _, err := tx.Exec(ctx, `INSERT INTO poolroids_replays (name, data) VALUES ($1, $2)
+					ON CONFLICT (name) DO UPDATE SET data = excluded.data`, name, replay); err != nil {
+					return err
+				}
+				if _, err := tx.Exec(ctx, `UPDATE poolroids_scores SET replay = $1 WHERE id = $2`, name, id); err != nil {
+					return err
+				}
+				entries[i].Replay = name
+			}
+			if entries[i].Replay != "" {
+				best = append(best, entries[i].Replay)
+			}
+		}
+		for i := range entries {
+			if entries[i].Replay != "" && !slices.Contains(best, entries[i].Replay) {
+				entries[i].Replay = ""
+			}
+		}
+		for _, stmt := range []struct {
+			sql  string
+			args []any
+		}{
+			{`DELETE FROM poolroids_replays WHERE NOT (name = ANY($1))`, []any{best}},
+			{`UPDATE poolroids_scores SET replay = '' WHERE replay <> '' AND NOT (replay = ANY($1))`, []any{best}},
+			{`DELETE FROM poolroids_scores WHERE name = $1 AND NOT (id = ANY($2))`, []any{e.Name, mine}},
+		} {
+			if _, err := tx.Exec(ctx, stmt.sql, stmt.args...); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	return entries, err
+}
+
+// refresh reloads the boards every refreshEvery until Close, so that
+// other servers' entries show between this one's saves.
+func (d *database) refresh(s *Store) {
+	defer d.done.Done()
+	t := time.NewTicker(refreshEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-d.stop:
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), tryTimeout)
+		entries, err := d.load(ctx, d.pool, s.clock())
+		cancel()
+		if err != nil {
+			if s.log != nil {
+				s.log.Debug("high scores not refreshed", "db", d.where, "err", err)
+			}
+			continue
+		}
+		s.mu.Lock()
+		s.entries = entries
+		s.mu.Unlock()
+	}
+}
+
+// readReplay reads the replay kept under name.
+func (d *database) readReplay(name string) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), tryTimeout)
+	defer cancel()
+	var data []byte
+	err := d.pool.QueryRow(ctx, `SELECT data FROM poolroids_replays WHERE name = $1`, name).Scan(&data)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return nil, fmt.Errorf("high scores: replay %s is no longer kept", name)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("high scores: replay: %w: %w", ErrDatabase, err)
+	}
+	return data, nil
+}

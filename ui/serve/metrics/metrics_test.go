@@ -1,0 +1,105 @@
+package metrics
+
+import (
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/pool"
+)
+
+// solo is a solo game for a hub.Live.
+type solo struct{ w *game.World }
+
+func (s solo) World() *game.World { return s.w }
+
+func newWorld(t *testing.T, s pool.Strategy) *game.World {
+	t.Helper()
+	w, err := game.New(game.Config{Strategy: s, Bullets: 8, Debris: 8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
+// acquire takes n bullets from w's pool.
+func acquire(t *testing.T, w *game.World, n int) {
+	t.Helper()
+	for range n {
+		if _, _, ok := w.Bullets().Acquire(); !ok {
+			t.Fatal("pool full")
+		}
+	}
+}
+
+// TestPoolsNeverGoDown checks the pools' counters across what live games
+// do between scrapes: they sum every game, hidden ones too; they keep what
+// a game that ended counted; they count under the strategy in use.
+func TestPoolsNeverGoDown(t *testing.T) {
+	live, err := hub.NewLive(nil, hub.LiveConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New()
+	m.Games(live)
+	var mu1, mu2 sync.RWMutex
+	a, b := newWorld(t, pool.FreeList), newWorld(t, pool.FreeList)
+	ga := live.Add("a", &mu1, solo{a}, true)
+	live.Add("b", &mu2, solo{b}, false) // hidden from watchers, not from metrics
+	check := func(step, want string) {
+		t.Helper()
+		err := testutil.GatherAndCompare(m.Registry(), strings.NewReader(want),
+			"poolroids_pool_acquires_total", "poolroids_pool_in_use", "poolroids_players")
+		if err != nil {
+			t.Errorf("%s: %v", step, err)
+		}
+	}
+	acquire(t, a, 3)
+	acquire(t, b, 2)
+	check("two games", `
+# HELP poolroids_players Players in a game now, in arenas and solo.
+# TYPE poolroids_players gauge
+poolroids_players 2
+# HELP poolroids_pool_acquires_total Items the live games' pools handed out.
+# TYPE poolroids_pool_acquires_total counter
+poolroids_pool_acquires_total{pool="bullets",strategy="freelist"} 5
+poolroids_pool_acquires_total{pool="debris",strategy="freelist"} 0
+# HELP poolroids_pool_in_use Items in use in the live games' pools now.
+# TYPE poolroids_pool_in_use gauge
+poolroids_pool_in_use{pool="bullets",strategy="freelist"} 5
+poolroids_pool_in_use{pool="debris",strategy="freelist"} 0
+`)
+	ga.Remove()
+	if err := b.Bullets().SetStrategy(pool.Bitset); err != nil {
+		t.Fatal(err)
+	}
+	acquire(t, b, 1)
+	check("a gone, b switched", `
+# HELP poolroids_players Players in a game now, in arenas and solo.
+# TYPE poolroids_players gauge
+poolroids_players 1
+# HELP poolroids_pool_acquires_total Items the live games' pools handed out.
+# TYPE poolroids_pool_acquires_total counter
+poolroids_pool_acquires_total{pool="bullets",strategy="bitset"} 1
+poolroids_pool_acquires_total{pool="bullets",strategy="freelist"} 5
+poolroids_pool_acquires_total{pool="debris",strategy="freelist"} 0
+# HELP poolroids_pool_in_use Items in use in the live games' pools now.
+# TYPE poolroids_pool_in_use gauge
+poolroids_pool_in_use{pool="bullets",strategy="bitset"} 3
+poolroids_pool_in_use{pool="bullets",strategy="freelist"} 0
+poolroids_pool_in_use{pool="debris",strategy="freelist"} 0
+`)
+}
+
+// TestFrameAllocs: counting a frame, on the drawing goroutine, allocates
+// nothing.
+func TestFrameAllocs(t *testing.T) {
+	m := New()
+	if n := testing.AllocsPerRun(100, func() { m.Frame(true) }); n != 0 {
+		t.Errorf("Frame allocates %v times", n)
+	}
+}

@@ -1,0 +1,145 @@
+package serve
+
+import (
+	"context"
+	"io"
+	"net"
+	"net/netip"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/pires/go-proxyproto"
+)
+
+// balancerIP is the address the tests' balancer connects to the server
+// from, the one the server trusts with PROXY headers.
+const balancerIP = "127.0.0.2"
+
+// startBalancer starts a TCP load balancer in front of ts, as HAProxy's
+// send-proxy is: it relays each connection to ts from balancerIP, opened
+// with a PROXY protocol header of version v (1 or 2) naming the client's
+// address. It returns the balancer's address.
+func startBalancer(t *testing.T, ts *testServer, v byte) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	relay := func(c net.Conn) {
+		defer c.Close()
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(balancerIP)}}
+		up, err := d.Dial("tcp", ts.addr)
+		if err != nil {
+			return
+		}
+		defer up.Close()
+		if _, err := proxyproto.HeaderProxyFromAddrs(v, c.RemoteAddr(), c.LocalAddr()).WriteTo(up); err != nil {
+			return
+		}
+		go func() {
+			_, _ = io.Copy(up, c)
+			_ = up.(*net.TCPConn).CloseWrite()
+		}()
+		_, _ = io.Copy(c, up)
+	}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go relay(c)
+		}
+	}()
+	return ln.Addr().String()
+}
+
+func proxyConfig() Config {
+	return Config{ProxyFrom: []netip.Prefix{netip.MustParsePrefix(balancerIP + "/32")}, MaxPerAddress: 1}
+}
+
+// TestProxyProtocol: behind a balancer sending v1 or v2 headers, the
+// server logs each client's own address and limits games per client, not
+// per balancer: with one game an address, a second client address plays
+// while the first's second game is refused.
+func TestProxyProtocol(t *testing.T) {
+	for _, v := range []byte{1, 2} {
+		t.Run(map[byte]string{1: "v1", 2: "v2"}[v], func(t *testing.T) {
+			ts := startServer(t, proxyConfig())
+			bal := startBalancer(t, ts, v)
+			login := func(ip string) *player {
+				c, err := ts.dialVia(t, ip, bal)
+				if err != nil {
+					t.Fatalf("from %s through the balancer: %v", ip, err)
+				}
+				return play(t, c, ptyOpts{w: 80, h: 24})
+			}
+			login("127.0.0.10").waitScreen(t, "size 80x24")
+			waitLog(t, ts, "msg=connect", "addr=127.0.0.10:")
+			if p := login("127.0.0.10"); p.exit(t) != 1 || !strings.Contains(p.output(), "too many games from your address") {
+				t.Errorf("a second game from 127.0.0.10 was not refused: %q", tail(p.output()))
+			}
+			login("127.0.0.11").waitScreen(t, "size 80x24")
+			if n := ts.Sessions(); n != 2 {
+				t.Errorf("%d games, want 2: one per client address", n)
+			}
+		})
+	}
+}
+
+// TestProxyProtocolRefused: a balancer's connection without a header is
+// refused, as is a header from any other address, whose connection without
+// one is served; a balancer's connection that never sends its header does
+// not hold up Shutdown.
+func TestProxyProtocolRefused(t *testing.T) {
+	ts := startServer(t, proxyConfig())
+	if c, err := ts.dialFrom(t, balancerIP); err == nil {
+		c.Close()
+		t.Error("a connection from the balancer without a header was served")
+	}
+	waitLog(t, ts, "msg=rejected", `reason="no proxy header from a balancer"`, "addr="+balancerIP+":")
+
+	nc, err := net.Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	h := proxyproto.HeaderProxyFromAddrs(1, &net.TCPAddr{IP: net.ParseIP("198.51.100.1"), Port: 1}, nc.RemoteAddr())
+	if _, err := h.WriteTo(nc); err != nil {
+		t.Fatal(err)
+	}
+	_ = nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if b, err := io.ReadAll(nc); len(b) != 0 || err != nil {
+		t.Errorf("a header from 127.0.0.1 got %q, %v; want the connection closed", b, err)
+	}
+	waitLog(t, ts, "msg=rejected", `reason="proxy header from an untrusted address"`, "addr=127.0.0.1:")
+	if strings.Contains(ts.log.String(), "198.51.100.1") {
+		t.Error("the untrusted header's address was believed")
+	}
+
+	direct, err := ts.dialFrom(t, "127.0.0.1")
+	if err != nil {
+		t.Fatalf("a direct connection without a header: %v", err)
+	}
+	direct.Close()
+	conns := func() int {
+		ts.mu.Lock()
+		defer ts.mu.Unlock()
+		return len(ts.conns)
+	}
+	waitUntil(t, func() bool { return conns() == 0 })
+
+	silent, err := (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(balancerIP)}}).Dial("tcp", ts.addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer silent.Close()
+	waitUntil(t, func() bool { return conns() == 1 }) // accepted, waiting for its header
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	if err := ts.Shutdown(ctx); err != nil {
+		t.Errorf("Shutdown with a header unsent: %v", err)
+	}
+}
