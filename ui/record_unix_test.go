@@ -33,7 +33,7 @@ func TestSaveDoesNotStopTheGame(t *testing.T) {
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
-	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 6, Scores: store, Player: "ann"})
+	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 7, Scores: store, Player: "ann"})
 	d.key(tcell.KeyEnter, 0)
 	played := make(chan struct{})
 	go func() {
