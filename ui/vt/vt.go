@@ -16,9 +16,26 @@
 // the caller reuses: a frame allocates nothing, and a still screen costs
 // nothing at all, not even the bytes that hide and show the cursor.
 //
-// It speaks only what every terminal with 256 colours and UTF-8 speaks
-// (CUP, CUF, SGR 0–9 and 38/48;5 or 38/48;2, DECTCEM, ED); a caller keeps
-// tcell's own output for the rest.
+// # What it sends
+//
+// Render sends the cells that changed in reading order. Before each it
+// moves the cursor the shortest way: not at all when the cell follows the
+// last one sent; along a row, CUF (ESC [ n C), or the cells in between
+// sent again when that is shorter (a blank or two, usually); else CUP
+// (ESC [ row ; column H), a parameter of 1 left out. It sets the colours
+// and attributes by what changed since the last cell (SGR 22–29 turn
+// attributes off, 39 and 49 restore the default colours), or from the
+// default (SGR 0) when that is shorter or the colours are not known, as at
+// the start of a frame; a blank keeps the colours of the cell before it
+// when it shows the same (the same background, and the foreground only
+// under reverse video, underline, strikethrough or blink). A frame comes
+// within a few percent of the least those changes can cost.
+//
+// It relies only on what every terminal with 256 colours and UTF-8 does:
+// CUP and CUF with ECMA-48's default parameters, SGR 0–5, 7, 9, 22–25,
+// 27, 29, 30–49 and 90–107 (38/48;5 for the palette, 38/48;2 for RGB),
+// ED 2, DECTCEM (?25) and synchronized output (?2026, which terminals
+// that lack it ignore). A caller keeps tcell's own output for the rest.
 //
 // # Semantics
 //
@@ -71,7 +88,7 @@ type Frame struct {
 	wipe  bool   // the terminal must be cleared first: shown is unknown
 
 	styles []tcell.Style // styles[0] is tcell.StyleDefault
-	sgr    []string      // each style's SGR sequence, made at first use
+	pens   []pen         // each style as SGR parameters, made at first use
 	last   uint16        // the style of the last Put, tried first
 
 	cursorOn         bool // the cursor shows, at (cursorX, cursorY)
@@ -80,6 +97,7 @@ type Frame struct {
 	sentX, sentY     int
 
 	runes map[rune]string // SetContent's one-rune strings, made once
+	stats Stats
 }
 
 // Resize makes the frame w×h blank cells. The next Render clears the
@@ -98,7 +116,7 @@ func (f *Frame) Resize(w, h int) {
 	f.cells, f.shown, f.dirty = f.cells[:n], f.shown[:n], f.dirty[:h]
 	clear(f.cells)
 	if len(f.styles) == 0 {
-		f.styles, f.sgr = append(f.styles, tcell.StyleDefault), append(f.sgr, "")
+		f.styles, f.pens = append(f.styles, tcell.StyleDefault), append(f.pens, pen{})
 	}
 	f.Invalidate()
 }
@@ -275,7 +293,7 @@ func (f *Frame) style(st tcell.Style) uint16 {
 		}
 	}
 	f.styles = append(f.styles, st)
-	f.sgr = append(f.sgr, "")
+	f.pens = append(f.pens, pen{})
 	f.last = uint16(len(f.styles) - 1)
 	return f.last
 }
@@ -294,17 +312,27 @@ func (f *Frame) compact() {
 	for i, u := range used {
 		if u {
 			remap[i] = uint16(n)
-			f.styles[n], f.sgr[n] = f.styles[i], f.sgr[i]
+			f.styles[n], f.pens[n] = f.styles[i], f.pens[i]
 			n++
 		}
 	}
-	f.styles, f.sgr = f.styles[:n], f.sgr[:n]
+	f.styles, f.pens = f.styles[:n], f.pens[:n]
 	for i := range f.cells {
 		f.cells[i].st = remap[f.cells[i].st]
 	}
 	f.last = 0
 	f.Invalidate()
 }
+
+// Stats counts what a Frame has sent. Its zero value is nothing sent.
+type Stats struct {
+	Renders uint64 // calls of Render, those that sent nothing included
+	Bytes   uint64 // bytes appended by Render
+	Cells   uint64 // cells sent: those that changed, and those reprinted
+}
+
+// Stats returns what the frame has sent since it was made.
+func (f *Frame) Stats() Stats { return f.stats }
 
 // Render appends to dst the bytes that make the terminal show the frame,
 // and returns it; nothing when the terminal shows it already. The cursor
@@ -313,8 +341,9 @@ func (f *Frame) compact() {
 // no harm.
 func (f *Frame) Render(dst []byte) []byte {
 	start := len(dst)
+	f.stats.Renders++
 	cx, cy := -1, -1 // the terminal's cursor, once known
-	cur := -1        // the style last sent
+	cur := -1        // the style the terminal draws in, once known
 	hidden := false  // the cursor was hidden for the drawing
 	begin := func() {
 		dst = append(dst, "\x1b[?2026h"...) // synchronized output: no half frames
@@ -347,23 +376,31 @@ func (f *Frame) Render(dst []byte) []byte {
 			if len(dst) == start {
 				begin()
 			}
+			// Move there and send the cell; where the cursor is a few
+			// cells short on the row, reprinting them instead may cost
+			// less: both ways are written, the longer dropped.
+			a, pa := len(dst), cur
 			dst = f.move(dst, cx, cy, x, y)
-			if int(c.st) != cur {
-				cur = int(c.st)
-				dst = append(dst, f.sgrOf(c.st)...)
+			dst = f.send(dst, &pa, c, x)
+			if cy == y && cx >= 0 && x-cx < len(dst)-a {
+				b, pb := len(dst), cur
+				var ok bool
+				if dst, ok = f.reprint(dst, &pb, row[cx:x], cx, len(dst)-a); ok {
+					dst = f.send(dst, &pb, c, x)
+				}
+				if ok && len(dst)-b < b-a {
+					dst = dst[:a+copy(dst[a:], dst[b:])]
+					pa = pb
+					f.stats.Cells += uint64(x - cx)
+				} else {
+					dst = dst[:b]
+				}
 			}
+			cur = pa
+			f.stats.Cells++
 			shown[x] = c
-			switch {
-			case c.s == "":
-				dst = append(dst, ' ')
-			case c.wide && x+1 == f.w: // no room: tcell sends a blank
-				dst = append(dst, ' ')
-				c.wide = false
-			default:
-				dst = append(dst, c.s...)
-			}
 			cx, cy = x+1, y
-			if c.wide {
+			if c.wide && x+1 < f.w {
 				cx++
 				x++
 				shown[x] = unknown
@@ -382,7 +419,7 @@ func (f *Frame) Render(dst []byte) []byte {
 		if len(dst) == start {
 			dst = append(dst, "\x1b[?2026h"...)
 		}
-		dst = f.move(dst, -1, -1, f.cursorX, f.cursorY)
+		dst = f.move(dst, cx, cy, f.cursorX, f.cursorY)
 		dst = append(dst, "\x1b[?25h"...)
 		f.sentX, f.sentY = f.cursorX, f.cursorY
 	case want == 1 && (f.cursorSent != 1 || hidden):
@@ -397,11 +434,51 @@ func (f *Frame) Render(dst []byte) []byte {
 	if len(dst) > start {
 		dst = append(dst, "\x1b[?2026l"...)
 	}
+	f.stats.Bytes += uint64(len(dst) - start)
 	return dst
 }
 
+// send appends cell c, at column x with the cursor there, in its style
+// unless the terminal draws in *cur already (or, for a blank, in a style
+// that shows the same), and sets *cur to the style the terminal then
+// draws in.
+func (f *Frame) send(dst []byte, cur *int, c cell, x int) []byte {
+	if int(c.st) != *cur && (c.s != "" || *cur < 0 || !f.sameBlank(uint16(*cur), c.st)) {
+		dst = f.appendSGR(dst, *cur, c.st)
+		*cur = int(c.st)
+	}
+	switch {
+	case c.s == "", c.wide && x+1 == f.w: // a wide cluster with no room: tcell sends a blank
+		return append(dst, ' ')
+	}
+	return append(dst, c.s...)
+}
+
+// reprint appends the cells gap, which the terminal shows already, from
+// column x on, as send does; false when that would take budget bytes or
+// more, or when a wide cluster of gap reaches past it.
+func (f *Frame) reprint(dst []byte, cur *int, gap []cell, x, budget int) ([]byte, bool) {
+	start := len(dst)
+	for i := 0; i < len(gap); i++ {
+		c := gap[i]
+		if c.wide {
+			if i+1 == len(gap) {
+				return dst, false
+			}
+			i++
+		}
+		dst = f.send(dst, cur, c, x+i)
+		if len(dst)-start >= budget {
+			return dst, false
+		}
+	}
+	return dst, true
+}
+
 // move appends the shortest of the sequences this package uses that move
-// the cursor from (cx, cy) to (x, y); (-1, -1) is unknown.
+// the cursor from (cx, cy) to (x, y); (-1, -1) is unknown. Along a row
+// CUF is never longer than HPA or CHA (it counts from the cursor, they
+// from the margin), so it is the only one used.
 func (f *Frame) move(dst []byte, cx, cy, x, y int) []byte {
 	switch {
 	case cx == x && cy == y:
@@ -413,42 +490,139 @@ func (f *Frame) move(dst []byte, cx, cy, x, y int) []byte {
 		dst = strconv.AppendInt(dst, int64(x-cx), 10)
 		return append(dst, 'C')
 	}
+	// CUP: ESC [ row ; column H, a parameter of 1 left out (and then
+	// the ; before a left-out column).
 	dst = append(dst, '\x1b', '[')
-	dst = strconv.AppendInt(dst, int64(y+1), 10)
-	dst = append(dst, ';')
-	dst = strconv.AppendInt(dst, int64(x+1), 10)
+	if y > 0 {
+		dst = strconv.AppendInt(dst, int64(y+1), 10)
+	}
+	if x > 0 {
+		dst = append(dst, ';')
+		dst = strconv.AppendInt(dst, int64(x+1), 10)
+	}
 	return append(dst, 'H')
 }
 
-// sgrOf returns the SGR sequence of style index i, making it the first
-// time: attributes and colours from the default, ESC [ 0 ; … m.
-func (f *Frame) sgrOf(i uint16) string {
-	if f.sgr[i] != "" {
-		return f.sgr[i]
+// pen is a style as SGR parameters: its attributes, its colours as sent
+// ("" for the default), and the whole sequence that sets it from the
+// default.
+type pen struct {
+	made   bool
+	attrs  uint8 // attrOn's bits
+	fg, bg string
+	full   string // ESC [ 0 ; … m
+}
+
+// The attributes this package sends: the SGR parameters that set each
+// and that reset it, in the order of the bits of pen.attrs. (22 resets
+// both bold and dim.)
+var (
+	attrOn  = [...]string{"1", "2", "3", "4", "5", "7", "9"}
+	attrOff = [...]string{"22", "22", "23", "24", "25", "27", "29"}
+)
+
+// shows is the bits of pen.attrs that show on a blank (reverse video,
+// underline, strikethrough; blink, with them), which then shows the
+// foreground too.
+const shows = 1<<3 | 1<<4 | 1<<5 | 1<<6
+
+// penOf returns the pen of style index i, making it the first time.
+func (f *Frame) penOf(i uint16) *pen {
+	p := &f.pens[i]
+	if p.made {
+		return p
 	}
 	st := f.styles[i]
 	fg, bg, attrs := st.Decompose()
-	b := []byte("\x1b[0")
-	for _, a := range []struct {
-		on   bool
-		code string
-	}{
-		{attrs&tcell.AttrBold != 0, ";1"},
-		{attrs&tcell.AttrDim != 0, ";2"},
-		{attrs&tcell.AttrItalic != 0, ";3"},
-		{st.GetUnderlineStyle() != tcell.UnderlineStyleNone, ";4"},
-		{attrs&tcell.AttrBlink != 0, ";5"},
-		{attrs&tcell.AttrReverse != 0, ";7"},
-		{attrs&tcell.AttrStrikeThrough != 0, ";9"},
+	for bit, on := range []bool{
+		attrs&tcell.AttrBold != 0,
+		attrs&tcell.AttrDim != 0,
+		attrs&tcell.AttrItalic != 0,
+		st.GetUnderlineStyle() != tcell.UnderlineStyleNone,
+		attrs&tcell.AttrBlink != 0,
+		attrs&tcell.AttrReverse != 0,
+		attrs&tcell.AttrStrikeThrough != 0,
 	} {
-		if a.on {
-			b = append(b, a.code...)
+		if on {
+			p.attrs |= 1 << bit
 		}
 	}
-	b = f.appendColor(b, fg, 30)
-	b = f.appendColor(b, bg, 40)
-	f.sgr[i] = string(append(b, 'm'))
-	return f.sgr[i]
+	p.fg = string(f.appendColor(nil, fg, 30))
+	p.bg = string(f.appendColor(nil, bg, 40))
+	b := []byte("\x1b[0")
+	for bit, code := range attrOn {
+		if p.attrs&(1<<bit) != 0 {
+			b = append(append(b, ';'), code...)
+		}
+	}
+	for _, c := range []string{p.fg, p.bg} {
+		if c != "" {
+			b = append(append(b, ';'), c...)
+		}
+	}
+	p.full, p.made = string(append(b, 'm')), true
+	return p
+}
+
+// sameBlank reports whether a blank shows the same in styles a and b.
+func (f *Frame) sameBlank(a, b uint16) bool {
+	pa, pb := f.penOf(a), f.penOf(b)
+	vis := pa.attrs & shows
+	return pa.bg == pb.bg && vis == pb.attrs&shows && (vis == 0 || pa.fg == pb.fg)
+}
+
+// appendSGR appends the SGR sequence that makes the terminal draw in
+// style to instead of from (-1: unknown): the parameters of what changed
+// (attributes reset or set, colours), or the whole style from the
+// default (ESC [ 0 ; …) when that is shorter or from is unknown; nothing
+// when the two are sent alike.
+func (f *Frame) appendSGR(dst []byte, from int, to uint16) []byte {
+	t := f.penOf(to)
+	if from < 0 {
+		return append(dst, t.full...)
+	}
+	p := f.penOf(uint16(from))
+	start := len(dst)
+	dst = append(dst, '\x1b', '[')
+	params := len(dst)
+	add := func(code string) {
+		if len(dst) > params {
+			dst = append(dst, ';')
+		}
+		dst = append(dst, code...)
+	}
+	on := t.attrs &^ p.attrs
+	if off := p.attrs &^ t.attrs; off != 0 {
+		for bit, code := range attrOff {
+			if off&(1<<bit) != 0 && (bit != 1 || off&1 == 0) { // one 22 for both
+				add(code)
+			}
+		}
+		if off&3 != 0 {
+			on |= t.attrs & 3 // 22 reset what stays of bold and dim
+		}
+	}
+	for bit, code := range attrOn {
+		if on&(1<<bit) != 0 {
+			add(code)
+		}
+	}
+	for _, c := range [2][3]string{{p.fg, t.fg, "39"}, {p.bg, t.bg, "49"}} {
+		switch {
+		case c[0] == c[1]:
+		case c[1] == "":
+			add(c[2])
+		default:
+			add(c[1])
+		}
+	}
+	switch {
+	case len(dst) == params:
+		return dst[:start]
+	case len(dst)+1-start > len(t.full):
+		return append(dst[:start], t.full...)
+	}
+	return append(dst, 'm')
 }
 
 // appendColor appends the SGR parameters of colour c as a foreground (base
@@ -462,7 +636,6 @@ func (f *Frame) appendColor(b []byte, c tcell.Color, base int) []byte {
 	if c.IsRGB() {
 		if f.TrueColor {
 			r, g, bl := c.RGB()
-			b = append(b, ';')
 			b = strconv.AppendInt(b, int64(base+8), 10)
 			b = append(b, ";2;"...)
 			b = strconv.AppendInt(b, int64(r), 10)
@@ -473,17 +646,16 @@ func (f *Frame) appendColor(b []byte, c tcell.Color, base int) []byte {
 		}
 		c = tcell.FindColor(c, palette)
 	}
-	n := int(c & 0xff)
-	b = append(b, ';')
-	switch {
+	switch n := int(c & 0xff); {
 	case n < 8:
 		return strconv.AppendInt(b, int64(base+n), 10)
 	case n < 16:
 		return strconv.AppendInt(b, int64(base+60+n-8), 10)
+	default:
+		b = strconv.AppendInt(b, int64(base+8), 10)
+		b = append(b, ";5;"...)
+		return strconv.AppendInt(b, int64(n), 10)
 	}
-	b = strconv.AppendInt(b, int64(base+8), 10)
-	b = append(b, ";5;"...)
-	return strconv.AppendInt(b, int64(n), 10)
 }
 
 // ascii holds each ASCII character as a string.
