@@ -56,6 +56,9 @@ import (
 	"github.com/rivo/uniseg"
 )
 
+// span is the columns lo to hi-1 of a row; none when lo >= hi.
+type span struct{ lo, hi int }
+
 // cell is one cell of a Frame. The zero cell is blank in the default style.
 type cell struct {
 	s    string // the grapheme cluster; "" is a blank
@@ -84,12 +87,13 @@ type Frame struct {
 	w, h  int
 	cells []cell
 	shown []cell
-	dirty []bool // rows touched since the last Render
+	dirty []span // each row's columns touched since the last Render
 	wipe  bool   // the terminal must be cleared first: shown is unknown
 
-	styles []tcell.Style // styles[0] is tcell.StyleDefault
-	pens   []pen         // each style as SGR parameters, made at first use
-	last   uint16        // the style of the last Put, tried first
+	styles []tcell.Style          // styles[0] is tcell.StyleDefault
+	index  map[tcell.Style]uint16 // styles by style, once there are more than one
+	pens   []pen                  // each style as SGR parameters, made at first use
+	last   uint16                 // the style of the last Put, tried first
 
 	cursorOn         bool // the cursor shows, at (cursorX, cursorY)
 	cursorX, cursorY int
@@ -110,7 +114,7 @@ func (f *Frame) Resize(w, h int) {
 		f.shown = make([]cell, n)
 	}
 	if cap(f.dirty) < h {
-		f.dirty = make([]bool, h)
+		f.dirty = make([]span, h)
 	}
 	f.w, f.h = w, h
 	f.cells, f.shown, f.dirty = f.cells[:n], f.shown[:n], f.dirty[:h]
@@ -130,7 +134,7 @@ func (f *Frame) Invalidate() {
 	f.wipe = true
 	f.cursorSent = 0
 	for i := range f.dirty {
-		f.dirty[i] = true
+		f.dirty[i] = span{0, f.w}
 	}
 }
 
@@ -172,7 +176,11 @@ func (f *Frame) set(x, y int, cl string, width int, st tcell.Style) {
 		f.shown[i] = unknown
 	}
 	*c = n
-	f.dirty[y] = true
+	if d := &f.dirty[y]; d.lo >= d.hi {
+		*d = span{x, x + 1}
+	} else {
+		d.lo, d.hi = min(d.lo, x), max(d.hi, x+1)
+	}
 }
 
 // cluster splits the first grapheme cluster off s, with its width. The
@@ -281,20 +289,22 @@ func (f *Frame) style(st tcell.Style) uint16 {
 	if f.styles[f.last] == st {
 		return f.last
 	}
-	for i, s := range f.styles {
-		if s == st {
-			f.last = uint16(i)
-			return f.last
-		}
+	if i, ok := f.index[st]; ok {
+		f.last = i
+		return i
 	}
 	if len(f.styles) == maxStyles {
 		if f.compact(); len(f.styles) == maxStyles {
 			return 0
 		}
 	}
+	if f.index == nil {
+		f.index = map[tcell.Style]uint16{f.styles[0]: 0}
+	}
+	f.last = uint16(len(f.styles))
 	f.styles = append(f.styles, st)
 	f.pens = append(f.pens, pen{})
-	f.last = uint16(len(f.styles) - 1)
+	f.index[st] = f.last
 	return f.last
 }
 
@@ -317,6 +327,10 @@ func (f *Frame) compact() {
 		}
 	}
 	f.styles, f.pens = f.styles[:n], f.pens[:n]
+	clear(f.index)
+	for i, st := range f.styles {
+		f.index[st] = uint16(i)
+	}
 	for i := range f.cells {
 		f.cells[i].st = remap[f.cells[i].st]
 	}
@@ -360,12 +374,17 @@ func (f *Frame) Render(dst []byte) []byte {
 		cur = 0
 	}
 	for y, d := range f.dirty {
-		if !d {
+		if d.lo >= d.hi {
 			continue
 		}
-		f.dirty[y] = false
+		f.dirty[y] = span{}
 		row, shown := f.cells[y*f.w:(y+1)*f.w], f.shown[y*f.w:(y+1)*f.w]
-		for x := 0; x < f.w; x++ {
+		// Start where a cell starts: after a cell that is not wide
+		// (whether it is the right half of one or not).
+		for d.lo > 0 && row[d.lo-1].wide {
+			d.lo--
+		}
+		for x := d.lo; x < d.hi; x++ {
 			c := row[x]
 			if c == shown[x] {
 				if c.wide {
@@ -405,6 +424,9 @@ func (f *Frame) Render(dst []byte) []byte {
 				x++
 				shown[x] = unknown
 			}
+			// A cell written over half a wide cluster blanks its other
+			// half, which then follows the cell: look at that too.
+			d.hi = max(d.hi, min(cx+1, f.w))
 			if cx >= f.w {
 				cx = -1 // at the margin, where terminals differ
 			}
