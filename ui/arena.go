@@ -9,6 +9,7 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/hub"
 )
 
 // cellAspect is a terminal cell's height over its width: the playfield is
@@ -101,6 +102,9 @@ type arena struct {
 	labels []label             // the players' names by their ships, in an arena
 	spots  [game.MaxShips]rect // where each label shows: see drawLabels
 	cells  cellPutter
+
+	rasters    *rasterSet // the paintings shared with rastersFor's other seats (see paintShared)
+	rastersFor *hub.Arena
 }
 
 // arenaShown is what the arena last drew on the session's screen.

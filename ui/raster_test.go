@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game/hub"
+)
+
+// TestSharedRaster: the seats of an arena that draw one step at one size
+// paint it once, the others copying that painting (a mark put into it
+// shows on their screens); a seat at another size, and every seat after
+// a step, paints anew. A copy shows what the seat would have painted.
+func TestSharedRaster(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, hub.Config{Size: 8})
+		ann, seat := arenaSession(t, h, "ann", 120, 40)
+		seat.SetAutopilot(true)
+		bob, _ := arenaSession(t, h, "bob", 120, 40)
+		cat, _ := arenaSession(t, h, "cat", 100, 30)
+		time.Sleep(2 * time.Second) // the arena steps
+		set := rastersOf(ann.seat.Arena())
+		const mark = "⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿"
+		drawArena(ann, 120, 40)
+		set.mu.Lock()
+		for i := range set.rs {
+			if r := &set.rs[i]; r.w == ann.arena.cv.w && r.h == ann.arena.cv.h {
+				for j := range r.cells {
+					r.cells[j] = cell{bits: 0xff, ink: inkAsteroid}
+				}
+			}
+		}
+		set.mu.Unlock()
+		if f := fieldText(bob, 120, 40); !strings.Contains(f, mark) {
+			t.Errorf("bob painted the step himself, not copying ann's painting:\n%s", f)
+		}
+		if f := fieldText(cat, 100, 30); strings.Contains(f, mark) {
+			t.Errorf("cat, at another size, copied ann's painting:\n%s", f)
+		}
+		time.Sleep(time.Second / 30) // a step or two
+		copied := fieldText(bob, 120, 40)
+		if strings.Contains(copied, mark) {
+			t.Errorf("bob copied a painting of an earlier step:\n%s", copied)
+		}
+		set.mu.Lock()
+		set.rs = [maxRasters]raster{} // none to copy: ann paints her own
+		set.mu.Unlock()
+		if own := fieldText(ann, 120, 40); own != copied {
+			t.Errorf("bob's field:\n%s\nann's, painted by herself:\n%s", copied, own)
+		}
+	})
+}
+
+// fieldText draws an arena session's frame at w×h and returns the text of
+// its field.
+func fieldText(s *session, w, h int) string {
+	drawArena(s, w, h)
+	cells, sw, _ := s.screen.Screen.(tcell.SimulationScreen).GetContents()
+	var b strings.Builder
+	f := s.arena.frame
+	for y := f.y; y < f.y+f.h; y++ {
+		for x := f.x; x < f.x+f.w; x++ {
+			b.WriteString(string(cells[y*sw+x].Runes))
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
