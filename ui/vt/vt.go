@@ -10,8 +10,9 @@
 // that a game redrawing at 30 frames a second for dozens of SSH players
 // notices: every Show walks every cell (about 190 bytes each, so 900 KB
 // for 120×40) to find the few that changed, and each changed cell costs a
-// terminfo string expansion and two allocations. A Frame keeps 48 bytes a
-// cell (what was drawn, what the terminal shows), walks only the rows that
+// terminfo string expansion and two allocations. A Frame keeps 16 bytes a
+// cell (what was drawn, what the terminal shows; a cluster of one rune
+// held as the rune, longer ones in a table), walks only the columns that
 // were touched, and formats cursor moves and colours into a buffer that
 // the caller reuses: a frame allocates nothing, and a still screen costs
 // nothing at all, not even the bytes that hide and show the cursor.
@@ -59,12 +60,24 @@ import (
 // span is the columns lo to hi-1 of a row; none when lo >= hi.
 type span struct{ lo, hi int }
 
-// cell is one cell of a Frame. The zero cell is blank in the default style.
+// cell is one cell of a Frame, in 8 bytes: a frame's cells are walked
+// and compared at every Render, and a server keeps those of many. The
+// zero cell is blank in the default style.
 type cell struct {
-	s    string // the grapheme cluster; "" is a blank
+	g    glyph
 	st   uint16 // index in Frame.styles
 	wide bool   // the cluster takes two columns
 }
+
+// glyph is a cell's grapheme cluster: 0 a blank, a cluster of one rune
+// that rune, a longer one clusterBase plus its index in Frame.clusters.
+type glyph uint32
+
+const clusterBase glyph = utf8.MaxRune + 1
+
+// maxClusters bounds the clusters of more than one rune a Frame keeps.
+// When the table is full the ones no cell holds are dropped.
+const maxClusters = 4096
 
 // unknown is what a cell of Frame.shown holds when the terminal's cell is
 // not known: it differs from every cell a Frame holds.
@@ -100,8 +113,11 @@ type Frame struct {
 	cursorSent       int8 // the cursor as last sent: 0 unknown, 1 hidden, 2 shown
 	sentX, sentY     int
 
-	runes map[rune]string // SetContent's one-rune strings, made once
-	stats Stats
+	runes map[rune]string // one-rune strings, made once for SetContent and Get
+
+	clusters  []string         // the clusters of more than one rune, by glyph-clusterBase
+	clusterIx map[string]glyph // and their glyphs
+	stats     Stats
 }
 
 // Resize makes the frame w×h blank cells. The next Render clears the
@@ -165,11 +181,8 @@ func (f *Frame) set(x, y int, cl string, width int, st tcell.Style) {
 			st = st.Background(cbg)
 		}
 	}
-	if cl == " " {
-		cl = "" // one blank, whichever way it was set
-	}
-	n := cell{s: cl, st: f.style(st), wide: width > 1}
-	if n.s != c.s {
+	n := cell{g: f.glyphOf(cl), st: f.style(st), wide: width > 1}
+	if n.g != c.g {
 		// Changed content is sent even if it changes back before the
 		// next Render (tcell's rule). (What a wide cluster covered is
 		// marked unknown when it is sent.)
@@ -237,35 +250,105 @@ func (f *Frame) SetContent(x, y int, mainc rune, combc []rune, st tcell.Style) {
 		_, _ = f.Put(x, y, string(append([]rune{mainc}, combc...)), st)
 		return
 	}
-	if mainc >= 0 && mainc < utf8.RuneSelf {
-		_, _ = f.Put(x, y, ascii[mainc], st)
-		return
+	_, _ = f.Put(x, y, f.runeString(mainc), st)
+}
+
+// glyphOf returns the glyph of cluster cl, adding it to the table when
+// it is of more than one rune. A blank is 0 whichever way it was set.
+func (f *Frame) glyphOf(cl string) glyph {
+	r, n := utf8.DecodeRuneInString(cl)
+	switch {
+	case cl == "" || cl == " ":
+		return 0
+	case n == len(cl):
+		return glyph(r)
 	}
-	s, ok := f.runes[mainc]
-	if !ok {
-		if f.runes == nil {
-			f.runes = make(map[rune]string)
+	if g, ok := f.clusterIx[cl]; ok {
+		return g
+	}
+	if len(f.clusters) >= maxClusters {
+		f.compactClusters()
+	}
+	return f.addCluster(cl)
+}
+
+// addCluster adds cl, of more than one rune, to the table.
+func (f *Frame) addCluster(cl string) glyph {
+	if g, ok := f.clusterIx[cl]; ok {
+		return g
+	}
+	if f.clusterIx == nil {
+		f.clusterIx = make(map[string]glyph)
+	}
+	g := clusterBase + glyph(len(f.clusters))
+	f.clusters = append(f.clusters, cl)
+	f.clusterIx[cl] = g
+	return g
+}
+
+// compactClusters drops the clusters no cell holds. What the terminal
+// shows is then known by old glyphs only: it is redrawn.
+func (f *Frame) compactClusters() {
+	old := f.clusters
+	f.clusters = nil
+	clear(f.clusterIx)
+	for i, c := range f.cells {
+		if c.g >= clusterBase {
+			f.cells[i].g = f.addCluster(old[c.g-clusterBase])
 		}
-		s = string(mainc)
-		f.runes[mainc] = s
 	}
-	_, _ = f.Put(x, y, s, st)
+	f.Invalidate()
+}
+
+// appendGlyph appends the UTF-8 of g.
+func (f *Frame) appendGlyph(dst []byte, g glyph) []byte {
+	switch {
+	case g == 0:
+		return append(dst, ' ')
+	case g < utf8.RuneSelf:
+		return append(dst, byte(g))
+	case g < clusterBase:
+		return utf8.AppendRune(dst, rune(g))
+	}
+	return append(dst, f.clusters[g-clusterBase]...)
 }
 
 // Get returns the cell at (x, y) as tcell's CellBuffer.Get does: a blank
-// is " ", one column wide; off the frame, " " in the default style.
+// is " ", one column wide; off the frame, " " in the default style. A
+// cell of one rune other than ASCII costs an allocation the first time
+// its rune is asked for, none after.
 func (f *Frame) Get(x, y int) (str string, st tcell.Style, width int) {
 	if x < 0 || y < 0 || x >= f.w || y >= f.h {
 		return " ", tcell.StyleDefault, 1
 	}
 	c := f.cells[y*f.w+x]
-	switch {
-	case c.s == "":
-		return " ", f.styles[c.st], 1
-	case c.wide:
-		return c.s, f.styles[c.st], 2
+	width = 1
+	if c.wide {
+		width = 2
 	}
-	return c.s, f.styles[c.st], 1
+	switch {
+	case c.g == 0:
+		return " ", f.styles[c.st], 1
+	case c.g >= clusterBase:
+		return f.clusters[c.g-clusterBase], f.styles[c.st], width
+	}
+	return f.runeString(rune(c.g)), f.styles[c.st], width
+}
+
+// runeString returns r as a string, made once.
+func (f *Frame) runeString(r rune) string {
+	if r >= 0 && r < utf8.RuneSelf {
+		return ascii[r]
+	}
+	s, ok := f.runes[r]
+	if !ok {
+		if f.runes == nil {
+			f.runes = make(map[rune]string)
+		}
+		s = string(r)
+		f.runes[r] = s
+	}
+	return s
 }
 
 // Fill sets every cell to r in style st.
@@ -465,15 +548,15 @@ func (f *Frame) Render(dst []byte) []byte {
 // that shows the same), and sets *cur to the style the terminal then
 // draws in.
 func (f *Frame) send(dst []byte, cur *int, c cell, x int) []byte {
-	if int(c.st) != *cur && (c.s != "" || *cur < 0 || !f.sameBlank(uint16(*cur), c.st)) {
+	if int(c.st) != *cur && (c.g != 0 || *cur < 0 || !f.sameBlank(uint16(*cur), c.st)) {
 		dst = f.appendSGR(dst, *cur, c.st)
 		*cur = int(c.st)
 	}
 	switch {
-	case c.s == "", c.wide && x+1 == f.w: // a wide cluster with no room: tcell sends a blank
+	case c.wide && x+1 == f.w: // a wide cluster with no room: tcell sends a blank
 		return append(dst, ' ')
 	}
-	return append(dst, c.s...)
+	return f.appendGlyph(dst, c.g)
 }
 
 // reprint appends the cells gap, which the terminal shows already, from

@@ -516,3 +516,33 @@ func ExampleFrame() {
 	fmt.Printf("%q\n", f.Render(nil))
 	// Output: "\x1b[?2026h\x1b[3;17H\x1b[0;1;93m12\x1b[?2026l"
 }
+
+// TestManyClusters: a frame keeps its cells' clusters of more than one
+// rune past maxClusters of them set, dropping the ones no cell holds any
+// more.
+func TestManyClusters(t *testing.T) {
+	var f Frame
+	f.Resize(20, 10)
+	v := newTerm(t, 20, 10)
+	cl := func(i int) string { // a letter and two combining marks, each i its own
+		return string([]rune{rune('a' + i%26), rune(0x300 + i/26%112), rune(0x300 + i/(26*112))})
+	}
+	const puts = maxClusters + 100
+	for i := range puts {
+		f.Put(i%20, (i/20)%10, cl(i), tcell.StyleDefault)
+		if i%500 == 0 {
+			v.write(f.Render(nil))
+			check(t, v, &f)
+		}
+	}
+	v.write(f.Render(nil))
+	check(t, v, &f)
+	for i := puts - 200; i < puts; i++ {
+		if s, _, _ := f.Get(i%20, (i/20)%10); s != cl(i) {
+			t.Fatalf("cell (%d,%d) holds %q, want %q", i%20, (i/20)%10, s, cl(i))
+		}
+	}
+	if len(f.clusters) > maxClusters {
+		t.Errorf("%d clusters kept, want at most %d", len(f.clusters), maxClusters)
+	}
+}
