@@ -106,7 +106,7 @@ type Frame struct {
 	styles []tcell.Style          // styles[0] is tcell.StyleDefault
 	index  map[tcell.Style]uint16 // styles by style, once there are more than one
 	pens   []pen                  // each style as SGR parameters, made at first use
-	last   uint16                 // the style of the last Put, tried first
+	recent [64]uint16             // styles by a hash of their colours and attributes, tried first
 
 	cursorOn         bool // the cursor shows, at (cursorX, cursorY)
 	cursorX, cursorY int
@@ -368,14 +368,26 @@ func (f *Frame) ShowCursor(x, y int) {
 }
 
 // style returns the index of st in the frame's table, adding it.
+// The drawing of a frame goes round a few styles, each Put in another:
+// a small table by a hash of the colours and attributes finds most of
+// them at the cost of one compare, the map (a Style has strings to hash)
+// the rest.
 func (f *Frame) style(st tcell.Style) uint16 {
-	if f.styles[f.last] == st {
-		return f.last
-	}
-	if i, ok := f.index[st]; ok {
-		f.last = i
+	fg, bg, attrs := st.Decompose()
+	h := (uint64(fg)*0x9e3779b97f4a7c15 ^ uint64(bg)*0xc2b2ae3d27d4eb4f ^ uint64(attrs)) >> 58
+	if i := f.recent[h]; f.styles[i] == st {
 		return i
 	}
+	i, ok := f.index[st]
+	if !ok {
+		i = f.add(st)
+	}
+	f.recent[h] = i
+	return i
+}
+
+// add adds st to the table and returns its index.
+func (f *Frame) add(st tcell.Style) uint16 {
 	if len(f.styles) == maxStyles {
 		if f.compact(); len(f.styles) == maxStyles {
 			return 0
@@ -384,11 +396,11 @@ func (f *Frame) style(st tcell.Style) uint16 {
 	if f.index == nil {
 		f.index = map[tcell.Style]uint16{f.styles[0]: 0}
 	}
-	f.last = uint16(len(f.styles))
+	i := uint16(len(f.styles))
 	f.styles = append(f.styles, st)
 	f.pens = append(f.pens, pen{})
-	f.index[st] = f.last
-	return f.last
+	f.index[st] = i
+	return i
 }
 
 // compact drops the styles no cell uses, renumbering the rest in order.
@@ -417,7 +429,7 @@ func (f *Frame) compact() {
 	for i := range f.cells {
 		f.cells[i].st = remap[f.cells[i].st]
 	}
-	f.last = 0
+	clear(f.recent[:])
 	f.Invalidate()
 }
 
