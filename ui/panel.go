@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -103,15 +104,44 @@ type textLine struct {
 	spans   []span
 	text    textCache
 	settled []span // the runs at the last settle
+	same    int    // the bytes at the start that the last settle left as they were, runs too
 }
 
 // settle turns the line's bytes into its text and reports whether the
 // text or its runs changed since the last settle.
 func (l *textLine) settle() bool {
 	changed := string(l.b) != l.text.s || !slices.Equal(l.spans, l.settled)
+	if changed {
+		l.same = samePrefix(l.b, l.text.s, l.spans, l.settled)
+	}
 	l.settled = append(l.settled[:0], l.spans...)
 	l.text.of(l.b)
 	return changed
+}
+
+// samePrefix is how many bytes at the start of a line, a whole number of
+// runes, are alike in text b with runs spans and text s with runs was.
+func samePrefix(b []byte, s string, spans, was []span) int {
+	n := 0
+	for n < len(b) && n < len(s) && b[n] == s[n] {
+		n++
+	}
+	for i := 0; i < len(spans) || i < len(was); i++ {
+		if i < len(spans) && i < len(was) && spans[i] == was[i] {
+			continue
+		}
+		if i < len(spans) { // the runs differ from the first that does on
+			n = min(n, spans[i].start)
+		}
+		if i < len(was) {
+			n = min(n, was[i].start)
+		}
+		break
+	}
+	for n > 0 && n < len(b) && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return n
 }
 
 func (l *textLine) reset() { l.b, l.spans = l.b[:0], l.spans[:0] }
@@ -160,8 +190,11 @@ func (t *textLines) settle() {
 // all of them, or only those the last settle changed.
 func (t *textLines) draw(scr tcell.Screen, x, y, w, h int, all bool) {
 	for i := range min(len(t.lines), h) {
-		if all || t.changed[i] {
-			t.lines[i].draw(scr, x, y+i, w)
+		switch {
+		case all:
+			t.lines[i].draw(scr, x, y+i, w, 0)
+		case t.changed[i]: // over the line as it was: from where it changed
+			t.lines[i].draw(scr, x, y+i, w, t.lines[i].same)
 		}
 	}
 }
@@ -174,14 +207,20 @@ func (l *textLine) style(st tcell.Style) *textLine {
 
 func (l *textLine) str(s string) *textLine { l.b = append(l.b, s...); return l }
 
-// draw sets the line at (x, y), blank to w cells: it draws over the last.
-func (l *textLine) draw(scr tcell.Screen, x, y, w int) {
+// draw sets the line at (x, y), blank to w cells: it draws over the last,
+// from its first byte from on (the cells before are one a rune).
+func (l *textLine) draw(scr tcell.Screen, x, y, w, from int) {
 	for i, sp := range l.spans {
 		end := len(l.b)
 		if i+1 < len(l.spans) {
 			end = l.spans[i+1].start
 		}
-		n := putString(scr, x, y, w, l.text.s[sp.start:end], sp.st)
+		start := sp.start
+		if start < from {
+			skip := utf8.RuneCountInString(l.text.s[start:min(from, end)])
+			x, w, start = x+skip, w-skip, min(from, end)
+		}
+		n := putString(scr, x, y, w, l.text.s[start:end], sp.st)
 		x, w = x+n, w-n
 	}
 	for ; w > 0; x, w = x+1, w-1 {
