@@ -2,10 +2,12 @@ package ui
 
 import (
 	"bytes"
+	"fmt"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -461,4 +463,47 @@ func sgrParams(from, to tcell.Style) int {
 		n += l
 	}
 	return n
+}
+
+// TestPanelShowsOutput: on a screen that writes its own frames, the
+// panel's out/frame line shows the bytes and cells sent a frame between
+// two samples, as the terminal counted them.
+func TestPanelShowsOutput(t *testing.T) {
+	tty, scr := newTerminal(t, 120, 40)
+	s := benchSession(t, scr)
+	s.root.SetRect(0, 0, 120, 40)
+	ap := game.Autopilot{Pressure: true}
+	frame := func() (sent int64) {
+		s.world.Step(ap.Input(s.world))
+		s.world.Step(ap.Input(s.world))
+		s.screen.Clear()
+		s.root.Draw(s.screen)
+		n := tty.n.Load()
+		s.screen.Show()
+		return tty.n.Load() - n
+	}
+	frame() // the whole screen
+	s.sample(time.Second)
+	const frames = 20
+	sent := frame() // the panel measures in its draw, before its Show
+	for range frames - 1 {
+		sent += frame()
+	}
+	s.sample(2 * time.Second)
+	s.screen.Clear()
+	s.root.Draw(s.screen) // the panel measures again, before this frame's Show
+	var text strings.Builder
+	x, y, w, h := s.panel.GetRect()
+	for r := y; r < y+h; r++ {
+		for c := x; c < x+w; c++ {
+			str, _, _ := s.screen.frame.Get(c, r)
+			text.WriteString(str)
+		}
+		text.WriteByte('\n')
+	}
+	line := findLine(text.String(), "out/frame")
+	want := fmt.Sprintf("out/frame  %.0f B · ", float64(sent)/frames)
+	if !strings.HasPrefix(line, want) || !strings.HasSuffix(line, " cells") || strings.HasSuffix(line, " 0 cells") {
+		t.Errorf("the panel's line %q, want it to start %q and count cells\n%s", line, want, text.String())
+	}
 }

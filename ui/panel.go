@@ -12,12 +12,13 @@ import (
 
 	"poolroids/game"
 	"poolroids/pool"
+	"poolroids/ui/vt"
 )
 
 const (
 	panelWidth    = 34             // side panel, borders included
 	panelHeight   = panelLines + 2 // the stats box, borders included
-	panelLines    = 18
+	panelLines    = 19
 	compactWidth  = 18 // the compact panel, borders included
 	compactHeight = compactLines + 2
 	compactLines  = 12
@@ -270,6 +271,11 @@ type panel struct {
 	fpsRender      time.Duration
 	fps            float64
 	render         time.Duration // mean time to draw a frame
+
+	out           vt.Stats // the screen's output at the last measure
+	outOK         bool     // the screen writes its own frames: out counts
+	bytesPerFrame float64  // sent to the terminal, since the last measure
+	cellsPerFrame float64
 }
 
 func newPanel(s *session) *panel {
@@ -378,6 +384,16 @@ func (p *panel) formatFull(g *glyphs) {
 	l.style(labelStyle).str("  draw ").style(valueStyle)
 	l.b = appendDuration(l.b, p.render, g.micro)
 
+	l = next().style(labelStyle).str("out/frame  ").style(valueStyle)
+	if p.outOK {
+		l.b = appendFloatRight(l.b, p.bytesPerFrame, 0, 0)
+		l.style(labelStyle).str(" B").str(g.sep).style(valueStyle)
+		l.b = appendFloatRight(l.b, p.cellsPerFrame, 0, 0)
+		l.style(labelStyle).str(" cells")
+	} else {
+		l.str("-") // tcell writes the frames
+	}
+
 	l = next().style(labelStyle).str("input     ").style(valueStyle)
 	if p.s.opts.Keys.Active() {
 		l.str("kitty: held keys")
@@ -485,6 +501,14 @@ func (p *panel) measure(now time.Time) {
 		}
 	}
 	p.fpsAt, p.fpsFrames, p.fpsRender = now, frames, render
+	if f := p.s.screen.frame; f != nil {
+		out := f.Stats()
+		if n := out.Renders - p.out.Renders; p.outOK && n > 0 {
+			p.bytesPerFrame = float64(out.Bytes-p.out.Bytes) / float64(n)
+			p.cellsPerFrame = float64(out.Cells-p.out.Cells) / float64(n)
+		}
+		p.out, p.outOK = out, true
+	}
 	if now.Sub(p.memAt) < memEvery {
 		return
 	}
