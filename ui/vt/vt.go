@@ -162,26 +162,40 @@ func (f *Frame) Put(x, y int, str string, st tcell.Style) (rest string, width in
 	if x < 0 || y < 0 || x >= f.w || y >= f.h {
 		return str, 0
 	}
+	if r, n := utf8.DecodeRuneInString(str); narrow(r) {
+		if rest = str[n:]; rest == "" || narrow(firstRune(rest)) {
+			f.set(x, y, runeGlyph(r), 1, st)
+			return rest, 1
+		}
+	}
 	cl, rest, width := cluster(str)
-	f.set(x, y, cl, width, st)
+	f.set(x, y, f.glyphOf(cl), width, st)
 	return rest, width
 }
 
+// firstRune is the first rune of s.
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
 // set sets the cell at (x, y), which is on the frame.
-func (f *Frame) set(x, y int, cl string, width int, st tcell.Style) {
+func (f *Frame) set(x, y int, g glyph, width int, st tcell.Style) {
 	i := y*f.w + x
 	c := &f.cells[i]
-	fg, bg, _ := st.Decompose()
+	fg, bg, attrs := st.Decompose()
 	if fg == tcell.ColorNone || bg == tcell.ColorNone {
 		cfg, cbg, _ := f.styles[c.st].Decompose()
 		if fg == tcell.ColorNone {
+			fg = cfg
 			st = st.Foreground(cfg)
 		}
 		if bg == tcell.ColorNone {
+			bg = cbg
 			st = st.Background(cbg)
 		}
 	}
-	n := cell{g: f.glyphOf(cl), st: f.style(st), wide: width > 1}
+	n := cell{g: g, st: f.style(st, fg, bg, attrs), wide: width > 1}
 	if n.g != c.g {
 		// Changed content is sent even if it changes back before the
 		// next Render (tcell's rule). (What a wide cluster covered is
@@ -196,24 +210,10 @@ func (f *Frame) set(x, y int, cl string, width int, st tcell.Style) {
 	}
 }
 
-// cluster splits the first grapheme cluster off s, with its width. The
-// characters a game screen is made of (ASCII, Latin-1, arrows, box
-// drawing, blocks, braille) are single runes one column wide, known
-// without consulting Unicode's tables; so is what follows them when it
-// starts with one of them.
+// cluster splits the first grapheme cluster off s, with its width, by
+// Unicode's tables. (Put knows the characters a game screen is made of
+// without them: see narrow.)
 func cluster(s string) (cl, rest string, width int) {
-	if s == "" {
-		return "", "", 0
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	if narrow(r) {
-		if len(s) == n {
-			return s, "", 1
-		}
-		if next, _ := utf8.DecodeRuneInString(s[n:]); narrow(next) {
-			return s[:n], s[n:], 1
-		}
-	}
 	// uniseg gives zero-width clusters (a lone combining mark) width 0;
 	// tcell joins them to the next cluster that has a width.
 	state := -1
@@ -253,15 +253,23 @@ func (f *Frame) SetContent(x, y int, mainc rune, combc []rune, st tcell.Style) {
 	_, _ = f.Put(x, y, f.runeString(mainc), st)
 }
 
+// runeGlyph is the glyph of a cluster of one rune r: a blank is 0
+// whichever way it was set.
+func runeGlyph(r rune) glyph {
+	if r == ' ' {
+		return 0
+	}
+	return glyph(r)
+}
+
 // glyphOf returns the glyph of cluster cl, adding it to the table when
-// it is of more than one rune. A blank is 0 whichever way it was set.
+// it is of more than one rune.
 func (f *Frame) glyphOf(cl string) glyph {
-	r, n := utf8.DecodeRuneInString(cl)
-	switch {
-	case cl == "" || cl == " ":
+	switch r, n := utf8.DecodeRuneInString(cl); {
+	case cl == "":
 		return 0
 	case n == len(cl):
-		return glyph(r)
+		return runeGlyph(r)
 	}
 	if g, ok := f.clusterIx[cl]; ok {
 		return g
@@ -372,8 +380,8 @@ func (f *Frame) ShowCursor(x, y int) {
 // a small table by a hash of the colours and attributes finds most of
 // them at the cost of one compare, the map (a Style has strings to hash)
 // the rest.
-func (f *Frame) style(st tcell.Style) uint16 {
-	fg, bg, attrs := st.Decompose()
+// fg, bg and attrs are st's.
+func (f *Frame) style(st tcell.Style, fg, bg tcell.Color, attrs tcell.AttrMask) uint16 {
 	h := (uint64(fg)*0x9e3779b97f4a7c15 ^ uint64(bg)*0xc2b2ae3d27d4eb4f ^ uint64(attrs)) >> 58
 	if i := f.recent[h]; f.styles[i] == st {
 		return i
