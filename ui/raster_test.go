@@ -70,3 +70,43 @@ func fieldText(s *session, w, h int) string {
 	}
 	return b.String()
 }
+
+// TestLabelsKept: on the session's screen, the names by ships that did
+// not move are not set again: a mark put on one stays through a frame in
+// which nothing changed, and goes once the name moves.
+func TestLabelsKept(t *testing.T) {
+	scr := newSim(t, "UTF-8", 120, 40)
+	s, err := newSession(scr, Options{Seed: 9, Stress: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.root.SetRect(0, 0, 120, 40)
+	step := crowd(t, true, s)
+	draw := func() {
+		s.screen.Clear() // as tview does before every draw
+		s.root.Draw(s.screen)
+		scr.Show()
+	}
+	draw()
+	draw()
+	at := s.arena.spots[0]
+	if at.w == 0 {
+		t.Fatal("the first name does not show")
+	}
+	marked := func() bool {
+		str, _, _ := scr.Get(at.x, at.y)
+		return str == "#"
+	}
+	scr.Put(at.x, at.y, "#", tcell.StyleDefault)
+	draw()
+	if !marked() {
+		t.Error("a name that stayed was set again")
+	}
+	for range 30 {
+		step()
+	}
+	draw()
+	if marked() {
+		t.Error("the mark stays after the ships moved on")
+	}
+}
