@@ -30,7 +30,8 @@
 // the start of a frame; a blank keeps the colours of the cell before it
 // when it shows the same (the same background, and the foreground only
 // under reverse video, underline, strikethrough or blink). A frame comes
-// within a few percent of the least those changes can cost.
+// within a few percent of the least those changes can cost (package ui's
+// BenchmarkFrameBytes sets the game's frames against that floor).
 //
 // It relies only on what every terminal with 256 colours and UTF-8 does:
 // CUP and CUF with ECMA-48's default parameters, SGR 0–5, 7, 9, 22–25,
