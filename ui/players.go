@@ -32,9 +32,16 @@ type players struct {
 	title textCache
 	buf   []byte
 
-	shown   shown
-	retitle bool // the last format changed the title
+	shown     shown
+	retitle   bool          // the last format changed the title
+	formatted time.Duration // when the lines were last formatted, on the session's clock
 }
+
+// playersEvery is how often the players box follows the arena on the
+// session's screen: its counts change at every step, faster than they can
+// be read, and formatting sixteen players' lines every frame was a tenth
+// of what an arena's seat cost the server.
+const playersEvery = 100 * time.Millisecond
 
 func newPlayers(s *session, size int) *players {
 	return &players{Box: tview.NewBox(), s: s, text: newTextLines(playersHeight(size) - 2), buf: make([]byte, 0, 64)}
@@ -43,8 +50,13 @@ func newPlayers(s *session, size int) *players {
 func (p *players) Draw(scr tcell.Screen) {
 	defer p.s.guard()
 	x, y, w, h := p.GetRect()
-	p.format()
 	kept := p.s.keep(scr, &p.shown, rect{x, y, w, h})
+	now := time.Since(p.s.clock)
+	if kept && now-p.formatted < playersEvery {
+		return // the box shows its last lines
+	}
+	p.formatted = now
+	p.format()
 	if !kept || p.retitle {
 		drawBorder(scr, p.s.glyphs(), x, y, w, h, borderStyle)
 		putString(scr, x+2, y, w-4, p.title.s, titleStyle)

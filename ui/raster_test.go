@@ -9,6 +9,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game/hub"
+	"poolroids/pool"
 )
 
 // TestSharedRaster: the seats of an arena that draw one step at one size
@@ -109,4 +110,45 @@ func TestLabelsKept(t *testing.T) {
 	if marked() {
 		t.Error("the mark stays after the ships moved on")
 	}
+}
+
+// TestPlayersEvery: on the session's screen the players box follows the
+// arena every playersEvery, not every frame: a switch of the pools made
+// meanwhile shows from the first frame after it.
+func TestPlayersEvery(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, hub.Config{Size: 8})
+		ann, seat := arenaSession(t, h, "ann", 120, 40)
+		scr := ann.screen.Screen.(tcell.SimulationScreen)
+		box := func() string { // a frame, as tview draws it; the box's text
+			ann.fitTo(120, 40)
+			ann.root.SetRect(0, 0, 120, 40)
+			ann.screen.Clear()
+			ann.root.Draw(ann.screen)
+			scr.Show()
+			cells, w, _ := scr.GetContents()
+			var b strings.Builder
+			x, y, bw, bh := ann.players.GetRect()
+			for r := y; r < y+bh; r++ {
+				for c := x; c < x+bw; c++ {
+					b.WriteString(string(cells[r*w+c].Runes))
+				}
+			}
+			return b.String()
+		}
+		box()
+		time.Sleep(playersEvery)
+		box()
+		if err := seat.SetStrategies(pool.Dense, pool.Dense); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(playersEvery / 2)
+		if text := box(); strings.Contains(text, "ann at") {
+			t.Errorf("the box followed the arena within playersEvery: %q", text)
+		}
+		time.Sleep(playersEvery / 2)
+		if text := box(); !strings.Contains(text, "ann at") {
+			t.Errorf("the box does not show the switch playersEvery after it: %q", text)
+		}
+	})
 }
