@@ -209,7 +209,7 @@ func (l *textLine) style(st tcell.Style) *textLine {
 func (l *textLine) str(s string) *textLine { l.b = append(l.b, s...); return l }
 
 // draw sets the line at (x, y), blank to w cells: it draws over the last,
-// from its first byte from on (the cells before are one a rune).
+// from its byte from on: the cells before it (one a rune) show already.
 func (l *textLine) draw(scr tcell.Screen, x, y, w, from int) {
 	for i, sp := range l.spans {
 		end := len(l.b)

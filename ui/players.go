@@ -23,8 +23,9 @@ func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines }
 // of a half-empty arena. (A key's notice goes under the field, where
 // every size shows it.) It formats its lines from the arena under its
 // read lock and turns them into strings only when they change, so a frame allocates
-// nothing in steady state. On the session's screen it draws only the
-// lines that changed since its last frame (see [session.keep]).
+// nothing in steady state. On the session's screen it formats them every
+// playersEvery and draws only the lines that changed since its last frame
+// (see [session.keep]), each from where it changed.
 type players struct {
 	*tview.Box
 	s     *session
@@ -38,9 +39,9 @@ type players struct {
 }
 
 // playersEvery is how often the players box follows the arena on the
-// session's screen: its counts change at every step, faster than they can
-// be read, and formatting sixteen players' lines every frame was a tenth
-// of what an arena's seat cost the server.
+// session's screen: its counts change at every step of a busy arena,
+// faster than they can be read, and formatting them for every frame is no
+// small part of what a seat costs the server.
 const playersEvery = 100 * time.Millisecond
 
 func newPlayers(s *session, size int) *players {
