@@ -337,7 +337,7 @@ func BenchmarkSessions(b *testing.B) {
 	for _, bc := range []struct {
 		scene string
 		n     int
-	}{{"demo", 1}, {"demo", 16}, {"demo", 64}, {"stress", 64}, {"arena", 64}} {
+	}{{"demo", 1}, {"demo", 16}, {"demo", 64}, {"stress", 64}, {"arena", 64}, {"demo", 200}} {
 		b.Run(fmt.Sprintf("%s-%d", bc.scene, bc.n), func(b *testing.B) {
 			meters := make([]*meter, bc.n)
 			var wg sync.WaitGroup

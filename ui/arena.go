@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/hub"
 )
 
 // cellAspect is a terminal cell's height over its width: the playfield is
@@ -101,6 +103,9 @@ type arena struct {
 	labels []label             // the players' names by their ships, in an arena, and respawn countdowns
 	spots  [game.MaxShips]rect // where each label shows: see drawLabels
 	cells  cellPutter
+
+	rasters    *rasterSet // the paintings shared with rastersFor's other seats (see paintShared)
+	rastersFor *hub.Arena
 }
 
 // arenaShown is what the arena last drew on the session's screen.
@@ -112,6 +117,9 @@ type arenaShown struct {
 	overlay            *string     // the overlay's first line; nil: none
 	overlayN           int         // its lines
 	overlayAt          rect
+	labels             []label // the names drawn by the ships, when labelsKnown
+	labelsOver         rect    // and the overlay they were drawn around
+	labelsKnown        bool
 	cells              []cell // the field
 	frames             uint   // drawn so far: picks the rows whose slow changes are set (see canvas.flush)
 }
@@ -181,6 +189,7 @@ func (a *arena) Draw(scr tcell.Screen) {
 			sh.cells[i] = unknownCell
 		}
 		sh.style = tcell.Style{}.Underline(true) // not a border's: draws it all
+		sh.labelsKnown = false
 	}
 	a.drawFrame(scr, st)
 	sh.frames++
@@ -210,7 +219,12 @@ func (a *arena) drawField(scr tcell.Screen, over rect) {
 	}
 	f, sh := a.frame, &a.shown
 	a.cv.flush(p, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells, int(sh.frames%lateRows))
-	a.drawLabels(p, over)
+	// The field left the names' cells alone (see coverLabels): names
+	// where they were show already.
+	if !sh.labelsKnown || !slices.Equal(a.labels, sh.labels) || over != sh.labelsOver {
+		a.drawLabels(p, over)
+		sh.labels, sh.labelsOver, sh.labelsKnown = append(sh.labels[:0], a.labels...), over, true
+	}
 }
 
 // at is r moved by (dx, dy).

@@ -149,17 +149,16 @@ func slopeGlyph(dx, dy int) byte {
 // With shown, the cells of the canvas as the screen shows them, it sets
 // only the cells that differ from it and updates it; a hole's cells are
 // recorded as unknown there, so that they are set again once uncovered.
-// Without (nil) it sets them all.
+// Without (nil) it sets them all. Most of a field stays as it was from
+// one frame to the next, so the rows are compared eight cells at a time.
 //
-// The screen (package vt, or tcell where vt cannot drive the terminal)
-// sends the changed cells in reading order, each after a cursor move
-// unless it follows the last one sent, each in a new style unless it has
-// the last one's. So flush blanks a cell in the style of the cell it set
-// before it (a blank shows no colour), and where two changed cells of a
-// row are a few unchanged ones apart it sets those again too, when
-// sending them costs fewer bytes than moving the cursor over them. But
-// not on a screen without colours (NO_COLOR, or a monochrome terminal):
-// tcell shows dark colours there in reverse video, blanks too.
+// The screen sends the changed cells in reading order, each in a new
+// style unless it looks as the last one's. So flush blanks a cell in the
+// style of the cell it set before it (a blank shows no colour): that is
+// what tcell (where package vt cannot drive the terminal) needs to send
+// no style for it. But not on a screen without colours (NO_COLOR, or a
+// monochrome terminal): tcell shows dark colours there in reverse video,
+// blanks too.
 //
 // Debris is most of what changes in a busy field, and its pieces, mostly
 // apart, cost a cursor move and a style change each. So a change between
@@ -170,7 +169,6 @@ func slopeGlyph(dx, dy int) byte {
 // debris that moves on in between costs nothing.
 func (c *canvas) flush(s putter, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell, now int) {
 	cur := tcell.StyleDefault // the style of the last cell set
-	curInk := inkNone
 	mono := s.Colors() == 0
 	for y := range c.h {
 		row := c.cells[y*c.w : (y+1)*c.w]
@@ -179,13 +177,17 @@ func (c *canvas) flush(s putter, x0, y0 int, styles *[numInks]tcell.Style, hole 
 			was = shown[y*c.w : (y+1)*c.w]
 		}
 		inHole := y >= hole.y && y < hole.y+hole.h
-		last := -1 // the last cell set on this row
-		for x, p := range row {
+		for x := 0; x < len(row); x++ {
+			if was != nil && !inHole {
+				if x += same(row[x:], was[x:]); x == len(row) {
+					break
+				}
+			}
+			p := row[x]
 			if p == unknownCell || inHole && x >= hole.x && x < hole.x+hole.w {
 				if was != nil {
 					was[x] = unknownCell
 				}
-				last = -1 // not to be refilled over
 				continue
 			}
 			if was != nil {
@@ -193,15 +195,10 @@ func (c *canvas) flush(s putter, x0, y0 int, styles *[numInks]tcell.Style, hole 
 					continue
 				}
 				if now >= 0 && y%lateRows != now && slow(was[x].ink) && slow(p.ink) {
-					last = -1 // the cells after it are set as they were
 					continue
-				}
-				if last >= 0 && x-last > 1 && !mono {
-					c.refill(s, x0, y0+y, row[last+1:x], last+1, cur, curInk, skipCost(x-last-1))
 				}
 				was[x] = p
 			}
-			last = x
 			if p.ink == inkNone {
 				st := cur
 				if mono {
@@ -210,39 +207,21 @@ func (c *canvas) flush(s putter, x0, y0 int, styles *[numInks]tcell.Style, hole 
 				s.Put(x0+x, y0+y, blank, st)
 				continue
 			}
-			cur, curInk = styles[p.ink], p.ink
+			cur = styles[p.ink]
 			s.Put(x0+x, y0+y, c.glyph(p), cur)
 		}
 	}
 }
 
-// refill sets again the unchanged cells gap, from column x of the canvas
-// on screen row y, which lie between two changed ones, if sending them in
-// style st (that of ink k) costs fewer bytes than budget: then the screen sends
-// the row's changes in one run instead of moving the cursor over gap. A
-// cell that is set to what it shows already would not be sent, so each is
-// first set to something else.
-func (c *canvas) refill(s putter, x0, y int, gap []cell, x int, st tcell.Style, k ink, budget int) {
-	cost := 0
-	for _, p := range gap {
-		switch {
-		case p.ink == inkNone:
-			cost++
-		case p.ink == k && !c.ascii:
-			cost += 3 // a braille glyph's UTF-8
-		case p.ink == k:
-			cost++
-		default:
-			return
-		}
-		if cost >= budget {
-			return
-		}
+// same returns how many cells a and b hold alike from their start,
+// counted in blocks of eight (one compare each): a block that differs
+// counts none.
+func same(a, b []cell) int {
+	n := 0
+	for len(a)-n >= 8 && *(*[8]cell)(a[n:]) == *(*[8]cell)(b[n:]) {
+		n += 8
 	}
-	for i, p := range gap {
-		s.Put(x0+x+i, y, "x", st)
-		s.Put(x0+x+i, y, c.glyph(p), st)
-	}
+	return n
 }
 
 // glyph is what cell p shows: a blank, its ASCII character or its braille
@@ -255,24 +234,6 @@ func (c *canvas) glyph(p cell) string {
 		return asciiChars[p.glyph&0x7f]
 	}
 	return brailleGlyphs[p.bits]
-}
-
-// skipCost is the length of the sequence with which package vt moves the
-// cursor n cells on along a row: ESC [ n C, the n left out when 1. (tcell
-// moves it with ESC [ row ; column H, a few bytes more.)
-func skipCost(n int) int {
-	if n == 1 {
-		return 3
-	}
-	return 3 + digits(n)
-}
-
-func digits(v int) int {
-	n := 1
-	for ; v >= 10; v /= 10 {
-		n++
-	}
-	return n
 }
 
 // lateRows is how many frames a slow change may wait, plus one.

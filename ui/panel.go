@@ -5,18 +5,20 @@ import (
 	"slices"
 	"strconv"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
 	"poolroids/game"
 	"poolroids/pool"
+	"poolroids/ui/vt"
 )
 
 const (
 	panelWidth    = 34             // side panel, borders included
 	panelHeight   = panelLines + 2 // the stats box, borders included
-	panelLines    = 18
+	panelLines    = 19
 	compactWidth  = 18 // the compact panel, borders included
 	compactHeight = compactLines + 2
 	compactLines  = 12
@@ -103,15 +105,44 @@ type textLine struct {
 	spans   []span
 	text    textCache
 	settled []span // the runs at the last settle
+	same    int    // the bytes at the start that the last settle left as they were, runs too
 }
 
 // settle turns the line's bytes into its text and reports whether the
 // text or its runs changed since the last settle.
 func (l *textLine) settle() bool {
 	changed := string(l.b) != l.text.s || !slices.Equal(l.spans, l.settled)
+	if changed {
+		l.same = samePrefix(l.b, l.text.s, l.spans, l.settled)
+	}
 	l.settled = append(l.settled[:0], l.spans...)
 	l.text.of(l.b)
 	return changed
+}
+
+// samePrefix is how many bytes at the start of a line, a whole number of
+// runes, are alike in text b with runs spans and text s with runs was.
+func samePrefix(b []byte, s string, spans, was []span) int {
+	n := 0
+	for n < len(b) && n < len(s) && b[n] == s[n] {
+		n++
+	}
+	for i := 0; i < len(spans) || i < len(was); i++ {
+		if i < len(spans) && i < len(was) && spans[i] == was[i] {
+			continue
+		}
+		if i < len(spans) { // the runs differ from the first that does on
+			n = min(n, spans[i].start)
+		}
+		if i < len(was) {
+			n = min(n, was[i].start)
+		}
+		break
+	}
+	for n > 0 && n < len(b) && !utf8.RuneStart(b[n]) {
+		n--
+	}
+	return n
 }
 
 func (l *textLine) reset() { l.b, l.spans = l.b[:0], l.spans[:0] }
@@ -160,8 +191,11 @@ func (t *textLines) settle() {
 // all of them, or only those the last settle changed.
 func (t *textLines) draw(scr tcell.Screen, x, y, w, h int, all bool) {
 	for i := range min(len(t.lines), h) {
-		if all || t.changed[i] {
-			t.lines[i].draw(scr, x, y+i, w)
+		switch {
+		case all:
+			t.lines[i].draw(scr, x, y+i, w, 0)
+		case t.changed[i]: // over the line as it was: from where it changed
+			t.lines[i].draw(scr, x, y+i, w, t.lines[i].same)
 		}
 	}
 }
@@ -174,14 +208,20 @@ func (l *textLine) style(st tcell.Style) *textLine {
 
 func (l *textLine) str(s string) *textLine { l.b = append(l.b, s...); return l }
 
-// draw sets the line at (x, y), blank to w cells: it draws over the last.
-func (l *textLine) draw(scr tcell.Screen, x, y, w int) {
+// draw sets the line at (x, y), blank to w cells: it draws over the last,
+// from its byte from on: the cells before it (one a rune) show already.
+func (l *textLine) draw(scr tcell.Screen, x, y, w, from int) {
 	for i, sp := range l.spans {
 		end := len(l.b)
 		if i+1 < len(l.spans) {
 			end = l.spans[i+1].start
 		}
-		n := putString(scr, x, y, w, l.text.s[sp.start:end], sp.st)
+		start := sp.start
+		if start < from {
+			skip := utf8.RuneCountInString(l.text.s[start:min(from, end)])
+			x, w, start = x+skip, w-skip, min(from, end)
+		}
+		n := putString(scr, x, y, w, l.text.s[start:end], sp.st)
 		x, w = x+n, w-n
 	}
 	for ; w > 0; x, w = x+1, w-1 {
@@ -231,6 +271,11 @@ type panel struct {
 	fpsRender      time.Duration
 	fps            float64
 	render         time.Duration // mean time to draw a frame
+
+	out           vt.Stats // the screen's output at the last measure
+	outOK         bool     // the screen writes its own frames: out counts
+	bytesPerFrame float64  // sent to the terminal, since the last measure
+	cellsPerFrame float64
 }
 
 func newPanel(s *session) *panel {
@@ -339,6 +384,16 @@ func (p *panel) formatFull(g *glyphs) {
 	l.style(labelStyle).str("  draw ").style(valueStyle)
 	l.b = appendDuration(l.b, p.render, g.micro)
 
+	l = next().style(labelStyle).str("out/frame  ").style(valueStyle)
+	if p.outOK {
+		l.b = appendFloatRight(l.b, p.bytesPerFrame, 0, 0)
+		l.style(labelStyle).str(" B").str(g.sep).style(valueStyle)
+		l.b = appendFloatRight(l.b, p.cellsPerFrame, 0, 0)
+		l.style(labelStyle).str(" cells")
+	} else {
+		l.str("-") // tcell writes the frames
+	}
+
 	l = next().style(labelStyle).str("input     ").style(valueStyle)
 	if p.s.opts.Keys.Active() {
 		l.str("kitty: held keys")
@@ -446,6 +501,14 @@ func (p *panel) measure(now time.Time) {
 		}
 	}
 	p.fpsAt, p.fpsFrames, p.fpsRender = now, frames, render
+	if f := p.s.screen.frame; f != nil {
+		out := f.Stats()
+		if n := out.Renders - p.out.Renders; p.outOK && n > 0 {
+			p.bytesPerFrame = float64(out.Bytes-p.out.Bytes) / float64(n)
+			p.cellsPerFrame = float64(out.Cells-p.out.Cells) / float64(n)
+		}
+		p.out, p.outOK = out, true
+	}
 	if now.Sub(p.memAt) < memEvery {
 		return
 	}

@@ -23,8 +23,9 @@ func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines }
 // of a half-empty arena. (A key's notice goes under the field, where
 // every size shows it.) It formats its lines from the arena under its
 // read lock and turns them into strings only when they change, so a frame allocates
-// nothing in steady state. On the session's screen it draws only the
-// lines that changed since its last frame (see [session.keep]).
+// nothing in steady state. On the session's screen it formats them every
+// playersEvery and draws only the lines that changed since its last frame
+// (see [session.keep]), each from where it changed.
 type players struct {
 	*tview.Box
 	s     *session
@@ -32,9 +33,16 @@ type players struct {
 	title textCache
 	buf   []byte
 
-	shown   shown
-	retitle bool // the last format changed the title
+	shown     shown
+	retitle   bool          // the last format changed the title
+	formatted time.Duration // when the lines were last formatted, on the session's clock
 }
+
+// playersEvery is how often the players box follows the arena on the
+// session's screen: its counts change at every step of a busy arena,
+// faster than they can be read, and formatting them for every frame is no
+// small part of what a seat costs the server.
+const playersEvery = 100 * time.Millisecond
 
 func newPlayers(s *session, size int) *players {
 	return &players{Box: tview.NewBox(), s: s, text: newTextLines(playersHeight(size) - 2), buf: make([]byte, 0, 64)}
@@ -43,8 +51,13 @@ func newPlayers(s *session, size int) *players {
 func (p *players) Draw(scr tcell.Screen) {
 	defer p.s.guard()
 	x, y, w, h := p.GetRect()
-	p.format()
 	kept := p.s.keep(scr, &p.shown, rect{x, y, w, h})
+	now := time.Since(p.s.clock)
+	if kept && now-p.formatted < playersEvery {
+		return // the box shows its last lines
+	}
+	p.formatted = now
+	p.format()
 	if !kept || p.retitle {
 		drawBorder(scr, p.s.glyphs(), x, y, w, h, borderStyle)
 		putString(scr, x+2, y, w-4, p.title.s, titleStyle)

@@ -642,7 +642,7 @@ func (s *session) paintArena(a *arena) {
 	ar.RLock()
 	w := ar.World()
 	s.seatNames(ar)
-	a.paintWorld(w)
+	a.paintShared(ar, w)
 	me := w.Player(s.seat.Slot())
 	h.level, h.score, h.lives, h.wave = w.Level().Name, me.Score, me.Lives, w.Wave()
 	ar.RUnlock()

@@ -29,7 +29,7 @@ func TestDirectScreen(t *testing.T) {
 		e.Clear()
 		putString(e, 3, 2, 80, "poolroids", tcell.StyleDefault.Foreground(tcell.ColorYellow))
 		e.Show()
-		if !strings.Contains(out.String(), "\x1b[3;4H\x1b[0;93mpoolroids") {
+		if !strings.Contains(out.String(), "\x1b[3;4H\x1b[93mpoolroids") {
 			t.Fatalf("the frame was sent as %q", out.String())
 		}
 		if s, _, _ := scr.Get(3, 2); s != " " {

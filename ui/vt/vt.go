@@ -10,15 +10,34 @@
 // that a game redrawing at 30 frames a second for dozens of SSH players
 // notices: every Show walks every cell (about 190 bytes each, so 900 KB
 // for 120×40) to find the few that changed, and each changed cell costs a
-// terminfo string expansion and two allocations. A Frame keeps 48 bytes a
-// cell (what was drawn, what the terminal shows), walks only the rows that
+// terminfo string expansion and two allocations. A Frame keeps 16 bytes a
+// cell (what was drawn, what the terminal shows; a cluster of one rune
+// held as the rune, longer ones in a table), walks only the columns that
 // were touched, and formats cursor moves and colours into a buffer that
 // the caller reuses: a frame allocates nothing, and a still screen costs
 // nothing at all, not even the bytes that hide and show the cursor.
 //
-// It speaks only what every terminal with 256 colours and UTF-8 speaks
-// (CUP, CUF, SGR 0–9 and 38/48;5 or 38/48;2, DECTCEM, ED); a caller keeps
-// tcell's own output for the rest.
+// # What it sends
+//
+// Render sends the cells that changed in reading order. Before each it
+// moves the cursor the shortest way: not at all when the cell follows the
+// last one sent; along a row, CUF (ESC [ n C), or the cells in between
+// sent again when that is shorter (a blank or two, usually); else CUP
+// (ESC [ row ; column H), a parameter of 1 left out. It sets the colours
+// and attributes by what changed since the last cell (SGR 22–29 turn
+// attributes off, 39 and 49 restore the default colours), or from the
+// default (SGR 0) when that is shorter or the colours are not known, as at
+// the start of a frame; a blank keeps the colours of the cell before it
+// when it shows the same (the same background, and the foreground only
+// under reverse video, underline, strikethrough or blink). A frame comes
+// within a few percent of the least those changes can cost (package ui's
+// BenchmarkFrameBytes sets the game's frames against that floor).
+//
+// It relies only on what every terminal with 256 colours and UTF-8 does:
+// CUP and CUF with ECMA-48's default parameters, SGR 0–5, 7, 9, 22–25,
+// 27, 29, 30–49 and 90–107 (38/48;5 for the palette, 38/48;2 for RGB),
+// ED 2, DECTCEM (?25) and synchronized output (?2026, which terminals
+// that lack it ignore). A caller keeps tcell's own output for the rest.
 //
 // # Semantics
 //
@@ -39,12 +58,27 @@ import (
 	"github.com/rivo/uniseg"
 )
 
-// cell is one cell of a Frame. The zero cell is blank in the default style.
+// span is the columns lo to hi-1 of a row; none when lo >= hi.
+type span struct{ lo, hi int }
+
+// cell is one cell of a Frame, in 8 bytes: a frame's cells are walked
+// and compared at every Render, and a server keeps those of many. The
+// zero cell is blank in the default style.
 type cell struct {
-	s    string // the grapheme cluster; "" is a blank
+	g    glyph
 	st   uint16 // index in Frame.styles
 	wide bool   // the cluster takes two columns
 }
+
+// glyph is a cell's grapheme cluster: 0 a blank, a cluster of one rune
+// that rune, a longer one clusterBase plus its index in Frame.clusters.
+type glyph uint32
+
+const clusterBase glyph = utf8.MaxRune + 1
+
+// maxClusters bounds the clusters of more than one rune a Frame keeps.
+// When the table is full the ones no cell holds are dropped.
+const maxClusters = 4096
 
 // unknown is what a cell of Frame.shown holds when the terminal's cell is
 // not known: it differs from every cell a Frame holds.
@@ -67,19 +101,24 @@ type Frame struct {
 	w, h  int
 	cells []cell
 	shown []cell
-	dirty []bool // rows touched since the last Render
+	dirty []span // each row's columns touched since the last Render
 	wipe  bool   // the terminal must be cleared first: shown is unknown
 
-	styles []tcell.Style // styles[0] is tcell.StyleDefault
-	sgr    []string      // each style's SGR sequence, made at first use
-	last   uint16        // the style of the last Put, tried first
+	styles []tcell.Style          // styles[0] is tcell.StyleDefault
+	index  map[tcell.Style]uint16 // styles by style, once there are more than one
+	pens   []pen                  // each style as SGR parameters, made at first use
+	recent [64]uint16             // styles by a hash of their colours and attributes, tried first
 
 	cursorOn         bool // the cursor shows, at (cursorX, cursorY)
 	cursorX, cursorY int
 	cursorSent       int8 // the cursor as last sent: 0 unknown, 1 hidden, 2 shown
 	sentX, sentY     int
 
-	runes map[rune]string // SetContent's one-rune strings, made once
+	runes map[rune]string // one-rune strings, made once for SetContent and Get
+
+	clusters  []string         // the clusters of more than one rune, by glyph-clusterBase
+	clusterIx map[string]glyph // and their glyphs
+	stats     Stats
 }
 
 // Resize makes the frame w×h blank cells. The next Render clears the
@@ -92,13 +131,13 @@ func (f *Frame) Resize(w, h int) {
 		f.shown = make([]cell, n)
 	}
 	if cap(f.dirty) < h {
-		f.dirty = make([]bool, h)
+		f.dirty = make([]span, h)
 	}
 	f.w, f.h = w, h
 	f.cells, f.shown, f.dirty = f.cells[:n], f.shown[:n], f.dirty[:h]
 	clear(f.cells)
 	if len(f.styles) == 0 {
-		f.styles, f.sgr = append(f.styles, tcell.StyleDefault), append(f.sgr, "")
+		f.styles, f.pens = append(f.styles, tcell.StyleDefault), append(f.pens, pen{})
 	}
 	f.Invalidate()
 }
@@ -112,7 +151,7 @@ func (f *Frame) Invalidate() {
 	f.wipe = true
 	f.cursorSent = 0
 	for i := range f.dirty {
-		f.dirty[i] = true
+		f.dirty[i] = span{0, f.w}
 	}
 }
 
@@ -124,57 +163,58 @@ func (f *Frame) Put(x, y int, str string, st tcell.Style) (rest string, width in
 	if x < 0 || y < 0 || x >= f.w || y >= f.h {
 		return str, 0
 	}
+	if r, n := utf8.DecodeRuneInString(str); narrow(r) {
+		if rest = str[n:]; rest == "" || narrow(firstRune(rest)) {
+			f.set(x, y, runeGlyph(r), 1, st)
+			return rest, 1
+		}
+	}
 	cl, rest, width := cluster(str)
-	f.set(x, y, cl, width, st)
+	f.set(x, y, f.glyphOf(cl), width, st)
 	return rest, width
 }
 
+// firstRune is the first rune of s.
+func firstRune(s string) rune {
+	r, _ := utf8.DecodeRuneInString(s)
+	return r
+}
+
 // set sets the cell at (x, y), which is on the frame.
-func (f *Frame) set(x, y int, cl string, width int, st tcell.Style) {
+func (f *Frame) set(x, y int, g glyph, width int, st tcell.Style) {
 	i := y*f.w + x
 	c := &f.cells[i]
-	fg, bg, _ := st.Decompose()
+	fg, bg, attrs := st.Decompose()
 	if fg == tcell.ColorNone || bg == tcell.ColorNone {
 		cfg, cbg, _ := f.styles[c.st].Decompose()
 		if fg == tcell.ColorNone {
+			fg = cfg
 			st = st.Foreground(cfg)
 		}
 		if bg == tcell.ColorNone {
+			bg = cbg
 			st = st.Background(cbg)
 		}
 	}
-	if cl == " " {
-		cl = "" // one blank, whichever way it was set
-	}
-	n := cell{s: cl, st: f.style(st), wide: width > 1}
-	if n.s != c.s {
+	n := cell{g: g, st: f.style(st, fg, bg, attrs), wide: width > 1}
+	if n.g != c.g {
 		// Changed content is sent even if it changes back before the
 		// next Render (tcell's rule). (What a wide cluster covered is
 		// marked unknown when it is sent.)
 		f.shown[i] = unknown
 	}
 	*c = n
-	f.dirty[y] = true
+	if d := &f.dirty[y]; d.lo >= d.hi {
+		*d = span{x, x + 1}
+	} else {
+		d.lo, d.hi = min(d.lo, x), max(d.hi, x+1)
+	}
 }
 
-// cluster splits the first grapheme cluster off s, with its width. The
-// characters a game screen is made of (ASCII, Latin-1, arrows, box
-// drawing, blocks, braille) are single runes one column wide, known
-// without consulting Unicode's tables; so is what follows them when it
-// starts with one of them.
+// cluster splits the first grapheme cluster off s, with its width, by
+// Unicode's tables. (Put knows the characters a game screen is made of
+// without them: see narrow.)
 func cluster(s string) (cl, rest string, width int) {
-	if s == "" {
-		return "", "", 0
-	}
-	r, n := utf8.DecodeRuneInString(s)
-	if narrow(r) {
-		if len(s) == n {
-			return s, "", 1
-		}
-		if next, _ := utf8.DecodeRuneInString(s[n:]); narrow(next) {
-			return s[:n], s[n:], 1
-		}
-	}
 	// uniseg gives zero-width clusters (a lone combining mark) width 0;
 	// tcell joins them to the next cluster that has a width.
 	state := -1
@@ -211,35 +251,113 @@ func (f *Frame) SetContent(x, y int, mainc rune, combc []rune, st tcell.Style) {
 		_, _ = f.Put(x, y, string(append([]rune{mainc}, combc...)), st)
 		return
 	}
-	if mainc >= 0 && mainc < utf8.RuneSelf {
-		_, _ = f.Put(x, y, ascii[mainc], st)
-		return
+	_, _ = f.Put(x, y, f.runeString(mainc), st)
+}
+
+// runeGlyph is the glyph of a cluster of one rune r: a blank is 0
+// whichever way it was set.
+func runeGlyph(r rune) glyph {
+	if r == ' ' {
+		return 0
 	}
-	s, ok := f.runes[mainc]
-	if !ok {
-		if f.runes == nil {
-			f.runes = make(map[rune]string)
+	return glyph(r)
+}
+
+// glyphOf returns the glyph of cluster cl, adding it to the table when
+// it is of more than one rune.
+func (f *Frame) glyphOf(cl string) glyph {
+	switch r, n := utf8.DecodeRuneInString(cl); {
+	case cl == "":
+		return 0
+	case n == len(cl):
+		return runeGlyph(r)
+	}
+	if g, ok := f.clusterIx[cl]; ok {
+		return g
+	}
+	if len(f.clusters) >= maxClusters {
+		f.compactClusters()
+	}
+	return f.addCluster(cl)
+}
+
+// addCluster adds cl, of more than one rune, to the table.
+func (f *Frame) addCluster(cl string) glyph {
+	if g, ok := f.clusterIx[cl]; ok {
+		return g
+	}
+	if f.clusterIx == nil {
+		f.clusterIx = make(map[string]glyph)
+	}
+	g := clusterBase + glyph(len(f.clusters))
+	f.clusters = append(f.clusters, cl)
+	f.clusterIx[cl] = g
+	return g
+}
+
+// compactClusters drops the clusters no cell holds. What the terminal
+// shows is then known by old glyphs only: it is redrawn.
+func (f *Frame) compactClusters() {
+	old := f.clusters
+	f.clusters = nil
+	clear(f.clusterIx)
+	for i, c := range f.cells {
+		if c.g >= clusterBase {
+			f.cells[i].g = f.addCluster(old[c.g-clusterBase])
 		}
-		s = string(mainc)
-		f.runes[mainc] = s
 	}
-	_, _ = f.Put(x, y, s, st)
+	f.Invalidate()
+}
+
+// appendGlyph appends the UTF-8 of g.
+func (f *Frame) appendGlyph(dst []byte, g glyph) []byte {
+	switch {
+	case g == 0:
+		return append(dst, ' ')
+	case g < utf8.RuneSelf:
+		return append(dst, byte(g))
+	case g < clusterBase:
+		return utf8.AppendRune(dst, rune(g))
+	}
+	return append(dst, f.clusters[g-clusterBase]...)
 }
 
 // Get returns the cell at (x, y) as tcell's CellBuffer.Get does: a blank
-// is " ", one column wide; off the frame, " " in the default style.
+// is " ", one column wide; off the frame, " " in the default style. A
+// cell of one rune other than ASCII costs an allocation the first time
+// its rune is asked for, none after.
 func (f *Frame) Get(x, y int) (str string, st tcell.Style, width int) {
 	if x < 0 || y < 0 || x >= f.w || y >= f.h {
 		return " ", tcell.StyleDefault, 1
 	}
 	c := f.cells[y*f.w+x]
-	switch {
-	case c.s == "":
-		return " ", f.styles[c.st], 1
-	case c.wide:
-		return c.s, f.styles[c.st], 2
+	width = 1
+	if c.wide {
+		width = 2
 	}
-	return c.s, f.styles[c.st], 1
+	switch {
+	case c.g == 0:
+		return " ", f.styles[c.st], 1
+	case c.g >= clusterBase:
+		return f.clusters[c.g-clusterBase], f.styles[c.st], width
+	}
+	return f.runeString(rune(c.g)), f.styles[c.st], width
+}
+
+// runeString returns r as a string, made once.
+func (f *Frame) runeString(r rune) string {
+	if r >= 0 && r < utf8.RuneSelf {
+		return ascii[r]
+	}
+	s, ok := f.runes[r]
+	if !ok {
+		if f.runes == nil {
+			f.runes = make(map[rune]string)
+		}
+		s = string(r)
+		f.runes[r] = s
+	}
+	return s
 }
 
 // Fill sets every cell to r in style st.
@@ -259,25 +377,39 @@ func (f *Frame) ShowCursor(x, y int) {
 }
 
 // style returns the index of st in the frame's table, adding it.
-func (f *Frame) style(st tcell.Style) uint16 {
-	if f.styles[f.last] == st {
-		return f.last
+// The drawing of a frame goes round a few styles, each Put in another:
+// a small table by a hash of the colours and attributes finds most of
+// them at the cost of one compare, the map (a Style has strings to hash)
+// the rest.
+// fg, bg and attrs are st's.
+func (f *Frame) style(st tcell.Style, fg, bg tcell.Color, attrs tcell.AttrMask) uint16 {
+	h := (uint64(fg)*0x9e3779b97f4a7c15 ^ uint64(bg)*0xc2b2ae3d27d4eb4f ^ uint64(attrs)) >> 58
+	if i := f.recent[h]; f.styles[i] == st {
+		return i
 	}
-	for i, s := range f.styles {
-		if s == st {
-			f.last = uint16(i)
-			return f.last
-		}
+	i, ok := f.index[st]
+	if !ok {
+		i = f.add(st)
 	}
+	f.recent[h] = i
+	return i
+}
+
+// add adds st to the table and returns its index.
+func (f *Frame) add(st tcell.Style) uint16 {
 	if len(f.styles) == maxStyles {
 		if f.compact(); len(f.styles) == maxStyles {
 			return 0
 		}
 	}
+	if f.index == nil {
+		f.index = map[tcell.Style]uint16{f.styles[0]: 0}
+	}
+	i := uint16(len(f.styles))
 	f.styles = append(f.styles, st)
-	f.sgr = append(f.sgr, "")
-	f.last = uint16(len(f.styles) - 1)
-	return f.last
+	f.pens = append(f.pens, pen{})
+	f.index[st] = i
+	return i
 }
 
 // compact drops the styles no cell uses, renumbering the rest in order.
@@ -294,17 +426,31 @@ func (f *Frame) compact() {
 	for i, u := range used {
 		if u {
 			remap[i] = uint16(n)
-			f.styles[n], f.sgr[n] = f.styles[i], f.sgr[i]
+			f.styles[n], f.pens[n] = f.styles[i], f.pens[i]
 			n++
 		}
 	}
-	f.styles, f.sgr = f.styles[:n], f.sgr[:n]
+	f.styles, f.pens = f.styles[:n], f.pens[:n]
+	clear(f.index)
+	for i, st := range f.styles {
+		f.index[st] = uint16(i)
+	}
 	for i := range f.cells {
 		f.cells[i].st = remap[f.cells[i].st]
 	}
-	f.last = 0
+	clear(f.recent[:])
 	f.Invalidate()
 }
+
+// Stats counts what a Frame has sent. Its zero value is nothing sent.
+type Stats struct {
+	Renders uint64 // calls of Render, those that sent nothing included
+	Bytes   uint64 // bytes appended by Render
+	Cells   uint64 // cells sent: those that changed, and those reprinted
+}
+
+// Stats returns what the frame has sent since it was made.
+func (f *Frame) Stats() Stats { return f.stats }
 
 // Render appends to dst the bytes that make the terminal show the frame,
 // and returns it; nothing when the terminal shows it already. The cursor
@@ -313,8 +459,9 @@ func (f *Frame) compact() {
 // no harm.
 func (f *Frame) Render(dst []byte) []byte {
 	start := len(dst)
+	f.stats.Renders++
 	cx, cy := -1, -1 // the terminal's cursor, once known
-	cur := -1        // the style last sent
+	cur := -1        // the style the terminal draws in, once known
 	hidden := false  // the cursor was hidden for the drawing
 	begin := func() {
 		dst = append(dst, "\x1b[?2026h"...) // synchronized output: no half frames
@@ -331,12 +478,17 @@ func (f *Frame) Render(dst []byte) []byte {
 		cur = 0
 	}
 	for y, d := range f.dirty {
-		if !d {
+		if d.lo >= d.hi {
 			continue
 		}
-		f.dirty[y] = false
+		f.dirty[y] = span{}
 		row, shown := f.cells[y*f.w:(y+1)*f.w], f.shown[y*f.w:(y+1)*f.w]
-		for x := 0; x < f.w; x++ {
+		// Start where a cell starts: after a cell that is not wide
+		// (whether it is the right half of one or not).
+		for d.lo > 0 && row[d.lo-1].wide {
+			d.lo--
+		}
+		for x := d.lo; x < d.hi; x++ {
 			c := row[x]
 			if c == shown[x] {
 				if c.wide {
@@ -347,27 +499,38 @@ func (f *Frame) Render(dst []byte) []byte {
 			if len(dst) == start {
 				begin()
 			}
+			// Move there and send the cell; where the cursor is a few
+			// cells short on the row, reprinting them instead may cost
+			// less: both ways are written, the longer dropped.
+			a, pa := len(dst), cur
 			dst = f.move(dst, cx, cy, x, y)
-			if int(c.st) != cur {
-				cur = int(c.st)
-				dst = append(dst, f.sgrOf(c.st)...)
+			dst = f.send(dst, &pa, c, x)
+			if cy == y && cx >= 0 && x-cx < len(dst)-a {
+				b, pb := len(dst), cur
+				var ok bool
+				if dst, ok = f.reprint(dst, &pb, row[cx:x], cx, len(dst)-a); ok {
+					dst = f.send(dst, &pb, c, x)
+				}
+				if ok && len(dst)-b < b-a {
+					dst = dst[:a+copy(dst[a:], dst[b:])]
+					pa = pb
+					f.stats.Cells += uint64(x - cx)
+				} else {
+					dst = dst[:b]
+				}
 			}
+			cur = pa
+			f.stats.Cells++
 			shown[x] = c
-			switch {
-			case c.s == "":
-				dst = append(dst, ' ')
-			case c.wide && x+1 == f.w: // no room: tcell sends a blank
-				dst = append(dst, ' ')
-				c.wide = false
-			default:
-				dst = append(dst, c.s...)
-			}
 			cx, cy = x+1, y
-			if c.wide {
+			if c.wide && x+1 < f.w {
 				cx++
 				x++
 				shown[x] = unknown
 			}
+			// A cell written over half a wide cluster blanks its other
+			// half, which then follows the cell: look at that too.
+			d.hi = max(d.hi, min(cx+1, f.w))
 			if cx >= f.w {
 				cx = -1 // at the margin, where terminals differ
 			}
@@ -382,7 +545,7 @@ func (f *Frame) Render(dst []byte) []byte {
 		if len(dst) == start {
 			dst = append(dst, "\x1b[?2026h"...)
 		}
-		dst = f.move(dst, -1, -1, f.cursorX, f.cursorY)
+		dst = f.move(dst, cx, cy, f.cursorX, f.cursorY)
 		dst = append(dst, "\x1b[?25h"...)
 		f.sentX, f.sentY = f.cursorX, f.cursorY
 	case want == 1 && (f.cursorSent != 1 || hidden):
@@ -397,11 +560,51 @@ func (f *Frame) Render(dst []byte) []byte {
 	if len(dst) > start {
 		dst = append(dst, "\x1b[?2026l"...)
 	}
+	f.stats.Bytes += uint64(len(dst) - start)
 	return dst
 }
 
+// send appends cell c, at column x with the cursor there, in its style
+// unless the terminal draws in *cur already (or, for a blank, in a style
+// that shows the same), and sets *cur to the style the terminal then
+// draws in.
+func (f *Frame) send(dst []byte, cur *int, c cell, x int) []byte {
+	if int(c.st) != *cur && (c.g != 0 || *cur < 0 || !f.sameBlank(uint16(*cur), c.st)) {
+		dst = f.appendSGR(dst, *cur, c.st)
+		*cur = int(c.st)
+	}
+	switch {
+	case c.wide && x+1 == f.w: // a wide cluster with no room: tcell sends a blank
+		return append(dst, ' ')
+	}
+	return f.appendGlyph(dst, c.g)
+}
+
+// reprint appends the cells gap, which the terminal shows already, from
+// column x on, as send does; false when that would take budget bytes or
+// more, or when a wide cluster of gap reaches past it.
+func (f *Frame) reprint(dst []byte, cur *int, gap []cell, x, budget int) ([]byte, bool) {
+	start := len(dst)
+	for i := 0; i < len(gap); i++ {
+		c := gap[i]
+		if c.wide {
+			if i+1 == len(gap) {
+				return dst, false
+			}
+			i++
+		}
+		dst = f.send(dst, cur, c, x+i)
+		if len(dst)-start >= budget {
+			return dst, false
+		}
+	}
+	return dst, true
+}
+
 // move appends the shortest of the sequences this package uses that move
-// the cursor from (cx, cy) to (x, y); (-1, -1) is unknown.
+// the cursor from (cx, cy) to (x, y); (-1, -1) is unknown. Along a row
+// CUF is never longer than HPA or CHA (it counts from the cursor, they
+// from the margin), so it is the only one used.
 func (f *Frame) move(dst []byte, cx, cy, x, y int) []byte {
 	switch {
 	case cx == x && cy == y:
@@ -413,42 +616,139 @@ func (f *Frame) move(dst []byte, cx, cy, x, y int) []byte {
 		dst = strconv.AppendInt(dst, int64(x-cx), 10)
 		return append(dst, 'C')
 	}
+	// CUP: ESC [ row ; column H, a parameter of 1 left out (and then
+	// the ; before a left-out column).
 	dst = append(dst, '\x1b', '[')
-	dst = strconv.AppendInt(dst, int64(y+1), 10)
-	dst = append(dst, ';')
-	dst = strconv.AppendInt(dst, int64(x+1), 10)
+	if y > 0 {
+		dst = strconv.AppendInt(dst, int64(y+1), 10)
+	}
+	if x > 0 {
+		dst = append(dst, ';')
+		dst = strconv.AppendInt(dst, int64(x+1), 10)
+	}
 	return append(dst, 'H')
 }
 
-// sgrOf returns the SGR sequence of style index i, making it the first
-// time: attributes and colours from the default, ESC [ 0 ; … m.
-func (f *Frame) sgrOf(i uint16) string {
-	if f.sgr[i] != "" {
-		return f.sgr[i]
+// pen is a style as SGR parameters: its attributes, its colours as sent
+// ("" for the default), and the whole sequence that sets it from the
+// default.
+type pen struct {
+	made   bool
+	attrs  uint8 // attrOn's bits
+	fg, bg string
+	full   string // ESC [ 0 ; … m
+}
+
+// The attributes this package sends: the SGR parameters that set each
+// and that reset it, in the order of the bits of pen.attrs. (22 resets
+// both bold and dim.)
+var (
+	attrOn  = [...]string{"1", "2", "3", "4", "5", "7", "9"}
+	attrOff = [...]string{"22", "22", "23", "24", "25", "27", "29"}
+)
+
+// shows is the bits of pen.attrs that show on a blank (reverse video,
+// underline, strikethrough; blink, with them), which then shows the
+// foreground too.
+const shows = 1<<3 | 1<<4 | 1<<5 | 1<<6
+
+// penOf returns the pen of style index i, making it the first time.
+func (f *Frame) penOf(i uint16) *pen {
+	p := &f.pens[i]
+	if p.made {
+		return p
 	}
 	st := f.styles[i]
 	fg, bg, attrs := st.Decompose()
-	b := []byte("\x1b[0")
-	for _, a := range []struct {
-		on   bool
-		code string
-	}{
-		{attrs&tcell.AttrBold != 0, ";1"},
-		{attrs&tcell.AttrDim != 0, ";2"},
-		{attrs&tcell.AttrItalic != 0, ";3"},
-		{st.GetUnderlineStyle() != tcell.UnderlineStyleNone, ";4"},
-		{attrs&tcell.AttrBlink != 0, ";5"},
-		{attrs&tcell.AttrReverse != 0, ";7"},
-		{attrs&tcell.AttrStrikeThrough != 0, ";9"},
+	for bit, on := range []bool{
+		attrs&tcell.AttrBold != 0,
+		attrs&tcell.AttrDim != 0,
+		attrs&tcell.AttrItalic != 0,
+		st.GetUnderlineStyle() != tcell.UnderlineStyleNone,
+		attrs&tcell.AttrBlink != 0,
+		attrs&tcell.AttrReverse != 0,
+		attrs&tcell.AttrStrikeThrough != 0,
 	} {
-		if a.on {
-			b = append(b, a.code...)
+		if on {
+			p.attrs |= 1 << bit
 		}
 	}
-	b = f.appendColor(b, fg, 30)
-	b = f.appendColor(b, bg, 40)
-	f.sgr[i] = string(append(b, 'm'))
-	return f.sgr[i]
+	p.fg = string(f.appendColor(nil, fg, 30))
+	p.bg = string(f.appendColor(nil, bg, 40))
+	b := []byte("\x1b[0")
+	for bit, code := range attrOn {
+		if p.attrs&(1<<bit) != 0 {
+			b = append(append(b, ';'), code...)
+		}
+	}
+	for _, c := range []string{p.fg, p.bg} {
+		if c != "" {
+			b = append(append(b, ';'), c...)
+		}
+	}
+	p.full, p.made = string(append(b, 'm')), true
+	return p
+}
+
+// sameBlank reports whether a blank shows the same in styles a and b.
+func (f *Frame) sameBlank(a, b uint16) bool {
+	pa, pb := f.penOf(a), f.penOf(b)
+	vis := pa.attrs & shows
+	return pa.bg == pb.bg && vis == pb.attrs&shows && (vis == 0 || pa.fg == pb.fg)
+}
+
+// appendSGR appends the SGR sequence that makes the terminal draw in
+// style to instead of from (-1: unknown): the parameters of what changed
+// (attributes reset or set, colours), or the whole style from the
+// default (ESC [ 0 ; …) when that is shorter or from is unknown; nothing
+// when the two are sent alike.
+func (f *Frame) appendSGR(dst []byte, from int, to uint16) []byte {
+	t := f.penOf(to)
+	if from < 0 {
+		return append(dst, t.full...)
+	}
+	p := f.penOf(uint16(from))
+	start := len(dst)
+	dst = append(dst, '\x1b', '[')
+	params := len(dst)
+	add := func(code string) {
+		if len(dst) > params {
+			dst = append(dst, ';')
+		}
+		dst = append(dst, code...)
+	}
+	on := t.attrs &^ p.attrs
+	if off := p.attrs &^ t.attrs; off != 0 {
+		for bit, code := range attrOff {
+			if off&(1<<bit) != 0 && (bit != 1 || off&1 == 0) { // one 22 for both
+				add(code)
+			}
+		}
+		if off&3 != 0 {
+			on |= t.attrs & 3 // 22 reset what stays of bold and dim
+		}
+	}
+	for bit, code := range attrOn {
+		if on&(1<<bit) != 0 {
+			add(code)
+		}
+	}
+	for _, c := range [2][3]string{{p.fg, t.fg, "39"}, {p.bg, t.bg, "49"}} {
+		switch {
+		case c[0] == c[1]:
+		case c[1] == "":
+			add(c[2])
+		default:
+			add(c[1])
+		}
+	}
+	switch {
+	case len(dst) == params:
+		return dst[:start]
+	case len(dst)+1-start > len(t.full):
+		return append(dst[:start], t.full...)
+	}
+	return append(dst, 'm')
 }
 
 // appendColor appends the SGR parameters of colour c as a foreground (base
@@ -462,7 +762,6 @@ func (f *Frame) appendColor(b []byte, c tcell.Color, base int) []byte {
 	if c.IsRGB() {
 		if f.TrueColor {
 			r, g, bl := c.RGB()
-			b = append(b, ';')
 			b = strconv.AppendInt(b, int64(base+8), 10)
 			b = append(b, ";2;"...)
 			b = strconv.AppendInt(b, int64(r), 10)
@@ -473,17 +772,16 @@ func (f *Frame) appendColor(b []byte, c tcell.Color, base int) []byte {
 		}
 		c = tcell.FindColor(c, palette)
 	}
-	n := int(c & 0xff)
-	b = append(b, ';')
-	switch {
+	switch n := int(c & 0xff); {
 	case n < 8:
 		return strconv.AppendInt(b, int64(base+n), 10)
 	case n < 16:
 		return strconv.AppendInt(b, int64(base+60+n-8), 10)
+	default:
+		b = strconv.AppendInt(b, int64(base+8), 10)
+		b = append(b, ";5;"...)
+		return strconv.AppendInt(b, int64(n), 10)
 	}
-	b = strconv.AppendInt(b, int64(base+8), 10)
-	b = append(b, ";5;"...)
-	return strconv.AppendInt(b, int64(n), 10)
 }
 
 // ascii holds each ASCII character as a string.

@@ -18,13 +18,25 @@ import (
 type term struct {
 	t       *testing.T
 	w, h    int
-	cells   []tcell.Style // each cell's style (in SGR terms: see sgrStyle)
+	cells   []tcell.Style // each cell's style (in SGR terms: see sgr)
 	text    []string      // each cell's cluster; "" is the right half of a wide one
 	x, y    int
 	pending bool // at the right margin: the next character wraps first
 	st      tcell.Style
 	visible bool
 	synced  int // synchronized-output depth: ?2026h minus ?2026l
+
+	// seen counts what the terminal was sent, by kind (see saw): the
+	// test checks that every move and style change was tried.
+	seen map[string]int
+}
+
+// saw counts one sequence of kind k.
+func (v *term) saw(k string) {
+	if v.seen == nil {
+		v.seen = make(map[string]int)
+	}
+	v.seen[k]++
 }
 
 func newTerm(t *testing.T, w, h int) *term {
@@ -67,6 +79,9 @@ func (v *term) put(g string, width int) {
 	}
 	if width == 2 && v.x == v.w-1 {
 		v.t.Fatalf("a wide cluster %q sent to the last column", g)
+	}
+	if i := v.y*v.w + v.x; v.text[i] == g && v.cells[i] == v.st {
+		v.saw("the same again")
 	}
 	v.unwide(v.x)
 	if width == 2 {
@@ -122,12 +137,18 @@ func (v *term) csi(params string, final byte) {
 	}
 	switch final {
 	case 'H':
-		v.y, v.x = max(n[0], 1)-1, max(n[len(n)-1], 1)-1
-		if len(n) != 2 || v.x >= v.w || v.y >= v.h {
+		if len(n) > 2 {
 			v.t.Fatalf("bad cursor position %q", params)
 		}
+		n = append(n, 0)
+		v.y, v.x = max(n[0], 1)-1, max(n[1], 1)-1
+		if v.x >= v.w || v.y >= v.h {
+			v.t.Fatalf("bad cursor position %q", params)
+		}
+		v.saw(fmt.Sprintf("CUP row %v column %v", params != "" && params[0] != ';', strings.Contains(params, ";")))
 	case 'C':
 		v.x = min(v.x+max(n[0], 1), v.w-1)
+		v.saw(fmt.Sprintf("CUF %v", params != ""))
 	case 'J':
 		if n[0] != 2 {
 			v.t.Fatalf("unexpected ED %q", params)
@@ -136,22 +157,28 @@ func (v *term) csi(params string, final byte) {
 			v.text[i], v.cells[i] = " ", v.st
 		}
 	case 'm':
-		v.st = sgrStyle(v.t, n)
+		v.st = sgr(v.t, v.st, n)
+		if n[0] != 0 {
+			v.saw("SGR from the last")
+		}
+		for _, p := range n {
+			if p >= 22 && p <= 29 || p == 39 || p == 49 {
+				v.saw(fmt.Sprint("SGR ", p))
+			}
+		}
 	default:
 		v.t.Fatalf("unexpected CSI %q%c", params, final)
 	}
 }
 
-// sgrStyle reads SGR parameters that start with 0 into the tcell style
-// that sends them: attributes, palette colours by index.
-func sgrStyle(t *testing.T, n []int) tcell.Style {
+// sgr applies SGR parameters n to style st: attributes set and reset,
+// palette colours by index.
+func sgr(t *testing.T, st tcell.Style, n []int) tcell.Style {
 	t.Helper()
-	if n[0] != 0 {
-		t.Fatalf("SGR %v does not start from the default", n)
-	}
-	st := tcell.StyleDefault
-	for i := 1; i < len(n); i++ {
+	for i := 0; i < len(n); i++ {
 		switch p := n[i]; {
+		case p == 0:
+			st = tcell.StyleDefault
 		case p == 1:
 			st = st.Bold(true)
 		case p == 2:
@@ -166,14 +193,30 @@ func sgrStyle(t *testing.T, n []int) tcell.Style {
 			st = st.Reverse(true)
 		case p == 9:
 			st = st.StrikeThrough(true)
+		case p == 22:
+			st = st.Bold(false).Dim(false)
+		case p == 23:
+			st = st.Italic(false)
+		case p == 24:
+			st = st.Underline(false)
+		case p == 25:
+			st = st.Blink(false)
+		case p == 27:
+			st = st.Reverse(false)
+		case p == 29:
+			st = st.StrikeThrough(false)
 		case p >= 30 && p <= 37:
 			st = st.Foreground(tcell.PaletteColor(p - 30))
 		case p >= 90 && p <= 97:
 			st = st.Foreground(tcell.PaletteColor(p - 90 + 8))
+		case p == 39:
+			st = st.Foreground(tcell.ColorDefault)
 		case p >= 40 && p <= 47:
 			st = st.Background(tcell.PaletteColor(p - 40))
 		case p >= 100 && p <= 107:
 			st = st.Background(tcell.PaletteColor(p - 100 + 8))
+		case p == 49:
+			st = st.Background(tcell.ColorDefault)
 		case (p == 38 || p == 48) && i+2 < len(n) && n[i+1] == 5:
 			st = extended(st, p, tcell.PaletteColor(n[i+2]))
 			i += 2
@@ -215,6 +258,19 @@ func sent(f *Frame, st tcell.Style) tcell.Style {
 	return out
 }
 
+// blankLook is what of style st a blank shows: its background; with
+// reverse video, underline, strikethrough or blink, those and its
+// foreground.
+func blankLook(st tcell.Style) tcell.Style {
+	fg, bg, attrs := st.Decompose()
+	vis := attrs & (tcell.AttrReverse | tcell.AttrStrikeThrough | tcell.AttrBlink)
+	ul := st.GetUnderlineStyle() != tcell.UnderlineStyleNone
+	if vis == 0 && !ul {
+		return tcell.StyleDefault.Background(bg)
+	}
+	return tcell.StyleDefault.Foreground(fg).Background(bg).Attributes(vis).Underline(ul)
+}
+
 // check fails unless the terminal shows f: every cell not covered by a
 // wide cluster to its left, and the cursor.
 func check(t *testing.T, v *term, f *Frame) {
@@ -226,7 +282,7 @@ func check(t *testing.T, v *term, f *Frame) {
 				s = " "
 			}
 			i := y*f.w + x
-			if v.text[i] != s || (v.cells[i] != sent(f, st) && s != " ") {
+			if v.text[i] != s || s != " " && v.cells[i] != sent(f, st) || s == " " && blankLook(v.cells[i]) != blankLook(sent(f, st)) {
 				t.Fatalf("cell (%d,%d): terminal shows %q in %v, frame holds %q in %v\nterminal:\n%s",
 					x, y, v.text[i], v.cells[i], s, sent(f, st), v.screen())
 			}
@@ -256,14 +312,19 @@ var (
 	rgb   = tcell.StyleDefault.Foreground(tcell.NewRGBColor(250, 128, 114)).Background(tcell.ColorNavy).Underline(true)
 	keep  = tcell.StyleDefault.Foreground(tcell.ColorNone).Background(tcell.ColorGreen).Reverse(true)
 	odd   = tcell.StyleDefault.Dim(true).Italic(true).Blink(true).StrikeThrough(true)
+	both  = tcell.StyleDefault.Foreground(tcell.ColorRed).Bold(true).Dim(true)
+	fancy = rgb.Italic(true).Blink(true).StrikeThrough(true) // rgb's and more: to rgb, only these reset
 )
 
 // TestRenderShowsFrame draws random text, in random styles, with wide and
 // combining clusters, over random frames; after each Render the terminal
 // must show the frame, whatever other output came between two frames.
+// Every kind of cursor move and style change Render makes must have been
+// sent, and cells reprinted over a gap.
 func TestRenderShowsFrame(t *testing.T) {
 	texts := []string{"a", "hello", "⠁⠂⣿", "─│┌┐", "▁▂█", "◂→·µ×", "世界", "e\u0301x", "😀!", " ", "", "a世b", "🇫🇷"}
-	styles := []tcell.Style{tcell.StyleDefault, red, bold, panel, rgb, keep, odd}
+	styles := []tcell.Style{tcell.StyleDefault, red, bold, panel, rgb, keep, odd, both, fancy}
+	seen := make(map[string]int)
 	for _, truecolor := range []bool{false, true} {
 		for seed := range uint64(40) {
 			rng := rand.New(rand.NewPCG(seed, 7))
@@ -271,6 +332,7 @@ func TestRenderShowsFrame(t *testing.T) {
 			f := &Frame{TrueColor: truecolor}
 			f.Resize(w, h)
 			v := newTerm(t, w, h)
+			v.seen = seen
 			var out []byte
 			for frame := range 30 {
 				for range rng.IntN(40) {
@@ -305,6 +367,7 @@ func TestRenderShowsFrame(t *testing.T) {
 					w, h = 1+rng.IntN(30), 1+rng.IntN(8)
 					f.Resize(w, h)
 					v = newTerm(t, w, h)
+					v.seen = seen
 				case 5:
 					v.write([]byte("\x1b[0;1;32m\x1b[1;1H")) // moves and colours only
 				}
@@ -317,37 +380,59 @@ func TestRenderShowsFrame(t *testing.T) {
 			}
 		}
 	}
+	for _, k := range []string{
+		"CUP row true column true", "CUP row true column false", "CUP row false column true", "CUP row false column false",
+		"CUF false", "CUF true", "the same again", "SGR from the last",
+		"SGR 22", "SGR 23", "SGR 24", "SGR 25", "SGR 27", "SGR 29", "SGR 39", "SGR 49",
+	} {
+		if seen[k] == 0 {
+			t.Errorf("never sent: %s", k)
+		}
+	}
 }
 
 // TestRenderSendsChanges: what one changed cell costs, and that a cell set
-// to something else and back is sent again, as tcell does.
+// to something else and back is sent again, as tcell does; Stats counts
+// the bytes and the cells.
 func TestRenderSendsChanges(t *testing.T) {
 	var f Frame
 	f.Resize(20, 5)
 	f.Put(3, 1, "a", red)
 	f.Put(4, 1, "b", red)
-	first := string(f.Render(nil))
-	if want := "\x1b[?2026h\x1b[?25l\x1b[0m\x1b[2J\x1b[2;4H\x1b[0;91mab\x1b[?2026l"; first != want {
+	var sent []byte
+	render := func() []byte {
+		out := f.Render(nil)
+		sent = append(sent, out...)
+		return out
+	}
+	first := string(render())
+	if want := "\x1b[?2026h\x1b[?25l\x1b[0m\x1b[2J\x1b[2;4H\x1b[91mab\x1b[?2026l"; first != want {
 		t.Fatalf("first frame %q, want %q", first, want)
 	}
 	f.Put(10, 1, "c", red)
 	f.Put(12, 1, "d", red)
 	f.Put(13, 1, "e", bold)
-	if got, want := string(f.Render(nil)), "\x1b[?2026h\x1b[2;11H\x1b[0;91mc\x1b[Cd\x1b[0;1;38;5;202me\x1b[?2026l"; got != want {
+	// The blank between c and d is reprinted (1 byte, not 3 for a
+	// move), and e's style sent as what changed.
+	if got, want := string(render()), "\x1b[?2026h\x1b[2;11H\x1b[0;91mc d\x1b[1;38;5;202me\x1b[?2026l"; got != want {
 		t.Fatalf("changes sent as %q, want %q", got, want)
 	}
 	f.Put(3, 1, "x", red)
 	f.Put(3, 1, "a", red)
 	f.Put(4, 1, "b", red) // the same as shown: not sent
-	if got, want := string(f.Render(nil)), "\x1b[?2026h\x1b[2;4H\x1b[0;91ma\x1b[?2026l"; got != want {
+	if got, want := string(render()), "\x1b[?2026h\x1b[2;4H\x1b[0;91ma\x1b[?2026l"; got != want {
 		t.Fatalf("a cell set twice sent as %q, want %q", got, want)
 	}
 	f.ShowCursor(2, 2)
-	if got, want := string(f.Render(nil)), "\x1b[?2026h\x1b[3;3H\x1b[?25h\x1b[?2026l"; got != want {
+	if got, want := string(render()), "\x1b[?2026h\x1b[3;3H\x1b[?25h\x1b[?2026l"; got != want {
 		t.Fatalf("the cursor shown as %q, want %q", got, want)
 	}
-	if got := f.Render(nil); len(got) != 0 {
+	if got := render(); len(got) != 0 {
 		t.Fatalf("a still frame sent %q", got)
+	}
+	// ab; c, the blank, d, e; a.
+	if got, want := f.Stats(), (Stats{Renders: 5, Bytes: uint64(len(sent)), Cells: 7}); got != want {
+		t.Errorf("stats %+v, want %+v", got, want)
 	}
 }
 
@@ -430,4 +515,34 @@ func ExampleFrame() {
 	f.Put(17, 2, "2", st)
 	fmt.Printf("%q\n", f.Render(nil))
 	// Output: "\x1b[?2026h\x1b[3;17H\x1b[0;1;93m12\x1b[?2026l"
+}
+
+// TestManyClusters: a frame keeps its cells' clusters of more than one
+// rune past maxClusters of them set, dropping the ones no cell holds any
+// more.
+func TestManyClusters(t *testing.T) {
+	var f Frame
+	f.Resize(20, 10)
+	v := newTerm(t, 20, 10)
+	cl := func(i int) string { // a letter and two combining marks, each i its own
+		return string([]rune{rune('a' + i%26), rune(0x300 + i/26%112), rune(0x300 + i/(26*112))})
+	}
+	const puts = maxClusters + 100
+	for i := range puts {
+		f.Put(i%20, (i/20)%10, cl(i), tcell.StyleDefault)
+		if i%500 == 0 {
+			v.write(f.Render(nil))
+			check(t, v, &f)
+		}
+	}
+	v.write(f.Render(nil))
+	check(t, v, &f)
+	for i := puts - 200; i < puts; i++ {
+		if s, _, _ := f.Get(i%20, (i/20)%10); s != cl(i) {
+			t.Fatalf("cell (%d,%d) holds %q, want %q", i%20, (i/20)%10, s, cl(i))
+		}
+	}
+	if len(f.clusters) > maxClusters {
+		t.Errorf("%d clusters kept, want at most %d", len(f.clusters), maxClusters)
+	}
 }
