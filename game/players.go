@@ -140,6 +140,13 @@ func (w *World) Share() int {
 	return share
 }
 
+// OverShare returns how many shots the world refused because their slot
+// had its Share in flight while the bullet pool had room: the refusals
+// the pool's own Misses do not count. Together they are every bullet
+// the game asked for and did not get. Like the pool's counters it never
+// goes back to zero.
+func (w *World) OverShare() uint64 { return w.overShare }
+
 // slotsInPlay counts the slots whose game is on. Waves advance and
 // saucers come only while there is one.
 func (w *World) slotsInPlay() int {

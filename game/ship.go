@@ -64,6 +64,7 @@ func (w *World) fire(slot int) {
 	for k := range n {
 		if p.inFlight >= share && w.bullets.Len() < w.bullets.Cap() {
 			p.misses++
+			w.overShare++
 			continue
 		}
 		a := s.Angle + (float64(k)-float64(n-1)/2)*spread

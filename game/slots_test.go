@@ -279,6 +279,9 @@ func TestShots(t *testing.T) {
 		t.Errorf("share %d, at most %d in flight, %d refused, %d pool misses; want 4, 4, some, none",
 			w.Share(), most, p.Misses, w.Bullets().Stats().Misses)
 	}
+	if w.OverShare() != uint64(p.Misses) {
+		t.Errorf("OverShare %d, want the ship's %d refused shots", w.OverShare(), p.Misses)
+	}
 }
 
 // TestSpawnPoints: ships of an arena enter spread over the field, apart

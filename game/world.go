@@ -178,6 +178,8 @@ type World struct {
 
 	bulletSerial, particleSerial, rockSerial, saucerSerial uint64
 
+	overShare uint64 // shots refused over a slot's share (see OverShare)
+
 	// Scratch of one step, preallocated by New.
 	hits   []hit
 	breaks []breakEvent

@@ -559,7 +559,12 @@ func (s *session) sample(now time.Duration) {
 		ar.RLock()
 		defer ar.RUnlock()
 	}
-	s.view.pools[bulletsPool].sample(s.world.Bullets().Stats(), now)
+	// A shot over its ship's share is refused with the pool's room to
+	// spare: the panel counts it with the pool's misses, as the arcade
+	// game's four-shot table would have.
+	bullets := s.world.Bullets().Stats()
+	bullets.Misses += s.world.OverShare()
+	s.view.pools[bulletsPool].sample(bullets, now)
 	s.view.pools[debrisPool].sample(s.world.Debris().Stats(), now)
 	switch {
 	case s.seat != nil:
