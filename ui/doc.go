@@ -66,9 +66,10 @@
 // A terminal reports key presses and, after a delay, auto-repeats; it does
 // not report releases. Where the kitty keyboard protocol is active
 // (Options.Keys, from package ui/kitty) the game reads the real held
-// state. Elsewhere it plays press-only: a first press holds its control
-// for the terminal's repeat delay, each repeat for a short window after it,
-// with the delay and the rate measured from the terminal's own repeats; so
-// holding a key turns smoothly from the first moment, and letting go stops
-// within about a tenth of a second.
+// state. Elsewhere it plays press-only: a press acts for a few steps of
+// its own (a tap of ← turns a twentieth of a turn, always the same, so
+// that a player can aim), each repeat for a short window after it, with
+// the window measured from the terminal's own repeat rate; so holding a
+// key turns a tap's step, then smoothly once the repeats begin, and
+// letting go stops within about a tenth of a second.
 package ui

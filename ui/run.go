@@ -500,10 +500,10 @@ func (s *session) input(now time.Duration) game.Input {
 		}
 	}
 	in := game.Input{
-		Left:       s.hold.held(ctlLeft, now),
-		Right:      s.hold.held(ctlRight, now),
-		Thrust:     s.hold.held(ctlThrust, now),
-		Fire:       s.hold.held(ctlFire, now),
+		Left:       s.hold.act(ctlLeft, now),
+		Right:      s.hold.act(ctlRight, now),
+		Thrust:     s.hold.act(ctlThrust, now),
+		Fire:       s.hold.act(ctlFire, now),
 		Hyperspace: s.hyper,
 	}
 	s.hyper = false

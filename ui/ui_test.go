@@ -379,7 +379,7 @@ func TestKeys(t *testing.T) {
 		r.locked(func(w *game.World) { before = w.Ship().Angle })
 		r.key(tcell.KeyLeft, 0)
 		r.waitFor("the ship to turn left", func() (ok bool) {
-			r.locked(func(w *game.World) { ok = math.Remainder(w.Ship().Angle-before, 2*math.Pi) < -0.3 })
+			r.locked(func(w *game.World) { ok = math.Remainder(w.Ship().Angle-before, 2*math.Pi) < 0 })
 			return ok
 		})
 	})
