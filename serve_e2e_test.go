@@ -459,8 +459,8 @@ func TestArenaInTmux(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	send2("q")
+	send2("qq") // in a game, q asks first
 	s.waitFor("bob's leaving on ann's screen", func(p string) bool { return strings.Contains(p, "bob left") }, nil)
-	s.send("q")
+	s.send("qq")
 	s.waitFor("ssh to exit with 0", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
 }

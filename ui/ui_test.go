@@ -457,6 +457,7 @@ func TestKeys(t *testing.T) {
 	t.Run("resume and quit", func(t *testing.T) {
 		r.key(tcell.KeyRune, 'p')
 		r.waitFor("resume", func() (ok bool) { r.locked(func(w *game.World) { ok = !w.Paused() }); return ok })
+		r.key(tcell.KeyRune, 'q') // in a game, q asks first
 		r.key(tcell.KeyRune, 'q')
 		r.wait()
 		if r.err != nil || r.res.Reason != ReasonQuit {
@@ -1355,6 +1356,7 @@ func TestListFocusResize(t *testing.T) {
 	if r.onLoop(func() {}); r.s.list.HasFocus() {
 		t.Error("the hidden list kept the keys")
 	}
+	r.key(tcell.KeyRune, 'q') // in a game, q asks first
 	r.key(tcell.KeyRune, 'q')
 	r.wait()
 	if r.res.Reason != ReasonQuit {

@@ -186,16 +186,7 @@ func (m *Match) Observe() (Result, bool) {
 	if p.Phase != game.GameOver || m.phase != Play {
 		return Result{}, false
 	}
-	m.phase = Over
-	if m.stress {
-		m.stress = false
-		m.seat.SetAutopilot(false)
-	}
-	r := m.finish()
-	if r.Counts {
-		r.Replay = m.seat.Arena().Recording()
-	}
-	return r, true
+	return m.Leave()
 }
 
 // finish counts the current game in Best when it counts, ends its
@@ -235,12 +226,26 @@ func (m *Match) result() Result {
 // Current returns the arena seat's state as last observed.
 func (m *Match) Current() game.Player { return m.current }
 
-// Leave ends the match (the player quits): a game in play counts in Best
-// as it stands.
-func (m *Match) Leave() {
-	if m.phase == Play {
-		m.finish()
+// Leave ends the game in play as the player leaves it (quits, or hands
+// it to the stress autopilot) and returns it: like a game that ended, it
+// counts in Best as it stands, and when it counts its Result carries its
+// recording, for the score table. It reports false when no game was in
+// play; the player is then on the game-over screen until Start. In an
+// arena the caller holds the arena's read lock.
+func (m *Match) Leave() (Result, bool) {
+	if m.phase != Play {
+		return Result{}, false
 	}
+	m.phase = Over
+	if m.stress && m.seat != nil {
+		m.stress = false
+		m.seat.SetAutopilot(false)
+	}
+	r := m.finish()
+	if r.Counts && m.seat != nil {
+		r.Replay = m.seat.Arena().Recording()
+	}
+	return r, true
 }
 
 // Start starts a new game from the title or the game-over screen and
