@@ -21,7 +21,7 @@ func helpScreen(g *glyphs, leave ...string) []string {
 		{g.left + " " + g.right + " / a d", "turn"},
 		{g.up + " / w", "thrust"},
 		{"space", "fire; play, from the title"},
-		{"h", "hyperspace"},
+		{"h / s", "hyperspace"},
 		{"p", "pause"},
 		{"x", "stress autopilot; leaves your game"},
 		{"1-0", "pools' strategy (or click one)"},
@@ -58,7 +58,7 @@ type helpItem struct{ key, what string }
 // they fit; the help overlay lists them all.
 func helpLineItems(g *glyphs) []helpItem {
 	return []helpItem{
-		{g.arrows + "/wasd", "move"}, {"space", "fire"}, {"h", "hyperspace"}, {"p", "pause"},
+		{g.arrows + "/wasd", "move"}, {"space", "fire"}, {"h/s", "hyperspace"}, {"p", "pause"},
 		{"1-0", "strategy"}, {"b", "pool"}, {"x", "stress"}, {"v", "panel"}, {"tab", "list"}, {"o", "watchers"},
 	}
 }

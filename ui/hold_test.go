@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdamore/tcell/v2"
+
 	"poolroids/game"
 )
 
@@ -171,4 +173,19 @@ func TestTapTurns(t *testing.T) {
 		}
 	}
 	t.Logf("a tap turns %.4f rad (%.1f°)", taps[0], taps[0]*180/math.Pi)
+}
+
+// TestSIsHyperspace: s jumps as h does, so that the help's wasd holds.
+func TestSIsHyperspace(t *testing.T) {
+	for _, k := range []rune{'h', 's'} {
+		d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 4})
+		d.s.startGame()
+		d.steps(game.TPS)
+		before := d.s.world.Ship().Pos
+		d.key(tcell.KeyRune, k)
+		d.steps(1)
+		if after := d.s.world.Ship(); after.Pos == before && after.Alive {
+			t.Errorf("%c: the ship stayed at %v", k, before)
+		}
+	}
 }

@@ -439,7 +439,7 @@ func (s *session) onRune(r rune, now time.Duration) {
 		} else {
 			s.startGame()
 		}
-	case 'h', 'H':
+	case 'h', 'H', 's', 'S':
 		s.mu.Lock()
 		s.hyper = s.playing()
 		s.mu.Unlock()

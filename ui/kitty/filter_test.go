@@ -344,6 +344,31 @@ func TestPollCountsTaps(t *testing.T) {
 	}
 }
 
+// TestHyperKeys checks h and s are both hyperspace, held while either is.
+func TestHyperKeys(t *testing.T) {
+	f := newFakeTty()
+	tty := NewTty(f)
+	p := make([]byte, 128)
+	k := tty.Keys()
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{confirm + "\x1b[115u", true}, // s down
+		{"\x1b[104u", true},           // h down too
+		{"\x1b[115;1:3u.", true},      // s up, h still down (. for a byte to read)
+		{"\x1b[104;1:3u.", false},     // h up
+	} {
+		f.in <- []byte(tc.in)
+		if _, err := tty.Read(p); err != nil {
+			t.Fatal(err)
+		}
+		if got := k.Held(Hyper); got != tc.want {
+			t.Errorf("after %q: hyperspace held %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
 // TestReadAllocs checks the filter allocates nothing per read.
 func TestReadAllocs(t *testing.T) {
 	chunk := []byte(confirm + "x\x1b[97u\x1b[97;1:2u\x1b[<0;10;5M\x1b[97;1:3u\x1b[1;2:1C\x1b[9;2u\x1b[97:65;2;65u")
