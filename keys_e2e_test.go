@@ -1,12 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"poolroids/game"
+	"poolroids/ui/scores"
 )
 
 // TestTapTurnInTmux taps ← once in a terminal without release events (a
@@ -178,6 +181,25 @@ func TestEscInTmux(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	t.Logf("Esc closed the help within %v", time.Since(start).Round(10*time.Millisecond))
+	s.send("q")
+	s.exited()
+}
+
+// TestPlayScoresFileInTmux plays with --scores FILE, a table a server may
+// share: its best score is the high score on the field's border.
+func TestPlayScoresFileInTmux(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.json")
+	store, err := scores.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Add(scores.Entry{Name: "ann", Score: 4321, Wave: 3, Strategy: "dense", When: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	s := newTmux(t)
+	home := t.TempDir()
+	s.send(fmt.Sprintf("HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 1 --scores %s; echo exit=$?", home, home, buildBinary(t), path), "Enter")
+	s.waitFor("the table's high score", func(p string) bool { return strings.Contains(p, "high 4321") }, nil)
 	s.send("q")
 	s.exited()
 }

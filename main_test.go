@@ -36,6 +36,7 @@ func TestPlayBadFlags(t *testing.T) {
 		{"debris", []string{"--debris", "99999999"}, "-debris 99999999"},
 		{"missing levels", []string{"--levels", filepath.Join(broken, "none")}, "-levels: "},
 		{"broken level", []string{"--levels", broken}, `02-drift.toml:`},
+		{"scores not a file", []string{"--scores", broken}, "-scores: high scores: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
