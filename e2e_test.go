@@ -141,7 +141,7 @@ func TestPlayInTmux(t *testing.T) {
 
 	// The first frames may be captured half drawn: wait for a whole one.
 	s.waitFor("the title screen in the arena, the panel and the strategy list", func(p string) bool {
-		return strings.Contains(p, "score") && strings.Contains(p, "P O O L R O I D S") &&
+		return strings.Contains(p, "high 0") && strings.Contains(p, "P O O L R O I D S") &&
 			strings.Contains(p, "pools") && panelRow(p, "capacity") != nil && strings.Contains(p, "strategy →")
 	}, nil)
 

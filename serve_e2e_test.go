@@ -207,7 +207,7 @@ func TestServeInTmux(t *testing.T) {
 	s.send("Enter")
 	// The first frames may be captured half drawn: wait for a whole one.
 	s.waitFor("the title screen and the panel over SSH", func(p string) bool {
-		return strings.Contains(p, "score") && strings.Contains(p, "P O O L R O I D S") &&
+		return strings.Contains(p, "high 0") && strings.Contains(p, "P O O L R O I D S") &&
 			strings.Contains(p, "pools") && panelRow(p, "capacity") != nil
 	}, nil)
 	s.send("3")

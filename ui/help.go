@@ -10,8 +10,9 @@ import (
 )
 
 // arenaRefused are the keys an arena refuses: it neither pauses nor hides
-// from watchers. Its key help and help line leave them out.
-var arenaRefused = []string{"p", "o"}
+// from watchers, and the stress autopilot would play (and score, and kill)
+// in a world others share. Its key help and help line leave them out.
+var arenaRefused = []string{"p", "o", "x"}
 
 // helpScreen is the key help overlay: every key but those in leave, one a
 // line, padded to one width so that the overlay, which centres each line,

@@ -453,7 +453,11 @@ func (s *session) onRune(r rune, now time.Duration) {
 		}
 		s.mu.Unlock()
 	case 'x', 'X':
-		if s.confirmed('x', now) {
+		if s.seat != nil {
+			s.mu.Lock()
+			s.tell("no stress autopilot in an arena")
+			s.mu.Unlock()
+		} else if s.confirmed('x', now) {
 			s.toggleStress()
 		}
 	case 'b', 'B':

@@ -151,6 +151,7 @@ type session struct {
 	seat   *hub.Seat
 	solo   *hub.Solo             // the game offered to watchers; set by startLoops
 	watch  *hub.Watcher          // the game the session watches, read-only (see Watch)
+	whose  string                // whose game the watcher watches, for the header
 	names  [game.MaxShips]string // the arena's players by slot, as last painted; tview's goroutine only
 	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only
 

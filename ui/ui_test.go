@@ -1365,10 +1365,16 @@ func TestListFocusResize(t *testing.T) {
 }
 
 // The arena's top border keeps the score and lives where the whole title
-// does not fit: the level's name gives way first, then the high score.
+// does not fit: the level's name gives way first, then the high score. The
+// title's demo shows the high score alone: its score is no one's.
 func TestHeaderKeepsScore(t *testing.T) {
 	d := newDrawn(t, "UTF-8", 80, 24, Options{Seed: 2})
 	top := func() string { return strings.SplitN(d.text(), "\n", 2)[0] }
+	if got := top(); strings.Contains(got, "score") || strings.Contains(got, "lives") || !strings.Contains(got, "─ high 0 ─") {
+		t.Errorf("the title: top border %q, want the high score alone", got)
+	}
+	d.s.startGame()
+	d.frame()
 	if got := top(); !strings.Contains(got, "First contact · wave 1") || !strings.Contains(got, "score 0 · lives 3 · high") {
 		t.Fatalf("80×24, compact panel: top border %q, want the whole title", got)
 	}

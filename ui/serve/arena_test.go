@@ -230,7 +230,7 @@ func TestLobby(t *testing.T) {
 	carl.keys(t, "\x1b[H") // home: back up to Play solo
 	time.Sleep(50 * time.Millisecond)
 	carl.keys(t, " ")
-	carl.waitScreen(t, "pools", "score 0")
+	carl.waitScreen(t, "pools", "P O O L R O I D S")
 	carl.keys(t, "q")
 	carl.waitScreen(t, "Play solo")
 	carl.keys(t, "q")

@@ -125,7 +125,7 @@ func playSolo(t *testing.T, ts *testServer, live *hub.Live, name string) *player
 	p := play(t, ts.mustDial(t, name, nil), ptyOpts{w: 120, h: 40})
 	p.waitScreen(t, "Play solo")
 	p.keys(t, " ") // Play solo
-	p.waitScreen(t, "score 0")
+	p.waitScreen(t, "P O O L R O I D S")
 	p.keys(t, " ") // from the title into the game
 	if !waitUntil(t, func() bool { return live.Solo(name) != nil }) {
 		t.Fatalf("%s's solo game never became live", name)
