@@ -269,3 +269,34 @@ func TestArenaShutdown(t *testing.T) {
 	<-ts.served
 	ts.served <- ErrServerClosed // for the cleanup's check
 }
+
+// TestEscAtOnce: over SSH a lone Esc acts when pressed, not when the next
+// key comes: it closes the lobby's new-arena form and the game's key help,
+// and leaves the lobby.
+func TestEscAtOnce(t *testing.T) {
+	ts, _ := startArenas(t)
+	p := play(t, ts.mustDial(t, "ann", nil), ptyOpts{w: 120, h: 40})
+	gone := func(what string) {
+		t.Helper()
+		if !waitUntil(t, func() bool { return !strings.Contains(p.vt.text(), what) }) {
+			t.Fatalf("%q still shows after Esc:\n%s", what, p.vt.text())
+		}
+	}
+	p.waitScreen(t, "Play solo")
+	p.keys(t, "n")
+	p.waitScreen(t, "(*) co-op")
+	p.keys(t, "\x1b")
+	gone("(*) co-op")
+	p.keys(t, " ") // Play solo
+	p.waitScreen(t, "P O O L R O I D S")
+	p.keys(t, "?")
+	p.waitScreen(t, "any key closes this help")
+	p.keys(t, "\x1b")
+	gone("any key closes this help")
+	p.keys(t, "q")
+	p.waitScreen(t, "Play solo")
+	p.keys(t, "\x1b")
+	if st := p.exit(t); st != 0 {
+		t.Errorf("Esc in the lobby: exit status %d, want 0", st)
+	}
+}
