@@ -41,7 +41,7 @@ func TestTapTurnInTmux(t *testing.T) {
 	time.Sleep(time.Second) // the tap is over, the repeat delay long past
 	after, _ := shipHeading(s.capture())
 	turned := math.Remainder(after-before, 360)
-	t.Logf("heading before the tap %.1f°, after %.1f°: turned %.1f° (the game turns a tap 17.2°)", before, after, turned)
+	t.Logf("heading before the tap %.1f°, after %.1f°: turned %.1f°", before, after, turned)
 	if turned > -8 || turned < -360.0/16 {
 		t.Errorf("one tap of ← turned the ship %.1f°, want a small step left, at most 1/16 of a turn (22.5°)", turned)
 	}
