@@ -453,7 +453,7 @@ func (s *session) onRune(r rune, now time.Duration) {
 		}
 		s.mu.Unlock()
 	case 'x', 'X':
-		if s.seat != nil {
+		if s.seat != nil { // refused (match.ErrShared) before it asks
 			s.mu.Lock()
 			s.tell("no stress autopilot in an arena")
 			s.mu.Unlock()

@@ -7,7 +7,8 @@
 //
 // In an arena ([NewSeat]) the world is shared and stepped by the arena:
 // the match follows the seat's ship ([Match.Observe]) and asks the seat
-// for what it may not do itself (a new game, a switch, the autopilot).
+// for what it may not do itself (a new game, a switch); the stress
+// autopilot does not play there.
 //
 // # Recording
 //
@@ -20,6 +21,8 @@
 package match
 
 import (
+	"errors"
+
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/replay"
@@ -237,10 +240,6 @@ func (m *Match) Leave() (Result, bool) {
 		return Result{}, false
 	}
 	m.phase = Over
-	if m.stress && m.seat != nil {
-		m.stress = false
-		m.seat.SetAutopilot(false)
-	}
 	r := m.finish()
 	if r.Counts && m.seat != nil {
 		r.Replay = m.seat.Arena().Recording()
@@ -302,19 +301,16 @@ func (m *Match) record() bool {
 	return true
 }
 
+// ErrShared is ToggleStress's answer in an arena: the stress autopilot
+// would play, score and (in PvP) kill in a world others share.
+var ErrShared = errors.New("match: no stress autopilot in an arena")
+
 // ToggleStress starts the stress autopilot, in a stress game of its own
-// (the game in play is left and does not count; in an arena: flying the
-// seat's ship, whose score then does not count), or stops it and goes
-// back to the title (in an arena: gives the ship back).
+// (the game in play is left and does not count), or stops it and goes
+// back to the title. In an arena it does nothing and returns ErrShared.
 func (m *Match) ToggleStress() error {
 	if m.seat != nil {
-		if m.phase != Play {
-			return nil
-		}
-		m.stress = !m.stress
-		m.helped = m.helped || m.stress
-		m.seat.SetAutopilot(m.stress)
-		return nil
+		return ErrShared
 	}
 	if m.stress {
 		m.stress = false
