@@ -141,7 +141,7 @@ func TestPlayInTmux(t *testing.T) {
 
 	// The first frames may be captured half drawn: wait for a whole one.
 	s.waitFor("the title screen in the arena, the panel and the strategy list", func(p string) bool {
-		return strings.Contains(p, "score") && strings.Contains(p, "P O O L R O I D S") &&
+		return strings.Contains(p, "high 0") && strings.Contains(p, "P O O L R O I D S") &&
 			strings.Contains(p, "pools") && panelRow(p, "capacity") != nil && strings.Contains(p, "strategy →")
 	}, nil)
 
@@ -179,7 +179,7 @@ func TestPlayInTmux(t *testing.T) {
 		}
 	})
 
-	s.send("q")
+	s.send("q", "q") // in a game, q asks first
 	pane = s.waitFor("the shell", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
 	if out, err := s.run("display-message", "-p", "-t", "e2e", "#{pane_current_command}"); err != nil || strings.TrimSpace(out) != "sh" {
 		t.Errorf("pane runs %q (%v), want sh", strings.TrimSpace(out), err)
@@ -216,7 +216,7 @@ func TestBadByteInTmux(t *testing.T) {
 	s.exited()
 }
 
-// TestPasteQuitInTmux pastes q and thousands of keys behind it into a game:
+// TestPasteQuitInTmux pastes q q (in a game q asks first) and thousands of keys behind it into a game:
 // q quits, the rest is never read, and the game must still end and give
 // the terminal back (tcell's Fini waited for ever on the unread keys).
 func TestPasteQuitInTmux(t *testing.T) {
@@ -225,7 +225,7 @@ func TestPasteQuitInTmux(t *testing.T) {
 	s.waitFor("the title screen", func(p string) bool { return strings.Contains(p, "P O O L R O I D S") }, nil)
 	s.send(" ")
 	s.waitFor("a game", func(p string) bool { return !strings.Contains(p, "P O O L R O I D S") }, nil)
-	s.send("-l", "q"+strings.Repeat("3", 3000))
+	s.send("-l", "qq"+strings.Repeat("3", 3000)) // in a game, q asks first
 	s.exited()
 }
 
@@ -243,7 +243,7 @@ func TestOldTermsInTmux(t *testing.T) {
 		s.waitFor(term+": the title screen", func(p string) bool { return strings.Contains(p, "P O O L R O I D S") }, nil)
 		s.send("Space")
 		s.waitFor(term+": the game to start", func(p string) bool { return !strings.Contains(p, "P O O L R O I D S") }, nil)
-		s.send("q")
+		s.send("q", "q") // in a game, q asks first
 		s.waitFor(term+": the shell", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
 	}
 }

@@ -88,6 +88,7 @@ func play(args []string, stderr io.Writer) int {
 	seed := fs.Uint64("seed", 0, "world seed `N`; 0 picks one from the clock")
 	view := addViewFlags(fs)
 	stress := fs.Bool("stress", false, "start with the max-pressure autopilot filling the pools on the stress levels (x toggles it)")
+	scorePath := addScoresFlag(fs, "", "the config dir's poolroids/scores.json")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -111,7 +112,11 @@ func play(args []string, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	opts.Levels = set
-	opts.Scores, opts.Player = openScores(stderr), playerName()
+	store, err := openScores(*scorePath, stderr)
+	if errors.Is(err, scores.ErrNotFile) {
+		return bad("-scores: %v", err)
+	}
+	opts.Scores, opts.Player = store, playerName()
 
 	return inTerminal(context.Background(), "poolroids", "play needs one; serve and stress do not", stderr, func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error) {
 		opts.Keys = keys
@@ -258,19 +263,32 @@ func (g gameFlags) load() (*levels.Set, error) {
 	return set, nil
 }
 
-// openScores opens the high-score table in the user's config directory.
-// Trouble with it is a warning, never the end of the game.
-func openScores(stderr io.Writer) *scores.Store {
-	path, err := scores.DefaultPath()
-	if err != nil {
-		fmt.Fprintln(stderr, "poolroids: high scores not kept:", err)
-		return nil
+// addScoresFlag defines -scores on fs, the high-score file that play and
+// serve keep (and may share); more tells what else it may name, def where
+// it is by default.
+func addScoresFlag(fs *flag.FlagSet, more, def string) *string {
+	return fs.String("scores", "", "high-score file `PATH`, with the best games' replays in PATH.replays"+more+" (default: "+def+")")
+}
+
+// openScores opens the high-score table at path ("": in the user's config
+// directory). A path that is not a file is an error (scores.ErrNotFile);
+// other trouble is a warning, never the end of the game.
+func openScores(path string, stderr io.Writer) (*scores.Store, error) {
+	if path == "" {
+		var err error
+		if path, err = scores.DefaultPath(); err != nil {
+			fmt.Fprintln(stderr, "poolroids: high scores not kept:", err)
+			return nil, nil
+		}
 	}
 	store, err := scores.Open(path)
+	if errors.Is(err, scores.ErrNotFile) {
+		return nil, err
+	}
 	if err != nil {
 		fmt.Fprintln(stderr, "poolroids:", err)
 	}
-	return store
+	return store, nil
 }
 
 func playerName() string {

@@ -37,6 +37,7 @@ func TestPlayBadFlags(t *testing.T) {
 		{"debris", []string{"--debris", "65537"}, "-debris 65537: want 0 (the level set's) or 1..65536"},
 		{"missing levels", []string{"--levels", filepath.Join(broken, "none")}, "-levels: "},
 		{"broken level", []string{"--levels", broken}, `02-drift.toml:`},
+		{"scores not a file", []string{"--scores", broken}, "-scores: high scores: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

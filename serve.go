@@ -56,7 +56,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	idle := fs.Duration("idle", 10*time.Minute, "end a game after this long without input from the player")
 	maxTime := fs.Duration("max-time", 2*time.Hour, "end a game after this long in any case")
 	connRate := fs.Int("conn-rate", 30, "`N` connections a minute one address may open, after a burst of 10; 0: no limit")
-	scorePath := fs.String("scores", "", "high-score file `PATH`, with the best games' replays in PATH.replays, or a PostgreSQL URL postgres://… that many servers may share (default: the config dir's poolroids/serve-scores.json)")
+	scorePath := addScoresFlag(fs, ", or a PostgreSQL URL postgres://… that many servers may share", "the config dir's poolroids/serve-scores.json")
 	strategy := fs.String("strategy", "", "pool strategy `NAME` every game starts with: "+pool.StrategyNames()+" (default: the level set's)")
 	g := addGameFlags(fs, "serve")
 	fps := fs.Int("fps", 30, "`N` screen redraws per second, 1..240 (each costs bandwidth)")

@@ -221,7 +221,7 @@ func TestServeInTmux(t *testing.T) {
 	s.send("Enter")
 	// The first frames may be captured half drawn: wait for a whole one.
 	s.waitFor("the title screen and the panel over SSH", func(p string) bool {
-		return strings.Contains(p, "score") && strings.Contains(p, "P O O L R O I D S") &&
+		return strings.Contains(p, "high 0") && strings.Contains(p, "P O O L R O I D S") &&
 			strings.Contains(p, "pools") && panelRow(p, "capacity") != nil
 	}, nil)
 	s.send("3")
@@ -473,8 +473,8 @@ func TestArenaInTmux(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	send2("q")
+	send2("qq") // in a game, q asks first
 	s.waitFor("bob's leaving on ann's screen", func(p string) bool { return strings.Contains(p, "bob left") }, nil)
-	s.send("q")
+	s.send("qq")
 	s.waitFor("ssh to exit with 0", func(p string) bool { return strings.Contains(p, "exit=0") }, nil)
 }

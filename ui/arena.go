@@ -76,6 +76,12 @@ type hud struct {
 	watching           int      // how many watch the game
 	hidden             bool     // a solo game hidden from watchers
 	notice             string   // why a key did nothing, for a few seconds
+	// whose, for a watcher, is whose game it is, first in the title:
+	// "ann's game", "arena den".
+	whose string
+	// board: the scores are the players box's (an arena watched), and the
+	// header shows none.
+	board bool
 }
 
 // arena is the left side: the playfield, scaled to fit with its aspect
@@ -452,11 +458,15 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 	}
 }
 
-// appendTitle appends the arena's title to b: the level's name (when
-// named), the wave, and "hidden" or the watchers.
+// appendTitle appends the arena's title to b: for a watcher whose game it
+// is, the level's name (when named), the wave, and "hidden" or the
+// watchers.
 func (a *arena) appendTitle(b []byte, named bool) []byte {
 	h, g := &a.hud, a.s.glyphs()
 	b = append(b, ' ')
+	if h.whose != "" {
+		b = append(append(b, h.whose...), g.sep...)
+	}
 	if named {
 		b = append(append(b, h.level...), g.sep...)
 	}
@@ -473,19 +483,27 @@ func (a *arena) appendTitle(b []byte, named bool) []byte {
 }
 
 // appendScore appends the score, the lives and (when high) the high score
-// to b.
+// to b: under the title only the high score, the demo's score being no
+// one's, and nothing where the players box has the scores.
 func (a *arena) appendScore(b []byte, high bool) []byte {
 	h, g := &a.hud, a.s.glyphs()
-	b = append(b, " score "...)
-	b = strconv.AppendInt(b, int64(h.score), 10)
-	b = append(b, g.sep...)
-	b = append(b, "lives "...)
-	b = strconv.AppendInt(b, int64(h.lives), 10)
-	if high {
-		b = append(b, g.sep...)
-		b = append(b, "high "...)
-		b = strconv.AppendInt(b, int64(h.high), 10)
+	if h.board {
+		return b
 	}
+	b = append(b, ' ')
+	if h.mode != modeTitle {
+		b = append(b, "score "...)
+		b = strconv.AppendInt(b, int64(h.score), 10)
+		b = append(b, g.sep...)
+		b = append(b, "lives "...)
+		b = strconv.AppendInt(b, int64(h.lives), 10)
+		if !high {
+			return append(b, ' ')
+		}
+		b = append(b, g.sep...)
+	}
+	b = append(b, "high "...)
+	b = strconv.AppendInt(b, int64(h.high), 10)
 	return append(b, ' ')
 }
 

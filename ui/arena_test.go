@@ -264,6 +264,26 @@ func TestNoticeUnderField(t *testing.T) {
 	}
 }
 
+// TestArenaRefusesStress: x in an arena says the stress autopilot is not
+// for a shared world, and the ship stays the player's.
+func TestArenaRefusesStress(t *testing.T) {
+	h := newHub(t, hub.Config{})
+	s, _ := arenaSession(t, h, "ann", 80, 24)
+	s.syncList()
+	drawArena(s, 80, 24)
+	for range 2 { // a second x would answer a question, had one been asked
+		s.onKey(tcell.NewEventKey(tcell.KeyRune, 'x', tcell.ModNone))
+	}
+	text := drawArena(s, 80, 24)
+	fx, fy, fw, fh := s.arena.GetRect()
+	if bottom := textIn(text, rect{fx, fy + fh - 1, fw, 1}); !strings.Contains(bottom, "no stress autopilot in an arena") {
+		t.Errorf("the field's bottom row is %q, want the refusal:\n%s", bottom, text)
+	}
+	if s.match.Stress() {
+		t.Error("x started the stress autopilot in an arena")
+	}
+}
+
 // drawArena draws an arena session's frame at w×h, as beforeDraw and
 // tview would, and returns the screen's text.
 func drawArena(s *session, w, h int) string {
@@ -360,14 +380,14 @@ func TestHelpLineKeysAct(t *testing.T) {
 	s, _ := arenaSession(t, h, "ann", 200, 60)
 	s.syncList()
 	lines := strings.Split(drawArena(s, 200, 60), "\n")
-	if bar := lines[59]; strings.Contains(bar, "pause") || strings.Contains(bar, "watchers") || !strings.Contains(bar, "stress") {
+	if bar := lines[59]; strings.Contains(bar, "pause") || strings.Contains(bar, "watchers") || strings.Contains(bar, "stress") || !strings.Contains(bar, "hyperspace") {
 		t.Errorf("an arena's help line: %q", bar)
 	}
 	s.showHelp(true)
 	text := drawArena(s, 200, 60)
 	for _, l := range strings.Split(text, "\n") {
-		if f := strings.Fields(l); slices.Contains(f, "p") || slices.Contains(f, "o") {
-			t.Errorf("an arena's key help lists p or o: %q", l)
+		if f := strings.Fields(l); slices.Contains(f, "p") || slices.Contains(f, "o") || slices.Contains(f, "x") {
+			t.Errorf("an arena's key help lists p, o or x: %q", l)
 		}
 	}
 	if !strings.Contains(text, "KEYS") {

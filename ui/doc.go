@@ -18,7 +18,9 @@
 // player's name under it; a players box shows the arena, every player's
 // score, ships and shots refused, who switched the pools last and when,
 // the news of the last seconds and why a key did nothing (only the
-// arena's creator switches strategies; an arena does not pause).
+// arena's creator switches strategies; an arena does not pause, nor does
+// the stress autopilot play in it). A watcher's header names whose game
+// it is.
 //
 // # Screen
 //
@@ -66,9 +68,15 @@
 // A terminal reports key presses and, after a delay, auto-repeats; it does
 // not report releases. Where the kitty keyboard protocol is active
 // (Options.Keys, from package ui/kitty) the game reads the real held
-// state. Elsewhere it plays press-only: a first press holds its control
-// for the terminal's repeat delay, each repeat for a short window after it,
-// with the delay and the rate measured from the terminal's own repeats; so
-// holding a key turns smoothly from the first moment, and letting go stops
-// within about a tenth of a second.
+// state. Elsewhere it plays press-only: a press acts for a few steps of
+// its own (a tap of ← turns the same small step every time, so that a
+// player can aim), each repeat for a short window after it, with
+// the window measured from the terminal's own repeat rate; so holding a
+// key turns a tap's step, then smoothly once the repeats begin, and
+// letting go stops within about a tenth of a second.
+//
+// In a game of the player's own, q and x (which leave it) ask first on the
+// field's border: the same key again within two seconds, or y, answers; n
+// or Esc withdraws the question. A game the player leaves, however, goes on
+// the score table when it counts, as one that ended does.
 package ui

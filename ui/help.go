@@ -10,8 +10,9 @@ import (
 )
 
 // arenaRefused are the keys an arena refuses: it neither pauses nor hides
-// from watchers. Its key help and help line leave them out.
-var arenaRefused = []string{"p", "o"}
+// from watchers, and the stress autopilot would play (and score, and kill)
+// in a world others share. Its key help and help line leave them out.
+var arenaRefused = []string{"p", "o", "x"}
 
 // helpScreen is the key help overlay: every key but those in leave, one a
 // line, padded to one width so that the overlay, which centres each line,
@@ -21,7 +22,7 @@ func helpScreen(g *glyphs, leave ...string) []string {
 		{g.left + " " + g.right + " / a d", "turn"},
 		{g.up + " / w", "thrust"},
 		{"space", "fire; play, from the title"},
-		{"h", "hyperspace"},
+		{"h / s", "hyperspace"},
 		{"p", "pause"},
 		{"x", "stress autopilot; leaves your game"},
 		{"1-0", "pools' strategy (or click one)"},
@@ -30,7 +31,7 @@ func helpScreen(g *glyphs, leave ...string) []string {
 		{"v", "panel: full, compact, hidden"},
 		{"o", "open to watchers, or hide (over SSH)"},
 		{"?", "this help"},
-		{"q  ctrl-c", "quit"},
+		{"q  ctrl-c", "quit; in a game, asks first"},
 	}
 	keys = slices.DeleteFunc(keys, func(k [2]string) bool { return slices.Contains(leave, k[0]) })
 	return keyColumns("KEYS", keys)
@@ -58,7 +59,7 @@ type helpItem struct{ key, what string }
 // they fit; the help overlay lists them all.
 func helpLineItems(g *glyphs) []helpItem {
 	return []helpItem{
-		{g.arrows + "/wasd", "move"}, {"space", "fire"}, {"h", "hyperspace"}, {"p", "pause"},
+		{g.arrows + "/wasd", "move"}, {"space", "fire"}, {"h/s", "hyperspace"}, {"p", "pause"},
 		{"1-0", "strategy"}, {"b", "pool"}, {"x", "stress"}, {"v", "panel"}, {"tab", "list"}, {"o", "watchers"},
 	}
 }

@@ -17,42 +17,42 @@ const (
 // after its repeat delay (often 250–600 ms) repeats at its repeat rate
 // (often 25–40 a second) until the key is let go.
 const (
-	defaultDelay = 500 * time.Millisecond // repeat delay assumed until one is measured
-	minDelay     = 150 * time.Millisecond // a measured delay is kept within these
-	maxDelay     = 800 * time.Millisecond //
-	delayMargin  = 50 * time.Millisecond  // the first hold outlasts the delay by this
-	maxInterval  = 150 * time.Millisecond // a slower second repeat means two presses
-	minWindow    = 80 * time.Millisecond  // window a repeat refreshes, at fast rates
-	maxWindow    = 250 * time.Millisecond // … and at slow ones
+	maxInterval = 150 * time.Millisecond // a slower repeat is a new press
+	minWindow   = 80 * time.Millisecond  // window a repeat holds, at fast rates
+	maxWindow   = 250 * time.Millisecond // … and at slow ones
 )
+
+// tapSteps is how many world steps a press acts by itself: a tap. A turn's
+// is 4 steps, 0.3 rad (a 21st of a turn) at the game's 4.5 rad/s, so that
+// a tap aims; thrust's and fire's are a short burst.
+var tapSteps = [numControls]int{ctlLeft: 4, ctlRight: 4, ctlThrust: 6, ctlFire: 6}
 
 // pressHold turns key presses into held controls for terminals that report
 // presses and auto-repeats but no releases.
 //
-// A first press holds its control for the terminal's repeat delay plus a
-// margin, so a held key acts from the first moment with no stutter before
-// the repeats begin; each repeat then extends the hold by a short window
-// (2.5 repeat intervals), so the control stops soon after the key is let
-// go. The delay and interval are measured from the terminal's own repeats
-// (a press followed by two quick repeats), so a slow terminal stutters at
-// most once. Fire does not bridge the delay: a tap fires one short burst,
-// holding fires again once the repeats arrive. Pressing one turn direction
-// cancels the other.
+// A press acts for a fixed number of steps (tapSteps), so that a tap of ←
+// turns the ship a small, always equal step, whatever the terminal's
+// repeat delay: a key whose release cannot be seen is not held through
+// the delay on the chance that it is still down. Once the repeats arrive
+// (each within maxInterval of the one before) each holds its control for
+// a short window (2.5 repeat intervals, measured from the terminal's own
+// repeats), so a held key acts smoothly and stops soon after it is let
+// go. A held key thus acts for a tap, waits out the repeat delay, then
+// acts on: the one stutter a terminal without releases allows. Pressing
+// one turn direction cancels the other.
 //
 // Times are offsets on one monotonic clock. The zero pressHold is ready and
 // holds nothing. It is not safe for concurrent use.
 type pressHold struct {
 	keys     [numControls]holdKey
-	delay    time.Duration // measured repeat delay; 0: none yet
 	interval time.Duration // measured repeat interval; 0: none yet
 }
 
 type holdKey struct {
-	first   time.Duration // the press that began this hold
-	last    time.Duration // its latest press or repeat
-	until   time.Duration // held while now < until
-	repeats int           // repeats seen since first
-	maybe   time.Duration // first repeat's delay, kept until a second repeat confirms it
+	down  bool          // pressed since the hold was last forgotten
+	last  time.Duration // its latest press or repeat
+	until time.Duration // held while now < until
+	taps  int           // steps the last press still acts
 }
 
 // press records a key event (press or auto-repeat) for c at now.
@@ -64,49 +64,28 @@ func (h *pressHold) press(c control, now time.Duration) {
 		h.keys[ctlLeft] = holdKey{}
 	}
 	k := &h.keys[c]
-	bridge := c != ctlFire
-	held := now < k.until
-	// A repeat arriving just after a too-short first hold is still the key's
-	// first repeat: measure it, so that the next hold bridges the delay.
-	late := bridge && k.until > 0 && k.repeats == 0 && now-k.first <= maxDelay
-	if !held && !late {
-		*k = holdKey{first: now, last: now, until: now + h.firstHold(c)}
-		return
-	}
-	gap := now - k.last
-	k.repeats++
-	switch {
-	case k.repeats == 1:
-		k.maybe = now - k.first
-	case gap <= maxInterval:
-		if k.repeats == 2 && bridge {
-			h.delay = min(max(k.maybe, minDelay), maxDelay)
-		}
+	if gap := now - k.last; k.down && gap <= maxInterval {
 		h.interval = gap
+		k.until = now + h.window()
+	} else {
+		k.taps = tapSteps[c]
 	}
-	k.last = now
-	k.until = now + h.window()
+	k.down, k.last = true, now
 }
 
-// held reports whether c acts at now.
-func (h *pressHold) held(c control, now time.Duration) bool {
-	return now < h.keys[c].until
+// act reports whether c acts in the world step taken at now, and counts
+// the step against a press's tap: call it once a step for each control.
+func (h *pressHold) act(c control, now time.Duration) bool {
+	k := &h.keys[c]
+	if k.taps > 0 {
+		k.taps--
+		return true
+	}
+	return now < k.until
 }
 
 // releaseAll forgets every hold (pause, a new game).
 func (h *pressHold) releaseAll() { h.keys = [numControls]holdKey{} }
-
-// firstHold is how long a first press holds c.
-func (h *pressHold) firstHold(c control) time.Duration {
-	if c == ctlFire {
-		return h.window()
-	}
-	d := h.delay
-	if d == 0 {
-		d = defaultDelay
-	}
-	return d + delayMargin
-}
 
 // window is how long a repeat holds: long enough that the next repeat comes
 // well before it ends.

@@ -1,9 +1,14 @@
 package ui
 
 import (
+	"math"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game"
 )
 
 // repeats returns the events of a key held from start: the press, then
@@ -16,125 +21,171 @@ func repeats(start, delay, interval, release time.Duration) []time.Duration {
 	return ev
 }
 
+// stepTime is when world step i is taken.
+func stepTime(i int) time.Duration { return time.Duration(i) * time.Second / game.TPS }
+
+// acted feeds the key events of each control to a pressHold as the world
+// steps at game.TPS, a step's keys asked for after the events up to its
+// time, and returns for each control the times of the steps it acted in
+// up to end.
+func acted(presses map[control][]time.Duration, end time.Duration) [numControls][]time.Duration {
+	type event struct {
+		at time.Duration
+		c  control
+	}
+	var evs []event
+	for c, at := range presses {
+		for _, t := range at {
+			evs = append(evs, event{t, c})
+		}
+	}
+	slices.SortStableFunc(evs, func(a, b event) int { return int(a.at - b.at) })
+	var h pressHold
+	var out [numControls][]time.Duration
+	for i := 0; stepTime(i) <= end; i++ {
+		now := stepTime(i)
+		for len(evs) > 0 && evs[0].at <= now {
+			h.press(evs[0].c, evs[0].at)
+			evs = evs[1:]
+		}
+		for c := range numControls {
+			if h.act(c, now) {
+				out[c] = append(out[c], now)
+			}
+		}
+	}
+	return out
+}
+
+// during returns the times of ts in [from, to).
+func during(ts []time.Duration, from, to time.Duration) []time.Duration {
+	var in []time.Duration
+	for _, t := range ts {
+		if t >= from && t < to {
+			in = append(in, t)
+		}
+	}
+	return in
+}
+
+// everyStep reports whether ts holds every step time in [from, to).
+func everyStep(ts []time.Duration, from, to time.Duration) bool {
+	for i := 0; stepTime(i) < to; i++ {
+		if t := stepTime(i); t >= from && !slices.Contains(ts, t) {
+			return false
+		}
+	}
+	return true
+}
+
 func TestPressHold(t *testing.T) {
 	ms := time.Millisecond
-	type probe struct {
-		c    control
-		at   time.Duration
-		want bool
-	}
-	type press struct {
-		c  control
-		at []time.Duration
-	}
-	tests := []struct {
-		name    string
-		presses []press
-		probes  []probe
+	t.Run("a tap acts a fixed number of steps, whenever it comes", func(t *testing.T) {
+		for _, at := range []time.Duration{0, 7 * ms, 16 * ms, 333 * ms} {
+			got := acted(map[control][]time.Duration{ctlLeft: {at}, ctlThrust: {at}, ctlFire: {at}}, 2*time.Second)
+			for _, c := range []control{ctlLeft, ctlThrust, ctlFire} {
+				if want := tapSteps[c]; len(got[c]) != want {
+					t.Errorf("tap at %v: control %d acted %d steps %v, want %d", at, c, len(got[c]), got[c], want)
+				}
+			}
+			if len(got[ctlRight]) != 0 {
+				t.Errorf("tap of left at %v turned right %v", at, got[ctlRight])
+			}
+		}
+	})
+	t.Run("taps further apart than a repeat are equal steps", func(t *testing.T) {
+		got := acted(map[control][]time.Duration{ctlRight: {0, 200 * ms, 400 * ms, 1000 * ms}}, 2*time.Second)
+		if want := 4 * tapSteps[ctlRight]; len(got[ctlRight]) != want {
+			t.Errorf("4 taps acted %d steps, want %d", len(got[ctlRight]), want)
+		}
+	})
+	for _, term := range []struct {
+		name            string
+		delay, interval time.Duration
 	}{
-		{
-			name:    "tap bridges the default repeat delay, then stops",
-			presses: []press{{ctlLeft, []time.Duration{0}}},
-			probes: []probe{
-				{ctlLeft, 0, true}, {ctlLeft, 300 * ms, true}, {ctlLeft, 549 * ms, true},
-				{ctlLeft, 550 * ms, false}, {ctlRight, 100 * ms, false},
-			},
-		},
-		{
-			name:    "hold with 500ms delay and 40/s repeats is smooth; release stops within a window",
-			presses: []press{{ctlThrust, repeats(0, 500*ms, 25*ms, 2000*ms)}},
-			probes: []probe{
-				{ctlThrust, 10 * ms, true}, {ctlThrust, 499 * ms, true}, {ctlThrust, 540 * ms, true},
-				{ctlThrust, 1000 * ms, true}, {ctlThrust, 2000 * ms, true},
-				{ctlThrust, 2079 * ms, true}, {ctlThrust, 2081 * ms, false},
-			},
-		},
-		{
-			name: "a slow terminal stutters once, then the first hold is measured to bridge it",
-			presses: []press{
-				{ctlRight, repeats(0, 660*ms, 40*ms, 1000*ms)},
-				{ctlRight, repeats(3000*ms, 660*ms, 40*ms, 4000*ms)},
-			},
-			probes: []probe{
-				{ctlRight, 600 * ms, false}, // first hold (550ms) ran out before the first repeat
-				{ctlRight, 700 * ms, true},
-				{ctlRight, 3600 * ms, true}, // learned: 660ms + margin
-				{ctlRight, 3659 * ms, true},
-				{ctlRight, 3700 * ms, true},
-				{ctlRight, 4079 * ms, true}, // window: 2.5 × 40ms after the last repeat at 3980
-				{ctlRight, 4081 * ms, false},
-			},
-		},
-		{
-			name:    "two quick taps are not taken for a repeat delay",
-			presses: []press{{ctlLeft, []time.Duration{0, 300 * ms}}, {ctlLeft, []time.Duration{2000 * ms}}},
-			probes: []probe{
-				{ctlLeft, 399 * ms, true}, {ctlLeft, 401 * ms, false},
-				{ctlLeft, 2549 * ms, true}, {ctlLeft, 2551 * ms, false}, // still the default delay
-			},
-		},
-		{
-			name:    "the opposite turn cancels a hold",
-			presses: []press{{ctlLeft, []time.Duration{0}}, {ctlRight, []time.Duration{100 * ms}}},
-			probes: []probe{
-				{ctlLeft, 50 * ms, true}, {ctlLeft, 150 * ms, false}, {ctlRight, 150 * ms, true},
-			},
-		},
-		{
-			name:    "thrust and turn hold together",
-			presses: []press{{ctlThrust, []time.Duration{0}}, {ctlLeft, []time.Duration{100 * ms}}},
-			probes:  []probe{{ctlThrust, 200 * ms, true}, {ctlLeft, 200 * ms, true}},
-		},
-		{
-			name:    "a fire tap is a short burst; held fire resumes with the repeats",
-			presses: []press{{ctlFire, repeats(0, 500*ms, 33*ms, 700*ms)}},
-			probes: []probe{
-				{ctlFire, 50 * ms, true}, {ctlFire, 101 * ms, false}, {ctlFire, 400 * ms, false},
-				{ctlFire, 550 * ms, true}, {ctlFire, 700 * ms, true}, {ctlFire, 800 * ms, false},
-			},
-		},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			// Replay presses and probes in time order.
-			type event struct {
-				at    time.Duration
-				c     control
-				probe bool
-				want  bool
+		{"500ms delay, 40/s", 500 * ms, 25 * ms},
+		{"250ms delay, 30/s", 250 * ms, 33 * ms},
+		{"660ms delay, 25/s", 660 * ms, 40 * ms},
+	} {
+		t.Run("held key: a tap, one stutter, then smooth until release ("+term.name+")", func(t *testing.T) {
+			release := 2 * time.Second
+			got := acted(map[control][]time.Duration{ctlLeft: repeats(0, term.delay, term.interval, release)}, 3*time.Second)[ctlLeft]
+			first := stepTime(tapSteps[ctlLeft])
+			if tap := during(got, 0, first); len(tap) != tapSteps[ctlLeft] {
+				t.Errorf("the press acted at %v, want the first %d steps", tap, tapSteps[ctlLeft])
 			}
-			var evs []event
-			for _, p := range tt.presses {
-				for _, at := range p.at {
-					evs = append(evs, event{at: at, c: p.c})
-				}
+			if gap := during(got, first, term.delay); len(gap) != 0 {
+				t.Errorf("acted during the repeat delay at %v", gap)
 			}
-			for _, p := range tt.probes {
-				evs = append(evs, event{at: p.at, c: p.c, probe: true, want: p.want})
+			if !everyStep(got, term.delay, release) {
+				t.Errorf("not every step from the first repeat (%v) to the release (%v): %v", term.delay, release, during(got, term.delay, release))
 			}
-			sortEvents := func(a, b event) int {
-				if a.at != b.at {
-					return int(a.at - b.at)
-				}
-				if a.probe != b.probe { // presses first at equal times
-					if a.probe {
-						return 1
-					}
-					return -1
-				}
-				return 0
-			}
-			slices.SortStableFunc(evs, sortEvents)
-			var h pressHold
-			for _, e := range evs {
-				if !e.probe {
-					h.press(e.c, e.at)
-					continue
-				}
-				if got := h.held(e.c, e.at); got != e.want {
-					t.Errorf("held(%d) at %v = %v, want %v", e.c, e.at, got, e.want)
-				}
+			if late := during(got, release+maxWindow, 3*time.Second); len(late) != 0 {
+				t.Errorf("still acting at %v, over %v after the release", late, maxWindow)
 			}
 		})
+	}
+	t.Run("the opposite turn cancels a hold", func(t *testing.T) {
+		got := acted(map[control][]time.Duration{ctlLeft: repeats(0, 500*ms, 30*ms, 690*ms), ctlRight: {700 * ms}}, 2*time.Second)
+		if late := during(got[ctlLeft], 700*ms, 2*time.Second); len(late) != 0 {
+			t.Errorf("left still acts after right at %v", late)
+		}
+		if n := len(during(got[ctlRight], 700*ms, 2*time.Second)); n != tapSteps[ctlRight] {
+			t.Errorf("right acted %d steps, want a tap's %d", n, tapSteps[ctlRight])
+		}
+	})
+	t.Run("thrust and turn hold together", func(t *testing.T) {
+		got := acted(map[control][]time.Duration{ctlThrust: repeats(0, 300*ms, 30*ms, time.Second), ctlLeft: repeats(100*ms, 300*ms, 30*ms, time.Second)}, time.Second)
+		if !everyStep(got[ctlThrust], 300*ms, time.Second) || !everyStep(got[ctlLeft], 400*ms, time.Second) {
+			t.Errorf("thrust %v, left %v: want both every step once repeating", got[ctlThrust], got[ctlLeft])
+		}
+	})
+}
+
+// TestTapTurns turns a ship with taps and a hold in press-only mode: a tap
+// turns at most a sixteenth of a turn, every tap as much as the others.
+func TestTapTurns(t *testing.T) {
+	w, err := game.New(game.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var h pressHold
+	heading := func() float64 { return w.Player(0).Ship.Angle }
+	turned := func(from float64) float64 { return math.Abs(math.Remainder(heading()-from, 2*math.Pi)) }
+	step := 0
+	run := func(d time.Duration) {
+		for end := stepTime(step) + d; stepTime(step) < end; step++ {
+			now := stepTime(step)
+			w.Step(game.Input{Left: h.act(ctlLeft, now), Right: h.act(ctlRight, now)})
+		}
+	}
+	run(time.Second) // the ship appears
+	var taps []float64
+	for range 3 {
+		before := heading()
+		h.press(ctlLeft, stepTime(step))
+		run(time.Second / 2)
+		taps = append(taps, turned(before))
+	}
+	for i, a := range taps {
+		if a <= 0 || a > 2*math.Pi/16 || math.Abs(a-taps[0]) > 1e-9 {
+			t.Errorf("tap %d turned %.4f rad (taps: %v), want equal steps in (0, %.4f]", i, a, taps, 2*math.Pi/16)
+		}
+	}
+	t.Logf("a tap turns %.4f rad (%.1f°)", taps[0], taps[0]*180/math.Pi)
+}
+
+// TestSIsHyperspace: s jumps as h does, so that the help's wasd holds.
+func TestSIsHyperspace(t *testing.T) {
+	for _, k := range []rune{'h', 's'} {
+		d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 4})
+		d.s.startGame()
+		d.steps(game.TPS)
+		before := d.s.world.Ship().Pos
+		d.key(tcell.KeyRune, k)
+		d.steps(1)
+		if after := d.s.world.Ship(); after.Pos == before && after.Alive {
+			t.Errorf("%c: the ship stayed at %v", k, before)
+		}
 	}
 }

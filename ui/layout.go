@@ -384,6 +384,10 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 		s.press(ctlThrust, now)
 	case tcell.KeyEnter:
 		s.startGame()
+	case tcell.KeyEscape:
+		s.mu.Lock()
+		s.ask = 0
+		s.mu.Unlock()
 	case tcell.KeyRune:
 		s.onRune(ev.Rune(), now)
 	}
@@ -406,7 +410,20 @@ func (s *session) onMouse(ev *tcell.EventMouse, action tview.MouseAction) (*tcel
 func (s *session) onRune(r rune, now time.Duration) {
 	switch r {
 	case 'q', 'Q':
-		s.end(ReasonQuit, nil)
+		if s.confirmed('q', now) {
+			s.end(ReasonQuit, nil)
+		}
+	case 'y', 'Y':
+		s.mu.Lock()
+		k := s.asking(now)
+		s.mu.Unlock()
+		if k != 0 {
+			s.onRune(k, now) // the second press the question asked for
+		}
+	case 'n', 'N':
+		s.mu.Lock()
+		s.ask = 0
+		s.mu.Unlock()
 	case 'a', 'A':
 		s.press(ctlLeft, now)
 	case 'd', 'D':
@@ -422,7 +439,7 @@ func (s *session) onRune(r rune, now time.Duration) {
 		} else {
 			s.startGame()
 		}
-	case 'h', 'H':
+	case 'h', 'H', 's', 'S':
 		s.mu.Lock()
 		s.hyper = s.playing()
 		s.mu.Unlock()
@@ -436,14 +453,12 @@ func (s *session) onRune(r rune, now time.Duration) {
 		}
 		s.mu.Unlock()
 	case 'x', 'X':
-		s.mu.Lock()
-		err := s.match.ToggleStress()
-		if s.seat == nil {
-			s.newGame()
-		}
-		s.mu.Unlock()
-		if err != nil {
-			s.end(ReasonError, fmt.Errorf("ui: stress: %w", err))
+		if s.seat != nil { // refused (match.ErrShared) before it asks
+			s.mu.Lock()
+			s.tell("no stress autopilot in an arena")
+			s.mu.Unlock()
+		} else if s.confirmed('x', now) {
+			s.toggleStress()
 		}
 	case 'b', 'B':
 		s.mu.Lock()
@@ -464,6 +479,79 @@ func (s *session) onRune(r rune, now time.Duration) {
 			}
 		}
 	}
+}
+
+// confirmFor is how long a question on the field's border waits for its
+// answer.
+const confirmFor = 2 * time.Second
+
+// confirmed reports whether k (q or x), pressed at now, acts: at once
+// outside a game of the player's own, else as the answer to the question
+// its first press asked on the field's border (k again within
+// confirmFor, or y; n or Esc withdraws it).
+func (s *session) confirmed(k rune, now time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !s.inGame() || s.asking(now) == k {
+		s.ask = 0
+		return true
+	}
+	s.ask, s.askAt = k, now
+	return false
+}
+
+// asking returns the key whose question waits for an answer at now, or 0.
+// The caller holds the lock.
+func (s *session) asking(now time.Duration) rune {
+	if now-s.askAt >= confirmFor {
+		return 0
+	}
+	return s.ask
+}
+
+// questions are what a first q or x asks, on the field's border.
+var questions = map[rune]string{
+	'q': "quit? q or y: yes, n: no",
+	'x': "stress autopilot? x or y: yes, n: no",
+}
+
+// inGame reports whether the player plays a game of their own, which q
+// and x would leave. The caller holds the lock.
+func (s *session) inGame() bool {
+	return s.watch == nil && s.playback == nil && s.match.Phase() == modePlay && !s.match.Stress()
+}
+
+// toggleStress starts or stops the stress autopilot. The player's game it
+// takes over is left first, and scored as any game the player leaves.
+func (s *session) toggleStress() {
+	s.mu.Lock()
+	entry, scored := s.leave()
+	err := s.match.ToggleStress()
+	if s.seat == nil {
+		s.newGame()
+	}
+	s.mu.Unlock()
+	if scored {
+		s.record(entry)
+	}
+	if err != nil {
+		s.end(ReasonError, fmt.Errorf("ui: stress: %w", err))
+	}
+}
+
+// leave leaves the game in play, if there is one, and returns its
+// high-score entry if it counts. The caller holds the lock.
+func (s *session) leave() (scores.Entry, bool) {
+	if s.seat != nil {
+		ar := s.seat.Arena()
+		ar.RLock()
+		defer ar.RUnlock()
+	}
+	res, left := s.match.Leave()
+	if !left {
+		return scores.Entry{}, false
+	}
+	return s.gameOver(res)
 }
 
 // press feeds a key event of a held control to the press-only hold logic.

@@ -40,7 +40,16 @@ func TestHighScoreKeepsReplay(t *testing.T) {
 	if len(top) != 1 || top[0].Name != "ann" || top[0].Replay == "" {
 		t.Fatalf("the table: %+v", top)
 	}
-	data, err := store.ReadReplay(top[0].Replay)
+	p := playStored(t, store, top[0])
+	if w := p.World(); w.Score() != top[0].Score || w.Phase() != game.GameOver || len(p.File().Names) != 1 || p.File().Names[0] != "ann" {
+		t.Errorf("the replay ends at %d (%v), players %q; the entry scored %d", w.Score(), w.Phase(), p.File().Names, top[0].Score)
+	}
+}
+
+// playStored plays the replay stored with e to its end, checking it.
+func playStored(t *testing.T, store *scores.Store, e scores.Entry) *replay.Player {
+	t.Helper()
+	data, err := store.ReadReplay(e.Replay)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +60,5 @@ func TestHighScoreKeepsReplay(t *testing.T) {
 	if err := p.Run(context.Background()); err != nil {
 		t.Fatal(err)
 	}
-	if w := p.World(); w.Score() != top[0].Score || w.Phase() != game.GameOver || len(p.File().Names) != 1 || p.File().Names[0] != "ann" {
-		t.Errorf("the replay ends at %d (%v), players %q; the entry scored %d", w.Score(), w.Phase(), p.File().Names, top[0].Score)
-	}
+	return p
 }

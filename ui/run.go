@@ -156,6 +156,7 @@ type session struct {
 	seat   *hub.Seat
 	solo   *hub.Solo             // the game offered to watchers; set by startLoops
 	watch  *hub.Watcher          // the game the session watches, read-only (see Watch)
+	whose  string                // whose game the watcher watches, for the header
 	names  [game.MaxShips]string // the arena's players by slot, as last painted; tview's goroutine only
 	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only
 
@@ -164,6 +165,8 @@ type session struct {
 	world    *game.World // the match's world on screen
 	notice   string      // why a key did nothing, shown on the arena's border until noticeAt + noticeFor
 	noticeAt time.Duration
+	ask      rune // the key (q or x) whose question shows on the border until askAt + confirmFor; 0: none
+	askAt    time.Duration
 	ticks    uint64 // stepping ticks since Run began
 	hold     pressHold
 	hyper    bool // a hyperspace press waits for the next step
@@ -277,12 +280,19 @@ func (s *session) run(ctx context.Context) (Result, error) {
 	if s.solo != nil {
 		s.solo.Remove()
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.playback != nil {
 		return Result{Reason: s.reason}, s.err
 	}
-	s.match.Leave()
+	// However the player left (q, Ctrl-C, a closed connection), the game
+	// in play goes on the score table if it counts.
+	s.mu.Lock()
+	entry, scored := s.leave()
+	s.mu.Unlock()
+	if scored {
+		s.record(entry)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return Result{Score: s.match.Best(), Reason: s.reason}, s.err
 }
 
@@ -527,10 +537,10 @@ func (s *session) input(now time.Duration) game.Input {
 		}
 	}
 	in := game.Input{
-		Left:       s.hold.held(ctlLeft, now),
-		Right:      s.hold.held(ctlRight, now),
-		Thrust:     s.hold.held(ctlThrust, now),
-		Fire:       s.hold.held(ctlFire, now),
+		Left:       s.hold.act(ctlLeft, now),
+		Right:      s.hold.act(ctlRight, now),
+		Thrust:     s.hold.act(ctlThrust, now),
+		Fire:       s.hold.act(ctlFire, now),
 		Hyperspace: s.hyper,
 	}
 	s.hyper = false
@@ -602,7 +612,11 @@ func (s *session) paint(a *arena) {
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if now := time.Since(s.clock); s.notice != "" && now-s.noticeAt < noticeFor {
+	now := time.Since(s.clock)
+	switch {
+	case s.asking(now) != 0:
+		a.hud.notice = questions[s.ask]
+	case s.notice != "" && now-s.noticeAt < noticeFor:
 		a.hud.notice = s.notice
 	}
 }

@@ -55,8 +55,17 @@ func appendCell(dst []byte, s string, width int) []byte {
 	return dst
 }
 
-// cells is the number of screen cells b takes.
-func cells(b []byte) int { return utf8.RuneCount(b) }
+// cells is the number of screen cells b takes. (utf8.RuneCount copies b
+// past its first non-ASCII byte into a string, which allocates beyond 32
+// bytes: a watcher's header is that long.)
+func cells(b []byte) int {
+	n := 0
+	for ; len(b) > 0; n++ {
+		_, size := utf8.DecodeRune(b)
+		b = b[size:]
+	}
+	return n
+}
 
 // pad appends spaces so that what follows start fills width cells; text
 // already wider is left as it is.

@@ -34,12 +34,20 @@ func Watch(ctx context.Context, screen tcell.Screen, w *hub.Watcher, opts Option
 	if err != nil {
 		return Result{}, err
 	}
-	s.watch = w
-	if w.Arena != nil { // its size is for good: read without the lock; the first frame lays it out
-		s.players = newPlayers(s, w.Arena.World().Ships())
-	}
+	s.watchOf(w)
 	s.watchSample(0) // the panel shows the game's pools from the first frame
 	return s.run(ctx)
+}
+
+// watchOf makes s the watcher of w: its world, its players box (an
+// arena's), whose game it is for the header.
+func (s *session) watchOf(w *hub.Watcher) {
+	s.watch = w
+	s.whose = w.Name() + "'s game"
+	if w.Arena != nil { // its size is for good: read without the lock; the first frame lays it out
+		s.players = newPlayers(s, w.Arena.World().Ships())
+		s.whose = "arena " + w.Name()
+	}
 }
 
 // sharedArena returns the arena on screen: the seat's, or the watched
@@ -116,6 +124,7 @@ func (s *session) paintWatch(a *arena) {
 		a.paintWorld(o.world)
 		h := o.soloHUD()
 		src.RUnlock()
+		h.whose = s.whose
 		a.hud = h
 		return
 	}
@@ -124,14 +133,7 @@ func (s *session) paintWatch(a *arena) {
 	wd := ar.World()
 	s.seatNames(ar)
 	a.paintWorld(wd)
-	h := hud{level: wd.Level().Name, wave: wd.Wave(), mode: modePlay}
-	lead := -1 // the seated player with the best score: the header shows theirs
-	for i := range wd.Ships() {
-		if s.names[i] != "" && (lead < 0 || wd.Player(i).Score > h.score) {
-			lead, h.score, h.lives = i, wd.Player(i).Score, wd.Player(i).Lives
-		}
-	}
-	h.high = h.score
+	h := hud{level: wd.Level().Name, wave: wd.Wave(), mode: modePlay, whose: s.whose, board: true}
 	ar.RUnlock()
 	h.watching = w.Watchers()
 	a.hud = h

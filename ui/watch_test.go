@@ -34,10 +34,7 @@ func watcherOf(t testing.TB, hw *hub.Watcher, w, h int) (*session, tcell.Simulat
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.watch = hw
-	if hw.Arena != nil {
-		s.players = newPlayers(s, hw.Arena.World().Ships())
-	}
+	s.watchOf(hw)
 	s.syncList()
 	s.fitTo(w, h) // as beforeDraw does
 	s.root.SetRect(0, 0, w, h)
@@ -66,7 +63,7 @@ func TestWatchSoloDraw(t *testing.T) {
 	ws.root.Draw(scr)
 	scr.Show()
 	text := screenText(scr)
-	for _, want := range []string{"STRESS AUTOPILOT", "1 watching", "bullets", "tab/v panel"} {
+	for _, want := range []string{"STRESS AUTOPILOT", "─ ann's game · barrage · wave", "1 watching", "bullets", "tab/v panel"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the watcher's screen lacks %q:\n%s", want, text)
 		}
@@ -171,6 +168,11 @@ func TestWatchArenaDraw(t *testing.T) {
 		if !strings.Contains(text, want) {
 			t.Errorf("the watcher's screen lacks %q:\n%s", want, text)
 		}
+	}
+	// The header names the arena and no one player's score: the players
+	// box has them all.
+	if top := strings.SplitN(text, "\n", 2)[0]; !strings.Contains(top, "─ arena den · ") || strings.Contains(top, "score") || strings.Contains(top, "lives") {
+		t.Errorf("the watcher's header %q, want the arena and no score", top)
 	}
 	if n := testing.AllocsPerRun(30, func() { ws.root.Draw(scr) }); n != 0 {
 		t.Errorf("%v allocs per frame, want 0", n)

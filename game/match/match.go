@@ -7,7 +7,8 @@
 //
 // In an arena ([NewSeat]) the world is shared and stepped by the arena:
 // the match follows the seat's ship ([Match.Observe]) and asks the seat
-// for what it may not do itself (a new game, a switch, the autopilot).
+// for what it may not do itself (a new game, a switch); the stress
+// autopilot does not play there.
 //
 // # Recording
 //
@@ -20,6 +21,8 @@
 package match
 
 import (
+	"errors"
+
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/replay"
@@ -186,16 +189,7 @@ func (m *Match) Observe() (Result, bool) {
 	if p.Phase != game.GameOver || m.phase != Play {
 		return Result{}, false
 	}
-	m.phase = Over
-	if m.stress {
-		m.stress = false
-		m.seat.SetAutopilot(false)
-	}
-	r := m.finish()
-	if r.Counts {
-		r.Replay = m.seat.Arena().Recording()
-	}
-	return r, true
+	return m.Leave()
 }
 
 // finish counts the current game in Best when it counts, ends its
@@ -235,12 +229,22 @@ func (m *Match) result() Result {
 // Current returns the arena seat's state as last observed.
 func (m *Match) Current() game.Player { return m.current }
 
-// Leave ends the match (the player quits): a game in play counts in Best
-// as it stands.
-func (m *Match) Leave() {
-	if m.phase == Play {
-		m.finish()
+// Leave ends the game in play as the player leaves it (quits, or hands
+// it to the stress autopilot) and returns it: like a game that ended, it
+// counts in Best as it stands, and when it counts its Result carries its
+// recording, for the score table. It reports false when no game was in
+// play; the player is then on the game-over screen until Start. In an
+// arena the caller holds the arena's read lock.
+func (m *Match) Leave() (Result, bool) {
+	if m.phase != Play {
+		return Result{}, false
 	}
+	m.phase = Over
+	r := m.finish()
+	if r.Counts && m.seat != nil {
+		r.Replay = m.seat.Arena().Recording()
+	}
+	return r, true
 }
 
 // Start starts a new game from the title or the game-over screen and
@@ -297,19 +301,16 @@ func (m *Match) record() bool {
 	return true
 }
 
+// ErrShared is ToggleStress's answer in an arena: the stress autopilot
+// would play, score and (in PvP) kill in a world others share.
+var ErrShared = errors.New("match: no stress autopilot in an arena")
+
 // ToggleStress starts the stress autopilot, in a stress game of its own
-// (the game in play is left and does not count; in an arena: flying the
-// seat's ship, whose score then does not count), or stops it and goes
-// back to the title (in an arena: gives the ship back).
+// (the game in play is left and does not count), or stops it and goes
+// back to the title. In an arena it does nothing and returns ErrShared.
 func (m *Match) ToggleStress() error {
 	if m.seat != nil {
-		if m.phase != Play {
-			return nil
-		}
-		m.stress = !m.stress
-		m.helped = m.helped || m.stress
-		m.seat.SetAutopilot(m.stress)
-		return nil
+		return ErrShared
 	}
 	if m.stress {
 		m.stress = false

@@ -174,3 +174,40 @@ func TestStressLeavesGameUncounted(t *testing.T) {
 		t.Errorf("Best = %d after the only game was left for stress, want 0", m.Best())
 	}
 }
+
+// TestLeaveCounts: a game the player leaves (quits, or hands to the stress
+// autopilot) counts as it stands, with its recording for the score table;
+// one the autopilot played part of does not.
+func TestLeaveCounts(t *testing.T) {
+	m := newMatch(t, game.Config{Seed: 5}, false)
+	if _, left := m.Leave(); left {
+		t.Error("Leave on the title left a game")
+	}
+	m.Start()
+	var ap game.Autopilot
+	for i := 0; m.World().Score() == 0; i++ {
+		if i == 120*game.TPS {
+			t.Fatal("no score in two minutes of autopilot")
+		}
+		m.Step(ap.Input(m.World()))
+	}
+	score := m.World().Score()
+	res, left := m.Leave()
+	if !left || !res.Counts || res.Score != score || len(res.Replay) == 0 {
+		t.Fatalf("Leave = %+v (replay %d bytes), %v; want score %d, counted, recorded", res, len(res.Replay), left, score)
+	}
+	if m.Best() != score || m.Phase() != Over {
+		t.Errorf("after Leave: Best %d, phase %v; want %d, Over", m.Best(), m.Phase(), score)
+	}
+	if _, again := m.Leave(); again {
+		t.Error("a second Leave left a game again")
+	}
+
+	m.Start()
+	if err := m.ToggleStress(); err != nil {
+		t.Fatal(err)
+	}
+	if res, left := m.Leave(); !left || res.Counts {
+		t.Errorf("Leave of a stress game = %+v, %v; want left, not counted", res, left)
+	}
+}

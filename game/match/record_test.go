@@ -2,6 +2,7 @@ package match
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"testing"
 	"testing/synctest"
@@ -154,5 +155,26 @@ func TestArenaRecorded(t *testing.T) {
 		}
 		seat.Leave()
 		other.Leave()
+	})
+}
+
+// TestArenaRefusesStress: in an arena the stress autopilot would play in a
+// world others share; ToggleStress says so and changes nothing.
+func TestArenaRefusesStress(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, err := hub.New(hub.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		seat, err := h.Join(hub.Request{Arena: "den", Player: "ann"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer seat.Leave()
+		m := NewSeat(seat)
+		if err := m.ToggleStress(); !errors.Is(err, ErrShared) || m.Stress() || m.Assisted() {
+			t.Errorf("ToggleStress in an arena = %v, stress %v, assisted %v; want ErrShared, neither", err, m.Stress(), m.Assisted())
+		}
 	})
 }

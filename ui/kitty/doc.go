@@ -37,9 +37,11 @@
 // Sequences split across reads are put back together: the filter holds back
 // an unfinished character or escape sequence (at most 64 bytes) until the
 // next read. A pause of more than 100 ms ends it: what came was all there
-// was, and it is dropped, except that a lone ESC is then the Esc key and
-// goes to tcell as CSI 27 u, with the next input. Filtering happens in
-// place in a buffer owned by the [Tty]; a read allocates nothing.
+// was, and it is dropped. A lone ESC that nothing follows within 50 ms
+// (tcell's own escape timeout) is the Esc key: it goes to tcell at once, as
+// CSI 27 u, so that Esc acts when pressed, not with the next key. Filtering
+// happens in place in a buffer owned by the [Tty]; a read allocates
+// nothing but the goroutine that waits out an Esc key's read.
 //
 // # Input tcell cannot take
 //

@@ -438,6 +438,8 @@ func physicalCode(code int) uint32 {
 		return physSpace
 	case 'h', 'H':
 		return physH
+	case 's', 'S':
+		return physS
 	case kpLeft:
 		return physPadLeft
 	case kpRight:

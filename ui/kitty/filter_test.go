@@ -206,23 +206,26 @@ func TestConfirmation(t *testing.T) {
 }
 
 // TestLoneEsc checks a trailing ESC is held for the next read: what comes
-// at once completes it (here Alt+q), and after a pause it was the Esc key,
-// passed on as CSI 27 u so that tcell never waits on it; with the protocol
-// on (where Esc arrives as CSI 27 u) a stale lone ESC is dropped.
+// at once completes it (here Alt+q); when nothing comes within escWait it
+// is the Esc key, passed on at once as CSI 27 u, so that tcell never waits
+// on it and Esc does not wait for the next key; with the protocol on
+// (where Esc arrives as CSI 27 u) a stale lone ESC is dropped.
 func TestLoneEsc(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTty()
 		tty := NewTty(f)
 		p := make([]byte, 128)
-		// read sends in, after a pause in Read if pause is set, and
-		// checks what Read returns.
+		// read sends in (if any), after a pause in Read if pause is set,
+		// and checks what Read returns.
 		read := func(in, want, why string, pause bool) {
 			t.Helper()
 			go func() {
 				if pause {
 					time.Sleep(staleAfter + time.Millisecond)
 				}
-				f.in <- []byte(in)
+				if in != "" {
+					f.in <- []byte(in)
+				}
 			}()
 			if n, err := tty.Read(p); err != nil || string(p[:n]) != want {
 				t.Fatalf("%s: Read = %q, %v; want %q", why, p[:n], err, want)
@@ -231,7 +234,11 @@ func TestLoneEsc(t *testing.T) {
 		read("z\x1b", "z", "ESC held", false)
 		read("q", "\x1bq", "ESC and q at once", false)
 		read("z\x1b", "z", "ESC held", false)
-		read("q", "\x1b[27uq", "ESC then a pause", true)
+		read("", "\x1b[27u", "ESC then nothing: the Esc key, at once", false)
+		read("q", "q", "the key after it", true)
+		read("z\x1b", "z", "ESC held", false)
+		go func() { time.Sleep(escWait - time.Millisecond); f.in <- []byte("[A") }()
+		read("", "\x1b[A", "the rest within escWait", false)
 		read("z\x1b", "z", "ESC held", false)
 		f.in <- []byte("[A")
 		time.Sleep(staleAfter + time.Millisecond) // tcell is slow to ask; the rest waits
@@ -334,6 +341,31 @@ func TestPollCountsTaps(t *testing.T) {
 	}
 	if s := k.Poll(); s.Has(Fire) || !s.Has(Left) {
 		t.Errorf("second Poll = %b, want left only (still held)", s)
+	}
+}
+
+// TestHyperKeys checks h and s are both hyperspace, held while either is.
+func TestHyperKeys(t *testing.T) {
+	f := newFakeTty()
+	tty := NewTty(f)
+	p := make([]byte, 128)
+	k := tty.Keys()
+	for _, tc := range []struct {
+		in   string
+		want bool
+	}{
+		{confirm + "\x1b[115u", true}, // s down
+		{"\x1b[104u", true},           // h down too
+		{"\x1b[115;1:3u.", true},      // s up, h still down (. for a byte to read)
+		{"\x1b[104;1:3u.", false},     // h up
+	} {
+		f.in <- []byte(tc.in)
+		if _, err := tty.Read(p); err != nil {
+			t.Fatal(err)
+		}
+		if got := k.Held(Hyper); got != tc.want {
+			t.Errorf("after %q: hyperspace held %v, want %v", tc.in, got, tc.want)
+		}
 	}
 }
 

@@ -12,7 +12,7 @@ const (
 	Right             // →, d, keypad →
 	Thrust            // ↑, w, keypad ↑
 	Fire              // space
-	Hyper             // h: hyperspace
+	Hyper             // h, s: hyperspace
 	numKeys
 )
 
@@ -40,6 +40,7 @@ const (
 	physW
 	physSpace
 	physH
+	physS
 )
 
 // physicalOf lists the physical keys behind each game key.
@@ -48,7 +49,7 @@ var physicalOf = [numKeys]uint32{
 	Right:  physArrowRight | physPadRight | physD,
 	Thrust: physArrowUp | physPadUp | physW,
 	Fire:   physSpace,
-	Hyper:  physH,
+	Hyper:  physH | physS,
 }
 
 // Keys is the held-key state that a [Tty] reads from kitty key reports. The

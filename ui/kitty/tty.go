@@ -31,6 +31,11 @@ const readSize = 4096
 // more does not count: the rest may be waiting by then.)
 const staleAfter = 100 * time.Millisecond
 
+// escWait is how long a lone ESC waits for the rest of a sequence before
+// it is taken for the Esc key: tcell's own wait (its parser's escape
+// timeout), so that Esc acts at once, as it does in tcell without us.
+const escWait = 50 * time.Millisecond
+
 // escKey is the Esc key as a complete sequence (kitty's CSI 27 u, which
 // tcell reads without the protocol too): a held lone ESC that turns out to
 // be the key is passed on as this, so tcell's parser never waits on it.
@@ -59,6 +64,17 @@ type Tty struct {
 	hold     [maxSeq]byte
 	nhold    int   // unfinished sequence carried to the next read: hold[:nhold]
 	err      error // error to return once the carried bytes are out
+	// A read of the inner Tty that a lone ESC stopped waiting for goes
+	// on in the background; the next one collects it.
+	reading bool
+	done    chan innerRead
+	escWait *time.Timer
+}
+
+// innerRead is what a read of the inner Tty returned.
+type innerRead struct {
+	n   int
+	err error
 }
 
 // NewTty wraps in. The returned Tty owns in: use it in place of in.
@@ -77,6 +93,10 @@ func (t *Tty) Keys() *Keys { return &t.keys }
 // fails; it never returns 0 bytes with a nil error.
 func (t *Tty) Read(p []byte) (int, error) {
 	if t.restart.CompareAndSwap(true, false) {
+		if t.reading { // what it read came before the Stop
+			<-t.done
+			t.reading = false
+		}
 		t.pos, t.end, t.nhold, t.err = 0, 0, 0, nil
 		t.f.skip = skipNone
 	}
@@ -95,7 +115,14 @@ func (t *Tty) Read(p []byte) (int, error) {
 			return 0, err
 		}
 		asked := time.Now()
-		n, err := t.in.Read(t.buf[maxSeq : maxSeq+readSize])
+		lone := t.nhold == 1 && t.hold[0] == esc && !t.keys.Active()
+		n, err, ok := t.readIn(lone)
+		if !ok {
+			// Nothing followed the ESC: it is the Esc key.
+			t.nhold = 0
+			t.pos, t.end = maxSeq-copy(t.buf[maxSeq-len(escKey):maxSeq], escKey), maxSeq
+			continue
+		}
 		carried := t.hold[:t.nhold]
 		if (t.nhold > 0 || t.f.skip != skipNone) && time.Since(asked) > staleAfter {
 			// The terminal paused inside a sequence: it was all there was.
@@ -108,6 +135,41 @@ func (t *Tty) Read(p []byte) (int, error) {
 		w, rest := t.f.run(t.buf[start:maxSeq+n], err != nil)
 		t.nhold = copy(t.hold[:], t.buf[start+rest:maxSeq+n])
 		t.pos, t.end, t.err = start, start+w, err
+	}
+}
+
+// readIn reads the inner Tty into buf[maxSeq:]. With lone set (a lone
+// ESC is held back, which may be the Esc key) it waits at most escWait and
+// reports ok false if nothing came by then; the read goes on in the
+// background, and the next readIn waits for it. Only that case starts a
+// goroutine: other reads allocate nothing.
+func (t *Tty) readIn(lone bool) (n int, err error, ok bool) {
+	if !t.reading && !lone {
+		n, err := t.in.Read(t.buf[maxSeq : maxSeq+readSize])
+		return n, err, true
+	}
+	if !t.reading {
+		if t.done == nil {
+			t.done = make(chan innerRead, 1)
+			t.escWait = time.NewTimer(escWait)
+		}
+		t.reading = true
+		go func() {
+			n, err := t.in.Read(t.buf[maxSeq : maxSeq+readSize])
+			t.done <- innerRead{n, err}
+		}()
+	}
+	var timeout <-chan time.Time
+	if lone {
+		t.escWait.Reset(escWait)
+		timeout = t.escWait.C
+	}
+	select {
+	case r := <-t.done:
+		t.reading = false
+		return r.n, r.err, true
+	case <-timeout:
+		return 0, nil, false
 	}
 }
 

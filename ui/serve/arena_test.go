@@ -126,8 +126,8 @@ func TestArena(t *testing.T) {
 		t.Error("the arena stopped with one player left")
 	}
 
-	// ann quits; the arena closes.
-	ann.keys(t, "q")
+	// ann quits (q asks first in a game); the arena closes.
+	ann.keys(t, "qq")
 	if st := ann.exit(t); st != 0 {
 		t.Errorf("ann's exit status %d", st)
 	}
@@ -172,7 +172,7 @@ func TestArenaRefused(t *testing.T) {
 	if st != 1 || !strings.Contains(out, "join needs a name") {
 		t.Errorf("join without a name: status %d, %q", st, out)
 	}
-	p.keys(t, "q")
+	p.keys(t, "qq")
 	p.exit(t)
 }
 
@@ -183,7 +183,7 @@ func TestArenaNoLeaks(t *testing.T) {
 	ts, h := startArenas(t)
 	warm := play(t, ts.mustDial(t, "warm", nil), ptyOpts{w: 100, h: 30, cmd: "join warm"})
 	warm.waitScreen(t, "arena warm")
-	warm.keys(t, "q")
+	warm.keys(t, "qq")
 	warm.exit(t)
 	ts.waitIdle(t)
 	waitUntil(t, func() bool { return h.Arena("warm") == nil })
@@ -192,9 +192,9 @@ func TestArenaNoLeaks(t *testing.T) {
 	stay := play(t, ts.mustDial(t, "stay", nil), ptyOpts{w: 100, h: 30, cmd: "join loop", quiet: true})
 	stay.waitScreen(t, "arena loop")
 	for i := range 50 {
-		comeAndGo(t, ts, i, ptyOpts{w: 100, h: 30, quiet: true, cmd: "join loop"}, "arena loop", "leaky")
+		comeAndGo(t, ts, i, ptyOpts{w: 100, h: 30, quiet: true, cmd: "join loop"}, "qq", "arena loop", "leaky")
 	}
-	stay.keys(t, "q")
+	stay.keys(t, "qq")
 	stay.exit(t)
 	ts.waitIdle(t)
 	if !waitUntil(t, func() bool { return h.Arena("loop") == nil }) {
@@ -221,19 +221,23 @@ func TestLobby(t *testing.T) {
 	carl.keys(t, "\r")
 	carl.waitScreen(t, "arena den", "ann", "carl")
 	ann.waitScreen(t, "carl joined")
+	carl.keys(t, "q") // in a game, q asks first
+	carl.waitScreen(t, "quit?")
 	carl.keys(t, "q")
 	carl.waitScreen(t, "Play solo")
 	ann.waitScreen(t, "carl left")
 
-	carl.keys(t, " ") // Play solo
-	carl.waitScreen(t, "pools", "score 0")
+	carl.keys(t, "\x1b[H") // home: back up to Play solo
+	time.Sleep(50 * time.Millisecond)
+	carl.keys(t, " ")
+	carl.waitScreen(t, "pools", "P O O L R O I D S")
 	carl.keys(t, "q")
 	carl.waitScreen(t, "Play solo")
 	carl.keys(t, "q")
 	if st := carl.exit(t); st != 0 {
 		t.Errorf("leaving the lobby: exit status %d", st)
 	}
-	ann.keys(t, "q")
+	ann.keys(t, "qq")
 	ann.exit(t)
 }
 
@@ -264,4 +268,35 @@ func TestArenaShutdown(t *testing.T) {
 	}
 	<-ts.served
 	ts.served <- ErrServerClosed // for the cleanup's check
+}
+
+// TestEscAtOnce: over SSH a lone Esc acts when pressed, not when the next
+// key comes: it closes the lobby's new-arena form and the game's key help,
+// and leaves the lobby.
+func TestEscAtOnce(t *testing.T) {
+	ts, _ := startArenas(t)
+	p := play(t, ts.mustDial(t, "ann", nil), ptyOpts{w: 120, h: 40})
+	gone := func(what string) {
+		t.Helper()
+		if !waitUntil(t, func() bool { return !strings.Contains(p.vt.text(), what) }) {
+			t.Fatalf("%q still shows after Esc:\n%s", what, p.vt.text())
+		}
+	}
+	p.waitScreen(t, "Play solo")
+	p.keys(t, "n")
+	p.waitScreen(t, "(*) co-op")
+	p.keys(t, "\x1b")
+	gone("(*) co-op")
+	p.keys(t, " ") // Play solo
+	p.waitScreen(t, "P O O L R O I D S")
+	p.keys(t, "?")
+	p.waitScreen(t, "any key closes this help")
+	p.keys(t, "\x1b")
+	gone("any key closes this help")
+	p.keys(t, "q")
+	p.waitScreen(t, "Play solo")
+	p.keys(t, "\x1b")
+	if st := p.exit(t); st != 0 {
+		t.Errorf("Esc in the lobby: exit status %d, want 0", st)
+	}
 }

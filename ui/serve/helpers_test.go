@@ -121,9 +121,9 @@ func (ts *testServer) dial(t testing.TB, user string, key ssh.Signer) (*ssh.Clie
 }
 
 // comeAndGo is session i of a leak test, as user "leaky": it plays with o
-// until the screen shows want, then quits with q (i even; the session
-// must end with status 0) or drops the connection (i odd).
-func comeAndGo(t testing.TB, ts *testServer, i int, o ptyOpts, want ...string) {
+// until the screen shows want, then quits with the keys quit (i even; the
+// session must end with status 0) or drops the connection (i odd).
+func comeAndGo(t testing.TB, ts *testServer, i int, o ptyOpts, quit string, want ...string) {
 	t.Helper()
 	c, err := ts.dial(t, "leaky", nil)
 	if err != nil {
@@ -132,7 +132,7 @@ func comeAndGo(t testing.TB, ts *testServer, i int, o ptyOpts, want ...string) {
 	p := play(t, c, o)
 	p.waitScreen(t, want...)
 	if i%2 == 0 {
-		p.keys(t, "q")
+		p.keys(t, quit)
 		if st := p.exit(t); st != 0 {
 			t.Fatalf("session %d: exit status %d", i, st)
 		}

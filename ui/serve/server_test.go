@@ -369,7 +369,7 @@ func TestNoLeaks(t *testing.T) {
 			ts.waitIdle(t)
 			base := runtime.NumGoroutine()
 			for i := range 50 {
-				comeAndGo(t, ts, i, ptyOpts{w: 80, h: 24, quiet: true}, tt.shown)
+				comeAndGo(t, ts, i, ptyOpts{w: 80, h: 24, quiet: true}, "q", tt.shown)
 			}
 			ts.waitIdle(t)
 			if n := settle(t, base); n > base {

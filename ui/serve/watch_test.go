@@ -125,7 +125,7 @@ func playSolo(t *testing.T, ts *testServer, live *hub.Live, name string) *player
 	p := play(t, ts.mustDial(t, name, nil), ptyOpts{w: 120, h: 40})
 	p.waitScreen(t, "Play solo")
 	p.keys(t, " ") // Play solo
-	p.waitScreen(t, "score 0")
+	p.waitScreen(t, "P O O L R O I D S")
 	p.keys(t, " ") // from the title into the game
 	if !waitUntil(t, func() bool { return live.Solo(name) != nil }) {
 		t.Fatalf("%s's solo game never became live", name)
@@ -173,8 +173,8 @@ func TestWatchSolo(t *testing.T) {
 	}
 	bob.keys(t, "?") // takes the help down
 
-	// The watcher sees the player's game change.
-	ann.keys(t, "x")
+	// The watcher sees the player's game change (x asks first in a game).
+	ann.keys(t, "xx")
 	ann.waitScreen(t, "STRESS AUTOPILOT")
 	bob.waitScreen(t, "STRESS AUTOPILOT")
 
@@ -229,7 +229,7 @@ func TestWatchArena(t *testing.T) {
 	if after := shipOf(a, 0); after.Ship.Vel != before.Ship.Vel || after.Ship.Angle != before.Ship.Angle {
 		t.Errorf("the watcher's keys moved ann's ship: %+v, then %+v", before.Ship, after.Ship)
 	}
-	ann.keys(t, "q")
+	ann.keys(t, "qq")
 	ann.exit(t)
 	if st := bob.exit(t); st != 0 || !strings.Contains(bob.output(), "the arena den closed") {
 		t.Errorf("watcher of a closed arena: status %d, output %q", st, bob.output())
@@ -252,7 +252,7 @@ func TestWatchNoLeaks(t *testing.T) {
 	waitUntil(t, func() bool { return conns() == 1 }) // ann's
 	base := runtime.NumGoroutine()
 	for i := range 20 {
-		comeAndGo(t, ts, i, ptyOpts{w: 100, h: 30, quiet: true, cmd: "watch ann"}, "1 watching")
+		comeAndGo(t, ts, i, ptyOpts{w: 100, h: 30, quiet: true, cmd: "watch ann"}, "q", "1 watching")
 	}
 	if !waitUntil(t, func() bool { return conns() == 1 && live.Solo("ann").Watchers() == 0 }) {
 		t.Fatalf("%d watchers left", live.Solo("ann").Watchers())
@@ -262,7 +262,7 @@ func TestWatchNoLeaks(t *testing.T) {
 		buf = buf[:runtime.Stack(buf, true)]
 		t.Errorf("goroutines: %d before, %d after 20 watchers\n%s", base, n, buf)
 	}
-	ann.keys(t, "q")
+	ann.keys(t, "qq") // in a game, q asks first
 	ann.waitScreen(t, "Play solo")
 	ann.keys(t, "q")
 	ann.exit(t)

@@ -1,0 +1,205 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"poolroids/game"
+	"poolroids/ui/scores"
+)
+
+// TestTapTurnInTmux taps ← once in a terminal without release events (a
+// tmux pane): the ship turns a small step, not the 140° a first press
+// held for the assumed repeat delay once turned. The heading is read off
+// the braille field before and after, by fitting the ship's outline.
+func TestTapTurnInTmux(t *testing.T) {
+	s := newTmux(t)
+	// A large pane draws the ship large enough to read its heading to a
+	// degree or two.
+	if out, err := s.run("resize-window", "-t", "e2e", "-x", "300", "-y", "100"); err != nil {
+		t.Fatalf("tmux resize-window: %v\n%s", err, out)
+	}
+	s.playGame(buildBinary(t), "LANG=C.UTF-8")
+	s.waitFor("the title screen", func(p string) bool { return strings.Contains(p, "P O O L R O I D S") }, nil)
+	s.send("Space")
+	var before float64
+	var dots int
+	s.waitFor("the ship, still, at the centre", func(p string) bool {
+		before, dots = shipHeading(p)
+		if dots < 8 {
+			return false
+		}
+		time.Sleep(200 * time.Millisecond)
+		again, _ := shipHeading(s.capture())
+		return math.Abs(again-before) < 1
+	}, nil)
+	s.send("Left")
+	time.Sleep(time.Second) // the tap is over, the repeat delay long past
+	after, _ := shipHeading(s.capture())
+	turned := math.Remainder(after-before, 360)
+	t.Logf("heading before the tap %.1f°, after %.1f°: turned %.1f°", before, after, turned)
+	if turned > -8 || turned < -360.0/16 {
+		t.Errorf("one tap of ← turned the ship %.1f°, want a small step left, at most 1/16 of a turn (22.5°)", turned)
+	}
+	s.send("q", "q")
+	s.exited()
+}
+
+// shipHeading reads the heading (the game's angle, in degrees: -90 is
+// up, less is to the left) of the ship at the centre of the braille field
+// in pane, and the number of dots it read it from: the angle whose outline
+// (game.Ship.Points) lies closest to the dots.
+func shipHeading(pane string) (deg float64, n int) {
+	lines := strings.Split(pane, "\n")
+	top, left, right, bottom := -1, -1, -1, -1
+	for y, l := range lines {
+		r := []rune(l)
+		if top < 0 {
+			for x, c := range r {
+				if c == '┌' {
+					top, left = y, x
+					break
+				}
+			}
+			if top >= 0 {
+				for x := left + 1; x < len(r); x++ {
+					if r[x] == '┐' {
+						right = x
+						break
+					}
+				}
+			}
+			continue
+		}
+		if left < len(r) && r[left] == '└' {
+			bottom = y
+			break
+		}
+	}
+	if top < 0 || right < 0 || bottom < 0 {
+		return 0, 0
+	}
+	// The field's dots, and the world units each covers.
+	dw, dh := 2*(right-left-1), 4*(bottom-top-1)
+	sx, sy := float64(dw)/game.Width, float64(dh)/game.Height
+	centre := game.Vec{X: game.Width / 2, Y: game.Height / 2}
+	var pts []game.Vec
+	for y := top + 1; y < bottom; y++ {
+		r := []rune(lines[y])
+		for x := left + 1; x < right && x < len(r); x++ {
+			bits := r[x] - 0x2800
+			if bits <= 0 || bits > 0xff {
+				continue
+			}
+			for i, row := range [4][2]rune{{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}} {
+				for j, bit := range row {
+					if bits&bit == 0 {
+						continue
+					}
+					p := game.Vec{X: (float64(2*(x-left-1)+j) + 0.5) / sx, Y: (float64(4*(y-top-1)+i) + 0.5) / sy}
+					if math.Hypot(p.X-centre.X, p.Y-centre.Y) < 30 {
+						pts = append(pts, p)
+					}
+				}
+			}
+		}
+	}
+	if len(pts) == 0 {
+		return 0, 0
+	}
+	best, bestCost := 0.0, math.Inf(1)
+	for a := -180.0; a < 180; a += 0.5 {
+		for ox := -4.0; ox <= 4; ox += 2 {
+			for oy := -4.0; oy <= 4; oy += 2 {
+				ship := game.Ship{Pos: game.Vec{X: centre.X + ox, Y: centre.Y + oy}, Angle: a * math.Pi / 180}
+				if c := outlineCost(ship.Points(nil), pts); c < bestCost {
+					best, bestCost = a, c
+				}
+			}
+		}
+	}
+	return best, len(pts)
+}
+
+// outlineCost is how far the dots pts lie from the closed outline and the
+// outline from the dots: the mean distance each way.
+func outlineCost(outline, pts []game.Vec) float64 {
+	toOutline := 0.0
+	for _, p := range pts {
+		d := math.Inf(1)
+		for i := range outline {
+			d = min(d, segmentDist(p, outline[i], outline[(i+1)%len(outline)]))
+		}
+		toOutline += d
+	}
+	toDots, samples := 0.0, 0
+	for i := range outline {
+		a, b := outline[i], outline[(i+1)%len(outline)]
+		for k := range 8 {
+			f := float64(k) / 8
+			q := game.Vec{X: a.X + (b.X-a.X)*f, Y: a.Y + (b.Y-a.Y)*f}
+			d := math.Inf(1)
+			for _, p := range pts {
+				d = min(d, math.Hypot(p.X-q.X, p.Y-q.Y))
+			}
+			toDots += d
+			samples++
+		}
+	}
+	return toOutline/float64(len(pts)) + toDots/float64(samples)
+}
+
+// segmentDist is the distance from p to the segment ab.
+func segmentDist(p, a, b game.Vec) float64 {
+	dx, dy := b.X-a.X, b.Y-a.Y
+	f := 0.0
+	if l := dx*dx + dy*dy; l > 0 {
+		f = max(0, min(1, ((p.X-a.X)*dx+(p.Y-a.Y)*dy)/l))
+	}
+	return math.Hypot(p.X-a.X-f*dx, p.Y-a.Y-f*dy)
+}
+
+// TestEscInTmux opens the key help and presses Esc alone: the help must
+// close at once, not when the next key comes (the filter held a lone ESC
+// until then, waiting for the rest of a sequence).
+func TestEscInTmux(t *testing.T) {
+	s := newTmux(t)
+	s.playGame(buildBinary(t), "LANG=C.UTF-8")
+	s.waitFor("the title screen", func(p string) bool { return strings.Contains(p, "P O O L R O I D S") }, nil)
+	s.send("?")
+	s.waitFor("the key help", func(p string) bool { return strings.Contains(p, "any key closes this help") }, nil)
+	s.send("Escape")
+	start := time.Now()
+	for strings.Contains(s.capture(), "any key closes this help") {
+		if time.Since(start) > 2*time.Second {
+			t.Fatal("the key help is still up 2 s after Esc")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Logf("Esc closed the help within %v", time.Since(start).Round(10*time.Millisecond))
+	s.send("q")
+	s.exited()
+}
+
+// TestPlayScoresFileInTmux plays with --scores FILE, a table a server may
+// share: its best score is the high score on the field's border.
+func TestPlayScoresFileInTmux(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "shared.json")
+	store, err := scores.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.Add(scores.Entry{Name: "ann", Score: 4321, Wave: 3, Strategy: "dense", When: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	s := newTmux(t)
+	home := t.TempDir()
+	s.send(fmt.Sprintf("HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 1 --scores %s; echo exit=$?", home, home, buildBinary(t), path), "Enter")
+	s.waitFor("the table's high score", func(p string) bool { return strings.Contains(p, "high 4321") }, nil)
+	s.send("q")
+	s.exited()
+}

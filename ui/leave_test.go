@@ -1,0 +1,92 @@
+package ui
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game"
+	"poolroids/ui/scores"
+)
+
+// TestLeaveAsks: in a game q and x ask first, on the field's border; n
+// and Esc withdraw the question, q again or y answers it; a game the
+// player quits goes on the score table with its replay.
+func TestLeaveAsks(t *testing.T) {
+	store, err := scores.Open(filepath.Join(t.TempDir(), "scores.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 6, Scores: store, Player: "ann"})
+	r.key(tcell.KeyRune, ' ')
+	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.match.Phase() == modePlay }); return ok })
+	// The autopilot scores, its input recorded as a player's would be.
+	var ap game.Autopilot
+	r.waitFor("a score", func() (ok bool) {
+		r.s.mu.Lock()
+		defer r.s.mu.Unlock()
+		for range game.TPS {
+			r.s.match.Step(ap.Input(r.s.world))
+		}
+		return r.s.world.Score() > 0
+	})
+	asked := func(what, question string, want bool) {
+		t.Helper()
+		r.waitFor(what, func() bool { return strings.Contains(r.text(), question) == want })
+	}
+	r.key(tcell.KeyRune, 'q')
+	asked("q to ask", questions['q'], true)
+	r.key(tcell.KeyRune, 'n')
+	asked("n to withdraw it", questions['q'], false)
+	r.key(tcell.KeyRune, 'x')
+	asked("x to ask", questions['x'], true)
+	r.key(tcell.KeyEscape, 0)
+	asked("Esc to withdraw it", questions['x'], false)
+	r.locked(func(*game.World) {
+		if r.s.match.Stress() || r.s.match.Phase() != modePlay {
+			t.Errorf("after x and Esc: stress %v, phase %v; want the game on", r.s.match.Stress(), r.s.match.Phase())
+		}
+	})
+	var score int
+	r.locked(func(w *game.World) { score = w.Score() })
+	r.key(tcell.KeyRune, 'q')
+	r.key(tcell.KeyRune, 'y')
+	r.wait()
+	if r.res.Reason != ReasonQuit || r.res.Score < score {
+		t.Errorf("Run = %+v, want quit with score %d or more", r.res, score)
+	}
+	top := store.Top(1)
+	if len(top) != 1 || top[0].Name != "ann" || top[0].Score != r.res.Score || top[0].Replay == "" {
+		t.Fatalf("the table: %+v; want ann's left game, %d, with its replay", top, r.res.Score)
+	}
+	if got := playStored(t, store, top[0]).World().Score(); got != top[0].Score {
+		t.Errorf("the replay ends at %d, the entry scored %d", got, top[0].Score)
+	}
+}
+
+// TestQuestionExpires: a second q more than confirmFor after the first
+// asks again; outside a game q acts at once.
+func TestQuestionExpires(t *testing.T) {
+	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 2})
+	if !d.s.confirmed('q', 0) {
+		t.Error("q on the title asked")
+	}
+	d.key(tcell.KeyEnter, 0)
+	s := time.Second
+	for _, tt := range []struct {
+		k    rune
+		at   time.Duration
+		want bool
+	}{
+		{'q', 10 * s, false}, {'q', 10*s + confirmFor, false}, // too late: asks again
+		{'x', 11 * s, false}, {'q', 11*s + 1, false}, // another key's question
+		{'q', 11*s + 2, true},
+	} {
+		if got := d.s.confirmed(tt.k, tt.at); got != tt.want {
+			t.Errorf("%c at %v: confirmed %v, want %v", tt.k, tt.at, got, tt.want)
+		}
+	}
+}
