@@ -167,6 +167,7 @@ func TestServeMetrics(t *testing.T) {
 		labels []string
 	}{
 		{"poolroids_frames_total", nil},
+		{"poolroids_frame_cells_total", nil},
 		{"poolroids_sent_bytes_total", nil},
 		{"poolroids_pool_acquires_total", []string{"pool", "bullets"}},
 		{"poolroids_pool_acquires_total", []string{"pool", "debris"}},

@@ -607,7 +607,12 @@ func (s *session) afterDraw(tcell.Screen) {
 	s.render += time.Since(s.drawStart)
 	if s.opts.Frame != nil {
 		gap := s.drawStart.Sub(s.lastFrame)
-		s.opts.Frame(!s.lastFrame.IsZero() && gap > 2*time.Second/time.Duration(s.opts.FPS))
+		var cells uint64
+		if f := s.screen.frame; f != nil {
+			st := f.Stats()
+			cells, s.sent = st.Cells-s.sent.Cells, st
+		}
+		s.opts.Frame(!s.lastFrame.IsZero() && gap > 2*time.Second/time.Duration(s.opts.FPS), cells)
 		s.lastFrame = s.drawStart
 	}
 }

@@ -18,6 +18,7 @@ import (
 	"poolroids/pool"
 	"poolroids/ui/kitty"
 	"poolroids/ui/scores"
+	"poolroids/ui/vt"
 )
 
 // Options configures [Run]. The zero Options plays the shipped levels with
@@ -51,10 +52,11 @@ type Options struct {
 	// it ends, so that a server's idle limit can spare a watcher, who has
 	// no reason to type.
 	Watching func(on bool)
-	// Frame, if set, is told of every frame drawn, and whether it came
-	// late: more than two frame times after the one before. It runs on
-	// the drawing goroutine, so it must be quick; for metrics.
-	Frame func(late bool)
+	// Frame, if set, is told of every frame drawn: whether it came late
+	// (more than two frame times after the one before), and how many
+	// cells it sent (0 where package vt does not drive the terminal). It
+	// runs on the drawing goroutine, so it must be quick; for metrics.
+	Frame func(late bool, cells uint64)
 }
 
 // Result tells how a [Run] ended.
@@ -149,6 +151,7 @@ type session struct {
 	render    time.Duration // total time spent drawing frames
 	drawStart time.Time
 	lastFrame time.Time // when the last frame was drawn, for Options.Frame
+	sent      vt.Stats  // the screen's output at that frame
 
 	// In an arena (Options.Arena) the world is shared: it is read only
 	// under the arena's read lock (taken after mu, never before), and

@@ -20,6 +20,7 @@
 //	poolroids_session_duration_seconds                logged in to gone (histogram)
 //	poolroids_sent_bytes_total                        written to the clients
 //	poolroids_frames_total, poolroids_frames_late_total
+//	poolroids_frame_cells_total                       cells the frames sent (÷ frames: per frame)
 //	poolroids_arenas, poolroids_players, poolroids_watchers
 //	poolroids_pool_acquires_total{strategy,pool}      pool is bullets or debris
 //	poolroids_pool_misses_total{strategy,pool}
@@ -65,6 +66,7 @@ type Metrics struct {
 	sent       prometheus.Counter
 	frames     prometheus.Counter
 	framesLate prometheus.Counter
+	cells      prometheus.Counter
 }
 
 var _ serve.Observer = (*Metrics)(nil)
@@ -104,8 +106,12 @@ func New() *Metrics {
 			Name: "poolroids_frames_late_total",
 			Help: "Frames drawn more than two frame times after the one before.",
 		}),
+		cells: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "poolroids_frame_cells_total",
+			Help: "Cells the frames sent to the terminals: those that changed, and those reprinted to skip a cursor move.",
+		}),
 	}
-	m.reg.MustRegister(m.accepted, m.refused, m.handshake, m.session, m.sent, m.frames, m.framesLate,
+	m.reg.MustRegister(m.accepted, m.refused, m.handshake, m.session, m.sent, m.frames, m.framesLate, m.cells,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }
@@ -125,9 +131,11 @@ func (m *Metrics) Ended(d time.Duration) { m.session.Observe(d.Seconds()) }
 // Sent counts bytes sent.
 func (m *Metrics) Sent(n int) { m.sent.Add(float64(n)) }
 
-// Frame counts a frame a game drew, late or not. It allocates nothing.
-func (m *Metrics) Frame(late bool) {
+// Frame counts a frame a game drew, late or not, and the cells it sent.
+// It allocates nothing.
+func (m *Metrics) Frame(late bool, cells uint64) {
 	m.frames.Inc()
+	m.cells.Add(float64(cells))
 	if late {
 		m.framesLate.Inc()
 	}

@@ -99,7 +99,7 @@ poolroids_pool_in_use{pool="debris",strategy="freelist"} 0
 // nothing.
 func TestFrameAllocs(t *testing.T) {
 	m := New()
-	if n := testing.AllocsPerRun(100, func() { m.Frame(true) }); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { m.Frame(true, 120) }); n != 0 {
 		t.Errorf("Frame allocates %v times", n)
 	}
 }
