@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"os/user"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -15,84 +13,9 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+
+	"poolroids/ui/scores/pgtest"
 )
-
-// pgServer is a PostgreSQL server of a test's own, in a temporary
-// directory, listening on a Unix socket there only.
-type pgServer struct {
-	t    testing.TB
-	bin  string // the directory of initdb and pg_ctl
-	dir  string // the socket's directory; the data is in dir/data
-	url  string
-	asPG bool // run the server as the postgres user: root may not
-}
-
-// startPostgres starts a PostgreSQL server for the test, stopped when it
-// ends. Without PostgreSQL installed the test is skipped, or fails in CI
-// (CI=true), where .ci/run installs it.
-func startPostgres(t testing.TB) *pgServer {
-	t.Helper()
-	bin := ""
-	if found, _ := filepath.Glob("/usr/lib/postgresql/*/bin/initdb"); len(found) > 0 {
-		bin = filepath.Dir(found[len(found)-1])
-	} else if p, err := exec.LookPath("initdb"); err == nil {
-		bin = filepath.Dir(p)
-	}
-	if bin == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("PostgreSQL's initdb is not installed (apt-get install postgresql)")
-		}
-		t.Skip("PostgreSQL's initdb is not installed (apt-get install postgresql): skipping")
-	}
-	// Not t.TempDir: its parent is closed to other users, postgres among them.
-	dir, err := os.MkdirTemp("", "poolroids-pg-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	s := &pgServer{t: t, bin: bin, dir: dir, asPG: os.Geteuid() == 0}
-	if s.asPG {
-		u, err := user.Lookup("postgres")
-		if err != nil {
-			t.Fatalf("running as root, PostgreSQL needs the postgres user: %v", err)
-		}
-		uid, _ := strconv.Atoi(u.Uid)
-		gid, _ := strconv.Atoi(u.Gid)
-		if err := os.Chown(dir, uid, gid); err != nil {
-			t.Fatal(err)
-		}
-	}
-	s.run("initdb", "-D", filepath.Join(dir, "data"), "-U", "poolroids", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C")
-	s.start()
-	t.Cleanup(func() { s.run("pg_ctl", "-D", filepath.Join(dir, "data"), "-m", "immediate", "-w", "stop") })
-	s.url = fmt.Sprintf("postgres://poolroids@/postgres?host=%s", dir)
-	return s
-}
-
-// run runs one of PostgreSQL's programs, as the postgres user under root.
-func (s *pgServer) run(prog string, args ...string) {
-	s.t.Helper()
-	path := filepath.Join(s.bin, prog)
-	cmd := exec.Command(path, args...)
-	if s.asPG {
-		cmd = exec.Command("runuser", append([]string{"-u", "postgres", "--", path}, args...)...)
-	}
-	if out, err := cmd.CombinedOutput(); err != nil {
-		s.t.Fatalf("%s %s: %v\n%s", prog, strings.Join(args, " "), err, out)
-	}
-}
-
-func (s *pgServer) start() {
-	s.t.Helper()
-	s.run("pg_ctl", "-D", filepath.Join(s.dir, "data"), "-l", filepath.Join(s.dir, "log"), "-w",
-		"-o", fmt.Sprintf("-c listen_addresses='' -k %s -F", s.dir), "start")
-}
-
-// stop stops the server as a service manager would: the sessions are cut.
-func (s *pgServer) stop() {
-	s.t.Helper()
-	s.run("pg_ctl", "-D", filepath.Join(s.dir, "data"), "-m", "fast", "-w", "stop")
-}
 
 func openPG(t testing.TB, url string) *Store {
 	t.Helper()
@@ -109,8 +32,8 @@ func openPG(t testing.TB, url string) *Store {
 // replays; another store on the same database sees it all, and the schema
 // is at this program's version.
 func TestPostgres(t *testing.T) {
-	pg := startPostgres(t)
-	s := openPG(t, pg.url)
+	pg := pgtest.Start(t)
+	s := openPG(t, pg.URL)
 	now := time.Date(2025, 3, 5, 12, 0, 0, 0, time.UTC) // a Wednesday
 	s.now = func() time.Time { return now }
 	for i := range PerPlayer {
@@ -136,7 +59,7 @@ func TestPostgres(t *testing.T) {
 		}
 	}
 	// Another server loads the boards of its own today: 2025's all time.
-	other := openPG(t, pg.url)
+	other := openPG(t, pg.URL)
 	if got := names(other.Top(0)); got != want[AllTime] {
 		t.Errorf("another store: %s, want %s", got, want[AllTime])
 	}
@@ -156,7 +79,7 @@ func TestPostgres(t *testing.T) {
 		}
 	}
 	var replays, version int
-	conn, err := pgx.Connect(context.Background(), pg.url)
+	conn, err := pgx.Connect(context.Background(), pg.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +93,7 @@ func TestPostgres(t *testing.T) {
 	if _, err := conn.Exec(context.Background(), `UPDATE poolroids_schema SET version = version + 1`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := OpenPostgres(context.Background(), pg.url); err == nil || !strings.Contains(err.Error(), "newer than this program's") {
+	if _, err := OpenPostgres(context.Background(), pg.URL); err == nil || !strings.Contains(err.Error(), "newer than this program's") {
 		t.Errorf("a newer schema: OpenPostgres said %v", err)
 	}
 }
@@ -190,21 +113,21 @@ func TestPostgresUnreachable(t *testing.T) {
 // TestHelperPostgres) save into one database at once; none of their
 // entries is lost.
 func TestPostgresProcessesShare(t *testing.T) {
-	pg := startPostgres(t)
-	openPG(t, pg.url) // creates the schema
+	pg := pgtest.Start(t)
+	openPG(t, pg.URL) // creates the schema
 	const games = 30
 	var wg sync.WaitGroup
 	for p := range 2 {
 		wg.Go(func() {
 			cmd := exec.Command(os.Args[0], "-test.run=^TestHelperPostgres$")
-			cmd.Env = append(os.Environ(), "POOLROIDS_PG_HELPER="+pg.url, fmt.Sprintf("POOLROIDS_PG_PLAYER=p%d", p), fmt.Sprint("POOLROIDS_PG_GAMES=", games))
+			cmd.Env = append(os.Environ(), "POOLROIDS_PG_HELPER="+pg.URL, fmt.Sprintf("POOLROIDS_PG_PLAYER=p%d", p), fmt.Sprint("POOLROIDS_PG_GAMES=", games))
 			if out, err := cmd.CombinedOutput(); err != nil {
 				t.Errorf("process %d: %v\n%s", p, err, out)
 			}
 		})
 	}
 	wg.Wait()
-	if got := len(openPG(t, pg.url).Top(0)); got != 2*games {
+	if got := len(openPG(t, pg.URL).Top(0)); got != 2*games {
 		t.Errorf("%d entries, want %d", got, 2*games)
 	}
 }
@@ -236,12 +159,12 @@ func TestHelperPostgres(t *testing.T) {
 // memory answers at once all along; nothing saved before is lost, and
 // saves work again once the database is back.
 func TestPostgresRestart(t *testing.T) {
-	pg := startPostgres(t)
-	s := openPG(t, pg.url)
+	pg := pgtest.Start(t)
+	s := openPG(t, pg.URL)
 	if _, err := s.Add(Entry{Name: "before", Score: 100}); err != nil {
 		t.Fatal(err)
 	}
-	pg.stop()
+	pg.Stop()
 
 	saved := make(chan error, 1)
 	start := time.Now()
@@ -272,11 +195,11 @@ func TestPostgresRestart(t *testing.T) {
 		t.Errorf("reading the table took %v while a save retried", slowest)
 	}
 
-	pg.start()
+	pg.Start()
 	if _, err := s.Add(Entry{Name: "after", Score: 300}); err != nil {
 		t.Fatalf("a save once the database is back: %v", err)
 	}
-	if got := names(openPG(t, pg.url).Top(0)); got != "after:300 before:100" {
+	if got := names(openPG(t, pg.URL).Top(0)); got != "after:300 before:100" {
 		t.Errorf("the database holds %s, want after:300 before:100", got)
 	}
 }
@@ -284,8 +207,8 @@ func TestPostgresRestart(t *testing.T) {
 // TestPostgresReplayPushedOut: a replay pushed out of the best by games
 // without one goes, though no entry of the best keeps one.
 func TestPostgresReplayPushedOut(t *testing.T) {
-	pg := startPostgres(t)
-	s := openPG(t, pg.url)
+	pg := pgtest.Start(t)
+	s := openPG(t, pg.URL)
 	if _, err := s.AddReplay(Entry{Name: "low", Score: 1}, replayOf("low")); err != nil {
 		t.Fatal(err)
 	}
@@ -297,7 +220,7 @@ func TestPostgresReplayPushedOut(t *testing.T) {
 	if top := s.Top(0); len(top) != KeepReplays+1 || top[KeepReplays].Replay != "" {
 		t.Errorf("the table: %+v; want low's replay forgotten", top)
 	}
-	conn, err := pgx.Connect(context.Background(), pg.url)
+	conn, err := pgx.Connect(context.Background(), pg.URL)
 	if err != nil {
 		t.Fatal(err)
 	}
