@@ -50,9 +50,13 @@ type Session struct {
 	// Command is what the client asked for: the lobby (no command), join
 	// or new an arena, or watch a live game.
 	Command Command
+	// Relayed is set when another server of the fleet relays the player
+	// (see [Server.ServeHop]): the session is to be played here.
+	Relayed bool
 
 	spawn    func(func())
 	watching *atomic.Bool
+	relay    func(func(Terminal) error) error
 }
 
 // SetWatching tells the server whether the session only watches a live
@@ -112,6 +116,13 @@ type conn struct {
 	start  time.Time
 	seat   *seat
 	wg     sync.WaitGroup // the session's goroutines
+	hop    bool           // a fleet member's relay (see ServeHop)
+
+	// A relay's player, once named (see HopRequest), read by
+	// serveSession's loop, then by the game it starts.
+	player     *HopPlayer
+	playerAddr net.Addr
+	refuse     *ending // why the player may not play here
 
 	session bool // a session channel was opened (read by serveConn's loop only)
 
@@ -127,7 +138,7 @@ type conn struct {
 	watching atomic.Bool // the game only watches: see Session.SetWatching
 }
 
-func (s *Server) serveConn(nc net.Conn, seat *seat) {
+func (s *Server) serveConn(nc net.Conn, seat *seat, hop bool) {
 	defer func() {
 		nc.Close()
 		seat.leave()
@@ -145,7 +156,11 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 	if s.cfg.Observer != nil {
 		wire = counted{nc, s.cfg.Observer}
 	}
-	sc, chans, reqs, err := ssh.NewServerConn(wire, s.ssh)
+	config := s.ssh
+	if hop {
+		config = s.hop
+	}
+	sc, chans, reqs, err := ssh.NewServerConn(wire, config)
 	if err != nil {
 		if _, ok := errors.AsType[*ssh.ServerAuthError](err); ok {
 			s.refusals.note(s.log, seat.k, "authentication failed", "addr", addr)
@@ -161,7 +176,7 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 
 	ctx, cancel := context.WithCancelCause(s.base)
 	c := &conn{
-		srv: s, nc: nc, sc: sc, ctx: ctx, cancel: cancel, start: time.Now(), seat: seat,
+		srv: s, nc: nc, sc: sc, ctx: ctx, cancel: cancel, start: time.Now(), seat: seat, hop: hop,
 		log: s.log.With("addr", addr, "user", cleanUser(sc.User())),
 	}
 	fp := sc.Permissions.Extensions[permFingerprint]
@@ -334,6 +349,11 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 					tty.resize(w.Columns, w.Rows)
 				}
 			}
+		case HopRequest:
+			var p HopPlayer
+			if c.hop && !started && c.player == nil && ssh.Unmarshal(req.Payload, &p) == nil {
+				ok = c.hopPlayer(p)
+			}
 		case "shell", "exec":
 			if started {
 				break
@@ -379,6 +399,10 @@ func (c *conn) begin(ch ssh.Channel, req *ssh.Request, pty *ptyRequest, term cli
 	case refuse != nil:
 	case pty == nil:
 		refuse = endNoPTY
+	case c.hop && c.player == nil:
+		refuse = endNoPlayer
+	case c.refuse != nil:
+		refuse = c.refuse
 	}
 	if refuse != nil {
 		c.srv.refusals.note(c.log, c.seat.k, refuse.reason)
@@ -448,17 +472,23 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 		<-tty.pumped
 		return
 	}
+	user, fp, addr := c.sc.User(), c.sc.Permissions.Extensions[permFingerprint], c.sc.RemoteAddr()
+	if c.player != nil {
+		user, fp, addr = c.player.User, c.player.Fingerprint, c.playerAddr
+	}
 	sess := Session{
-		User:        cleanUser(c.sc.User()),
-		Name:        CleanName(c.sc.User()),
-		Fingerprint: c.sc.Permissions.Extensions[permFingerprint],
-		RemoteAddr:  c.sc.RemoteAddr(),
+		User:        cleanUser(user),
+		Name:        CleanName(user),
+		Fingerprint: fp,
+		RemoteAddr:  addr,
 		Term:        name,
 		ASCII:       !term.utf8(),
 		Keys:        ktty.Keys(),
 		Command:     cmd,
+		Relayed:     c.player != nil,
 	}
 	sess.watching = &c.watching
+	sess.relay = func(fn func(Terminal) error) error { return c.relay(scr, tty, term, ch, fn) }
 	sess.spawn = func(fn func()) {
 		c.wg.Add(1)
 		go func() {
