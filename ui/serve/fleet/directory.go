@@ -110,6 +110,7 @@ type Directory struct {
 	stop context.CancelFunc
 	done chan struct{}
 	poke chan struct{} // a NOTIFY from another member: read again
+	once sync.Once     // of Close
 
 	mu     sync.Mutex
 	others []Room // the other members' rooms, by name
@@ -172,7 +173,10 @@ func (d *Directory) create(ctx context.Context) error {
 }
 
 // Close deregisters the server, so that it leaves every lobby at once.
-func (d *Directory) Close() {
+// Later calls do nothing.
+func (d *Directory) Close() { d.once.Do(d.close) }
+
+func (d *Directory) close() {
 	d.stop()
 	<-d.done
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
