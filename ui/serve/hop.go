@@ -12,21 +12,6 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// A fleet of servers shares its arenas and games: the server a player
-// reached relays their terminal to the one that holds what they chose
-// ([Session.Relay] lends it), over SSH to that server's hop listener
-// ([Server.ServeHop]). Both ends authenticate with the fleet's one key:
-// it is the hop listener's host key and the only key it lets in, so that
-// a player, who never has it, cannot reach the hop, and a relay talks to
-// no impostor.
-//
-// Before it asks for a terminal, a relay names the player with a
-// [HopRequest]. The hop listener then counts the session against the
-// player's address, not the relay's: the holding server's own limits of
-// games and logins per address apply to the player, and its log names
-// them. The rest is an ordinary session: pty-req, env, window-change and
-// an exec of join, new or watch NAME, or a shell for the lobby.
-
 // HopRequest is the channel request with which a relay names its player
 // ([HopPlayer]) before it asks for a terminal.
 const HopRequest = "player@poolroids"
