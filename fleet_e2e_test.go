@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -72,7 +74,7 @@ func shows(want ...string) func(string) bool {
 // startFleet starts a PostgreSQL server and n `poolroids serve` processes
 // in a fleet on loopback, sharing one fleet key, with extra flags each. It
 // returns the servers, their hop addresses and the fleet key.
-func startFleet(t *testing.T, n int, extra ...string) (servers []*serverProc, hops []string, fleetKey ssh.Signer) {
+func startFleet(t testing.TB, n int, extra ...string) (servers []*serverProc, hops []string, fleetKey ssh.Signer) {
 	t.Helper()
 	pg := pgtest.Start(t)
 	bin := buildBinary(t)
@@ -235,4 +237,129 @@ func playSolo(t *testing.T, c *ssh.Client) *meter {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return m
+}
+
+// echo watches a session's output for a mark: wait returns when the
+// output since arm holds it.
+type echo struct {
+	mu   sync.Mutex
+	buf  []byte
+	mark []byte
+	seen chan struct{}
+}
+
+func (e *echo) Write(p []byte) (int, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.seen == nil {
+		return len(p), nil
+	}
+	e.buf = append(e.buf, p...)
+	if bytes.Contains(e.buf, e.mark) {
+		close(e.seen)
+		e.seen, e.buf = nil, e.buf[:0]
+	}
+	return len(p), nil
+}
+
+func (e *echo) arm() <-chan struct{} {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.buf = e.buf[:0]
+	e.seen = make(chan struct{})
+	return e.seen
+}
+
+// BenchmarkHop measures what the fleet's hop adds: a watcher of a solo
+// game on A presses ? and waits for the help on its screen, watching on A
+// directly, then through B, which relays. Metrics: the key's echo (ms,
+// from the key sent to the help's text received, frames at 30 a second
+// included) and the CPU the relaying server B spends on the session
+// (relay-%, percent of one core; about none when direct).
+//
+//	go test -run '^$' -bench Hop -benchtime 40x .
+func BenchmarkHop(b *testing.B) {
+	if _, err := cpuTime(os.Getpid()); err != nil {
+		b.Skip("needs Linux /proc to measure the servers' CPU:", err)
+	}
+	servers, _, _ := startFleet(b, 2, "--conn-rate", "0", "--max-per-address", "16")
+	a, relay := servers[0], servers[1]
+	_, key := writeClientKey(b, b.TempDir())
+	session := func(srv *serverProc, cmd string, out io.Writer) (io.Writer, *ssh.Session) {
+		c, err := sshDial(srv, key)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { c.Close() })
+		sess, err := c.NewSession()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := sess.RequestPty("xterm-256color", 40, 120, nil); err != nil {
+			b.Fatal(err)
+		}
+		in, _ := sess.StdinPipe()
+		sess.Stdout = out
+		if cmd == "" {
+			err = sess.Shell()
+		} else {
+			err = sess.Start(cmd)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		return in, sess
+	}
+	in, _ := session(a, "", io.Discard) // the lobby: Enter plays solo, as gil
+	_, _ = io.WriteString(in, "\r")
+	for _, bc := range []struct {
+		name string
+		srv  *serverProc
+	}{{"direct", a}, {"relayed", relay}} {
+		b.Run(bc.name, func(b *testing.B) {
+			e := &echo{mark: []byte("WATCHING")}
+			var in io.Writer
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				// B learns of gil's game within a heartbeat.
+				var sess *ssh.Session
+				in, sess = session(bc.srv, "watch gil", e)
+				done := make(chan error, 1)
+				go func() { done <- sess.Wait() }()
+				select {
+				case err := <-done:
+					if time.Now().After(deadline) {
+						b.Fatalf("watch gil: %v", err)
+					}
+					time.Sleep(200 * time.Millisecond)
+					continue
+				case <-time.After(time.Second):
+				}
+				break
+			}
+			cpu0, _ := cpuTime(relay.cmd.Process.Pid)
+			t0 := time.Now()
+			var total time.Duration
+			b.ResetTimer()
+			for i := range b.N {
+				seen := e.arm()
+				sent := time.Now()
+				_, _ = io.WriteString(in, "?")
+				select {
+				case <-seen:
+				case <-time.After(5 * time.Second):
+					b.Fatal("no help on the screen")
+				}
+				total += time.Since(sent)
+				_, _ = io.WriteString(in, "x") // closes the help
+				// Off the frame clock's beat, so that the wait for a frame
+				// averages out.
+				time.Sleep(100*time.Millisecond + time.Duration(i*7%33)*time.Millisecond)
+			}
+			b.StopTimer()
+			cpu1, _ := cpuTime(relay.cmd.Process.Pid)
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/echo")
+			b.ReportMetric(100*(cpu1-cpu0).Seconds()/time.Since(t0).Seconds(), "relay-%")
+		})
+	}
 }
