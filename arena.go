@@ -41,9 +41,9 @@ func newLive(h *hub.Hub, perGame, total int, elsewhere func(string) bool) (*hub.
 // command names (join or new), the live game it watches (watch), else the
 // lobby, from which the player plays solo games with opts (offered to
 // watchers through opts.Live), joins arenas or watches games. In a fleet
-// (m not nil), what another server holds is played there, through a
+// (fl not nil), what another server holds is played there, through a
 // relay; a relayed session plays here.
-func servePlay(h *hub.Hub, opts ui.Options, m *member) serve.PlayFunc {
+func servePlay(h *hub.Hub, opts ui.Options, fl *member) serve.PlayFunc {
 	return func(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
 		o := opts
 		o.Seed = rand.Uint64()
@@ -52,6 +52,7 @@ func servePlay(h *hub.Hub, opts ui.Options, m *member) serve.PlayFunc {
 		o.Player = s.Player()
 		o.Name = s.Name
 		o.Watching = s.SetWatching
+		m := fl
 		if s.Relayed {
 			m = nil
 		}

@@ -147,8 +147,17 @@ func TestFleetInTmux(t *testing.T) {
 	carol.waitFor("the lobby on A", 15*time.Second, shows("Play solo"))
 	carol.send("Enter")
 	carol.waitFor("carol's solo game", 15*time.Second, shows("P O O L R O I D S"))
+	// A game of B's own, to see it listed on A and play on.
+	c, err := sshDial(b, signer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	frames := playSolo(t, c)
+
 	// The lobbies list the same: den with its two players, carol's game
-	// with its watcher once dave, who found it there, watches it from B.
+	// with its watcher once dave, who found it there, watches it from B,
+	// and gil's game on B.
 	var lobbies [2]*pane
 	for i, srv := range servers {
 		lobbies[i] = s.pane(fmt.Sprintf("lobby%d", i))
@@ -157,9 +166,10 @@ func TestFleetInTmux(t *testing.T) {
 	lists := func(watchers int) func(string) bool {
 		den := regexp.MustCompile(`den +2/\d+ +0 +co-op`)
 		solo := regexp.MustCompile(fmt.Sprintf(`carol +1 +%d +solo`, watchers))
-		return func(p string) bool { return den.MatchString(p) && solo.MatchString(p) }
+		gil := regexp.MustCompile(`gil +1 +0 +solo`)
+		return func(p string) bool { return den.MatchString(p) && solo.MatchString(p) && gil.MatchString(p) }
 	}
-	lobbies[1].waitFor("the lobby on B to list den and carol", 15*time.Second, lists(0))
+	lobbies[1].waitFor("the lobby on B to list den, carol and gil", 15*time.Second, lists(0))
 	dave := s.pane("dave")
 	dave.send(ssh(b, "dave", "watch carol"), "Enter")
 	dave.waitFor("dave watching carol's game on A through B", 15*time.Second, shows("1 watching"))
@@ -167,7 +177,7 @@ func TestFleetInTmux(t *testing.T) {
 	dave.waitFor("a watcher's help on dave's screen", 15*time.Second, shows("WATCHING", "your keys move nothing"))
 	dave.send("x")
 	for i, l := range lobbies {
-		l.waitFor(fmt.Sprintf("the lobby on server %d to list den and carol watched", i), 15*time.Second, lists(1))
+		l.waitFor(fmt.Sprintf("the lobby on server %d to list den, carol watched and gil", i), 15*time.Second, lists(1))
 	}
 
 	// A choice in B's lobby of an arena on A plays it there, and comes
@@ -176,14 +186,6 @@ func TestFleetInTmux(t *testing.T) {
 	lobbies[1].waitFor("eve in den through B's lobby", 15*time.Second, shows("arena den", "ann", "bob", "eve"))
 	lobbies[1].send("q")
 	lobbies[1].waitFor("B's lobby again", 15*time.Second, shows("Play solo", "ARENAS"))
-
-	// A game of B's own, to see it play on.
-	c, err := sshDial(b, signer)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	frames := playSolo(t, c)
 
 	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
 		t.Fatal(err)

@@ -149,20 +149,20 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	defer arenas.Close()
-	var m *member
+	var fl *member
 	var elsewhere func(string) bool
 	if *hop != "" {
-		m = &member{hub: arenas, hop: *hop, log: log}
-		elsewhere = m.elsewhere
+		fl = &member{hub: arenas, hop: *hop, log: log}
+		elsewhere = fl.elsewhere
 	}
 	if opts.Live, err = newLive(arenas, *watchersPerGame, *watchers, elsewhere); err != nil {
 		return bad("%v", err)
 	}
 	opts.Hidden = !*watchable
 	var hopLn net.Listener
-	if m != nil {
-		m.live = opts.Live
-		if m.key, err = serve.LoadOrCreateHostKey(*fleetKey); err != nil {
+	if fl != nil {
+		fl.live = opts.Live
+		if fl.key, err = serve.LoadOrCreateHostKey(*fleetKey); err != nil {
 			return fail(err)
 		}
 		// Listening before the directory lists this server: the others
@@ -172,18 +172,18 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		}
 		defer hopLn.Close()
 		dctx, cancel := context.WithTimeout(ctx, dbWait)
-		m.dir, err = fleet.Open(dctx, fleet.Config{URL: *scorePath, Hop: *hop, Holdings: m.holdings, Logger: log})
+		fl.dir, err = fleet.Open(dctx, fleet.Config{URL: *scorePath, Hop: *hop, Holdings: fl.holdings, Logger: log})
 		cancel()
 		if err != nil {
 			return fail(err)
 		}
-		defer m.dir.Close()
+		defer fl.dir.Close()
 	}
-	var mx *metrics.Metrics
+	var m *metrics.Metrics
 	if *metricsAddr != "" {
-		mx = metrics.New()
-		mx.Games(opts.Live)
-		opts.Frame = mx.Frame
+		m = metrics.New()
+		m.Games(opts.Live)
+		opts.Frame = m.Frame
 	}
 
 	rate := *connRate
@@ -202,21 +202,21 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		ConnPerMinute:         rate,
 		ProxyFrom:             balancers,
 		Logger:                log,
-		Play:                  servePlay(arenas, opts, m),
-	}
-	if mx != nil {
-		cfg.Observer = mx
+		Play:                  servePlay(arenas, opts, fl),
 	}
 	if m != nil {
-		cfg.FleetKey = m.key
+		cfg.Observer = m
+	}
+	if fl != nil {
+		cfg.FleetKey = fl.key
 	}
 	srv, err := serve.New(cfg)
 	if err != nil {
 		return fail(err)
 	}
-	if mx != nil {
-		mx.Sessions(srv.Sessions, *maxSessions)
-		stop, err := serveMetrics(*metricsAddr, mx.Handler(*withPprof), log)
+	if m != nil {
+		m.Sessions(srv.Sessions, *maxSessions)
+		stop, err := serveMetrics(*metricsAddr, m.Handler(*withPprof), log)
 		if err != nil {
 			return fail(err)
 		}
@@ -234,8 +234,8 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	if m != nil {
-		m.dir.Close() // out of every lobby first
+	if fl != nil {
+		fl.dir.Close() // out of every lobby first
 	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownWait)
 	defer cancel()

@@ -153,12 +153,13 @@ func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, s
 
 // LobbyOptions configures [PlayLobby].
 type LobbyOptions struct {
-	Game Options  // every game's options: Player and Scores name the player and the table, Live the games to watch
-	Hub  *hub.Hub // the arenas to list and join
 	// Fleet, if set, is the rest of the server's fleet: its rooms are
 	// listed too, and a choice of one is played where it is held.
 	Fleet Fleet
-	Name  string // the player's name as other players see it (cleaned)
+
+	Game Options  // every game's options: Player and Scores name the player and the table, Live the games to watch
+	Hub  *hub.Hub // the arenas to list and join
+	Name string   // the player's name as other players see it (cleaned)
 }
 
 // PlayLobby shows the lobby on screen (not yet initialised) and plays what
