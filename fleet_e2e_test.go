@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
 	"golang.org/x/crypto/ssh"
 
 	"poolroids/ui/scores/pgtest"
@@ -364,4 +366,64 @@ func BenchmarkHop(b *testing.B) {
 			b.ReportMetric(100*(cpu1-cpu0).Seconds()/time.Since(t0).Seconds(), "relay-%")
 		})
 	}
+}
+
+// TestServeFleetDeregisters: a server stopped as SIGTERM stops it leaves
+// the fleet's directory before it says goodbye to its players, so that no
+// lobby lists it meanwhile.
+func TestServeFleetDeregisters(t *testing.T) {
+	pg := pgtest.Start(t)
+	dir := t.TempDir()
+	hop := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	code := make(chan int, 1)
+	var stderr syncBuffer
+	go func() {
+		code <- serveMain(ctx, []string{"--listen", freeAddr(t), "--host-key", filepath.Join(dir, "host_key"),
+			"--scores", pg.URL, "--hop", hop, "--fleet-key", filepath.Join(dir, "fleet_key")}, &stderr)
+	}()
+	db, err := pgx.Connect(context.Background(), pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(context.Background())
+	members := func() int {
+		var n int
+		// The table is there once the server is.
+		_ = db.QueryRow(context.Background(), `SELECT count(*) FROM poolroids_fleet_members WHERE id = $1`, hop).Scan(&n)
+		return n
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for members() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server never registered; its log:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if c := <-code; c != 0 {
+		t.Errorf("exit %d, want 0; log:\n%s", c, stderr.String())
+	}
+	if n := members(); n != 0 {
+		t.Errorf("%d entries of the stopped server left in the directory", n)
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for a server's log and a test's reads.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }
