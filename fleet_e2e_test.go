@@ -99,7 +99,8 @@ func startFleet(t testing.TB, n int, extra ...string) (servers []*serverProc, ho
 
 // TestFleetInTmux: two servers in a fleet, players in OpenSSH in tmux
 // panes. A player on A opens an arena and a player on B joins it: each
-// screen shows both; one more joins it from B's lobby. A watcher on B watches a solo game on A. The lobby on
+// screen shows both; one more joins it from B's lobby; B opens no arena
+// of the same name. A watcher on B watches a solo game on A. The lobby on
 // each lists the same arena and game. A killed with SIGKILL leaves B's
 // lobby within 10 s, its relayed players on B are told, and B's own game
 // plays on. And a player's key cannot open the hop.
@@ -143,6 +144,11 @@ func TestFleetInTmux(t *testing.T) {
 	bob.send(ssh(b, "bob", "join den"), "Enter")
 	bob.waitFor("ann in the arena bob joined through B", 15*time.Second, shows("arena den", "ann", "bob"))
 	ann.waitFor("bob on ann's screen", 15*time.Second, shows("bob"))
+
+	// The name is the fleet's: B opens no second den.
+	hal := s.pane("hal")
+	hal.send(ssh(b, "hal", "new den"), "Enter")
+	hal.waitFor("hal refused den on B", 15*time.Second, shows("an arena of that name is open: den", "exit=1"))
 
 	carol := s.pane("carol")
 	carol.send(ssh(a, "carol", ""), "Enter")

@@ -231,20 +231,30 @@ func (d *Directory) run(ctx context.Context) {
 	defer close(d.done)
 	t := time.NewTicker(d.cfg.Heartbeat)
 	defer t.Stop()
+	failing := false
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			if err := d.beat(ctx); err != nil && ctx.Err() == nil {
-				d.log.Warn("fleet directory", "err", err)
-			}
+			failing = d.logged(ctx, d.beat(ctx), failing)
 		case <-d.poke:
-			if err := d.read(ctx); err != nil && ctx.Err() == nil {
-				d.log.Warn("fleet directory", "err", err)
-			}
+			failing = d.logged(ctx, d.read(ctx), failing)
 		}
 	}
+}
+
+// logged logs err when the directory starts failing, and when it is back,
+// rather than every heartbeat; it returns whether it is failing now.
+func (d *Directory) logged(ctx context.Context, err error, failing bool) bool {
+	switch {
+	case ctx.Err() != nil:
+	case err != nil && !failing:
+		d.log.Warn("fleet directory unreachable: this server drops out of the others' lobbies", "err", err)
+	case err == nil && failing:
+		d.log.Info("fleet directory back")
+	}
+	return err != nil
 }
 
 // beat renews the entry, publishes what changed of this server's rooms

@@ -2,7 +2,9 @@ package fleet
 
 import (
 	"context"
+	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -115,4 +117,55 @@ func TestDirectoryExpiry(t *testing.T) {
 	if holder, err := b.Claim(context.Background(), "den"); err != nil || holder != "b:1" {
 		t.Errorf("b claims the dead a's den: %q, %v; want b:1", holder, err)
 	}
+}
+
+// TestDirectoryDatabaseLost: a member that loses the database says so
+// once, not every heartbeat, and is listed again once it is back.
+func TestDirectoryDatabaseLost(t *testing.T) {
+	pg := pgtest.Start(t)
+	var ha, hb holdings
+	var log logBuffer
+	a, err := Open(context.Background(), Config{URL: pg.URL, Hop: "a:1", Holdings: ha.get,
+		Heartbeat: 100 * time.Millisecond, TTL: time.Second, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	den := Room{Name: "den", Member: "a:1", Arena: true, Players: 1, Size: 4}
+	ha.set(den)
+
+	pg.Stop()
+	time.Sleep(500 * time.Millisecond) // five heartbeats
+	pg.Start()
+	b := openMember(t, pg.URL, "b:1", &hb)
+	defer b.Close()
+	waitRooms(t, b, den)
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(log.String(), "fleet directory back") {
+		if time.Now().After(deadline) {
+			t.Fatalf("never logged the directory back:\n%s", log.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := strings.Count(log.String(), "unreachable"); n != 1 {
+		t.Errorf("logged the directory unreachable %d times, want once:\n%s", n, log.String())
+	}
+}
+
+// logBuffer is a log's destination that a test reads as it is written.
+type logBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *logBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *logBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
 }
