@@ -23,10 +23,7 @@ type HopPlayer struct {
 	Addr        string // their address, host:port, as the relaying server saw it
 }
 
-var (
-	endNoPlayer = &ending{reason: "hop without a player", message: "internal error, session closed"}
-	endLogins   = &ending{reason: reasonStartupsPer, message: "too many logins from your address, try later"}
-)
+var endNoPlayer = &ending{reason: "hop without a player", message: "internal error, session closed"}
 
 // hopConfig is the hop listener's SSH configuration: key is the host key
 // and the only client key let in.
@@ -83,7 +80,11 @@ func (c *conn) hopPlayer(p HopPlayer) bool {
 	c.log.Info("relayed", "client", addr.String(), "player", cleanUser(p.User))
 	if reason := c.seat.rekey(key(addr)); reason != "" {
 		c.srv.refusals.note(c.log, key(addr), reason)
-		c.refuse = endLogins
+		msg := "too many logins from your address, try later"
+		if reason == reasonStartups {
+			msg = "too many logins, try later"
+		}
+		c.refuse = &ending{reason: reason, message: msg}
 	}
 	return true
 }

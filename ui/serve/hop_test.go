@@ -187,3 +187,35 @@ func TestRelayLends(t *testing.T) {
 		t.Errorf("exit status %d, want 0", code)
 	}
 }
+
+// TestHopLogins: the logins per address count a relayed player's too:
+// one from an address already logging in, through the relay, is refused.
+func TestHopLogins(t *testing.T) {
+	ts, hop, key := startHop(t, Config{MaxStartupsPerAddress: 1})
+	c, err := dialHop(hop, key, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	// Named, and yet to ask for a game: logging in.
+	if ok, err := sess.SendRequest(HopRequest, true, ssh.Marshal(HopPlayer{User: "ann", Addr: "10.1.2.3:1"})); !ok || err != nil {
+		t.Fatalf("%s: %v, %v", HopRequest, ok, err)
+	}
+	c2, err := dialHop(hop, key, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	p := play(t, c2, ptyOpts{w: 80, h: 24, hop: &HopPlayer{User: "bob", Addr: "10.1.2.3:2"}})
+	if code := p.exit(t); code != 1 {
+		t.Errorf("a second login from one address: status %d, want 1", code)
+	}
+	if log := ts.log.String(); !strings.Contains(log, reasonStartupsPer) {
+		t.Errorf("the log never says why:\n%s", log)
+	}
+}

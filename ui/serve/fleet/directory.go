@@ -10,10 +10,10 @@
 // arenas and watchable games, with players and watchers), every
 // heartbeat. A member's entry expires when it stops beating: a server
 // stopped cleanly deregisters at once, one killed drops out of every
-// lobby within TTL plus a heartbeat. A member that changes what it holds
-// says so with NOTIFY, and every member LISTENs, so that lobbies follow
-// within a round trip; each also reads the directory every heartbeat, which
-// is how a crash is noticed. There is no directory service of the fleet's
+// lobby within TTL plus a heartbeat. A member writes what changed at its
+// next heartbeat and says so with NOTIFY, and every member LISTENs, so
+// that lobbies follow within a heartbeat; each also reads the directory
+// every heartbeat, which is how a crash is noticed. There is no directory service of the fleet's
 // own making, and no gossip: the database is the one source.
 //
 // Room names are unique across the fleet: a server opens an arena only
