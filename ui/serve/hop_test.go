@@ -219,3 +219,27 @@ func TestHopLogins(t *testing.T) {
 		t.Errorf("the log never says why:\n%s", log)
 	}
 }
+
+// TestHopRefusalsByAddress: a wrong key on the hop is a refusal of the
+// address it came from, logged at once for each address.
+func TestHopRefusalsByAddress(t *testing.T) {
+	ts, hop, key := startHop(t, Config{})
+	for _, from := range []string{"127.0.0.1", "127.0.0.2"} {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
+		nc, err := d.Dial("tcp", hop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, _, err = ssh.NewClientConn(nc, hop, &ssh.ClientConfig{
+			User: "fleet", Auth: []ssh.AuthMethod{ssh.PublicKeys(newKey(t))},
+			HostKeyCallback: ssh.FixedHostKey(key.PublicKey()),
+		})
+		nc.Close()
+		if err == nil {
+			t.Fatalf("another key from %s opened the hop", from)
+		}
+	}
+	if !waitUntil(t, func() bool { return strings.Count(ts.log.String(), "reason=\"authentication failed\"") == 2 }) {
+		t.Errorf("want one refusal logged for each address:\n%s", ts.log.String())
+	}
+}

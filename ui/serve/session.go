@@ -156,14 +156,15 @@ func (s *Server) serveConn(nc net.Conn, seat *seat, hop bool) {
 	if s.cfg.Observer != nil {
 		wire = counted{nc, s.cfg.Observer}
 	}
-	config := s.ssh
+	config, k := s.ssh, seat.k
 	if hop {
-		config = s.hop
+		// A relay's seat has no address until it names its player.
+		config, k = s.hop, key(nc.RemoteAddr())
 	}
 	sc, chans, reqs, err := ssh.NewServerConn(wire, config)
 	if err != nil {
 		if _, ok := errors.AsType[*ssh.ServerAuthError](err); ok {
-			s.refusals.note(s.log, seat.k, "authentication failed", "addr", addr)
+			s.refusals.note(s.log, k, "authentication failed", "addr", addr)
 		} else {
 			s.log.Debug("handshake failed", "addr", addr, "err", err)
 		}
