@@ -124,7 +124,7 @@ func TestDirectoryExpiry(t *testing.T) {
 func TestDirectoryDatabaseLost(t *testing.T) {
 	pg := pgtest.Start(t)
 	var ha, hb holdings
-	var log logBuffer
+	var log buffer
 	a, err := Open(context.Background(), Config{URL: pg.URL, Hop: "a:1", Holdings: ha.get,
 		Heartbeat: 100 * time.Millisecond, TTL: time.Second, Logger: slog.New(slog.NewTextHandler(&log, nil))})
 	if err != nil {
@@ -152,19 +152,20 @@ func TestDirectoryDatabaseLost(t *testing.T) {
 	}
 }
 
-// logBuffer is a log's destination that a test reads as it is written.
-type logBuffer struct {
+// buffer is a strings.Builder that one goroutine writes and a test reads
+// as it is written: a log, a relayed screen.
+type buffer struct {
 	mu sync.Mutex
 	b  strings.Builder
 }
 
-func (l *logBuffer) Write(p []byte) (int, error) {
+func (l *buffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.Write(p)
 }
 
-func (l *logBuffer) String() string {
+func (l *buffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
