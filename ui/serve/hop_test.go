@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"strings"
@@ -123,8 +124,9 @@ func TestHopClosed(t *testing.T) {
 }
 
 // relayPlay is a game that lends its terminal to a relay on r: the relay
-// writes "relayed" and its TERM and reads until an x, then the game shows
-// "back" and the keys it gets again.
+// writes "relayed" and its TERM, and the window's size when it changes,
+// and reads until an x; then the game shows "back" and the keys it gets
+// again.
 func relayPlay(_ context.Context, scr tcell.Screen, s Session) (int, error) {
 	if err := scr.Init(); err != nil {
 		return 0, err
@@ -151,16 +153,29 @@ func relayPlay(_ context.Context, scr tcell.Screen, s Session) (int, error) {
 		}
 		err := s.Relay(func(t Terminal) error {
 			_, _ = io.WriteString(t.Out, "\x1b[2J\x1b[Hrelayed "+t.Term)
-			var got []byte
-			buf := make([]byte, 16)
-			for !bytes.Contains(got, []byte("x")) {
-				n, err := t.In.Read(buf)
-				if err != nil {
-					return err
+			read := make(chan error, 1)
+			go func() {
+				var got []byte
+				buf := make([]byte, 16)
+				for !bytes.Contains(got, []byte("x")) {
+					n, err := t.In.Read(buf)
+					if err != nil {
+						read <- err
+						return
+					}
+					got = append(got, buf[:n]...)
 				}
-				got = append(got, buf[:n]...)
+				read <- nil
+			}()
+			for {
+				select {
+				case err := <-read:
+					return err
+				case <-t.Resized:
+					w, h := t.Size()
+					_, _ = fmt.Fprintf(t.Out, " size %dx%d", w, h)
+				}
 			}
-			return nil
 		})
 		if err != nil {
 			return 0, err
@@ -169,15 +184,19 @@ func relayPlay(_ context.Context, scr tcell.Screen, s Session) (int, error) {
 	}
 }
 
-// TestRelayLends: Session.Relay lends the terminal raw to the relay and
-// gives it back to the screen after: what the player types then is the
-// game's again.
+// TestRelayLends: Session.Relay lends the terminal raw to the relay, with
+// its window changes, and gives it back to the screen after: what the
+// player types then is the game's again.
 func TestRelayLends(t *testing.T) {
 	ts := startServer(t, Config{Play: relayPlay})
 	p := play(t, ts.mustDial(t, "ann", nil), ptyOpts{w: 80, h: 24})
 	p.waitScreen(t, "ready")
 	p.keys(t, "r")
 	p.waitScreen(t, "relayed xterm-256color")
+	if err := p.sess.WindowChange(30, 100); err != nil {
+		t.Fatal(err)
+	}
+	p.waitScreen(t, "size 100x30")
 	p.keys(t, "abx")
 	p.waitScreen(t, "back")
 	p.keys(t, "k")
