@@ -110,12 +110,11 @@ func TestPostgresUnreachable(t *testing.T) {
 }
 
 // TestPostgresProcessesShare: two processes (this test binary again, see
-// TestHelperPostgres) save into one database at once; none of their
-// entries is lost.
+// TestHelperPostgres) open a new database at once, both making its schema,
+// and save into it at once; none of their entries is lost.
 func TestPostgresProcessesShare(t *testing.T) {
 	pg := pgtest.Start(t)
-	openPG(t, pg.URL) // creates the schema
-	const games = 30
+	const games = 30 // and both processes create the schema at once
 	var wg sync.WaitGroup
 	for p := range 2 {
 		wg.Go(func() {

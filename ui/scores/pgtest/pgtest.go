@@ -1,12 +1,11 @@
-// Package pgtest is test support: it starts a PostgreSQL server of a
-// test's own, for the packages whose tests need a real database (the
-// score store, the fleet's directory).
+// Package pgtest starts a PostgreSQL server of a test's own, as httptest
+// starts an HTTP server: initdb and pg_ctl in a temporary directory, the
+// server listening on a Unix socket there only, stopped when the test
+// ends. Under root, which PostgreSQL refuses, it runs them as the postgres
+// user that Debian's postgresql package creates.
 //
-// [Start] runs initdb and pg_ctl in a temporary directory, the server
-// listening on a Unix socket there only, and stops it when the test ends.
-// Under root, which PostgreSQL refuses, they run as the postgres user.
-// Without PostgreSQL installed the test is skipped, or fails under CI=true,
-// where .ci/run installs it.
+// Without PostgreSQL installed the test is skipped, except under CI=true,
+// where it fails: .ci/run installs it.
 package pgtest
 
 import (
@@ -20,20 +19,18 @@ import (
 	"testing"
 )
 
-// Server is a PostgreSQL server of one test.
+// Server is a running PostgreSQL server with one database, postgres, that
+// the user poolroids may use without a password.
 type Server struct {
-	// URL reaches the server's postgres database as the user poolroids,
-	// who may do anything there without a password.
-	URL string
+	URL string // postgres://poolroids@/postgres?host=DIR
 
 	t    testing.TB
 	bin  string // the directory of initdb and pg_ctl
 	dir  string // the socket's directory; the data is in dir/data
-	asPG bool   // run the server as the postgres user: root may not
+	asPG bool   // run the programs as the postgres user
 }
 
-// Start starts a PostgreSQL server for t, stopped when it ends. It takes
-// about a second.
+// Start starts a server for t, stopped and removed when t ends.
 func Start(t testing.TB) *Server {
 	t.Helper()
 	bin := ""
@@ -66,12 +63,14 @@ func Start(t testing.TB) *Server {
 			t.Fatal(err)
 		}
 	}
-	s.run("initdb", "-D", filepath.Join(dir, "data"), "-U", "poolroids", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C")
+	s.run("initdb", "-D", s.data(), "-U", "poolroids", "-A", "trust", "--no-sync", "-E", "UTF8", "--locale=C")
 	s.Start()
-	t.Cleanup(func() { s.run("pg_ctl", "-D", filepath.Join(dir, "data"), "-m", "immediate", "-w", "stop") })
-	s.URL = fmt.Sprintf("postgres://poolroids@/postgres?host=%s", dir)
+	t.Cleanup(func() { s.run("pg_ctl", "-D", s.data(), "-m", "immediate", "-w", "stop") })
+	s.URL = "postgres://poolroids@/postgres?host=" + dir
 	return s
 }
+
+func (s *Server) data() string { return filepath.Join(s.dir, "data") }
 
 // run runs one of PostgreSQL's programs, as the postgres user under root.
 func (s *Server) run(prog string, args ...string) {
@@ -86,15 +85,16 @@ func (s *Server) run(prog string, args ...string) {
 	}
 }
 
-// Start starts the server again after Stop.
+// Start starts the server again after Stop. (Start, the function, starts
+// it the first time.)
 func (s *Server) Start() {
 	s.t.Helper()
-	s.run("pg_ctl", "-D", filepath.Join(s.dir, "data"), "-l", filepath.Join(s.dir, "log"), "-w",
+	s.run("pg_ctl", "-D", s.data(), "-l", filepath.Join(s.dir, "log"), "-w",
 		"-o", fmt.Sprintf("-c listen_addresses='' -k %s -F", s.dir), "start")
 }
 
-// Stop stops the server as a service manager would: the sessions are cut.
+// Stop stops the server as a service manager would: its sessions are cut.
 func (s *Server) Stop() {
 	s.t.Helper()
-	s.run("pg_ctl", "-D", filepath.Join(s.dir, "data"), "-m", "fast", "-w", "stop")
+	s.run("pg_ctl", "-D", s.data(), "-m", "fast", "-w", "stop")
 }
