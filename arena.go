@@ -56,20 +56,20 @@ func servePlay(h *hub.Hub, opts ui.Options, fl *member) serve.PlayFunc {
 		if s.Relayed {
 			m = nil
 		}
+		if m != nil && s.Command.Verb != serve.VerbLobby {
+			if relayed, err := m.command(ctx, screen, s); relayed {
+				return 0, err
+			}
+		}
 		var res ui.Result
 		var err error
 		switch c := s.Command; c.Verb {
 		case serve.VerbJoin, serve.VerbNew:
-			choice := ui.Choice{Kind: ui.ChoiceJoin, Name: c.Name, PvP: c.PvP}
+			kind := ui.ChoiceJoin
 			if c.Verb == serve.VerbNew {
-				choice.Kind = ui.ChoiceNew
+				kind = ui.ChoiceNew
 			}
-			if m != nil {
-				if relayed, err := m.command(ctx, screen, s, choice); relayed {
-					return 0, err
-				}
-			}
-			seat, jerr := ui.Join(h, choice, s.Name)
+			seat, jerr := ui.Join(h, ui.Choice{Kind: kind, Name: c.Name, PvP: c.PvP}, s.Name)
 			if jerr != nil {
 				return 0, &serve.RefusedError{Message: jerr.Error()}
 			}
@@ -77,11 +77,6 @@ func servePlay(h *hub.Hub, opts ui.Options, fl *member) serve.PlayFunc {
 			o.Arena = seat
 			res, err = ui.Run(ctx, screen, o)
 		case serve.VerbWatch:
-			if m != nil {
-				if relayed, err := m.command(ctx, screen, s, ui.Choice{Kind: ui.ChoiceWatch, Name: c.Name}); relayed {
-					return 0, err
-				}
-			}
 			w, werr := o.Live.Watch(c.Name)
 			if werr != nil {
 				return 0, &serve.RefusedError{Message: werr.Error()}

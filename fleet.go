@@ -100,10 +100,17 @@ func (m *member) relay(ctx context.Context, s serve.Session, hop string, c ui.Ch
 	return res, err
 }
 
-// command plays the command c of s where it is held, if another server
+// command plays the command of s where it is held, if another server
 // holds it (relayed is then true); the session ends as it ends there.
 // screen is the session's, not yet initialised.
-func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Session, c ui.Choice) (relayed bool, err error) {
+func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Session) (relayed bool, err error) {
+	c := ui.Choice{Kind: ui.ChoiceJoin, Name: s.Command.Name, PvP: s.Command.PvP}
+	switch s.Command.Verb {
+	case serve.VerbNew:
+		c.Kind = ui.ChoiceNew
+	case serve.VerbWatch:
+		c.Kind = ui.ChoiceWatch
+	}
 	hop := m.holder(ctx, c)
 	if hop == "" {
 		return false, nil

@@ -17,8 +17,9 @@ import (
 const HopRequest = "player@poolroids"
 
 // HopPlayer is a [HopRequest]'s payload: who a relayed session plays for.
+// The relay logs in with the player's name as its SSH user name.
 type HopPlayer struct {
-	User        string // the SSH user name they logged in with
+	User        string // their name, the relay's user name
 	Fingerprint string // of their key, or ""
 	Addr        string // their address, host:port, as the relaying server saw it
 }
@@ -77,7 +78,7 @@ func (c *conn) hopPlayer(p HopPlayer) bool {
 	addr := net.TCPAddrFromAddrPort(ap)
 	c.player = &p
 	c.playerAddr = addr
-	c.log.Info("relayed", "client", addr.String(), "player", cleanUser(p.User))
+	c.log.Info("relayed", "client", addr.String())
 	if reason := c.seat.rekey(key(addr)); reason != "" {
 		c.srv.refusals.note(c.log, key(addr), reason)
 		msg := "too many logins from your address, try later"
@@ -136,7 +137,7 @@ func (s Session) Hop() HopPlayer {
 	if s.RemoteAddr != nil {
 		addr = s.RemoteAddr.String()
 	}
-	return HopPlayer{User: s.User, Fingerprint: s.Fingerprint, Addr: addr}
+	return HopPlayer{User: s.Name, Fingerprint: s.Fingerprint, Addr: addr}
 }
 
 // relay is Session.Relay for the session on scr, tty and ch.

@@ -29,11 +29,11 @@ func startHop(t *testing.T, cfg Config) (ts *testServer, hop string, key ssh.Sig
 	return ts, ln.Addr().String(), key
 }
 
-// dialHop logs in to the hop at addr with key, checking that the hop
-// answers with the fleet's key.
-func dialHop(addr string, key, fleet ssh.Signer) (*ssh.Client, error) {
+// dialHop logs in to the hop at addr as user, the player it relays, with
+// key, checking that the hop answers with the fleet's key.
+func dialHop(addr, user string, key, fleet ssh.Signer) (*ssh.Client, error) {
 	return ssh.Dial("tcp", addr, &ssh.ClientConfig{
-		User:            "fleet",
+		User:            user,
 		Auth:            []ssh.AuthMethod{ssh.PublicKeys(key)},
 		HostKeyCallback: ssh.FixedHostKey(fleet.PublicKey()),
 		Timeout:         5 * time.Second,
@@ -45,7 +45,7 @@ func dialHop(addr string, key, fleet ssh.Signer) (*ssh.Client, error) {
 // address.
 func TestHopPlayer(t *testing.T) {
 	ts, hop, key := startHop(t, Config{})
-	c, err := dialHop(hop, key, key)
+	c, err := dialHop(hop, "ann", key, key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestHopLimits(t *testing.T) {
 	_, hop, key := startHop(t, Config{MaxPerAddress: 1})
 	start := func(addr string) *player {
 		t.Helper()
-		c, err := dialHop(hop, key, key) // a connection a player, as a relay's
+		c, err := dialHop(hop, "p", key, key) // a connection a player, as a relay's
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -95,10 +95,10 @@ func TestHopLimits(t *testing.T) {
 // names no player is refused; and the public port takes no relay's word.
 func TestHopClosed(t *testing.T) {
 	ts, hop, key := startHop(t, Config{})
-	if _, err := dialHop(hop, newKey(t), key); err == nil || !strings.Contains(err.Error(), "unable to authenticate") {
+	if _, err := dialHop(hop, "ann", newKey(t), key); err == nil || !strings.Contains(err.Error(), "unable to authenticate") {
 		t.Errorf("another key on the hop: %v, want refused", err)
 	}
-	c, err := dialHop(hop, key, key)
+	c, err := dialHop(hop, "ann", key, key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestRelayLends(t *testing.T) {
 // one from an address already logging in, through the relay, is refused.
 func TestHopLogins(t *testing.T) {
 	ts, hop, key := startHop(t, Config{MaxStartupsPerAddress: 1})
-	c, err := dialHop(hop, key, key)
+	c, err := dialHop(hop, "ann", key, key)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestHopLogins(t *testing.T) {
 	if ok, err := sess.SendRequest(HopRequest, true, ssh.Marshal(HopPlayer{User: "ann", Addr: "10.1.2.3:1"})); !ok || err != nil {
 		t.Fatalf("%s: %v, %v", HopRequest, ok, err)
 	}
-	c2, err := dialHop(hop, key, key)
+	c2, err := dialHop(hop, "bob", key, key)
 	if err != nil {
 		t.Fatal(err)
 	}

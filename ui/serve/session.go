@@ -473,20 +473,20 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 		<-tty.pumped
 		return
 	}
-	user, fp, addr := c.sc.User(), c.sc.Permissions.Extensions[permFingerprint], c.sc.RemoteAddr()
-	if c.player != nil {
-		user, fp, addr = c.player.User, c.player.Fingerprint, c.playerAddr
-	}
 	sess := Session{
-		User:        cleanUser(user),
-		Name:        CleanName(user),
-		Fingerprint: fp,
-		RemoteAddr:  addr,
+		User:        cleanUser(c.sc.User()),
+		Name:        CleanName(c.sc.User()),
+		Fingerprint: c.sc.Permissions.Extensions[permFingerprint],
+		RemoteAddr:  c.sc.RemoteAddr(),
 		Term:        name,
 		ASCII:       !term.utf8(),
 		Keys:        ktty.Keys(),
 		Command:     cmd,
-		Relayed:     c.player != nil,
+	}
+	if c.player != nil {
+		// A relay logs in as its player (see HopPlayer): the rest is theirs
+		// too.
+		sess.Fingerprint, sess.RemoteAddr, sess.Relayed = c.player.Fingerprint, c.playerAddr, true
 	}
 	sess.watching = &c.watching
 	sess.relay = func(fn func(Terminal) error) error { return c.relay(scr, tty, term, ch, fn) }

@@ -38,7 +38,7 @@ func Relay(ctx context.Context, hop string, key ssh.Signer, p serve.HopPlayer, c
 		return Result{}, fmt.Errorf("%w: %s: %w", ErrUnreachable, hop, err)
 	}
 	client, err := ssh.Dial("tcp", hop, &ssh.ClientConfig{
-		User:            "fleet",
+		User:            p.User,
 		Auth:            []ssh.AuthMethod{ssh.PublicKeys(key)},
 		HostKeyCallback: ssh.FixedHostKey(key.PublicKey()),
 		Timeout:         dialWait,
