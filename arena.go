@@ -23,16 +23,26 @@ func newArenas(opts ui.Options, cfg hub.Config) (*hub.Hub, error) {
 }
 
 // newLive makes the server's registry of live games: h's arenas and the
-// solo games, watchable by perGame watchers each, total in all.
-func newLive(h *hub.Hub, perGame, total int) (*hub.Live, error) {
-	return hub.NewLive(h, hub.LiveConfig{PerGame: perGame, Total: total, Unique: serve.UniqueName})
+// solo games, watchable by perGame watchers each, total in all. A solo
+// game's name is unique here, and elsewhere's where it says (nil: no
+// fleet).
+func newLive(h *hub.Hub, perGame, total int, elsewhere func(string) bool) (*hub.Live, error) {
+	unique := serve.UniqueName
+	if elsewhere != nil {
+		unique = func(name string, taken func(string) bool) string {
+			return serve.UniqueName(name, func(n string) bool { return taken(n) || elsewhere(n) })
+		}
+	}
+	return hub.NewLive(h, hub.LiveConfig{PerGame: perGame, Total: total, Unique: unique})
 }
 
 // servePlay is the server's serve.PlayFunc: the arena the session's
 // command names (join or new), the live game it watches (watch), else the
 // lobby, from which the player plays solo games with opts (offered to
-// watchers through opts.Live), joins arenas or watches games.
-func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
+// watchers through opts.Live), joins arenas or watches games. In a fleet
+// (fl not nil), what another server holds is played there, through a
+// relay; a relayed session plays here.
+func servePlay(h *hub.Hub, opts ui.Options, fl *member) serve.PlayFunc {
 	return func(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
 		o := opts
 		o.Seed = rand.Uint64()
@@ -41,6 +51,15 @@ func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
 		o.Player = s.Player()
 		o.Name = s.Name
 		o.Watching = s.SetWatching
+		m := fl
+		if s.Relayed {
+			m = nil
+		}
+		if m != nil && s.Command.Verb != serve.VerbLobby {
+			if relayed, err := m.command(ctx, screen, s); relayed {
+				return 0, err
+			}
+		}
 		var res ui.Result
 		var err error
 		switch c := s.Command; c.Verb {
@@ -65,7 +84,11 @@ func servePlay(h *hub.Hub, opts ui.Options) serve.PlayFunc {
 				return 0, &serve.EndError{Message: ui.Gone(w)}
 			}
 		default:
-			res, err = ui.PlayLobby(ctx, screen, ui.LobbyOptions{Game: o, Hub: h, Name: s.Name, Address: s.Address()})
+			lo := ui.LobbyOptions{Game: o, Hub: h, Name: s.Name, Address: s.Address()}
+			if m != nil {
+				lo.Fleet = lobby{m: m, s: s}
+			}
+			res, err = ui.PlayLobby(ctx, screen, lo)
 		}
 		if res.Reason == ui.ReasonPanic {
 			err = fmt.Errorf("%w: %w", serve.ErrPanic, err)

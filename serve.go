@@ -22,6 +22,7 @@ import (
 	"poolroids/ui"
 	"poolroids/ui/scores"
 	"poolroids/ui/serve"
+	"poolroids/ui/serve/fleet"
 	"poolroids/ui/serve/metrics"
 )
 
@@ -69,6 +70,8 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	metricsAddr := fs.String("metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics, a listener apart from the SSH port (default: none)")
 	withPprof := fs.Bool("pprof", false, "serve net/http/pprof under /debug/pprof/ on the -metrics listener")
 	proxyFrom := fs.String("proxy-protocol-from", "", "load balancers' `CIDR[,CIDR…]` whose connections must open with a PROXY protocol header (v1 or v2) giving the client's address; a header from elsewhere is refused")
+	hop := fs.String("hop", "", "join a fleet: serve the other servers' relays at `ADDR`, the address they dial (needs -scores postgres://… and -fleet-key)")
+	fleetKey := fs.String("fleet-key", "", "the fleet's key `PATH`, one file every server of the fleet shares (created on first start if missing)")
 	if code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -102,6 +105,11 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("-pprof needs -metrics ADDR")
 	case *metricsAddr != "" && *metricsAddr == *listen:
 		return bad("-metrics %s: the SSH port; give the metrics a listener of their own", *metricsAddr)
+	}
+	if *hop != "" || *fleetKey != "" {
+		if err := checkFleet(*hop, *fleetKey, *scorePath, *listen); err != nil {
+			return bad("%v", err)
+		}
 	}
 	startups, err := serve.ParseStartups(*maxStartups)
 	if err != nil {
@@ -147,10 +155,36 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("%v", err)
 	}
 	defer arenas.Close()
-	if opts.Live, err = newLive(arenas, *watchersPerGame, *watchers); err != nil {
+	var fl *member
+	var elsewhere func(string) bool
+	if *hop != "" {
+		fl = &member{hub: arenas, hop: *hop, log: log}
+		elsewhere = fl.elsewhere
+	}
+	if opts.Live, err = newLive(arenas, *watchersPerGame, *watchers, elsewhere); err != nil {
 		return bad("%v", err)
 	}
 	opts.Hidden = !*watchable
+	var hopLn net.Listener
+	if fl != nil {
+		fl.live = opts.Live
+		if fl.key, err = serve.LoadOrCreateHostKey(*fleetKey); err != nil {
+			return fail(err)
+		}
+		// Listening before the directory lists this server: the others
+		// may relay to it as soon as it does.
+		if hopLn, err = net.Listen("tcp", *hop); err != nil {
+			return fail(fmt.Errorf("-hop: %w", err))
+		}
+		defer hopLn.Close()
+		dctx, cancel := context.WithTimeout(ctx, dbWait)
+		fl.dir, err = fleet.Open(dctx, fleet.Config{URL: *scorePath, Hop: *hop, Holdings: fl.holdings, Logger: log})
+		cancel()
+		if err != nil {
+			return fail(err)
+		}
+		defer fl.dir.Close()
+	}
 	var m *metrics.Metrics
 	if *metricsAddr != "" {
 		m = metrics.New()
@@ -174,10 +208,13 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		ConnPerMinute:         rate,
 		ProxyFrom:             balancers,
 		Logger:                log,
-		Play:                  servePlay(arenas, opts),
+		Play:                  servePlay(arenas, opts, fl),
 	}
 	if m != nil { // a nil *Metrics would make a non-nil Observer
 		cfg.Observer = m
+	}
+	if fl != nil {
+		cfg.FleetKey = fl.key
 	}
 	srv, err := serve.New(cfg)
 	if err != nil {
@@ -192,21 +229,56 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		defer stop()
 	}
 
-	served := make(chan error, 1)
+	served := make(chan error, 2)
 	go func() { served <- srv.ListenAndServe(*listen) }()
+	if hopLn != nil {
+		go func() { served <- srv.ServeHop(hopLn) }()
+	}
 	select {
 	case err := <-served:
 		return fail(err)
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
+	if fl != nil {
+		fl.dir.Close() // out of every lobby first
+	}
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownWait)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
 		log.Warn("sessions cut at shutdown", "err", err)
 	}
 	<-served
+	if hopLn != nil {
+		<-served
+	}
 	return 0
+}
+
+// checkFleet checks the fleet's flags: -hop and -fleet-key go together,
+// with a database to share, and -hop is an address the others can dial.
+func checkFleet(hop, key, scores, listen string) error {
+	switch {
+	case hop == "" || key == "":
+		return errors.New("-hop and -fleet-key go together")
+	case !isPostgres(scores):
+		return errors.New("-hop: a fleet shares its directory in PostgreSQL: give -scores postgres://…")
+	case hop == listen:
+		return fmt.Errorf("-hop %s: the SSH port; the fleet's relays need a listener of their own", hop)
+	}
+	host, _, err := net.SplitHostPort(hop)
+	if err != nil {
+		return fmt.Errorf("-hop: %w", err)
+	}
+	if ip, err := netip.ParseAddr(host); host == "" || (err == nil && ip.IsUnspecified()) {
+		return fmt.Errorf("-hop %s: give the address the other servers dial, not a wildcard", hop)
+	}
+	return nil
+}
+
+// isPostgres reports whether -scores names a PostgreSQL database.
+func isPostgres(scores string) bool {
+	return strings.HasPrefix(scores, "postgres://") || strings.HasPrefix(scores, "postgresql://")
 }
 
 // openServeScores opens the server's high-score table: a PostgreSQL
@@ -214,7 +286,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 // named by serve.Session.Player. The store is nil when the database cannot
 // be reached, or there is no config directory to put the file in.
 func openServeScores(ctx context.Context, path string) (*scores.Store, error) {
-	if strings.HasPrefix(path, "postgres://") || strings.HasPrefix(path, "postgresql://") {
+	if isPostgres(path) {
 		ctx, cancel := context.WithTimeout(ctx, dbWait)
 		defer cancel()
 		return scores.OpenPostgres(ctx, path)

@@ -51,6 +51,11 @@ func TestServeBadFlags(t *testing.T) {
 		{"pprof without metrics", []string{"--pprof"}, "-pprof needs -metrics"},
 		{"metrics on the SSH port", []string{"--listen", "127.0.0.1:2222", "--metrics", "127.0.0.1:2222"}, "the SSH port"},
 		{"proxy protocol from", []string{"--proxy-protocol-from", "10.0.0.0/8,nowhere"}, `-proxy-protocol-from: "nowhere"`},
+		{"hop without a key", []string{"--hop", "10.0.0.1:2223", "--scores", "postgres://db/x"}, "-hop and -fleet-key go together"},
+		{"fleet key without a hop", []string{"--fleet-key", "k"}, "-hop and -fleet-key go together"},
+		{"hop without a database", []string{"--hop", "10.0.0.1:2223", "--fleet-key", "k"}, "give -scores postgres://"},
+		{"hop on a wildcard", []string{"--hop", "0.0.0.0:2223", "--fleet-key", "k", "--scores", "postgres://db/x"}, "not a wildcard"},
+		{"hop on the SSH port", []string{"--hop", "127.0.0.1:2222", "--fleet-key", "k", "--scores", "postgres://db/x"}, "the SSH port"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"strings"
@@ -447,5 +448,29 @@ func TestLobbyListBoards(t *testing.T) {
 	}
 	if want := "4:{Place:2 Score:500} THIS WEEK 2:{Place:2 Score:100} TODAY 2:{Place:2 Score:100}"; got != want {
 		t.Errorf("lobby data %s\nwant %s", got, want)
+	}
+}
+
+// fleetStub is a fleet of one other server, which holds the arena far.
+type fleetStub struct{}
+
+func (fleetStub) List(d *LobbyData) {
+	d.Arenas = append(d.Arenas, LobbyArena{Name: "far", Players: 1, Max: 4})
+	d.Games = append(d.Games, LobbyGame{Name: "far", Arena: true, Players: 1})
+}
+
+func (fleetStub) Play(context.Context, Choice) (string, bool, error) { return "", false, nil }
+
+// TestLobbyListFleet: the lobby lists the rest of the fleet's rooms with
+// this server's.
+func TestLobbyListFleet(t *testing.T) {
+	h, err := hub.New(hub.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	d := lobbyList(LobbyOptions{Hub: h, Fleet: fleetStub{}})
+	if len(d.Arenas) != 1 || d.Arenas[0].Name != "far" || len(d.Games) != 1 || d.Games[0].Name != "far" {
+		t.Errorf("lobby data %+v, want the fleet's arena far", d)
 	}
 }

@@ -325,6 +325,10 @@ func (s *lobbyScreen) Fill(r rune, st tcell.Style) { s.drawn.Fill(r, st) }
 
 // LobbyOptions configures [PlayLobby].
 type LobbyOptions struct {
+	// Fleet, if set, is the rest of the server's fleet: its rooms are
+	// listed too, and a choice of one is played where it is held.
+	Fleet Fleet
+
 	Game Options  // every game's options: Player and Scores name the player and the table, Live the games to watch
 	Hub  *hub.Hub // the arenas to list and join
 	Name string   // the player's name as other players see it (cleaned)
@@ -352,6 +356,15 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 		}
 		last = c
 		status = ""
+		if lo.Fleet != nil && c.Kind != ChoiceReplay {
+			var elsewhere bool
+			if status, elsewhere, err = lo.Fleet.Play(ctx, c); elsewhere {
+				if err != nil {
+					return best, err
+				}
+				continue
+			}
+		}
 		o := lo.Game
 		switch c.Kind {
 		case ChoiceJoin, ChoiceNew:
@@ -392,6 +405,17 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 		}
 	}
 	return Result{Score: best.Score, Reason: ReasonCanceled}, nil
+}
+
+// Fleet is the rest of a fleet of servers as a lobby sees it: the rooms
+// (arenas and live games) the other servers hold, and a way to play there.
+type Fleet interface {
+	// List adds the other servers' rooms to d, which lists this one's.
+	List(d *LobbyData)
+	// Play plays c where it is held, if another server holds its name,
+	// and returns what the lobby says next; elsewhere is false when no
+	// other server does: c is then this server's to play.
+	Play(ctx context.Context, c Choice) (status string, elsewhere bool, err error)
 }
 
 // playReplay plays the replay kept for the high score e on a view of
@@ -456,6 +480,9 @@ func lobbyList(lo LobbyOptions) LobbyData {
 				}
 			}
 		}
+	}
+	if lo.Fleet != nil {
+		lo.Fleet.List(&d)
 	}
 	if lo.Game.Scores == nil {
 		return d

@@ -85,6 +85,20 @@
 // goroutine of the connection's own, within LoginTimeout, so a slow one
 // holds up no other.
 //
+// # In a fleet
+//
+// Servers of a fleet share their arenas and games (package fleet keeps
+// their directory): the server a player reached relays their terminal to
+// the one that holds what they chose ([Session.Relay] lends it), over SSH
+// to that server's hop listener ([Server.ServeHop]). Both ends
+// authenticate with the fleet's one key ([Config.FleetKey]): it is the hop
+// listener's host key and the only key it lets in, so that a player, who
+// never has it, cannot reach the hop, and a relay talks to no impostor.
+// Before it asks for a terminal, a relay names its player with a
+// [HopRequest]; the session then counts against the player's address,
+// not the relay's, for the games and logins per address, and the log
+// names it. The rest is an ordinary session.
+//
 // # Authentication
 //
 // Open by default, as public SSH games are: any public key (its SHA256

@@ -182,8 +182,9 @@ type ptyOpts struct {
 	term  string // "": xterm-256color; "none": an empty TERM
 	w, h  int
 	env   map[string]string
-	quiet bool   // keep no raw output (long runs)
-	cmd   string // an exec request's command; "": a shell
+	quiet bool       // keep no raw output (long runs)
+	cmd   string     // an exec request's command; "": a shell
+	hop   *HopPlayer // a relay's player, named before the terminal is asked for
 }
 
 // play opens a session with a pty of the given size and starts the game.
@@ -201,6 +202,11 @@ func play(t testing.TB, c *ssh.Client, o ptyOpts) *player {
 	}
 	w, h := clampSize(uint32(o.w), uint32(o.h))
 	p := &player{sess: sess, vt: newVT(w, h), keep: !o.quiet, read: make(chan struct{})}
+	if o.hop != nil {
+		if ok, err := sess.SendRequest(HopRequest, true, ssh.Marshal(o.hop)); !ok || err != nil {
+			t.Fatalf("%s refused: %v", HopRequest, err)
+		}
+	}
 	for k, v := range o.env {
 		// Refused for variables the server does not use, as OpenSSH's
 		// SendEnv is: the session goes on.

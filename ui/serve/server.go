@@ -88,6 +88,9 @@ type Config struct {
 	// line sees; a header from any other address is refused. nil: no
 	// header is read, and a connection's address is its socket's.
 	ProxyFrom []netip.Prefix
+	// FleetKey, if set, is the key every server of a fleet shares: it lets
+	// [Server.ServeHop] serve the others' relays (nil: no hop).
+	FleetKey ssh.Signer
 	// Observer, if set, is told what the server does, for metrics.
 	Observer Observer
 	// Play runs one game. Required.
@@ -102,7 +105,8 @@ type Config struct {
 type Server struct {
 	cfg      Config
 	ssh      *ssh.ServerConfig
-	limit    *limiter // nil: no rate limit
+	hop      *ssh.ServerConfig // nil without a FleetKey
+	limit    *limiter          // nil: no rate limit
 	tally    *tally
 	refusals *refusals
 	log      *slog.Logger
@@ -216,6 +220,9 @@ func New(cfg Config) (*Server, error) {
 		conns:     make(map[net.Conn]struct{}),
 	}
 	s.refusals.obs = cfg.Observer
+	if cfg.FleetKey != nil {
+		s.hop = hopConfig(cfg.FleetKey)
+	}
 	if cfg.ConnPerMinute > 0 {
 		s.limit = newLimiter(float64(cfg.ConnPerMinute)/60, cfg.ConnBurst, maxTracked)
 	}
@@ -284,6 +291,11 @@ func (s *Server) Serve(ln net.Listener) error {
 	if s.cfg.ProxyFrom != nil {
 		ln = &proxyproto.Listener{Listener: ln, ConnPolicy: proxyPolicy(s.cfg.ProxyFrom), ReadHeaderTimeout: s.cfg.LoginTimeout}
 	}
+	return s.serve(ln, false)
+}
+
+// serve is Serve, or ServeHop when hop is set.
+func (s *Server) serve(ln net.Listener, hop bool) error {
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -298,7 +310,11 @@ func (s *Server) Serve(ln net.Listener) error {
 		s.mu.Unlock()
 		ln.Close()
 	}()
-	s.log.Info("listening", "addr", ln.Addr().String(), "host_key", s.key)
+	if hop {
+		s.log.Info("listening for the fleet", "addr", ln.Addr().String())
+	} else {
+		s.log.Info("listening", "addr", ln.Addr().String(), "host_key", s.key)
+	}
 	var delay time.Duration
 	for {
 		nc, err := ln.Accept()
@@ -316,6 +332,10 @@ func (s *Server) Serve(ln net.Listener) error {
 			return err
 		}
 		delay = 0
+		if hop {
+			s.acceptHop(nc)
+			continue
+		}
 		if pc, ok := nc.(*proxyproto.Conn); ok {
 			s.proxied(pc)
 			continue
@@ -353,13 +373,13 @@ func (s *Server) accept(nc net.Conn) {
 	s.conns[nc] = struct{}{}
 	s.wg.Add(1)
 	s.mu.Unlock()
-	go s.serveConn(nc, seat)
+	go s.serveConn(nc, seat, false)
 }
 
 // handshake runs the SSH handshake and authentication on nc, which must end
 // within LoginTimeout, or at once when the server shuts down: until it
 // succeeds there is no session whose context Shutdown could cancel.
-func (s *Server) handshake(nc net.Conn) (*ssh.ServerConn, <-chan ssh.NewChannel, <-chan *ssh.Request, error) {
+func (s *Server) handshake(nc net.Conn, config *ssh.ServerConfig) (*ssh.ServerConn, <-chan ssh.NewChannel, <-chan *ssh.Request, error) {
 	accepted := time.Now()
 	_ = nc.SetDeadline(accepted.Add(s.cfg.LoginTimeout))
 	stop := context.AfterFunc(s.base, func() { nc.Close() })
@@ -367,7 +387,7 @@ func (s *Server) handshake(nc net.Conn) (*ssh.ServerConn, <-chan ssh.NewChannel,
 	if s.cfg.Observer != nil {
 		wire = counted{nc, s.cfg.Observer}
 	}
-	sc, chans, reqs, err := ssh.NewServerConn(wire, s.ssh)
+	sc, chans, reqs, err := ssh.NewServerConn(wire, config)
 	if !stop() && err == nil {
 		// Shutdown came as the handshake ended: nc is closed, so is sc.
 		return nil, nil, nil, ErrServerClosed

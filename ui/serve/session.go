@@ -49,9 +49,13 @@ type Session struct {
 	// Command is what the client asked for: the lobby (no command), join
 	// or new an arena, or watch a live game.
 	Command Command
+	// Relayed is set when another server of the fleet relays the player
+	// (see [Server.ServeHop]): the session is to be played here.
+	Relayed bool
 
 	spawn    func(func())
 	watching *atomic.Bool
+	relay    func(func(Terminal) error) error
 }
 
 // SetWatching tells the server whether the session only watches a live
@@ -115,6 +119,13 @@ type conn struct {
 	start  time.Time
 	seat   *seat
 	wg     sync.WaitGroup // the session's goroutines
+	hop    bool           // a fleet member's relay (see ServeHop)
+
+	// A relay's player, once named (see HopRequest), read by
+	// serveSession's loop, then by the game it starts.
+	player     *HopPlayer
+	playerAddr net.Addr
+	refuse     *ending // why the player may not play here
 
 	session bool // a session channel was opened (read by serveConn's loop only)
 
@@ -130,7 +141,7 @@ type conn struct {
 	watching atomic.Bool // the game only watches: see Session.SetWatching
 }
 
-func (s *Server) serveConn(nc net.Conn, seat *seat) {
+func (s *Server) serveConn(nc net.Conn, seat *seat, hop bool) {
 	defer func() {
 		nc.Close()
 		seat.leave()
@@ -142,10 +153,15 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 	defer s.recoverConn(nc)
 
 	addr := nc.RemoteAddr().String()
-	sc, chans, reqs, err := s.handshake(nc)
+	config, k := s.ssh, seat.k
+	if hop {
+		// A relay's seat has no address until it names its player.
+		config, k = s.hop, key(nc.RemoteAddr())
+	}
+	sc, chans, reqs, err := s.handshake(nc, config)
 	if err != nil {
 		if _, ok := errors.AsType[*ssh.ServerAuthError](err); ok {
-			s.refusals.note(s.log, seat.k, "authentication failed", "addr", addr)
+			s.refusals.note(s.log, k, "authentication failed", "addr", addr)
 		} else {
 			s.log.Debug("handshake failed", "addr", addr, "err", err)
 		}
@@ -154,7 +170,7 @@ func (s *Server) serveConn(nc net.Conn, seat *seat) {
 
 	ctx, cancel := context.WithCancelCause(s.base)
 	c := &conn{
-		srv: s, nc: nc, sc: sc, ctx: ctx, cancel: cancel, start: time.Now(), seat: seat,
+		srv: s, nc: nc, sc: sc, ctx: ctx, cancel: cancel, start: time.Now(), seat: seat, hop: hop,
 		log: s.log.With("addr", addr, "user", cleanUser(sc.User())),
 	}
 	fp := sc.Permissions.Extensions[permFingerprint]
@@ -348,6 +364,11 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 					tty.resize(w.Columns, w.Rows)
 				}
 			}
+		case HopRequest:
+			var p HopPlayer
+			if c.hop && !started && c.player == nil && ssh.Unmarshal(req.Payload, &p) == nil {
+				ok = c.hopPlayer(p)
+			}
 		case "shell", "exec":
 			if started {
 				break
@@ -393,6 +414,10 @@ func (c *conn) begin(ch ssh.Channel, req *ssh.Request, pty *ptyRequest, term cli
 	case refuse != nil:
 	case pty == nil:
 		refuse = endNoPTY
+	case c.hop && c.player == nil:
+		refuse = endNoPlayer
+	case c.refuse != nil:
+		refuse = c.refuse
 	}
 	if refuse != nil {
 		c.srv.refusals.note(c.log, c.seat.k, refuse.reason)
@@ -471,7 +496,13 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 		Keys:        ktty.Keys(),
 		Command:     cmd,
 	}
+	if c.player != nil {
+		// A relay logs in as its player (see HopPlayer): the rest is theirs
+		// too.
+		sess.Fingerprint, sess.RemoteAddr, sess.Relayed = c.player.Fingerprint, c.playerAddr, true
+	}
 	sess.watching = &c.watching
+	sess.relay = func(fn func(Terminal) error) error { return c.relay(scr, tty, term, ch, fn) }
 	sess.spawn = func(fn func()) {
 		c.wg.Add(1)
 		go func() {

@@ -86,6 +86,17 @@ func (c *clientTerm) setEnv(key, value string) bool {
 	return true
 }
 
+// env returns the variables the client sent, as KEY=value.
+func (c *clientTerm) env() []string {
+	var env []string
+	for _, kv := range [...][2]string{{"LC_ALL", c.lcAll}, {"LC_CTYPE", c.lcCtype}, {"LANG", c.lang}, {"COLORTERM", c.colorTerm}} {
+		if kv[1] != "" {
+			env = append(env, kv[0]+"="+kv[1])
+		}
+	}
+	return env
+}
+
 // utf8 reports whether the client's locale is UTF-8, reading the variables
 // in POSIX order as tcell does for a local terminal. A client that sent no
 // locale is assumed to be UTF-8, as every current terminal is.

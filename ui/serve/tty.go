@@ -165,12 +165,18 @@ func (t *sshTty) Read(p []byte) (int, error) {
 			return 0, io.ErrClosedPipe
 		}
 	}
-	n := copy(p[:min(len(p), maxChunk)], t.pending)
+	return t.take(p[:min(len(p), maxChunk)]), nil
+}
+
+// take reads the current chunk into p, and gives the chunk back to the
+// pump once it is all read. Read side only.
+func (t *sshTty) take(p []byte) int {
+	n := copy(p, t.pending)
 	t.pending = t.pending[n:]
 	if len(t.pending) == 0 {
 		t.free <- struct{}{}
 	}
-	return n, nil
+	return n
 }
 
 // Write sends p to the client.

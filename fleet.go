@@ -1,0 +1,198 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"golang.org/x/crypto/ssh"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/ui"
+	"poolroids/ui/serve"
+	"poolroids/ui/serve/fleet"
+)
+
+// claimWait bounds the directory's answer to a claim; without one in time
+// the arena opens here.
+const claimWait = 2 * time.Second
+
+// member is a server's place in its fleet: the directory it is listed in,
+// the fleet's key for its hops, and what it holds.
+type member struct {
+	dir  *fleet.Directory
+	key  ssh.Signer
+	hop  string // this server's hop address, its name in the directory
+	hub  *hub.Hub
+	live *hub.Live
+	log  *slog.Logger
+}
+
+// holdings is the directory's Config.Holdings: the open arenas and the
+// solo games open to watchers.
+func (m *member) holdings(rooms []fleet.Room) []fleet.Room {
+	for _, a := range m.hub.Arenas() {
+		if a.Players > 0 {
+			rooms = append(rooms, fleet.Room{Name: a.Name, Arena: true, Players: a.Players, Size: a.Size, Watchers: a.Watchers, PvP: a.Mode == game.PvP})
+		}
+	}
+	for _, g := range m.live.Games() {
+		if !g.Arena {
+			rooms = append(rooms, fleet.Room{Name: g.Name, Players: g.Players, Watchers: g.Watchers})
+		}
+	}
+	return rooms
+}
+
+// elsewhere reports whether another server holds a room called name: the
+// names of solo games avoid those too.
+func (m *member) elsewhere(name string) bool {
+	_, ok := m.dir.Elsewhere(name)
+	return ok
+}
+
+// holder returns the hop address of the server that holds what c names,
+// or "" when it is this one's to play: an arena open here, or one no
+// other server holds, which this one then claims.
+func (m *member) holder(ctx context.Context, c ui.Choice) string {
+	switch c.Kind {
+	case ui.ChoiceJoin, ui.ChoiceNew:
+		if m.hub.Arena(c.Name) != nil {
+			return ""
+		}
+		ctx, cancel := context.WithTimeout(ctx, claimWait)
+		defer cancel()
+		h, err := m.dir.Claim(ctx, c.Name)
+		if err != nil {
+			m.log.Warn("fleet: the arena opens here unclaimed", "err", err)
+			return ""
+		}
+		if h == m.hop {
+			return ""
+		}
+		return h
+	case ui.ChoiceWatch:
+		if m.live.Solo(c.Name) != nil || m.hub.Arena(c.Name) != nil {
+			return ""
+		}
+		h, _ := m.dir.Elsewhere(c.Name)
+		return h
+	}
+	return ""
+}
+
+// relay plays c on the server at hop for the player of s.
+func (m *member) relay(ctx context.Context, s serve.Session, hop string, c ui.Choice) (fleet.Result, error) {
+	var res fleet.Result
+	err := s.Relay(func(t serve.Terminal) error {
+		var err error
+		res, err = fleet.Relay(ctx, hop, m.key, s.Hop(), commandLine(c), t)
+		return err
+	})
+	if err != nil {
+		m.log.Warn("fleet: relay", "hop", hop, "err", err)
+	}
+	return res, err
+}
+
+// command plays the command of s where it is held, if another server
+// holds it (relayed is then true); the session ends as it ends there.
+// screen is the session's, not yet initialised.
+func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Session) (relayed bool, err error) {
+	c := ui.Choice{Kind: ui.ChoiceJoin, Name: s.Command.Name, PvP: s.Command.PvP}
+	switch s.Command.Verb {
+	case serve.VerbNew:
+		c.Kind = ui.ChoiceNew
+	case serve.VerbWatch:
+		c.Kind = ui.ChoiceWatch
+	}
+	hop := m.holder(ctx, c)
+	if hop == "" {
+		return false, nil
+	}
+	res, err := m.relay(ctx, s, hop, c)
+	switch {
+	case ctx.Err() != nil:
+		return true, nil // the server's own ending says why
+	case err != nil:
+		if !errors.Is(err, fleet.ErrUnreachable) && screen.Init() == nil {
+			// The holding server died with the terminal in its modes
+			// (alternate screen, mouse, keyboard): a screen's Fini
+			// restores them.
+			screen.Fini()
+		}
+		return true, &serve.RefusedError{Message: relayFailed(c, err)}
+	case res.Status != 0:
+		// The holding server has said why, on the player's terminal.
+		return true, &serve.RefusedError{}
+	}
+	return true, nil
+}
+
+// lobby is the fleet as one player's lobby sees it.
+type lobby struct {
+	m *member
+	s serve.Session
+}
+
+// List adds the other servers' rooms to d, in the order the lobby lists
+// this server's: arenas by name, then as games the arenas and the solo
+// games, each by name.
+func (l lobby) List(d *ui.LobbyData) {
+	for _, r := range l.m.dir.Rooms() {
+		if r.Arena {
+			d.Arenas = append(d.Arenas, ui.LobbyArena{Name: r.Name, Players: r.Players, Max: r.Size, Watchers: r.Watchers, PvP: r.PvP})
+		}
+		d.Games = append(d.Games, ui.LobbyGame{Name: r.Name, Arena: r.Arena, Players: r.Players, Watchers: r.Watchers})
+	}
+	slices.SortStableFunc(d.Arenas, func(a, b ui.LobbyArena) int { return cmp.Compare(a.Name, b.Name) })
+	slices.SortStableFunc(d.Games, func(a, b ui.LobbyGame) int {
+		if a.Arena != b.Arena {
+			if a.Arena {
+				return -1
+			}
+			return 1
+		}
+		return cmp.Compare(a.Name, b.Name)
+	})
+}
+
+// Play plays c where it is held, if another server holds it.
+func (l lobby) Play(ctx context.Context, c ui.Choice) (status string, elsewhere bool, err error) {
+	hop := l.m.holder(ctx, c)
+	if hop == "" {
+		return "", false, nil
+	}
+	res, err := l.m.relay(ctx, l.s, hop, c)
+	if err != nil {
+		return relayFailed(c, err), true, nil
+	}
+	return res.Message, true, nil
+}
+
+// relayFailed says why the relay of c failed.
+func relayFailed(c ui.Choice, err error) string {
+	if errors.Is(err, fleet.ErrUnreachable) {
+		return "the server that holds " + c.Name + " cannot be reached, try later"
+	}
+	return "the server that holds " + c.Name + " is gone"
+}
+
+// commandLine is the command that asks another server for c.
+func commandLine(c ui.Choice) string {
+	switch c.Kind {
+	case ui.ChoiceNew:
+		if c.PvP {
+			return "new " + c.Name + " --pvp"
+		}
+		return "new " + c.Name
+	case ui.ChoiceWatch:
+		return "watch " + c.Name
+	}
+	return "join " + c.Name
+}

@@ -1,0 +1,417 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"golang.org/x/crypto/ssh"
+
+	"poolroids/ui/scores/pgtest"
+)
+
+// pane is a tmux session of its own on s's server, 120×40, in which one
+// player runs OpenSSH.
+type pane struct {
+	s    *tmuxSession
+	name string
+}
+
+func (s *tmuxSession) pane(name string) *pane {
+	s.t.Helper()
+	if out, err := s.run("new-session", "-d", "-s", name, "-x", "120", "-y", "40", "env", "PS1=$ ", "sh"); err != nil {
+		s.t.Fatalf("tmux new-session: %v\n%s", err, out)
+	}
+	return &pane{s: s, name: name}
+}
+
+func (p *pane) send(keys ...string) {
+	p.s.t.Helper()
+	if out, err := p.s.run(append([]string{"send-keys", "-t", p.name}, keys...)...); err != nil {
+		p.s.t.Fatalf("tmux send-keys: %v\n%s", err, out)
+	}
+}
+
+// waitFor captures the pane until ok accepts it, for at most within.
+func (p *pane) waitFor(what string, within time.Duration, ok func(string) bool) string {
+	p.s.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		out, err := p.s.run("capture-pane", "-p", "-t", p.name)
+		if err != nil {
+			p.s.t.Fatalf("tmux capture-pane: %v\n%s", err, out)
+		}
+		if ok(out) {
+			return out
+		}
+		if time.Now().After(deadline) {
+			p.s.t.Fatalf("%s: timed out after %v waiting for %s; pane:\n%s", p.name, within, what, out)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// shows is a waitFor test: every one of want is on the pane.
+func shows(want ...string) func(string) bool {
+	return func(p string) bool {
+		for _, w := range want {
+			if !strings.Contains(p, w) {
+				return false
+			}
+		}
+		return true
+	}
+}
+
+// startFleet starts a PostgreSQL server and n `poolroids serve` processes
+// in a fleet on loopback, sharing one fleet key, with extra flags each. It
+// returns the servers, their hop addresses and the fleet key.
+func startFleet(t testing.TB, n int, extra ...string) (servers []*serverProc, hops []string, fleetKey ssh.Signer) {
+	t.Helper()
+	pg := pgtest.Start(t)
+	bin := buildBinary(t)
+	keyPath := filepath.Join(t.TempDir(), "fleet_key")
+	for range n {
+		hop := freeAddr(t)
+		args := append([]string{"--scores", pg.URL, "--hop", hop, "--fleet-key", keyPath}, extra...)
+		servers = append(servers, startServe(t, bin, t.TempDir(), args...))
+		hops = append(hops, hop)
+	}
+	raw, err := os.ReadFile(keyPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fleetKey, err = ssh.ParsePrivateKey(raw); err != nil {
+		t.Fatal(err)
+	}
+	return servers, hops, fleetKey
+}
+
+// TestFleetInTmux: two servers in a fleet, players in OpenSSH in tmux
+// panes. A player on A opens an arena and a player on B joins it: each
+// screen shows both; one more joins it from B's lobby; B opens no arena
+// of the same name. A watcher on B watches a solo game on A. The lobby on
+// each lists the same arena and game. A killed with SIGKILL leaves B's
+// lobby within 10 s, its relayed players on B are told, and B's own game
+// plays on. And a player's key cannot open the hop.
+func TestFleetInTmux(t *testing.T) {
+	sshPath := lookSSH(t)
+	s := newTmux(t)
+	servers, hops, fleetKey := startFleet(t, 2, "--max-per-address", "8")
+	a, b := servers[0], servers[1]
+	dir := t.TempDir()
+	key, signer := writeClientKey(t, dir)
+	// A player cannot reach the hop: it takes the fleet's key only.
+	for _, hop := range hops {
+		c, err := ssh.Dial("tcp", hop, &ssh.ClientConfig{
+			User: "fleet", Auth: []ssh.AuthMethod{ssh.PublicKeys(signer)},
+			HostKeyCallback: ssh.FixedHostKey(fleetKey.PublicKey()), Timeout: 5 * time.Second,
+		})
+		if err == nil {
+			c.Close()
+			t.Errorf("a player's key opened the hop %s", hop)
+		} else if !strings.Contains(err.Error(), "unable to authenticate") {
+			t.Errorf("a player's key on the hop %s: %v, want refused", hop, err)
+		}
+	}
+	knownHosts := filepath.Join(dir, "known_hosts")
+	var hosts strings.Builder
+	for _, srv := range servers {
+		fmt.Fprintf(&hosts, "[127.0.0.1]:%d %s", srv.port, ssh.MarshalAuthorizedKey(srv.hostKey))
+	}
+	if err := os.WriteFile(knownHosts, []byte(hosts.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ssh := func(srv *serverProc, user, cmd string) string {
+		return fmt.Sprintf("clear; %s -t -F /dev/null -p %d -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s "+
+			"-o LogLevel=ERROR -o IdentitiesOnly=yes -i %s -l %s 127.0.0.1 %s; echo exit=$?", sshPath, srv.port, knownHosts, key, user, cmd)
+	}
+
+	ann := s.pane("ann")
+	ann.send(ssh(a, "ann", "new den"), "Enter")
+	ann.waitFor("ann in the arena", 15*time.Second, shows("arena den"))
+	bob := s.pane("bob")
+	bob.send(ssh(b, "bob", "join den"), "Enter")
+	bob.waitFor("ann in the arena bob joined through B", 15*time.Second, shows("arena den", "ann", "bob"))
+	ann.waitFor("bob on ann's screen", 15*time.Second, shows("bob"))
+
+	// The name is the fleet's: B opens no second den.
+	hal := s.pane("hal")
+	hal.send(ssh(b, "hal", "new den"), "Enter")
+	hal.waitFor("hal refused den on B", 15*time.Second, shows("an arena of that name is open: den", "exit=1"))
+
+	carol := s.pane("carol")
+	carol.send(ssh(a, "carol", ""), "Enter")
+	carol.waitFor("the lobby on A", 15*time.Second, shows("Play solo"))
+	carol.send("Enter")
+	carol.waitFor("carol's solo game", 15*time.Second, shows("P O O L R O I D S"))
+	// A game of B's own, to see it listed on A and play on.
+	c, err := sshDial(b, signer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	frames := playSolo(t, c)
+
+	// The lobbies list the same: den with its two players, carol's game
+	// with its watcher once dave, who found it there, watches it from B,
+	// and gil's game on B.
+	var lobbies [2]*pane
+	for i, srv := range servers {
+		lobbies[i] = s.pane(fmt.Sprintf("lobby%d", i))
+		lobbies[i].send(ssh(srv, "eve", ""), "Enter")
+	}
+	lists := func(watchers int) func(string) bool {
+		den := regexp.MustCompile(`den +2/\d+ +0 +co-op`)
+		solo := regexp.MustCompile(fmt.Sprintf(`carol +1 +%d +solo`, watchers))
+		gil := regexp.MustCompile(`gil +1 +0 +solo`)
+		return func(p string) bool { return den.MatchString(p) && solo.MatchString(p) && gil.MatchString(p) }
+	}
+	lobbies[1].waitFor("the lobby on B to list den, carol and gil", 15*time.Second, lists(0))
+	dave := s.pane("dave")
+	dave.send(ssh(b, "dave", "watch carol"), "Enter")
+	dave.waitFor("dave watching carol's game on A through B", 15*time.Second, shows("1 watching"))
+	dave.send("?") // a key through the relay: a watcher's help
+	dave.waitFor("a watcher's help on dave's screen", 15*time.Second, shows("WATCHING", "your keys move nothing"))
+	dave.send("x")
+	for i, l := range lobbies {
+		l.waitFor(fmt.Sprintf("the lobby on server %d to list den, carol watched and gil", i), 15*time.Second, lists(1))
+	}
+
+	// A choice in B's lobby of an arena on A plays it there, and comes
+	// back to B's lobby.
+	lobbies[1].send("Down", "Enter")
+	lobbies[1].waitFor("eve in den through B's lobby", 15*time.Second, shows("arena den", "ann", "bob", "eve"))
+	lobbies[1].send("q")
+	lobbies[1].waitFor("B's lobby again", 15*time.Second, shows("Play solo", "ARENAS"))
+
+	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	killed := time.Now()
+	before := frames.frames.Load()
+	lobbies[1].waitFor("A's arena and game to leave B's lobby", 10*time.Second, func(p string) bool {
+		return strings.Contains(p, "Play solo") && !strings.Contains(p, "den ") && !strings.Contains(p, "carol")
+	})
+	t.Logf("A left B's lobby %v after SIGKILL", time.Since(killed).Round(10*time.Millisecond))
+	bob.waitFor("bob told A is gone", 10*time.Second, shows("the server that holds den is gone", "exit=1"))
+	dave.waitFor("dave told A is gone", 10*time.Second, shows("the server that holds carol is gone", "exit=1"))
+	if after := frames.frames.Load(); after-before < 30 {
+		t.Errorf("B's own game drew %d frames after A died, want it to play on", after-before)
+	}
+}
+
+// sshDial logs in to srv as a player with key.
+func sshDial(srv *serverProc, key ssh.Signer) (*ssh.Client, error) {
+	return ssh.Dial("tcp", srv.addr, &ssh.ClientConfig{
+		User:            "gil",
+		Auth:            []ssh.AuthMethod{ssh.PublicKeys(key)},
+		HostKeyCallback: ssh.FixedHostKey(srv.hostKey),
+		Timeout:         10 * time.Second,
+	})
+}
+
+// playSolo starts a solo game from the lobby on c and counts its frames.
+func playSolo(t *testing.T, c *ssh.Client) *meter {
+	t.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", 40, 120, nil); err != nil {
+		t.Fatal(err)
+	}
+	in, _ := sess.StdinPipe()
+	out, _ := sess.StdoutPipe()
+	if err := sess.Shell(); err != nil {
+		t.Fatal(err)
+	}
+	m := &meter{}
+	go func() { _, _ = io.Copy(m, out) }()
+	_, _ = io.WriteString(in, "\r")
+	deadline := time.Now().Add(10 * time.Second)
+	for m.frames.Load() < 10 {
+		if time.Now().After(deadline) {
+			t.Fatal("the solo game on B never drew")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return m
+}
+
+// echo watches a session's output for a mark: wait returns when the
+// output since arm holds it.
+type echo struct {
+	mu   sync.Mutex
+	buf  []byte
+	mark []byte
+	seen chan struct{}
+}
+
+func (e *echo) Write(p []byte) (int, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.seen == nil {
+		return len(p), nil
+	}
+	e.buf = append(e.buf, p...)
+	if bytes.Contains(e.buf, e.mark) {
+		close(e.seen)
+		e.seen, e.buf = nil, e.buf[:0]
+	}
+	return len(p), nil
+}
+
+func (e *echo) arm() <-chan struct{} {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.buf = e.buf[:0]
+	e.seen = make(chan struct{})
+	return e.seen
+}
+
+// BenchmarkHop measures what the fleet's hop adds: a watcher of a solo
+// game on A presses ? and waits for the help on its screen, watching on A
+// directly, then through B, which relays. Metrics: the key's echo (ms,
+// from the key sent to the help's text received, frames at 30 a second
+// included) and the CPU the relaying server B spends on the session
+// (relay-%, percent of one core; about none when direct).
+//
+//	go test -run '^$' -bench Hop -benchtime 40x .
+func BenchmarkHop(b *testing.B) {
+	if _, err := cpuTime(os.Getpid()); err != nil {
+		b.Skip("needs Linux /proc to measure the servers' CPU:", err)
+	}
+	servers, _, _ := startFleet(b, 2, "--conn-rate", "0", "--max-per-address", "16")
+	a, relay := servers[0], servers[1]
+	_, key := writeClientKey(b, b.TempDir())
+	session := func(srv *serverProc, cmd string, out io.Writer) (io.Writer, *ssh.Session) {
+		c, err := sshDial(srv, key)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { c.Close() })
+		sess, err := c.NewSession()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := sess.RequestPty("xterm-256color", 40, 120, nil); err != nil {
+			b.Fatal(err)
+		}
+		in, _ := sess.StdinPipe()
+		sess.Stdout = out
+		if cmd == "" {
+			err = sess.Shell()
+		} else {
+			err = sess.Start(cmd)
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		return in, sess
+	}
+	in, _ := session(a, "", io.Discard) // the lobby: Enter plays solo, as gil
+	_, _ = io.WriteString(in, "\r")
+	for _, bc := range []struct {
+		name string
+		srv  *serverProc
+	}{{"direct", a}, {"relayed", relay}} {
+		b.Run(bc.name, func(b *testing.B) {
+			e := &echo{mark: []byte("WATCHING")}
+			var in io.Writer
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				// B learns of gil's game within a heartbeat.
+				var sess *ssh.Session
+				in, sess = session(bc.srv, "watch gil", e)
+				done := make(chan error, 1)
+				go func() { done <- sess.Wait() }()
+				select {
+				case err := <-done:
+					if time.Now().After(deadline) {
+						b.Fatalf("watch gil: %v", err)
+					}
+					time.Sleep(200 * time.Millisecond)
+					continue
+				case <-time.After(time.Second):
+				}
+				break
+			}
+			cpu0, _ := cpuTime(relay.cmd.Process.Pid)
+			t0 := time.Now()
+			var total time.Duration
+			b.ResetTimer()
+			for i := range b.N {
+				seen := e.arm()
+				sent := time.Now()
+				_, _ = io.WriteString(in, "?")
+				select {
+				case <-seen:
+				case <-time.After(5 * time.Second):
+					b.Fatal("no help on the screen")
+				}
+				total += time.Since(sent)
+				_, _ = io.WriteString(in, "x") // closes the help
+				// Off the frame clock's beat, so that the wait for a frame
+				// averages out.
+				time.Sleep(100*time.Millisecond + time.Duration(i*7%33)*time.Millisecond)
+			}
+			b.StopTimer()
+			cpu1, _ := cpuTime(relay.cmd.Process.Pid)
+			b.ReportMetric(float64(total.Microseconds())/1000/float64(b.N), "ms/echo")
+			b.ReportMetric(100*(cpu1-cpu0).Seconds()/time.Since(t0).Seconds(), "relay-%")
+		})
+	}
+}
+
+// TestServeFleetDeregisters: a server stopped as SIGTERM stops it leaves
+// the fleet's directory before it says goodbye to its players, so that no
+// lobby lists it meanwhile.
+func TestServeFleetDeregisters(t *testing.T) {
+	pg := pgtest.Start(t)
+	dir := t.TempDir()
+	hop := freeAddr(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	code := make(chan int, 1)
+	var stderr syncBuffer
+	go func() {
+		code <- serveMain(ctx, []string{"--listen", freeAddr(t), "--host-key", filepath.Join(dir, "host_key"),
+			"--scores", pg.URL, "--hop", hop, "--fleet-key", filepath.Join(dir, "fleet_key")}, &stderr)
+	}()
+	db, err := pgx.Connect(context.Background(), pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(context.Background())
+	members := func() int {
+		var n int
+		// The table is there once the server is.
+		_ = db.QueryRow(context.Background(), `SELECT count(*) FROM poolroids_fleet_members WHERE id = $1`, hop).Scan(&n)
+		return n
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for members() != 1 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the server never registered; its log:\n%s", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if c := <-code; c != 0 {
+		t.Errorf("exit %d, want 0; log:\n%s", c, stderr.String())
+	}
+	if n := members(); n != 0 {
+		t.Errorf("%d entries of the stopped server left in the directory", n)
+	}
+}

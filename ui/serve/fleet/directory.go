@@ -1,0 +1,380 @@
+// Package fleet makes several poolroids servers one world: a player who
+// reaches any of them sees every open arena and watchable game of them
+// all, and plays or watches it wherever it is held.
+//
+// # The directory
+//
+// A [Directory] is each server's entry in a PostgreSQL database the fleet
+// shares (the one that keeps its high scores): the server is a member,
+// named by its hop address, and registers what it holds, its rooms (open
+// arenas and watchable games, with players and watchers), every
+// heartbeat. A member's entry expires when it stops beating: a server
+// stopped cleanly deregisters at once, one killed drops out of every
+// lobby within TTL plus a heartbeat. A member writes what changed at its
+// next heartbeat and says so with NOTIFY, and every member LISTENs, so
+// that lobbies follow within a heartbeat; each also reads the directory
+// every heartbeat, which is how a crash is noticed. There is no directory service of the fleet's
+// own making, and no gossip: the database is the one source.
+//
+// Room names are unique across the fleet: a server opens an arena only
+// after [Directory.Claim] has written its name down as its own.
+//
+// # The hop
+//
+// SSH has no redirect, so a player stays connected to the server they
+// reached, which relays their terminal to the member that holds the room
+// ([Relay]) over SSH authenticated by a key every member shares: see
+// [serve.Server.ServeHop] for the other end.
+package fleet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+)
+
+// Room is an arena or a watchable game, as the directory lists it.
+type Room struct {
+	Name     string // what join or watch takes; unique in the fleet
+	Member   string // the hop address of the server that holds it
+	Arena    bool   // an arena, not a solo game
+	Players  int
+	Size     int // an arena's seats
+	Watchers int
+	PvP      bool
+}
+
+// Config configures a [Directory].
+type Config struct {
+	// URL is the PostgreSQL database, postgres://…
+	URL string
+	// Hop is this member's hop address, as the others dial it: its name
+	// in the directory. Required.
+	Hop string
+	// Holdings appends to rooms what this server holds now. It is called
+	// every Heartbeat, and must be quick. Required.
+	Holdings func(rooms []Room) []Room
+	// Heartbeat is how often the entry is renewed and the directory read
+	// (0: a second).
+	Heartbeat time.Duration
+	// TTL is how long an entry outlives its last heartbeat (0: 5 s).
+	TTL time.Duration
+	// Logger receives the directory's troubles (nil: slog.Default()).
+	Logger *slog.Logger
+}
+
+// claimGrace is how long a claimed name stays this member's while its
+// arena is not open yet.
+const claimGrace = 10 * time.Second
+
+// channel is the NOTIFY channel of the directory's changes.
+const channel = "poolroids_fleet"
+
+// schema is created once, under an advisory lock; its tables are unlogged:
+// the directory describes the present, which a database crash ends anyway.
+var schema = []string{
+	`CREATE UNLOGGED TABLE IF NOT EXISTS poolroids_fleet_members (
+		id      text PRIMARY KEY,
+		expires timestamptz NOT NULL
+	)`,
+	`CREATE UNLOGGED TABLE IF NOT EXISTS poolroids_fleet_rooms (
+		name     text PRIMARY KEY,
+		member   text NOT NULL REFERENCES poolroids_fleet_members (id) ON DELETE CASCADE,
+		arena    boolean NOT NULL DEFAULT true,
+		players  integer NOT NULL DEFAULT 0,
+		size     integer NOT NULL DEFAULT 0,
+		watchers integer NOT NULL DEFAULT 0,
+		pvp      boolean NOT NULL DEFAULT false,
+		claimed  timestamptz NOT NULL DEFAULT now()
+	)`,
+}
+
+// lockKey keys the advisory lock of the schema's creation.
+const lockKey = 0x666c656574 // "fleet"
+
+// Directory is this server's entry in the fleet's directory, and its view
+// of the others'. Open one with [Open]; its methods are safe for
+// concurrent use and, but for Claim, never wait on the database.
+type Directory struct {
+	cfg  Config
+	pool *pgxpool.Pool
+	log  *slog.Logger
+	stop context.CancelFunc
+	done chan struct{}
+	poke chan struct{} // a NOTIFY from another member: read again
+	once sync.Once     // of Close
+
+	mu     sync.Mutex
+	others []Room // the other members' rooms, by name
+	last   []Room // what was last published
+}
+
+// Open registers this server in the directory at cfg.URL, creating the
+// schema if needed, and keeps the entry alive until Close.
+func Open(ctx context.Context, cfg Config) (*Directory, error) {
+	if cfg.Hop == "" || cfg.Holdings == nil {
+		return nil, errors.New("fleet: Config.Hop and Holdings are required")
+	}
+	if cfg.Heartbeat <= 0 {
+		cfg.Heartbeat = time.Second
+	}
+	if cfg.TTL <= 0 {
+		cfg.TTL = 5 * time.Second
+	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	pool, err := pgxpool.New(ctx, cfg.URL)
+	if err != nil {
+		return nil, fmt.Errorf("fleet: %w", err)
+	}
+	d := &Directory{cfg: cfg, pool: pool, log: cfg.Logger, done: make(chan struct{}), poke: make(chan struct{}, 1)}
+	if err := d.create(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("fleet: %w", err)
+	}
+	// A server that restarts on the same address takes its old entry over:
+	// whatever it held died with the process.
+	if _, err := pool.Exec(ctx, `DELETE FROM poolroids_fleet_members WHERE id = $1`, cfg.Hop); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("fleet: %w", err)
+	}
+	if err := d.beat(ctx); err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("fleet: %w", err)
+	}
+	run, stop := context.WithCancel(context.Background())
+	d.stop = stop
+	go d.listen(run)
+	go d.run(run)
+	return d, nil
+}
+
+func (d *Directory) create(ctx context.Context) error {
+	return pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey); err != nil {
+			return err
+		}
+		for _, q := range schema {
+			if _, err := tx.Exec(ctx, q); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Close deregisters the server, so that it leaves every lobby at once.
+// Later calls do nothing.
+func (d *Directory) Close() { d.once.Do(d.close) }
+
+func (d *Directory) close() {
+	d.stop()
+	<-d.done
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if _, err := d.pool.Exec(ctx, `DELETE FROM poolroids_fleet_members WHERE id = $1`, d.cfg.Hop); err == nil {
+		_, _ = d.pool.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, d.cfg.Hop)
+	}
+	d.pool.Close()
+}
+
+// Rooms returns the other members' rooms, by name. The slice is the
+// caller's.
+func (d *Directory) Rooms() []Room {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Clone(d.others)
+}
+
+// Elsewhere returns the hop address of the other member that holds the
+// room called name, if one does, as the directory last read.
+func (d *Directory) Elsewhere(name string) (member string, ok bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	i, found := slices.BinarySearchFunc(d.others, name, func(r Room, n string) int { return strings.Compare(r.Name, n) })
+	if !found {
+		return "", false
+	}
+	return d.others[i].Member, true
+}
+
+// Claim writes name down as this member's, to open an arena of that name,
+// unless a live member holds it: then it returns that member's hop
+// address (this member's own when it holds it already). A claim not
+// followed by the arena's opening lapses after claimGrace.
+func (d *Directory) Claim(ctx context.Context, name string) (holder string, err error) {
+	err = d.pool.QueryRow(ctx, `
+		INSERT INTO poolroids_fleet_rooms AS r (name, member) VALUES ($1, $2)
+		ON CONFLICT (name) DO UPDATE SET member = excluded.member, claimed = now(), players = 0
+			WHERE r.member NOT IN (SELECT id FROM poolroids_fleet_members WHERE expires > now())
+		RETURNING member`, name, d.cfg.Hop).Scan(&holder)
+	if errors.Is(err, pgx.ErrNoRows) {
+		err = d.pool.QueryRow(ctx, `SELECT member FROM poolroids_fleet_rooms WHERE name = $1`, name).Scan(&holder)
+	}
+	if err != nil {
+		return "", fmt.Errorf("fleet: claiming %s: %w", name, err)
+	}
+	return holder, nil
+}
+
+// run beats until ctx is done.
+func (d *Directory) run(ctx context.Context) {
+	defer close(d.done)
+	t := time.NewTicker(d.cfg.Heartbeat)
+	defer t.Stop()
+	failing := false
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			failing = d.logged(ctx, d.beat(ctx), failing)
+		case <-d.poke:
+			failing = d.logged(ctx, d.read(ctx), failing)
+		}
+	}
+}
+
+// logged logs err when the directory starts failing, and when it is back,
+// rather than every heartbeat; it returns whether it is failing now.
+func (d *Directory) logged(ctx context.Context, err error, failing bool) bool {
+	switch {
+	case ctx.Err() != nil:
+	case err != nil && !failing:
+		d.log.Warn("fleet directory unreachable: this server drops out of the others' lobbies", "err", err)
+	case err == nil && failing:
+		d.log.Info("fleet directory back")
+	}
+	return err != nil
+}
+
+// beat renews the entry, publishes what changed of this server's rooms
+// (and tells the others when something did), then reads the directory.
+func (d *Directory) beat(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, d.cfg.Heartbeat+d.cfg.TTL/2)
+	defer cancel()
+	rooms := d.cfg.Holdings(nil)
+	slices.SortFunc(rooms, func(a, b Room) int { return strings.Compare(a.Name, b.Name) })
+	d.mu.Lock()
+	changed := !slices.Equal(rooms, d.last)
+	d.mu.Unlock()
+	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
+		ttl := d.cfg.TTL.Seconds()
+		if _, err := tx.Exec(ctx, `
+			INSERT INTO poolroids_fleet_members (id, expires) VALUES ($1, now() + $2 * interval '1 second')
+			ON CONFLICT (id) DO UPDATE SET expires = excluded.expires`, d.cfg.Hop, ttl); err != nil {
+			return err
+		}
+		// The long dead are swept by whoever beats: their rooms go with them.
+		if _, err := tx.Exec(ctx, `DELETE FROM poolroids_fleet_members WHERE expires < now() - interval '1 minute'`); err != nil {
+			return err
+		}
+		// Every beat writes the rooms again, in case the entry was swept
+		// while this server could not reach the database.
+		names := make([]string, len(rooms))
+		for i, r := range rooms {
+			names[i] = r.Name
+			if _, err := tx.Exec(ctx, `
+				INSERT INTO poolroids_fleet_rooms AS r (name, member, arena, players, size, watchers, pvp)
+				VALUES ($1, $2, $3, $4, $5, $6, $7)
+				ON CONFLICT (name) DO UPDATE SET member = excluded.member, arena = excluded.arena,
+					players = excluded.players, size = excluded.size, watchers = excluded.watchers, pvp = excluded.pvp
+				WHERE r.member = excluded.member
+					OR r.member NOT IN (SELECT id FROM poolroids_fleet_members WHERE expires > now())`,
+				r.Name, d.cfg.Hop, r.Arena, r.Players, r.Size, r.Watchers, r.PvP); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.Exec(ctx, `
+			DELETE FROM poolroids_fleet_rooms WHERE member = $1 AND NOT (name = ANY ($2))
+				AND claimed < now() - $3 * interval '1 second'`, d.cfg.Hop, names, claimGrace.Seconds()); err != nil {
+			return err
+		}
+		if !changed {
+			return nil
+		}
+		_, err := tx.Exec(ctx, `SELECT pg_notify($1, $2)`, channel, d.cfg.Hop)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	if changed {
+		d.mu.Lock()
+		d.last = rooms
+		d.mu.Unlock()
+	}
+	return d.read(ctx)
+}
+
+// read reads the other live members' rooms.
+func (d *Directory) read(ctx context.Context) error {
+	rows, _ := d.pool.Query(ctx, `
+		SELECT r.name, r.member, r.arena, r.players, r.size, r.watchers, r.pvp
+		FROM poolroids_fleet_rooms r JOIN poolroids_fleet_members m ON m.id = r.member
+		WHERE m.expires > now() AND m.id <> $1 AND r.players > 0
+		ORDER BY r.name COLLATE "C"`, d.cfg.Hop)
+	others, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Room, error) {
+		var r Room
+		err := row.Scan(&r.Name, &r.Member, &r.Arena, &r.Players, &r.Size, &r.Watchers, &r.PvP)
+		return r, err
+	})
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	d.others = others
+	d.mu.Unlock()
+	return nil
+}
+
+// listen LISTENs on a connection of its own until ctx is done, poking run
+// at every other member's change; a lost connection is made again.
+func (d *Directory) listen(ctx context.Context) {
+	for ctx.Err() == nil {
+		err := d.listenOnce(ctx)
+		if ctx.Err() != nil {
+			return
+		}
+		d.log.Warn("fleet directory: listening", "err", err)
+		select {
+		case <-ctx.Done():
+		case <-time.After(d.cfg.Heartbeat):
+		}
+	}
+}
+
+func (d *Directory) listenOnce(ctx context.Context) error {
+	pc, err := d.pool.Acquire(ctx)
+	if err != nil {
+		return err
+	}
+	// The connection LISTENs: it goes back to no one.
+	c := pc.Hijack()
+	defer c.Close(context.Background())
+	if _, err := c.Exec(ctx, "LISTEN "+channel); err != nil {
+		return err
+	}
+	for {
+		n, err := c.WaitForNotification(ctx)
+		if err != nil {
+			return err
+		}
+		if n.Payload == d.cfg.Hop {
+			continue
+		}
+		select {
+		case d.poke <- struct{}{}:
+		default:
+		}
+	}
+}

@@ -1,0 +1,211 @@
+package serve
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"net"
+	"net/netip"
+	"sync"
+
+	"github.com/gdamore/tcell/v2"
+	"golang.org/x/crypto/ssh"
+)
+
+// HopRequest is the channel request with which a relay names its player
+// ([HopPlayer]) before it asks for a terminal.
+const HopRequest = "player@poolroids"
+
+// HopPlayer is a [HopRequest]'s payload: who a relayed session plays for.
+// The relay logs in with the player's name as its SSH user name.
+type HopPlayer struct {
+	User        string // their name, the relay's user name
+	Fingerprint string // of their key, or ""
+	Addr        string // their address, host:port, as the relaying server saw it
+}
+
+var endNoPlayer = &ending{reason: "hop without a player", message: "internal error, session closed"}
+
+// hopConfig is the hop listener's SSH configuration: key is the host key
+// and the only client key let in.
+func hopConfig(key ssh.Signer) *ssh.ServerConfig {
+	want := key.PublicKey().Marshal()
+	c := &ssh.ServerConfig{ServerVersion: "SSH-2.0-poolroids", Config: algorithms}
+	c.AddHostKey(key)
+	c.PublicKeyCallback = func(_ ssh.ConnMetadata, k ssh.PublicKey) (*ssh.Permissions, error) {
+		if !bytes.Equal(k.Marshal(), want) {
+			return nil, errNotAuthorized
+		}
+		return &ssh.Permissions{}, nil
+	}
+	return c
+}
+
+// ServeHop serves the fleet's relays on ln, an address of the fleet's
+// network, until Shutdown; it needs Config.FleetKey. A relayed connection
+// skips the rate and login limits of the relay's address, which would
+// count every player of a relaying server as one: its session is counted
+// against its player's address once named (see [HopRequest]).
+func (s *Server) ServeHop(ln net.Listener) error {
+	if s.hop == nil {
+		ln.Close()
+		return errors.New("serve: ServeHop needs Config.FleetKey")
+	}
+	return s.serve(ln, true)
+}
+
+// acceptHop serves nc, a relay's connection.
+func (s *Server) acceptHop(nc net.Conn) {
+	s.mu.Lock()
+	if s.closing {
+		s.mu.Unlock()
+		nc.Close()
+		return
+	}
+	s.conns[nc] = struct{}{}
+	s.wg.Add(1)
+	s.mu.Unlock()
+	go s.serveConn(nc, &seat{t: s.tally, at: seatGone}, true)
+}
+
+// hopPlayer takes the player a relay names: the connection then counts
+// as starting from their address.
+func (c *conn) hopPlayer(p HopPlayer) bool {
+	ap, err := netip.ParseAddrPort(p.Addr)
+	if err != nil {
+		return false
+	}
+	addr := net.TCPAddrFromAddrPort(ap)
+	c.player = &p
+	c.playerAddr = addr
+	c.log.Info("relayed", "client", addr.String())
+	if reason := c.seat.rekey(key(addr)); reason != "" {
+		c.srv.refusals.note(c.log, key(addr), reason)
+		msg := "too many logins from your address, try later"
+		if reason == reasonStartups {
+			msg = "too many logins, try later"
+		}
+		c.refuse = &ending{reason: reason, message: msg}
+	}
+	return true
+}
+
+// rekey counts a relayed connection, which counted as nothing so far, as
+// starting from k, or reports why not.
+func (s *seat) rekey(k netip.Prefix) (refused string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.at != seatGone {
+		return ""
+	}
+	if refused = s.t.admit(k); refused == "" {
+		s.k, s.at = k, seatStarting
+	}
+	return refused
+}
+
+// Terminal is a session's terminal lent raw to a relay: see
+// [Session.Relay].
+type Terminal struct {
+	Term string   // the client's TERM, as it sent it
+	Env  []string // the locale and colour variables it sent, as KEY=value
+	// In is the player's input as it comes. Its Read returns io.EOF once
+	// the relay is over.
+	In  io.Reader
+	Out io.Writer // the client's terminal
+	// Size returns the window's size, clamped as a screen's is.
+	Size func() (cols, rows int)
+	// Resized receives when the window's size has changed.
+	Resized <-chan struct{}
+}
+
+// Relay lends the session's terminal to fn, raw, and returns fn's error:
+// fn relays it to another server of the fleet. A screen already
+// initialised is suspended meanwhile and resumed after, its application to
+// redraw it all. The idle limit spares the session while fn runs: the
+// other server applies its own.
+func (s Session) Relay(fn func(Terminal) error) error {
+	if s.relay == nil {
+		return errors.New("serve: a session of no server cannot relay")
+	}
+	return s.relay(fn)
+}
+
+// Hop returns the player as a relay names them: see [HopRequest].
+func (s Session) Hop() HopPlayer {
+	addr := ""
+	if s.RemoteAddr != nil {
+		addr = s.RemoteAddr.String()
+	}
+	return HopPlayer{User: s.Name, Fingerprint: s.Fingerprint, Addr: addr}
+}
+
+// relay is Session.Relay for the session on scr, tty and ch.
+func (c *conn) relay(scr tcell.Screen, tty *sshTty, term clientTerm, ch ssh.Channel, fn func(Terminal) error) error {
+	if tty.started.Load() {
+		if err := scr.Suspend(); err != nil {
+			return err
+		}
+		defer scr.Resume()
+	}
+	was := c.watching.Swap(true)
+	defer c.watching.Store(was)
+	resized := make(chan struct{}, 1)
+	tty.NotifyResize(func() {
+		select {
+		case resized <- struct{}{}:
+		default:
+		}
+	})
+	defer tty.NotifyResize(nil)
+	in := &rawInput{t: tty, quit: make(chan struct{})}
+	defer in.close()
+	return fn(Terminal{
+		Term: term.term, Env: term.env(), In: in, Out: ch, Resized: resized,
+		Size: func() (int, int) {
+			size, _ := tty.WindowSize()
+			return size.Width, size.Height
+		},
+	})
+}
+
+// rawInput reads a Tty's input unpaced, for a relay, while the screen
+// does not read it.
+type rawInput struct {
+	t    *sshTty
+	quit chan struct{}
+	mu   sync.Mutex // held by a Read: close waits for it
+	done bool
+}
+
+func (r *rawInput) Read(p []byte) (int, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	t := r.t
+	if r.done {
+		return 0, io.EOF
+	}
+	if len(t.pending) == 0 {
+		select {
+		case b, ok := <-t.data:
+			if !ok {
+				return 0, t.err
+			}
+			t.pending = b
+		case <-r.quit:
+			return 0, io.EOF
+		case <-t.stop:
+			return 0, io.EOF
+		}
+	}
+	return t.take(p), nil
+}
+
+// close ends the relay's reading: once it returns, the input is the
+// screen's again.
+func (r *rawInput) close() {
+	close(r.quit)
+	r.mu.Lock()
+	r.done = true
+	r.mu.Unlock()
+}

@@ -1,0 +1,264 @@
+package serve
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"net"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"golang.org/x/crypto/ssh"
+)
+
+// startHop starts a server with a fleet key, serving the fleet's relays
+// too; it returns the hop's address and the key.
+func startHop(t *testing.T, cfg Config) (ts *testServer, hop string, key ssh.Signer) {
+	t.Helper()
+	key = newKey(t)
+	cfg.FleetKey = key
+	ts = startServer(t, cfg)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() { _ = ts.ServeHop(ln) }()
+	return ts, ln.Addr().String(), key
+}
+
+// dialHop logs in to the hop at addr as user, the player it relays, with
+// key, checking that the hop answers with the fleet's key.
+func dialHop(addr, user string, key, fleet ssh.Signer) (*ssh.Client, error) {
+	return ssh.Dial("tcp", addr, &ssh.ClientConfig{
+		User:            user,
+		Auth:            []ssh.AuthMethod{ssh.PublicKeys(key)},
+		HostKeyCallback: ssh.FixedHostKey(fleet.PublicKey()),
+		Timeout:         5 * time.Second,
+	})
+}
+
+// TestHopPlayer: a relayed session plays as the player the relay names,
+// not as the relay: the game gets their name and key, the log their
+// address.
+func TestHopPlayer(t *testing.T) {
+	ts, hop, key := startHop(t, Config{})
+	c, err := dialHop(hop, "ann", key, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	p := play(t, c, ptyOpts{w: 80, h: 24, hop: &HopPlayer{User: "ann", Fingerprint: "SHA256:abcdefghijk", Addr: "10.1.2.3:4567"}})
+	p.waitScreen(t, "player ann abcdefgh")
+	p.keys(t, "q")
+	if code := p.exit(t); code != 0 {
+		t.Errorf("exit status %d, want 0", code)
+	}
+	if log := ts.log.String(); !strings.Contains(log, "client=10.1.2.3:4567") {
+		t.Errorf("the log never names the player's address:\n%s", log)
+	}
+}
+
+// TestHopLimits: the holding server counts relayed games against the
+// player's address: a second game from one address is refused as it
+// would be from that address directly, while a player of another
+// address, through the same relay, plays.
+func TestHopLimits(t *testing.T) {
+	_, hop, key := startHop(t, Config{MaxPerAddress: 1})
+	start := func(addr string) *player {
+		t.Helper()
+		c, err := dialHop(hop, "p", key, key) // a connection a player, as a relay's
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		return play(t, c, ptyOpts{w: 80, h: 24, hop: &HopPlayer{User: "p", Addr: addr}})
+	}
+	first := start("10.1.2.3:1")
+	first.waitScreen(t, "frame")
+	second := start("10.1.2.3:2")
+	second.waitScreen(t, "too many games from your address")
+	if code := second.exit(t); code != 1 {
+		t.Errorf("second game from one address: status %d, want 1", code)
+	}
+	other := start("10.9.9.9:1")
+	other.waitScreen(t, "frame")
+	for _, p := range []*player{first, other} {
+		p.keys(t, "q")
+		p.exit(t)
+	}
+}
+
+// TestHopClosed: only the fleet's key opens the hop; a session on it that
+// names no player is refused; and the public port takes no relay's word.
+func TestHopClosed(t *testing.T) {
+	ts, hop, key := startHop(t, Config{})
+	if _, err := dialHop(hop, "ann", newKey(t), key); err == nil || !strings.Contains(err.Error(), "unable to authenticate") {
+		t.Errorf("another key on the hop: %v, want refused", err)
+	}
+	c, err := dialHop(hop, "ann", key, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	p := play(t, c, ptyOpts{w: 80, h: 24})
+	if code := p.exit(t); code != 1 {
+		t.Errorf("a hop session without a player: status %d, want 1", code)
+	}
+	if log := ts.log.String(); !strings.Contains(log, "hop without a player") {
+		t.Errorf("the log never says why:\n%s", log)
+	}
+
+	pub := ts.mustDial(t, "mallory", newKey(t))
+	sess, err := pub.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	ok, err := sess.SendRequest(HopRequest, true, ssh.Marshal(HopPlayer{User: "ann", Addr: "10.1.2.3:1"}))
+	if ok || err != nil {
+		t.Errorf("%s on the public port: %v, %v; want refused", HopRequest, ok, err)
+	}
+}
+
+// relayPlay is a game that lends its terminal to a relay on r: the relay
+// writes "relayed" and its TERM, and the window's size when it changes,
+// and reads until an x; then the game shows "back" and the keys it gets
+// again.
+func relayPlay(_ context.Context, scr tcell.Screen, s Session) (int, error) {
+	if err := scr.Init(); err != nil {
+		return 0, err
+	}
+	defer scr.Fini()
+	show := func(text string) {
+		scr.Clear()
+		for x, r := range text {
+			scr.SetContent(x, 0, r, nil, tcell.StyleDefault)
+		}
+		scr.Show()
+	}
+	show("ready")
+	for {
+		ev, ok := scr.PollEvent().(*tcell.EventKey)
+		switch {
+		case !ok:
+			continue
+		case ev.Rune() == 'q':
+			return 0, nil
+		case ev.Rune() != 'r':
+			show("key " + string(ev.Rune()))
+			continue
+		}
+		err := s.Relay(func(t Terminal) error {
+			_, _ = io.WriteString(t.Out, "\x1b[2J\x1b[Hrelayed "+t.Term)
+			read := make(chan error, 1)
+			go func() {
+				var got []byte
+				buf := make([]byte, 16)
+				for !bytes.Contains(got, []byte("x")) {
+					n, err := t.In.Read(buf)
+					if err != nil {
+						read <- err
+						return
+					}
+					got = append(got, buf[:n]...)
+				}
+				read <- nil
+			}()
+			for {
+				select {
+				case err := <-read:
+					return err
+				case <-t.Resized:
+					w, h := t.Size()
+					_, _ = fmt.Fprintf(t.Out, " size %dx%d", w, h)
+				}
+			}
+		})
+		if err != nil {
+			return 0, err
+		}
+		show("back")
+	}
+}
+
+// TestRelayLends: Session.Relay lends the terminal raw to the relay, with
+// its window changes, and gives it back to the screen after: what the
+// player types then is the game's again.
+func TestRelayLends(t *testing.T) {
+	ts := startServer(t, Config{Play: relayPlay})
+	p := play(t, ts.mustDial(t, "ann", nil), ptyOpts{w: 80, h: 24})
+	p.waitScreen(t, "ready")
+	p.keys(t, "r")
+	p.waitScreen(t, "relayed xterm-256color")
+	if err := p.sess.WindowChange(30, 100); err != nil {
+		t.Fatal(err)
+	}
+	p.waitScreen(t, "size 100x30")
+	p.keys(t, "abx")
+	p.waitScreen(t, "back")
+	p.keys(t, "k")
+	p.waitScreen(t, "key k")
+	p.keys(t, "q")
+	if code := p.exit(t); code != 0 {
+		t.Errorf("exit status %d, want 0", code)
+	}
+}
+
+// TestHopLogins: the logins per address count a relayed player's too:
+// one from an address already logging in, through the relay, is refused.
+func TestHopLogins(t *testing.T) {
+	ts, hop, key := startHop(t, Config{MaxStartupsPerAddress: 1})
+	c, err := dialHop(hop, "ann", key, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	sess, err := c.NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer sess.Close()
+	// Named, and yet to ask for a game: logging in.
+	if ok, err := sess.SendRequest(HopRequest, true, ssh.Marshal(HopPlayer{User: "ann", Addr: "10.1.2.3:1"})); !ok || err != nil {
+		t.Fatalf("%s: %v, %v", HopRequest, ok, err)
+	}
+	c2, err := dialHop(hop, "bob", key, key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	p := play(t, c2, ptyOpts{w: 80, h: 24, hop: &HopPlayer{User: "bob", Addr: "10.1.2.3:2"}})
+	if code := p.exit(t); code != 1 {
+		t.Errorf("a second login from one address: status %d, want 1", code)
+	}
+	if log := ts.log.String(); !strings.Contains(log, reasonStartupsPer) {
+		t.Errorf("the log never says why:\n%s", log)
+	}
+}
+
+// TestHopRefusalsByAddress: a wrong key on the hop is a refusal of the
+// address it came from, logged at once for each address.
+func TestHopRefusalsByAddress(t *testing.T) {
+	ts, hop, key := startHop(t, Config{})
+	for _, from := range []string{"127.0.0.1", "127.0.0.2"} {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
+		nc, err := d.Dial("tcp", hop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, _, _, err = ssh.NewClientConn(nc, hop, &ssh.ClientConfig{
+			User: "fleet", Auth: []ssh.AuthMethod{ssh.PublicKeys(newKey(t))},
+			HostKeyCallback: ssh.FixedHostKey(key.PublicKey()),
+		})
+		nc.Close()
+		if err == nil {
+			t.Fatalf("another key from %s opened the hop", from)
+		}
+	}
+	if !waitUntil(t, func() bool { return strings.Count(ts.log.String(), "reason=\"authentication failed\"") == 2 }) {
+		t.Errorf("want one refusal logged for each address:\n%s", ts.log.String())
+	}
+}
