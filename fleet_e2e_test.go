@@ -192,7 +192,7 @@ func TestFleetInTmux(t *testing.T) {
 	// back to B's lobby.
 	lobbies[1].send("Down", "Enter")
 	lobbies[1].waitFor("eve in den through B's lobby", 15*time.Second, shows("arena den", "ann", "bob", "eve"))
-	lobbies[1].send("q")
+	lobbies[1].send("q", "q") // q asks first in a game
 	lobbies[1].waitFor("B's lobby again", 15*time.Second, shows("Play solo", "ARENAS"))
 
 	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
