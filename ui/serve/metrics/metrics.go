@@ -192,7 +192,7 @@ var (
 	descWatchers = prometheus.NewDesc("poolroids_watchers", "Watchers of live games now.", nil, nil)
 	poolLabels   = []string{"strategy", "pool"}
 	descAcquires = prometheus.NewDesc("poolroids_pool_acquires_total", "Items the live games' pools handed out.", poolLabels, nil)
-	descMisses   = prometheus.NewDesc("poolroids_pool_misses_total", "Acquires the live games' pools refused, being full.", poolLabels, nil)
+	descMisses   = prometheus.NewDesc("poolroids_pool_misses_total", "Acquires the live games' pools refused: being full, or (bullets) over a ship's share.", poolLabels, nil)
 	descInUse    = prometheus.NewDesc("poolroids_pool_in_use", "Items in use in the live games' pools now.", poolLabels, nil)
 	descCapacity = prometheus.NewDesc("poolroids_pool_capacity", "Capacity of the live games' pools now.", poolLabels, nil)
 )
@@ -247,7 +247,9 @@ func (g *games) Collect(ch chan<- prometheus.Metric) {
 				players++
 			}
 		}
-		g.add(seen, poolOf{w, poolBullets}, w.Bullets().Stats())
+		bullets := w.Bullets().Stats()
+		bullets.Misses += w.OverShare() // refused with room to spare: the ship's share was in flight
+		g.add(seen, poolOf{w, poolBullets}, bullets)
 		g.add(seen, poolOf{w, poolDebris}, w.Debris().Stats())
 	})
 	g.seen = seen // the games gone since the last scrape drop out

@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -101,5 +102,37 @@ func TestFrameAllocs(t *testing.T) {
 	m := New()
 	if n := testing.AllocsPerRun(100, func() { m.Frame(true, 120) }); n != 0 {
 		t.Errorf("Frame allocates %v times", n)
+	}
+}
+
+// A shot refused over its ship's share counts as a bullet miss, as the
+// panel counts it.
+func TestMissesOverShare(t *testing.T) {
+	live, err := hub.NewLive(nil, hub.LiveConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := New()
+	m.Games(live)
+	var mu sync.RWMutex
+	w, err := game.New(game.Config{Seed: 1}) // the shipped set: four shots a ship
+	if err != nil {
+		t.Fatal(err)
+	}
+	live.Add("a", &mu, solo{w}, true)
+	for range 2 * game.TPS {
+		w.Step(game.Input{Fire: true})
+	}
+	if w.OverShare() == 0 {
+		t.Fatal("a ship firing for 2 s was refused no shot over its share")
+	}
+	want := fmt.Sprintf(`
+# HELP poolroids_pool_misses_total Acquires the live games' pools refused: being full, or (bullets) over a ship's share.
+# TYPE poolroids_pool_misses_total counter
+poolroids_pool_misses_total{pool="bullets",strategy="freelist"} %d
+poolroids_pool_misses_total{pool="debris",strategy="freelist"} 0
+`, w.OverShare()+w.Bullets().Stats().Misses)
+	if err := testutil.GatherAndCompare(m.Registry(), strings.NewReader(want), "poolroids_pool_misses_total"); err != nil {
+		t.Error(err)
 	}
 }
