@@ -54,11 +54,26 @@ func (s *Server) ServeHop(ln net.Listener) error {
 	return s.serve(ln, true)
 }
 
-// acceptHop serves nc, a relay's connection.
+// maxHopLogins bounds the hop's connections still in their handshake: a
+// fleet member's relays log in one by one, and anyone else who reaches
+// the port, with no key to log in with, holds no more than these for
+// LoginTimeout each.
+const maxHopLogins = 16
+
+// acceptHop serves nc, a relay's connection, if fewer than maxHopLogins are
+// logging in.
 func (s *Server) acceptHop(nc net.Conn) {
+	select {
+	case s.hopLogins <- struct{}{}: // given back by serveConn after the handshake
+	default:
+		s.refusals.note(s.log, key(nc.RemoteAddr()), "hop logins full", "addr", nc.RemoteAddr().String())
+		nc.Close()
+		return
+	}
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
+		<-s.hopLogins
 		nc.Close()
 		return
 	}

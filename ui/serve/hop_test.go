@@ -1,8 +1,10 @@
 package serve
 
 import (
+	"bufio"
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -261,4 +263,42 @@ func TestHopRefusalsByAddress(t *testing.T) {
 	if !waitUntil(t, func() bool { return strings.Count(ts.log.String(), "reason=\"authentication failed\"") == 2 }) {
 		t.Errorf("want one refusal logged for each address:\n%s", ts.log.String())
 	}
+}
+
+// Connections to the hop that never log in hold at most maxHopLogins
+// places: one more is closed at once, and the places come back when they
+// go, for the fleet's relays.
+func TestHopLoginsBounded(t *testing.T) {
+	ts, hop, key := startHop(t, Config{})
+	var idle []net.Conn
+	for range maxHopLogins {
+		nc, err := net.Dial("tcp", hop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		idle = append(idle, nc)
+		// The server's version line: it holds the connection.
+		_ = nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if line, err := bufio.NewReader(nc).ReadString('\n'); !strings.HasPrefix(line, "SSH-2.0-") {
+			t.Fatalf("connection %d: read %q, %v; want the server's version", len(idle), line, err)
+		}
+	}
+	extra, err := net.Dial("tcp", hop)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer extra.Close()
+	_ = extra.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := extra.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+		t.Errorf("one connection more than the hop's logins: read %v, want it closed", err)
+	}
+	waitLog(t, ts, "hop logins full")
+	for _, nc := range idle {
+		nc.Close()
+	}
+	c, err := dialHop(hop, "ann", key, key)
+	if err != nil {
+		t.Fatalf("a relay once the idle connections are gone: %v", err)
+	}
+	c.Close()
 }

@@ -103,16 +103,18 @@ type Config struct {
 // own game. Make one with [New], run it with [Server.Serve] and stop it
 // with [Server.Shutdown].
 type Server struct {
-	cfg      Config
-	ssh      *ssh.ServerConfig
-	hop      *ssh.ServerConfig // nil without a FleetKey
-	limit    *limiter          // nil: no rate limit
-	tally    *tally
-	refusals *refusals
-	log      *slog.Logger
-	key      string  // the host key's SHA256 fingerprint, for players to check
-	idle     *ending // the idle ending, which names the limit
-	expire   *ending // likewise for MaxTime
+	cfg Config
+	ssh *ssh.ServerConfig
+	hop *ssh.ServerConfig // nil without a FleetKey
+	// hopLogins holds a token for each hop connection in its handshake.
+	hopLogins chan struct{}
+	limit     *limiter // nil: no rate limit
+	tally     *tally
+	refusals  *refusals
+	log       *slog.Logger
+	key       string  // the host key's SHA256 fingerprint, for players to check
+	idle      *ending // the idle ending, which names the limit
+	expire    *ending // likewise for MaxTime
 
 	base    context.Context // parent of every connection; Shutdown cancels it
 	stopAll context.CancelCauseFunc
@@ -222,6 +224,7 @@ func New(cfg Config) (*Server, error) {
 	s.refusals.obs = cfg.Observer
 	if cfg.FleetKey != nil {
 		s.hop = hopConfig(cfg.FleetKey)
+		s.hopLogins = make(chan struct{}, maxHopLogins)
 	}
 	if cfg.ConnPerMinute > 0 {
 		s.limit = newLimiter(float64(cfg.ConnPerMinute)/60, cfg.ConnBurst, maxTracked)

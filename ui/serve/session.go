@@ -159,6 +159,9 @@ func (s *Server) serveConn(nc net.Conn, seat *seat, hop bool) {
 		config, k = s.hop, key(nc.RemoteAddr())
 	}
 	sc, chans, reqs, err := s.handshake(nc, config)
+	if hop {
+		<-s.hopLogins
+	}
 	if err != nil {
 		if _, ok := errors.AsType[*ssh.ServerAuthError](err); ok {
 			s.refusals.note(s.log, k, "authentication failed", "addr", addr)
