@@ -12,7 +12,6 @@ import (
 	"poolroids/game"
 	"poolroids/game/replay"
 	"poolroids/levels"
-	"poolroids/pool"
 )
 
 // maxRecordSteps bounds -steps: about 78 hours of game.
@@ -31,7 +30,7 @@ func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	pressure := fs.Bool("stress", false, "record the stress mode's game: the max-pressure autopilot on the pressure level set (or -levels)")
 	ships := fs.Int("ships", 1, fmt.Sprintf("`N` ship slots, 1..%d: more than one records an arena, an autopilot in every slot", game.MaxShips))
 	pvp := fs.Bool("pvp", false, "with -ships: bullets hit ships too")
-	strategy := fs.String("strategy", "", "pool strategy `NAME` to record with: "+pool.StrategyNames()+" (default: the level set's)")
+	strategy := addStrategyFlag(fs, "pool strategy `NAME` to record with", false)
 	g := addGameFlags(fs, "record")
 	path, code, done := parseFileFlags(fs, args, stderr, "FILE to write")
 	if done {
@@ -47,16 +46,9 @@ func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *pvp && *ships < 2 {
 		return bad("-pvp: with -ships 2 or more (one ship has no one to hit)")
 	}
-	cfg := game.Config{Seed: *seed, Bullets: *g.bullets, Debris: *g.debris, Ships: *ships}
+	cfg := game.Config{Seed: *seed, Strategy: strategy.s, Bullets: *g.bullets, Debris: *g.debris, Ships: *ships}
 	if *pvp {
 		cfg.Mode = game.PvP
-	}
-	if *strategy != "" {
-		s, err := pool.ParseStrategy(*strategy)
-		if err != nil {
-			return bad("-strategy: %v", err)
-		}
-		cfg.Strategy = s
 	}
 	set, err := g.load()
 	if err != nil {
