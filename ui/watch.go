@@ -235,7 +235,7 @@ func (s *session) offer() {
 	}
 	s.mu.Lock() // a watcher may read s.solo as soon as Add has listed it
 	defer s.mu.Unlock()
-	s.solo = s.opts.Live.Add(WatchName(name), &s.mu, s, !s.opts.Hidden)
+	s.solo = s.opts.Live.Add(hub.FitName(name), &s.mu, s, !s.opts.Hidden)
 }
 
 // toggleOpen opens the solo game to watchers or hides it (o); its
@@ -250,31 +250,4 @@ func (s *session) toggleOpen() {
 	case s.seat != nil:
 		s.tell("an arena is always open to watchers")
 	}
-}
-
-// WatchName fits a player's name to what `watch NAME` takes (see
-// serve.ArenaName): ASCII letters (lowered), digits, - and _, at most 16,
-// not starting with - or _; "player" when nothing is left.
-func WatchName(name string) string {
-	b := make([]byte, 0, 16)
-	for _, r := range name {
-		b = appendNameRune(b, r)
-	}
-	if len(b) == 0 {
-		return "player"
-	}
-	return string(b)
-}
-
-// appendNameRune appends r to b, a name as join, new and watch take it,
-// if the rule allows r there: ASCII letters (lowered), digits, and - or _
-// after the first; at most 16.
-func appendNameRune(b []byte, r rune) []byte {
-	if 'A' <= r && r <= 'Z' {
-		r += 'a' - 'A'
-	}
-	if len(b) < 16 && ('a' <= r && r <= 'z' || '0' <= r && r <= '9' || (r == '-' || r == '_') && len(b) > 0) {
-		return append(b, byte(r))
-	}
-	return b
 }

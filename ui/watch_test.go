@@ -10,21 +10,6 @@ import (
 	"poolroids/game/hub"
 )
 
-func TestWatchName(t *testing.T) {
-	for in, want := range map[string]string{
-		"ann":                     "ann",
-		"Ann Smith":               "annsmith",
-		"_x-1":                    "x-1",
-		"été":                     "t",
-		"☃":                       "player",
-		"a_very_long_name_indeed": "a_very_long_name",
-	} {
-		if got := WatchName(in); got != want {
-			t.Errorf("WatchName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // watcherOf is a session watching w, drawn on a simulation screen of
 // w×h cells as Watch sets it up, without its goroutines.
 func watcherOf(t testing.TB, hw *hub.Watcher, w, h int) (*session, tcell.SimulationScreen) {
