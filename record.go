@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"poolroids/game"
 	"poolroids/game/replay"
 	"poolroids/levels"
+	"poolroids/levels/regfile"
 )
 
 // maxRecordSteps bounds -steps: about 78 hours of game.
@@ -80,35 +80,33 @@ func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 // recordFile records steps of the autopilot playing cfg into path,
-// atomically: into a temporary file beside it, renamed when complete. It
-// returns the file's size and the steps it holds. When ctx is done it
-// still writes the steps played so far, and returns ctx's error.
+// atomically (see [regfile.Write]). It returns the file's size and the
+// steps it holds. When ctx is done it still writes the steps played so
+// far, and returns ctx's error.
 func recordFile(ctx context.Context, path string, cfg game.Config, steps int, pressure bool) (size int64, n uint64, err error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() { // else the rename says "file exists"
-		return 0, 0, fmt.Errorf("%s is a directory", path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	var playErr error
+	err = regfile.Write(path, func(w io.Writer) error {
+		opt := replay.Options{Out: w}
+		if cfg.Ships <= 1 {
+			opt.Players = []string{"autopilot"} // more slots are named as they join
+		}
+		rec, err := replay.NewRecorder(cfg, opt)
+		if err != nil {
+			return err
+		}
+		playErr = replay.Autoplay(ctx, rec, steps, pressure)
+		n = rec.Steps()
+		if err := rec.Close(); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		return nil
+	})
 	if err != nil {
 		return 0, 0, err
 	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	opt := replay.Options{Out: tmp}
-	if cfg.Ships <= 1 {
-		opt.Players = []string{"autopilot"} // more slots are named as they join
-	}
-	rec, err := replay.NewRecorder(cfg, opt)
+	st, err := os.Stat(path)
 	if err != nil {
-		tmp.Close()
 		return 0, 0, err
 	}
-	playErr := replay.Autoplay(ctx, rec, steps, pressure)
-	err = errors.Join(rec.Close(), tmp.Sync())
-	st, serr := tmp.Stat()
-	if err = errors.Join(err, serr, tmp.Close()); err != nil {
-		return 0, 0, fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return 0, 0, err
-	}
-	return st.Size(), rec.Steps(), playErr
+	return st.Size(), n, playErr
 }
