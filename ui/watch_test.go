@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -109,7 +110,9 @@ func TestWatchSoloDraw(t *testing.T) {
 
 // TestWatchArenaDraw: a watcher of an arena sees its ships, its players
 // box and how many watch, and a frame allocates nothing.
-func TestWatchArenaDraw(t *testing.T) {
+func TestWatchArenaDraw(t *testing.T) { synctest.Test(t, testWatchArenaDraw) }
+
+func testWatchArenaDraw(t *testing.T) {
 	h, err := hub.New(hub.Config{})
 	if err != nil {
 		t.Fatal(err)
