@@ -83,7 +83,7 @@ func play(args []string, stderr io.Writer) int {
 		"       poolroids stress [flags]       profile the pool strategies (stress -h)\n"+
 		"       poolroids record [flags] FILE  record an autopilot game (record -h)\n"+
 		"       poolroids replay [flags] FILE  watch a replay, or --check it (replay -h)", stderr)
-	strategy := fs.String("strategy", "", "pool strategy `NAME` to start with: "+pool.StrategyNames()+" (default: the level set's)")
+	strategy := addStrategyFlag(fs, "pool strategy `NAME` to start with", false)
 	game := addGameFlags(fs, "play")
 	seed := fs.Uint64("seed", 0, "world seed `N`; 0 picks one from the clock")
 	view := addViewFlags(fs)
@@ -93,16 +93,9 @@ func play(args []string, stderr io.Writer) int {
 		return code
 	}
 	bad := func(format string, a ...any) int { return usageError(stderr, fs.Name(), format, a...) }
-	opts := ui.Options{Seed: *seed, FPS: *view.fps, ASCII: *view.ascii, Bullets: *game.bullets, Debris: *game.debris, Stress: *stress}
+	opts := ui.Options{Seed: *seed, FPS: *view.fps, ASCII: *view.ascii, Strategy: strategy.s, Bullets: *game.bullets, Debris: *game.debris, Stress: *stress}
 	if err := view.check(); err != nil {
 		return bad("%v", err)
-	}
-	if *strategy != "" {
-		s, err := pool.ParseStrategy(*strategy)
-		if err != nil {
-			return bad("-strategy: %v", err)
-		}
-		opts.Strategy = s
 	}
 	if opts.Seed == 0 {
 		opts.Seed = uint64(time.Now().UnixNano())
@@ -202,6 +195,60 @@ func usageError(stderr io.Writer, cmd, format string, a ...any) int {
 	return 2
 }
 
+// strategyFlag is -strategy, which play, serve, record and replay share: a
+// pool strategy's name, checked as it is parsed, so that a bad one ends
+// the command with the flag package's message and usage. Its zero value,
+// s == "", means the level set's strategies.
+type strategyFlag struct {
+	s        pool.Strategy
+	all      bool // "all" was given: one run per strategy
+	allowAll bool // "all" is accepted
+}
+
+// addStrategyFlag defines -strategy on fs; use says what the command does
+// with the strategy, before the list of names. allowAll accepts "all" too.
+func addStrategyFlag(fs *flag.FlagSet, use string, allowAll bool) *strategyFlag {
+	f := &strategyFlag{allowAll: allowAll}
+	def := " (default: the level set's)"
+	if allowAll {
+		def = ""
+	}
+	fs.Var(f, "strategy", use+": "+pool.StrategyNames()+def)
+	return f
+}
+
+func (f *strategyFlag) String() string {
+	if f.all {
+		return "all"
+	}
+	return string(f.s)
+}
+
+func (f *strategyFlag) Set(name string) error {
+	if f.allowAll && name == "all" {
+		f.s, f.all = "", true
+		return nil
+	}
+	s, err := pool.ParseStrategy(name)
+	f.s, f.all = s, false
+	return err
+}
+
+// addFPSFlag defines -fps on fs, the redraws a second of play, replay and
+// serve; more adds to its usage. [checkFPS] checks it.
+func addFPSFlag(fs *flag.FlagSet, more string) *int {
+	return fs.Int("fps", ui.DefaultFPS, fmt.Sprintf("`N` screen redraws per second, 1..%d%s", ui.MaxFPS, more))
+}
+
+// checkFPS checks -fps by ui's rule; its error is the message for a bad
+// flag.
+func checkFPS(fps int) error {
+	if err := ui.CheckFPS(fps); err != nil {
+		return fmt.Errorf("-fps %d: %w", fps, err)
+	}
+	return nil
+}
+
 // viewFlags are the flags of how the terminal shows the game, which play
 // and replay share.
 type viewFlags struct {
@@ -211,18 +258,13 @@ type viewFlags struct {
 
 func addViewFlags(fs *flag.FlagSet) viewFlags {
 	return viewFlags{
-		fps:   fs.Int("fps", 30, "`N` screen redraws per second, 1..240"),
+		fps:   addFPSFlag(fs, ""),
 		ascii: fs.Bool("ascii", false, "draw with ASCII characters instead of braille"),
 	}
 }
 
 // check checks the values; its error is the message for a bad flag.
-func (v viewFlags) check() error {
-	if *v.fps < 1 || *v.fps > 240 {
-		return fmt.Errorf("-fps %d: want 1..240", *v.fps)
-	}
-	return nil
-}
+func (v viewFlags) check() error { return checkFPS(*v.fps) }
 
 // gameFlags are the flags of the game itself that play, serve and stress
 // share: the level set and the pool capacities.

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -51,5 +53,47 @@ func TestPlayBadFlags(t *testing.T) {
 	var stderr bytes.Buffer
 	if code := play([]string{"--levels", broken}, &stderr); !strings.Contains(stderr.String(), `field "sped_max": unknown field`) {
 		t.Errorf("broken level: exit %d, stderr %q; want the file, line and field", code, stderr.String())
+	}
+}
+
+// TestSharedFlags checks that the flags commands share are one definition:
+// each command refuses the same bad -strategy and -fps with the same
+// message, exit 2 and its usage.
+func TestSharedFlags(t *testing.T) {
+	commands := []struct {
+		name string
+		fps  bool // has -fps
+		run  func(args []string, stderr *bytes.Buffer) int
+	}{
+		{"play", true, func(args []string, stderr *bytes.Buffer) int { return play(args, stderr) }},
+		{"serve", true, func(args []string, stderr *bytes.Buffer) int {
+			return serveMain(context.Background(), args, stderr)
+		}},
+		{"record", false, func(args []string, stderr *bytes.Buffer) int {
+			return recordMain(context.Background(), append(args, "f"), io.Discard, stderr)
+		}},
+		{"replay", true, func(args []string, stderr *bytes.Buffer) int {
+			return replayMain(context.Background(), append(args, "f"), io.Discard, stderr)
+		}},
+	}
+	cases := []struct {
+		args []string
+		fps  bool
+		want string
+	}{
+		{[]string{"-strategy", "heap"}, false, `invalid value "heap" for flag -strategy: pool: unknown strategy "heap"`},
+		{[]string{"-fps", "0"}, true, "-fps 0: want 1..240"},
+		{[]string{"-fps", "241"}, true, "-fps 241: want 1..240"},
+	}
+	for _, c := range commands {
+		for _, tt := range cases {
+			if tt.fps && !c.fps {
+				continue
+			}
+			var stderr bytes.Buffer
+			if code := c.run(tt.args, &stderr); code != 2 || !strings.Contains(stderr.String(), tt.want) || !strings.Contains(stderr.String(), "usage: poolroids") {
+				t.Errorf("%s %q: exit %d, stderr:\n%s\nwant 2, %q and a usage line", c.name, tt.args, code, stderr.String(), tt.want)
+			}
+		}
 	}
 }

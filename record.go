@@ -6,13 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"time"
 
 	"poolroids/game"
 	"poolroids/game/replay"
 	"poolroids/levels"
-	"poolroids/pool"
+	"poolroids/levels/regfile"
 )
 
 // maxRecordSteps bounds -steps: about 78 hours of game.
@@ -31,7 +30,7 @@ func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	pressure := fs.Bool("stress", false, "record the stress mode's game: the max-pressure autopilot on the pressure level set (or -levels)")
 	ships := fs.Int("ships", 1, fmt.Sprintf("`N` ship slots, 1..%d: more than one records an arena, an autopilot in every slot", game.MaxShips))
 	pvp := fs.Bool("pvp", false, "with -ships: bullets hit ships too")
-	strategy := fs.String("strategy", "", "pool strategy `NAME` to record with: "+pool.StrategyNames()+" (default: the level set's)")
+	strategy := addStrategyFlag(fs, "pool strategy `NAME` to record with", false)
 	g := addGameFlags(fs, "record")
 	path, code, done := parseFileFlags(fs, args, stderr, "FILE to write")
 	if done {
@@ -47,16 +46,9 @@ func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if *pvp && *ships < 2 {
 		return bad("-pvp: with -ships 2 or more (one ship has no one to hit)")
 	}
-	cfg := game.Config{Seed: *seed, Bullets: *g.bullets, Debris: *g.debris, Ships: *ships}
+	cfg := game.Config{Seed: *seed, Strategy: strategy.s, Bullets: *g.bullets, Debris: *g.debris, Ships: *ships}
 	if *pvp {
 		cfg.Mode = game.PvP
-	}
-	if *strategy != "" {
-		s, err := pool.ParseStrategy(*strategy)
-		if err != nil {
-			return bad("-strategy: %v", err)
-		}
-		cfg.Strategy = s
 	}
 	set, err := g.load()
 	if err != nil {
@@ -88,35 +80,33 @@ func recordMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 }
 
 // recordFile records steps of the autopilot playing cfg into path,
-// atomically: into a temporary file beside it, renamed when complete. It
-// returns the file's size and the steps it holds. When ctx is done it
-// still writes the steps played so far, and returns ctx's error.
+// atomically (see [regfile.Write]). It returns the file's size and the
+// steps it holds. When ctx is done it still writes the steps played so
+// far, and returns ctx's error.
 func recordFile(ctx context.Context, path string, cfg game.Config, steps int, pressure bool) (size int64, n uint64, err error) {
-	if fi, err := os.Stat(path); err == nil && fi.IsDir() { // else the rename says "file exists"
-		return 0, 0, fmt.Errorf("%s is a directory", path)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	var playErr error
+	err = regfile.Write(path, func(w io.Writer) error {
+		opt := replay.Options{Out: w}
+		if cfg.Ships <= 1 {
+			opt.Players = []string{"autopilot"} // more slots are named as they join
+		}
+		rec, err := replay.NewRecorder(cfg, opt)
+		if err != nil {
+			return err
+		}
+		playErr = replay.Autoplay(ctx, rec, steps, pressure)
+		n = rec.Steps()
+		if err := rec.Close(); err != nil {
+			return fmt.Errorf("writing %s: %w", path, err)
+		}
+		return nil
+	})
 	if err != nil {
 		return 0, 0, err
 	}
-	defer os.Remove(tmp.Name()) // fails harmlessly once renamed
-	opt := replay.Options{Out: tmp}
-	if cfg.Ships <= 1 {
-		opt.Players = []string{"autopilot"} // more slots are named as they join
-	}
-	rec, err := replay.NewRecorder(cfg, opt)
+	st, err := os.Stat(path)
 	if err != nil {
-		tmp.Close()
 		return 0, 0, err
 	}
-	playErr := replay.Autoplay(ctx, rec, steps, pressure)
-	err = errors.Join(rec.Close(), tmp.Sync())
-	st, serr := tmp.Stat()
-	if err = errors.Join(err, serr, tmp.Close()); err != nil {
-		return 0, 0, fmt.Errorf("writing %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return 0, 0, err
-	}
-	return st.Size(), rec.Steps(), playErr
+	return st.Size(), n, playErr
 }

@@ -69,7 +69,7 @@ func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		"every recorded checksum: exit 0 when all match, 1 naming the first step\n"+
 		"that differs, 2 for a file it cannot read.", stderr)
 	check := fs.Bool("check", false, "replay headless and check the checksums")
-	strategy := fs.String("strategy", "", "hold the pools to strategy `NAME` (or with --check all: one replay per strategy) instead of the recorded ones: "+pool.StrategyNames())
+	strategy := addStrategyFlag(fs, "hold the pools to strategy `NAME` (or with --check all: one replay per strategy) instead of the recorded ones", true)
 	view := addViewFlags(fs)
 	path, code, done := parseFileFlags(fs, args, stderr, "replay FILE")
 	if done {
@@ -79,20 +79,12 @@ func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	if err := view.check(); err != nil {
 		return bad("%v", err)
 	}
-	strategies := []pool.Strategy{""}
-	switch *strategy {
-	case "":
-	case "all":
+	strategies := []pool.Strategy{strategy.s}
+	if strategy.all {
 		if !*check {
 			return bad("-strategy all: one replay per strategy is for --check; name one strategy to watch")
 		}
 		strategies = pool.Strategies()
-	default:
-		s, err := pool.ParseStrategy(*strategy)
-		if err != nil {
-			return bad("-strategy: %v", err)
-		}
-		strategies[0] = s
 	}
 	data, err := regfile.Read(path, maxReplaySize)
 	if err != nil {

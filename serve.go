@@ -18,7 +18,6 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
-	"poolroids/pool"
 	"poolroids/ui"
 	"poolroids/ui/scores"
 	"poolroids/ui/serve"
@@ -58,9 +57,9 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	maxTime := fs.Duration("max-time", 2*time.Hour, "end a game after this long in any case")
 	connRate := fs.Int("conn-rate", 30, "`N` connections a minute one address may open, after a burst of 10; 0: no limit")
 	scorePath := addScoresFlag(fs, ", or a PostgreSQL URL postgres://… that many servers may share", "the config dir's poolroids/serve-scores.json")
-	strategy := fs.String("strategy", "", "pool strategy `NAME` every game starts with: "+pool.StrategyNames()+" (default: the level set's)")
+	strategy := addStrategyFlag(fs, "pool strategy `NAME` every game starts with", false)
 	g := addGameFlags(fs, "serve")
-	fps := fs.Int("fps", 30, "`N` screen redraws per second, 1..240 (each costs bandwidth)")
+	fps := addFPSFlag(fs, " (each costs bandwidth)")
 	arenaSize := fs.Int("arena-size", hub.DefaultSize, fmt.Sprintf("`N` ships in an arena (ssh -t host join NAME), 1..%d", game.MaxShips))
 	maxArenas := fs.Int("max-arenas", hub.DefaultMaxArenas, "`N` arenas open at once")
 	maxArenasPer := fs.Int("max-arenas-per-address", hub.DefaultMaxArenasPer, "`N` arenas open at once that players from one address opened")
@@ -76,6 +75,9 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return code
 	}
 	bad := func(format string, a ...any) int { return usageError(stderr, fs.Name(), format, a...) }
+	if err := checkFPS(*fps); err != nil {
+		return bad("%v", err)
+	}
 	switch {
 	case *maxSessions < 1:
 		return bad("-max-sessions %d: want at least 1", *maxSessions)
@@ -87,8 +89,6 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		return bad("-idle and -max-time must be positive")
 	case *connRate < 0:
 		return bad("-conn-rate %d: want 0 or more", *connRate)
-	case *fps < 1 || *fps > 240:
-		return bad("-fps %d: want 1..240", *fps)
 	case *arenaSize < 1 || *arenaSize > game.MaxShips:
 		return bad("-arena-size %d: want 1..%d", *arenaSize, game.MaxShips)
 	case *maxArenas < 1:
@@ -125,14 +125,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	if err != nil {
 		return bad("%v", err)
 	}
-	opts := ui.Options{FPS: *fps, Levels: set, Bullets: *g.bullets, Debris: *g.debris}
-	if *strategy != "" {
-		s, err := pool.ParseStrategy(*strategy)
-		if err != nil {
-			return bad("-strategy: %v", err)
-		}
-		opts.Strategy = s
-	}
+	opts := ui.Options{FPS: *fps, Levels: set, Strategy: strategy.s, Bullets: *g.bullets, Debris: *g.debris}
 
 	log := slog.New(slog.NewTextHandler(stderr, nil))
 	fail := func(err error) int {

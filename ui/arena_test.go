@@ -297,7 +297,9 @@ func drawArena(s *session, w, h int) string {
 
 // The players box says who switched the pools last while they hold the
 // switch, and who holds it once they left, not a switch by someone gone.
-func TestPoolsLineFollowsCreator(t *testing.T) {
+func TestPoolsLineFollowsCreator(t *testing.T) { synctest.Test(t, testPoolsLineFollowsCreator) }
+
+func testPoolsLineFollowsCreator(t *testing.T) {
 	h := newHub(t, hub.Config{})
 	_, ann := arenaSession(t, h, "ann", 120, 40)
 	s, _ := arenaSession(t, h, "bob", 120, 40)

@@ -6,6 +6,7 @@ import (
 	"math"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -41,8 +42,14 @@ func (t *pipeTty) WindowSize() (tcell.WindowSize, error) {
 // TestKittyHeldKeys plays through the kitty filter on a terminal that
 // confirms the protocol: a held key turns the ship for as long as it is
 // held, with no repeat events at all, and stops on its release report.
+// It runs on synctest's clock: the session's loops and tview's are in the
+// bubble, so the hold's timings are exact and take no real time.
 func TestKittyHeldKeys(t *testing.T) {
 	t.Setenv("LANG", "C.UTF-8")
+	synctest.Test(t, testKittyHeldKeys)
+}
+
+func testKittyHeldKeys(t *testing.T) {
 	tty := newPipeTty()
 	ktty := kitty.NewTty(tty)
 	ti, err := terminfo.LookupTerminfo("xterm-256color")

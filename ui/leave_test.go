@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -15,7 +16,9 @@ import (
 // TestLeaveAsks: in a game q and x ask first, on the field's border; n
 // and Esc withdraw the question, q again or y answers it; a game the
 // player quits goes on the score table with its replay.
-func TestLeaveAsks(t *testing.T) {
+func TestLeaveAsks(t *testing.T) { synctest.Test(t, testLeaveAsks) }
+
+func testLeaveAsks(t *testing.T) {
 	store, err := scores.Open(filepath.Join(t.TempDir(), "scores.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -6,11 +6,13 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"poolroids/game/hub"
 )
 
 // LobbyArena is an open arena as the lobby lists it.
 type LobbyArena struct {
-	Name     string // one cell per rune, at most 16 (serve.ArenaName)
+	Name     string // one cell per rune, at most hub.MaxName (hub.ParseName)
 	Players  int
 	Max      int // players it takes
 	Watchers int
@@ -639,7 +641,7 @@ const (
 )
 
 // lobbyForm asks a new arena's name and mode. Names typed follow
-// serve.ArenaName's rule: 1 to 16 of a-z 0-9 - _ (letters lowercased as
+// hub.ParseName's rule: 1 to 16 of a-z 0-9 - _ (letters lowercased as
 // typed), the first a letter or digit; other keys are ignored.
 type lobbyForm struct {
 	box   *tview.Box
@@ -663,7 +665,7 @@ func (f *lobbyForm) start() {
 
 // typeRune adds r to the name if the rule allows it there.
 func (f *lobbyForm) typeRune(r rune) {
-	if name := appendNameRune(f.name, r); len(name) > len(f.name) {
+	if name := hub.AppendNameRune(f.name, r); len(name) > len(f.name) {
 		f.name, f.err = name, ""
 	}
 }

@@ -227,7 +227,7 @@ func TestLobbyNewArena(t *testing.T) {
 		t.Errorf("Enter with no name:\n%s", lt.draw())
 	}
 	lt.chose()
-	// Names follow serve.ArenaName: q types, other runes are dropped.
+	// Names follow hub.ParseName: q types, other runes are dropped.
 	lt.keys("-_My Arena!q", tcell.KeyEnter)
 	lt.chose(Choice{Kind: ChoiceNew, Name: "myarenaq"})
 

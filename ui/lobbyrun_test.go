@@ -116,7 +116,9 @@ func lobbyJunk(t testing.TB, n int) (int64, time.Duration) {
 
 // Junk typed into the lobby sends nothing: the keys change nothing on the
 // screen. (Every key used to send every cell that is not blank again.)
-func TestLobbyJunkSendsNothing(t *testing.T) {
+func TestLobbyJunkSendsNothing(t *testing.T) { synctest.Test(t, testLobbyJunkSendsNothing) }
+
+func testLobbyJunkSendsNothing(t *testing.T) {
 	if sent, _ := lobbyJunk(t, 2000); sent != 0 {
 		t.Errorf("2000 junk keys sent %d bytes, want 0", sent)
 	}

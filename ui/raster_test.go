@@ -159,7 +159,9 @@ func TestPlayersEvery(t *testing.T) {
 // its buffers have grown, while fifteen autopilots fly. (The seat's own
 // player holds still, so that the header's score, whose string is made
 // anew when it changes, stays.)
-func TestSeatFrameAllocs(t *testing.T) {
+func TestSeatFrameAllocs(t *testing.T) { synctest.Test(t, testSeatFrameAllocs) }
+
+func testSeatFrameAllocs(t *testing.T) {
 	h := newHub(t, hub.Config{Size: game.MaxShips})
 	seat, err := h.Join(hub.Request{Arena: "den", Player: "ann"})
 	if err != nil {

@@ -30,7 +30,7 @@ type Options struct {
 	Strategy pool.Strategy // both pools' starting strategy; "": the level set's
 	Bullets  int           // bullet pool capacity; 0: the level set's
 	Debris   int           // debris pool capacity; 0: the level set's
-	FPS      int           // redraws a second, 1..240; 0: 30
+	FPS      int           // redraws a second, 1..MaxFPS (see CheckFPS); 0: DefaultFPS
 	ASCII    bool          // force the ASCII fallback even where braille shows
 	Stress   bool          // start at once with the stress autopilot filling the pools (see match.New)
 	Scores   *scores.Store // high-score table; nil: none kept
@@ -73,9 +73,14 @@ const (
 	ReasonPanic    = "panic"    // a bug: Run's error carries the panic and its stack
 )
 
+// The range of Options.FPS: [CheckFPS] is its one rule, which the
+// commands' -fps flags follow too.
 const (
-	defaultFPS = 30
-	maxFPS     = 240
+	DefaultFPS = 30
+	MaxFPS     = 240
+)
+
+const (
 	minWidth   = 80 // smallest terminal the game is laid out for
 	minHeight  = 24
 	maxCatchUp = 5 // steps a late tick may take at once to keep game time
@@ -217,13 +222,22 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 	return s, nil
 }
 
+// CheckFPS reports whether fps redraws a second are allowed: 1..MaxFPS.
+// Its error says the range.
+func CheckFPS(fps int) error {
+	if fps < 1 || fps > MaxFPS {
+		return fmt.Errorf("want 1..%d", MaxFPS)
+	}
+	return nil
+}
+
 // checkFPS sets opts.FPS's default or refuses it.
 func checkFPS(opts *Options) error {
-	switch {
-	case opts.FPS == 0:
-		opts.FPS = defaultFPS
-	case opts.FPS < 0 || opts.FPS > maxFPS:
-		return fmt.Errorf("ui: fps %d out of range 1..%d", opts.FPS, maxFPS)
+	if opts.FPS == 0 {
+		opts.FPS = DefaultFPS
+	}
+	if err := CheckFPS(opts.FPS); err != nil {
+		return fmt.Errorf("ui: fps %d: %w", opts.FPS, err)
 	}
 	return nil
 }

@@ -15,6 +15,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 	"unicode/utf8"
 
@@ -295,6 +296,9 @@ type running struct {
 	err    error
 }
 
+// startRun runs a session on a simulation screen of w×h cells until the
+// test ends. Inside synctest.Test, as most of its callers are, the
+// session's loops, tview's and the waits below run on the fake clock.
 func startRun(t *testing.T, charset string, w, h int, opts Options) *running {
 	t.Helper()
 	scr := &sizedScreen{SimulationScreen: tcell.NewSimulationScreen(charset), w: w, h: h}
@@ -472,7 +476,11 @@ func TestKeys(t *testing.T) {
 // TestInputDoesNotDraw types far faster than the frame rate: tview would
 // draw and show after every key, but the frames drawn and shown stay at the
 // rate asked for, and the keys still play.
-func TestInputDoesNotDraw(t *testing.T) {
+// It runs on synctest's clock, where the frames due in the time taken are
+// exact.
+func TestInputDoesNotDraw(t *testing.T) { synctest.Test(t, testInputDoesNotDraw) }
+
+func testInputDoesNotDraw(t *testing.T) {
 	const fps = 4
 	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 11, FPS: fps})
 	r.key(tcell.KeyRune, ' ')
@@ -497,7 +505,9 @@ func TestInputDoesNotDraw(t *testing.T) {
 	}
 }
 
-func TestTooSmall(t *testing.T) {
+func TestTooSmall(t *testing.T) { synctest.Test(t, testTooSmall) }
+
+func testTooSmall(t *testing.T) {
 	r := startRun(t, "UTF-8", 60, 20, Options{})
 	if text := r.text(); !strings.Contains(text, "needs at least 80×24") || !strings.Contains(text, "this terminal is 60×20") {
 		t.Fatalf("no size notice:\n%s", text)
@@ -510,7 +520,9 @@ func TestTooSmall(t *testing.T) {
 	})
 }
 
-func TestASCIIFallback(t *testing.T) {
+func TestASCIIFallback(t *testing.T) { synctest.Test(t, testASCIIFallback) }
+
+func testASCIIFallback(t *testing.T) {
 	r := startRun(t, "US-ASCII", 120, 40, Options{Seed: 5, Stress: true})
 	if !r.s.ascii {
 		t.Fatal("a screen that cannot show braille did not fall back to ASCII")
@@ -540,28 +552,29 @@ func TestRunEnds(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			before := runtime.NumGoroutine()
-			r := startRun(t, "UTF-8", 100, 30, Options{Stress: true})
-			tt.end(r)
-			r.wait()
-			if r.res.Reason != tt.reason || (r.err != nil) != tt.err {
-				t.Errorf("Run = %+v, %v; want reason %q, error %v", r.res, r.err, tt.reason, tt.err)
-			}
-			if w, _ := r.scr.Size(); w != 0 {
-				t.Error("screen not finalised")
-			}
-			deadline := time.Now().Add(2 * time.Second)
-			for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
-				time.Sleep(10 * time.Millisecond)
-			}
-			if n := runtime.NumGoroutine(); n > before {
-				t.Errorf("%d goroutines left behind", n-before)
-			}
+			synctest.Test(t, func(t *testing.T) {
+				before := runtime.NumGoroutine()
+				r := startRun(t, "UTF-8", 100, 30, Options{Stress: true})
+				tt.end(r)
+				r.wait()
+				if r.res.Reason != tt.reason || (r.err != nil) != tt.err {
+					t.Errorf("Run = %+v, %v; want reason %q, error %v", r.res, r.err, tt.reason, tt.err)
+				}
+				if w, _ := r.scr.Size(); w != 0 {
+					t.Error("screen not finalised")
+				}
+				synctest.Wait() // the session's goroutines have returned, or are stuck
+				if n := runtime.NumGoroutine(); n > before {
+					t.Errorf("%d goroutines left behind", n-before)
+				}
+			})
 		})
 	}
 }
 
-func TestStressKey(t *testing.T) {
+func TestStressKey(t *testing.T) { synctest.Test(t, testStressKey) }
+
+func testStressKey(t *testing.T) {
 	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 2, Bullets: 4, Debris: 16})
 	r.key(tcell.KeyRune, 'x')
 	r.waitFor("the pools to fill and miss", func() (ok bool) {
@@ -714,7 +727,9 @@ func TestRunUnknownCharset(t *testing.T) {
 // TestShowSendsOnlyChanges checks that a frame sends the terminal only
 // the cells that changed: nothing at all for a world that did not move, a
 // fraction of the screen for one that did.
-func TestShowSendsOnlyChanges(t *testing.T) {
+func TestShowSendsOnlyChanges(t *testing.T) { synctest.Test(t, testShowSendsOnlyChanges) }
+
+func testShowSendsOnlyChanges(t *testing.T) {
 	tty, scr := newTerminal(t, 120, 40)
 	s, err := newSession(scr, Options{Seed: 4})
 	if err != nil {
@@ -1325,7 +1340,9 @@ func TestAppendDuration(t *testing.T) {
 
 // TestCompactPair: a compact line keeps a label where the figure is wide,
 // cut to three letters, and always fits the compact panel.
-func TestCompactPair(t *testing.T) {
+func TestCompactPair(t *testing.T) { synctest.Test(t, testCompactPair) }
+
+func testCompactPair(t *testing.T) {
 	var p panel
 	for _, tt := range []struct{ label, val, want string }{
 		{"active", "0/64", " active     0/64"},

@@ -92,10 +92,10 @@ func (s *session) watchSample(now time.Duration) bool {
 		if !src.Open() {
 			return false
 		}
-		o := src.Game().(*session)
-		src.RLock()
+		o := soloSession(src)
+		o.mu.RLock()
 		v := o.view
-		src.RUnlock()
+		o.mu.RUnlock()
 		s.mu.Lock()
 		s.view = v
 		s.mu.Unlock()
@@ -119,11 +119,11 @@ func (s *session) watchSample(now time.Duration) bool {
 func (s *session) paintWatch(a *arena) {
 	w := s.watch
 	if src := w.Solo; src != nil {
-		o := src.Game().(*session)
-		src.RLock()
+		o := soloSession(src)
+		o.mu.RLock()
 		a.paintWorld(o.world)
 		h := o.soloHUD()
-		src.RUnlock()
+		o.mu.RUnlock()
 		h.whose = s.whose
 		a.hud = h
 		return
@@ -145,9 +145,10 @@ func (s *session) watchedStrategies() (bullets, debris pool.Strategy) {
 	var wd *game.World
 	w := s.watch
 	if src := w.Solo; src != nil {
-		src.RLock()
-		defer src.RUnlock()
-		wd = src.Game().(*session).world
+		o := soloSession(src)
+		o.mu.RLock()
+		defer o.mu.RUnlock()
+		wd = o.world
 	} else {
 		w.Arena.RLock()
 		defer w.Arena.RUnlock()
@@ -156,9 +157,18 @@ func (s *session) watchedStrategies() (bullets, debris pool.Strategy) {
 	return wd.Bullets().Strategy(), wd.Debris().Strategy()
 }
 
-// World returns the world on screen: what watchers of a solo game see.
-// The caller holds the lock, for reading at least.
-func (s *session) World() *game.World { return s.world }
+// ReadWorld calls fn with the world on screen under the session's read
+// lock: the solo game as metrics read it (hub.SoloGame).
+func (s *session) ReadWorld(fn func(*game.World)) {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	fn(s.world)
+}
+
+// soloSession is the session of the solo game src, which offer registered:
+// a watcher reads what it draws (the panel's view, the header) under that
+// session's read lock, held only while copying.
+func soloSession(src *hub.Solo) *session { return src.Game().(*session) }
 
 // keys is the session's key handler: a watcher's keys play nothing, a
 // replay's watcher's drive the replay.
@@ -235,7 +245,7 @@ func (s *session) offer() {
 	}
 	s.mu.Lock() // a watcher may read s.solo as soon as Add has listed it
 	defer s.mu.Unlock()
-	s.solo = s.opts.Live.Add(WatchName(name), &s.mu, s, !s.opts.Hidden)
+	s.solo = s.opts.Live.Add(hub.FitName(name), s, !s.opts.Hidden)
 }
 
 // toggleOpen opens the solo game to watchers or hides it (o); its
@@ -250,31 +260,4 @@ func (s *session) toggleOpen() {
 	case s.seat != nil:
 		s.tell("an arena is always open to watchers")
 	}
-}
-
-// WatchName fits a player's name to what `watch NAME` takes (see
-// serve.ArenaName): ASCII letters (lowered), digits, - and _, at most 16,
-// not starting with - or _; "player" when nothing is left.
-func WatchName(name string) string {
-	b := make([]byte, 0, 16)
-	for _, r := range name {
-		b = appendNameRune(b, r)
-	}
-	if len(b) == 0 {
-		return "player"
-	}
-	return string(b)
-}
-
-// appendNameRune appends r to b, a name as join, new and watch take it,
-// if the rule allows r there: ASCII letters (lowered), digits, and - or _
-// after the first; at most 16.
-func appendNameRune(b []byte, r rune) []byte {
-	if 'A' <= r && r <= 'Z' {
-		r += 'a' - 'A'
-	}
-	if len(b) < 16 && ('a' <= r && r <= 'z' || '0' <= r && r <= '9' || (r == '-' || r == '_') && len(b) > 0) {
-		return append(b, byte(r))
-	}
-	return b
 }

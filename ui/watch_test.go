@@ -3,27 +3,13 @@ package ui
 import (
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game/hub"
 )
-
-func TestWatchName(t *testing.T) {
-	for in, want := range map[string]string{
-		"ann":                     "ann",
-		"Ann Smith":               "annsmith",
-		"_x-1":                    "x-1",
-		"été":                     "t",
-		"☃":                       "player",
-		"a_very_long_name_indeed": "a_very_long_name",
-	} {
-		if got := WatchName(in); got != want {
-			t.Errorf("WatchName(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
 
 // watcherOf is a session watching w, drawn on a simulation screen of
 // w×h cells as Watch sets it up, without its goroutines.
@@ -124,7 +110,9 @@ func TestWatchSoloDraw(t *testing.T) {
 
 // TestWatchArenaDraw: a watcher of an arena sees its ships, its players
 // box and how many watch, and a frame allocates nothing.
-func TestWatchArenaDraw(t *testing.T) {
+func TestWatchArenaDraw(t *testing.T) { synctest.Test(t, testWatchArenaDraw) }
+
+func testWatchArenaDraw(t *testing.T) {
 	h, err := hub.New(hub.Config{})
 	if err != nil {
 		t.Fatal(err)

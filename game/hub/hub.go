@@ -9,6 +9,12 @@
 // An arena ends [Config].Linger after its last player leaves (sooner when
 // nobody but its creator ever sat in it), or when the hub is closed. How
 // many arenas may be open is bounded, in all and per owner (an address). It is recorded from its opening ([Arena.Recording]).
+//
+// A [Live] lists the games that may be watched: the arenas, and the solo
+// games front ends register as a [SoloGame], which keeps its own lock
+// (the registry reads it through [SoloGame.ReadWorld], never holding a
+// lock of the front end's). Arenas and watched games go by names of one
+// rule, [ParseName].
 package hub
 
 import (

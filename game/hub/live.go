@@ -66,19 +66,20 @@ func NewLive(h *Hub, cfg LiveConfig) (*Live, error) {
 	return &Live{hub: h, cfg: cfg, solos: make(map[string]*Solo)}, nil
 }
 
-// SoloGame is what a solo game shows its watchers, read under the game's
-// read lock: its world, and whatever else its front end keeps beside it.
+// SoloGame is a solo game as the registry's readers see it: metrics sum
+// its pools, watchers draw it. The game owns its lock and steps under it;
+// the registry never holds it.
 type SoloGame interface {
-	World() *game.World
+	// ReadWorld calls fn with the game's world under the game's own read
+	// lock: its step waits meanwhile, so fn only copies what it needs.
+	ReadWorld(fn func(w *game.World))
 }
 
-// Solo is a solo game registered with [Live.Add]. Its front end steps the
-// game holding Lock on the RWMutex it gave Add; watchers copy what they draw
-// under [Solo.RLock], held only while they copy, and draw at their own pace.
+// Solo is a solo game registered with [Live.Add]. Its front end steps it;
+// watchers read it through [Solo.Game], and draw at their own pace.
 type Solo struct {
 	live *Live
 	name string
-	mu   *sync.RWMutex
 	game SoloGame
 	done chan struct{} // closed by Remove
 
@@ -86,17 +87,17 @@ type Solo struct {
 	watchers atomic.Int32
 }
 
-// Add registers a solo game under a name made from name, unique among the
-// solo games and the open arenas. mu is the lock its front end steps it
-// under; g is what watchers read under it. open says whether it may be
-// watched (see [Solo.SetOpen]).
-func (l *Live) Add(name string, mu *sync.RWMutex, g SoloGame, open bool) *Solo {
+// Add registers the solo game g under a name made from name, unique among
+// the solo games and the open arenas. open says whether it may be watched
+// (see [Solo.SetOpen]). The game's lock may be held meanwhile: the
+// registry takes it only through g, and never under its own.
+func (l *Live) Add(name string, g SoloGame, open bool) *Solo {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	name = l.cfg.Unique(name, func(n string) bool {
 		return l.solos[n] != nil || (l.hub != nil && l.hub.Arena(n) != nil)
 	})
-	s := &Solo{live: l, name: name, mu: mu, game: g, done: make(chan struct{})}
+	s := &Solo{live: l, name: name, game: g, done: make(chan struct{})}
 	s.open.Store(open)
 	l.solos[name] = s
 	return s
@@ -112,13 +113,8 @@ func (l *Live) Solo(name string) *Solo {
 // Name returns the name the game is watched by.
 func (s *Solo) Name() string { return s.name }
 
-// Game returns the game given to Add, read under RLock.
+// Game returns the game given to Add.
 func (s *Solo) Game() SoloGame { return s.game }
-
-// RLock locks the game for reading: its step waits meanwhile, so hold it
-// only to copy what is drawn. RUnlock unlocks it.
-func (s *Solo) RLock()   { s.mu.RLock() }
-func (s *Solo) RUnlock() { s.mu.RUnlock() }
 
 // SetOpen opens the game to watchers (listed, and watch NAME finds it) or
 // hides it; its watchers see Open turn false and leave.
@@ -285,17 +281,17 @@ func (l *Live) Worlds(fn func(w *game.World, arena bool)) {
 		}
 		l.hub.mu.Unlock()
 	}
-	// A solo's lock is taken before l.mu (Add runs under it), never after.
+	// A solo game's lock may be held around Add, which takes l.mu: the
+	// games are read once l.mu is released.
 	l.mu.Lock()
 	solos := make([]*Solo, 0, len(l.solos))
 	for _, s := range l.solos {
 		solos = append(solos, s)
 	}
 	l.mu.Unlock()
+	solo := func(w *game.World) { fn(w, false) }
 	for _, s := range solos {
-		s.RLock()
-		fn(s.game.World(), false)
-		s.RUnlock()
+		s.game.ReadWorld(solo)
 	}
 }
 

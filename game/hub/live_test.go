@@ -10,10 +10,17 @@ import (
 	"poolroids/game"
 )
 
-// soloGame is a solo game's world as a SoloGame.
-type soloGame struct{ w *game.World }
+// soloGame is a solo game's world as a SoloGame, with its own lock.
+type soloGame struct {
+	mu *sync.RWMutex
+	w  *game.World
+}
 
-func (g soloGame) World() *game.World { return g.w }
+func (g soloGame) ReadWorld(fn func(*game.World)) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	fn(g.w)
+}
 
 func newLive(t *testing.T, h *Hub, cfg LiveConfig) *Live {
 	t.Helper()
@@ -30,7 +37,7 @@ func addSolo(t *testing.T, l *Live, name string, open bool) *Solo {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return l.Add(name, new(sync.RWMutex), soloGame{w}, open)
+	return l.Add(name, soloGame{new(sync.RWMutex), w}, open)
 }
 
 func watch(t *testing.T, l *Live, name string) *Watcher {

@@ -9,6 +9,9 @@
 // link to a file), then reads at most what a file of its kind may hold.
 // [Kind] names a type for the messages of callers that check types
 // themselves, such as the level loader walking a directory.
+//
+// [Write] writes such a file (a recorded replay, the high-score table)
+// atomically, so that a crash or an interrupt never leaves half of one.
 package regfile
 
 import (

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -13,8 +14,13 @@ import (
 // TestScreenEndToEnd builds a real tcell screen on the wrapper, plays the
 // terminal's side byte by byte, and checks tcell sees each press once and
 // never a release or a game-key repeat, while the held state follows.
+// It runs on synctest's clock, as tcell's goroutines do in its bubble.
 func TestScreenEndToEnd(t *testing.T) {
 	t.Setenv("LANG", "en_US.UTF-8")
+	synctest.Test(t, testScreenEndToEnd)
+}
+
+func testScreenEndToEnd(t *testing.T) {
 	f, tty, s := newScreen(t)
 	fini := sync1(s.Fini)
 	defer fini()
@@ -55,11 +61,9 @@ func TestScreenEndToEnd(t *testing.T) {
 	// The answer comes in one piece; until it has, a lone ESC goes to tcell
 	// at once (see TestLoneEsc), so only then is cutting at every byte fair.
 	f.in <- []byte(confirm)
-	for deadline := time.Now().Add(5 * time.Second); !tty.Keys().Active(); {
-		if time.Now().After(deadline) {
-			t.Fatal("confirmation never seen")
-		}
-		time.Sleep(time.Millisecond)
+	synctest.Wait()
+	if !tty.Keys().Active() {
+		t.Fatal("confirmation never seen")
 	}
 	steps := []struct {
 		in    string

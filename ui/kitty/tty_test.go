@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
@@ -98,7 +99,9 @@ func TestPopForgetsKeys(t *testing.T) {
 
 // TestDrainWakesRead checks a Read blocked on a silent terminal returns once
 // Drain is called: Read holds no lock Drain would wait for.
-func TestDrainWakesRead(t *testing.T) {
+func TestDrainWakesRead(t *testing.T) { synctest.Test(t, testDrainWakesRead) }
+
+func testDrainWakesRead(t *testing.T) {
 	f := newFakeTty()
 	tty := NewTty(f)
 	done := make(chan error, 1)
@@ -106,7 +109,7 @@ func TestDrainWakesRead(t *testing.T) {
 		_, err := tty.Read(make([]byte, 128))
 		done <- err
 	}()
-	time.Sleep(10 * time.Millisecond) // let Read block
+	synctest.Wait() // Read blocks
 	if err := tty.Drain(); err != nil {
 		t.Fatal(err)
 	}

@@ -69,6 +69,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
 	"path/filepath"
@@ -269,10 +270,6 @@ func setAside(path string, err error) *SetAsideError {
 	return warn
 }
 
-// tempPrefix begins the names of the temporary files a save writes beside
-// the score file.
-func tempPrefix(path string) string { return "." + filepath.Base(path) + ".tmp-" }
-
 // removeTemps removes the temporary files a save that crashed left. It
 // holds the lock, so that no save in another process is under way, and
 // does nothing when the lock is taken or cannot be had: the next Open
@@ -289,7 +286,7 @@ func (s *Store) removeTemps() {
 		return
 	}
 	for _, e := range ents {
-		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), tempPrefix(s.path)) {
+		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), regfile.TempPrefix(s.path)) {
 			_ = os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
@@ -511,43 +508,16 @@ func (s *Store) mergeAndWrite(e Entry, replay []byte) error {
 	return nil
 }
 
-// writeAtomic replaces path with data: a temporary file in the same
-// directory (so the rename cannot cross file systems), synced, renamed over
-// path, and the directory synced so the rename itself is durable.
-func writeAtomic(path string, data []byte) (err error) {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+// writeAtomic replaces path with data, atomically (see [regfile.Write]),
+// making its directory first.
+func writeAtomic(path string, data []byte) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, tempPrefix(path)+"*")
-	if err != nil {
+	return regfile.Write(path, func(w io.Writer) error {
+		_, err := w.Write(data)
 		return err
-	}
-	defer func() {
-		if err != nil {
-			_ = tmp.Close()
-			_ = os.Remove(tmp.Name())
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return err
-	}
-	// The new file is in place; some file systems cannot sync a directory,
-	// and that costs only the durability of the rename across a power cut.
-	if d, derr := os.Open(dir); derr == nil {
-		_ = d.Sync()
-		_ = d.Close()
-	}
-	return nil
+	})
 }
 
 // cleanName cleans a name by the rule of every name a player sees (see

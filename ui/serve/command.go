@@ -1,12 +1,12 @@
 package serve
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
+	"poolroids/game/hub"
 	"poolroids/ui/displayname"
 )
 
@@ -32,13 +32,13 @@ func (v Verb) String() string {
 // Command is a parsed SSH command line. Its zero value is the lobby.
 type Command struct {
 	Verb Verb
-	Name string // the arena (join, new) or game (watch), valid for [ArenaName]; "" for the lobby
+	Name string // the arena (join, new) or game (watch), valid for [hub.ParseName]; "" for the lobby
 	PvP  bool   // new --pvp: ships' bullets hit other ships
 }
 
 // MaxName is the longest arena or player name, in characters (each one
-// cell on the screen).
-const MaxName = 16
+// cell on the screen): the hub's.
+const MaxName = hub.MaxName
 
 // maxCommand bounds the command lines parsed: the longest valid one,
 // "new " + a name + " --pvp", is far shorter.
@@ -47,7 +47,7 @@ const maxCommand = 64
 // ParseCommand reads the command line of an SSH exec request: "" (or
 // blanks) for the lobby, "join NAME", "new NAME [--pvp]" or "watch NAME",
 // words separated by blanks, the verb in any case, the name lowercased
-// (see [ArenaName]). Anything else is an error of one printable line that
+// (see [hub.ParseName]). Anything else is an error of one printable line that
 // says what is wrong and shows a command that works, with port in it
 // (ports 0 and 22 are left out of it). It allocates only for errors and
 // for names given in upper case.
@@ -99,8 +99,8 @@ func ParseCommand(line string, port int) (Command, error) {
 		return Command{}, usageError(port, "%s needs a name", c.Verb)
 	}
 	var err error
-	if c.Name, err = ArenaName(name); err != nil {
-		return Command{}, usageError(port, "%v", err)
+	if c.Name, err = hub.ParseName(name); err != nil {
+		return Command{}, usageError(port, "bad name %s: %v", quote(name), err)
 	}
 	return c, nil
 }
@@ -121,33 +121,6 @@ func quote(w string) string {
 		w = string([]rune(w)[:20]) + "..."
 	}
 	return strconv.QuoteToASCII(w)
-}
-
-// errArenaName is the rule ArenaName enforces, for its error.
-var errArenaName = errors.New("names are 1 to 16 of a-z 0-9 - _, the first a letter or digit")
-
-// ArenaName returns name lowercased (ASCII letters only) when it then is a
-// valid arena name: 1 to [MaxName] of a-z, 0-9, '-' and '_', the first a
-// letter or digit (so that no name reads as an option). Otherwise the
-// error says why and quotes the name.
-func ArenaName(name string) (string, error) {
-	if name == "" || len(name) > MaxName || name[0] == '-' || name[0] == '_' {
-		return "", fmt.Errorf("bad name %s: %w", quote(name), errArenaName)
-	}
-	upper := false
-	for i := range len(name) {
-		switch b := name[i]; {
-		case 'A' <= b && b <= 'Z':
-			upper = true
-		case 'a' <= b && b <= 'z', '0' <= b && b <= '9', b == '-', b == '_':
-		default:
-			return "", fmt.Errorf("bad name %s: %w", quote(name), errArenaName)
-		}
-	}
-	if upper {
-		name = strings.ToLower(name)
-	}
-	return name, nil
 }
 
 // CleanName makes a client-chosen player name safe to draw on other

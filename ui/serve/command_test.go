@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rivo/uniseg"
+
+	"poolroids/game/hub"
 )
 
 func TestParseCommand(t *testing.T) {
@@ -61,20 +62,6 @@ func TestParseCommandErrors(t *testing.T) {
 	for port, want := range map[int]string{0: "try: ssh -t host join", 22: "try: ssh -t host join", 2022: "try: ssh -t -p 2022 host join"} {
 		if _, err := ParseCommand("x", port); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("port %d: error %v; want it to contain %q", port, err, want)
-		}
-	}
-}
-
-func TestArenaName(t *testing.T) {
-	t.Parallel()
-	for in, want := range map[string]string{"a": "a", "Z9": "z9", "a-b_c": "a-b_c", "0123456789ABCDEF": "0123456789abcdef"} {
-		if got, err := ArenaName(in); got != want || err != nil {
-			t.Errorf("ArenaName(%q) = %q, %v; want %q", in, got, err, want)
-		}
-	}
-	for _, in := range []string{"", "-a", "_a", "a b", "a.b", "\u212a", "0123456789abcdefg", "a\x00"} {
-		if got, err := ArenaName(in); !errors.Is(err, errArenaName) {
-			t.Errorf("ArenaName(%q) = %q, %v; want an error", in, got, err)
 		}
 	}
 }
@@ -144,7 +131,7 @@ func FuzzParseCommand(f *testing.F) {
 			t.Fatalf("ParseCommand(%q) = %+v", line, c)
 		}
 		if c.Name != "" {
-			if n, err := ArenaName(c.Name); n != c.Name || err != nil {
+			if n, err := hub.ParseName(c.Name); n != c.Name || err != nil {
 				t.Fatalf("ParseCommand(%q) = %+v: not a clean name (%v)", line, c, err)
 			}
 		}

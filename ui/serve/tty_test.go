@@ -5,15 +5,24 @@ import (
 	"io"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 )
 
 // TestTtyDrain is the trap tcell's Stop falls into with a Tty whose Drain
 // does not wake a blocked Read: Fini would hang until the player typed.
-func TestTtyDrain(t *testing.T) {
+// The Tty's tests run on synctest's clock: its pump and timers are in the
+// bubble.
+func TestTtyDrain(t *testing.T) { synctest.Test(t, testTtyDrain) }
+
+func testTtyDrain(t *testing.T) {
 	in, feed := io.Pipe()
 	tty := newTty(in, io.Discard, 80, 24, nil)
-	defer tty.Close()
+	defer func() {
+		tty.Close()
+		feed.Close()
+		<-tty.pumped
+	}()
 	got := make(chan error, 1)
 	read := func() {
 		buf := make([]byte, 16)
@@ -21,7 +30,7 @@ func TestTtyDrain(t *testing.T) {
 		got <- err
 	}
 	go read()
-	time.Sleep(20 * time.Millisecond)
+	synctest.Wait() // the Read blocks
 	if err := tty.Drain(); err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +62,9 @@ func TestTtyDrain(t *testing.T) {
 	}
 }
 
-func TestTtyEOF(t *testing.T) {
+func TestTtyEOF(t *testing.T) { synctest.Test(t, testTtyEOF) }
+
+func testTtyEOF(t *testing.T) {
 	in, feed := io.Pipe()
 	eof := make(chan struct{})
 	tty := newTty(in, io.Discard, 80, 24, func() { close(eof) })
@@ -70,7 +81,9 @@ func TestTtyEOF(t *testing.T) {
 	<-tty.pumped
 }
 
-func TestTtyResizeAndIdle(t *testing.T) {
+func TestTtyResizeAndIdle(t *testing.T) { synctest.Test(t, testTtyResizeAndIdle) }
+
+func testTtyResizeAndIdle(t *testing.T) {
 	in, feed := io.Pipe()
 	tty := newTty(in, io.Discard, 0, 0, nil)
 	defer func() {
@@ -101,27 +114,29 @@ func TestTtyResizeAndIdle(t *testing.T) {
 	}
 
 	time.Sleep(30 * time.Millisecond)
-	if d := tty.idleFor(); d < 30*time.Millisecond {
-		t.Errorf("idle %v after 30 ms without input", d)
+	if d := tty.idleFor(); d != 3*resizeGap+30*time.Millisecond {
+		t.Errorf("idle %v after %v without input", d, 3*resizeGap+30*time.Millisecond)
 	}
 	go feed.Write([]byte("x"))
 	if _, err := tty.Read(make([]byte, 1)); err != nil {
 		t.Fatal(err)
 	}
-	if d := tty.idleFor(); d > 20*time.Millisecond {
+	if d := tty.idleFor(); d != 0 {
 		t.Errorf("idle %v right after input", d)
 	}
 	// Output is not activity.
 	time.Sleep(30 * time.Millisecond)
 	tty.Write([]byte("frame"))
-	if d := tty.idleFor(); d < 30*time.Millisecond {
+	if d := tty.idleFor(); d != 30*time.Millisecond {
 		t.Errorf("idle %v: output counted as input", d)
 	}
 }
 
 // TestTtyPacing checks that input reaches tcell in small chunks, and not
 // while its event queue is backed up.
-func TestTtyPacing(t *testing.T) {
+func TestTtyPacing(t *testing.T) { synctest.Test(t, testTtyPacing) }
+
+func testTtyPacing(t *testing.T) {
 	in, feed := io.Pipe()
 	tty := newTty(in, io.Discard, 80, 24, nil)
 	defer func() {
@@ -166,7 +181,7 @@ func TestTtyPacing(t *testing.T) {
 		}
 		got <- 0
 	}()
-	time.Sleep(2 * queuePoll)
+	synctest.Wait() // the Read waits for room in the queue
 	tty.Drain()
 	select {
 	case <-got:

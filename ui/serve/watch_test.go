@@ -111,11 +111,13 @@ func soloOf(t *testing.T, live *hub.Live, name string) soloState {
 	if src == nil {
 		t.Fatalf("no solo game %s", name)
 	}
-	src.RLock()
-	defer src.RUnlock()
-	w := src.Game().World()
-	p := w.Player(0)
-	return soloState{world: w, ship: p.Ship, paused: w.Paused(), bullets: string(w.Bullets().Strategy()), phase: p.Phase, watchers: src.Watchers()}
+	var st soloState
+	src.Game().ReadWorld(func(w *game.World) {
+		p := w.Player(0)
+		st = soloState{world: w, ship: p.Ship, paused: w.Paused(), bullets: string(w.Bullets().Strategy()), phase: p.Phase}
+	})
+	st.watchers = src.Watchers()
+	return st
 }
 
 // playSolo logs name in, plays a solo game from the lobby and waits until
