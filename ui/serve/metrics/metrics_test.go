@@ -113,12 +113,11 @@ func TestMissesOverShare(t *testing.T) {
 	}
 	m := New()
 	m.Games(live)
-	var mu sync.RWMutex
 	w, err := game.New(game.Config{Seed: 1}) // the shipped set: four shots a ship
 	if err != nil {
 		t.Fatal(err)
 	}
-	live.Add("a", &mu, solo{w}, true)
+	live.Add("a", solo{w}, true)
 	for range 2 * game.TPS {
 		w.Step(game.Input{Fire: true})
 	}
