@@ -279,7 +279,7 @@ func TestArenaRefusesStress(t *testing.T) {
 	if bottom := textIn(text, rect{fx, fy + fh - 1, fw, 1}); !strings.Contains(bottom, "no stress autopilot in an arena") {
 		t.Errorf("the field's bottom row is %q, want the refusal:\n%s", bottom, text)
 	}
-	if s.match.Stress() {
+	if s.game.Stress() {
 		t.Error("x started the stress autopilot in an arena")
 	}
 }

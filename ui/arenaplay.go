@@ -51,10 +51,7 @@ func (s *session) arenaSample(now time.Duration) (scores.Entry, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sample(now)
-	ar := s.seat.Arena()
-	ar.RLock()
-	res, ended := s.match.Observe()
-	ar.RUnlock()
+	res, ended := s.game.Observe()
 	if !ended {
 		return scores.Entry{}, false
 	}
@@ -75,7 +72,7 @@ func (s *session) arenaPick(st pool.Strategy) error {
 	case targetDebris:
 		d = st
 	}
-	err := s.match.SetStrategies(b, d)
+	err := s.game.SetStrategies(b, d)
 	if errors.Is(err, hub.ErrNotCreator) {
 		s.tell(s.creatorOnly())
 		return nil
@@ -107,27 +104,18 @@ func (s *session) syncStrategies() {
 	}
 }
 
-// paused reports whether the world is paused; an arena never is. The
-// caller holds the lock.
-func (s *session) paused() bool { return s.seat == nil && s.world.Paused() }
+// playing reports whether the player's keys play: a game in play, not
+// paused.
+func (s *session) playing() bool { return s.game.Phase() == modePlay && !s.game.Paused() }
 
-// playing reports whether the player's keys play. The caller holds the
-// lock.
-func (s *session) playing() bool { return s.match.Phase() == modePlay && !s.paused() }
-
-// strategies returns the pools' strategies, read under the arena's lock
-// in an arena. It runs on tview's goroutine.
+// strategies returns the pools' strategies, read under the lock the
+// world steps under (see readWorld). It runs on tview's goroutine.
 func (s *session) strategies() (bullets, debris pool.Strategy) {
 	if s.watch != nil {
 		return s.watchedStrategies()
 	}
-	if s.seat != nil {
-		ar := s.seat.Arena()
-		ar.RLock()
-		defer ar.RUnlock()
-	} else {
-		s.mu.Lock()
-		defer s.mu.Unlock()
-	}
-	return s.world.Bullets().Strategy(), s.world.Debris().Strategy()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.readWorld(func(w *game.World) { bullets, debris = w.Bullets().Strategy(), w.Debris().Strategy() })
+	return bullets, debris
 }

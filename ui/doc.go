@@ -4,9 +4,13 @@
 // (package main) and every SSH session (package ui/serve) call it with
 // their own screen. [PlayLobby] is the SSH lobby around it, [Watch] shows
 // another session's game read-only, and [RunReplay] plays a replay file
-// the same way, its world stepped by a replay.Watch. The game's flow (title, play, game over, the stress
-// autopilot, what counts as a score) is package game/match's; ui draws it
-// and reads the keys.
+// the same way, its world stepped by a replay.Watch. The game's flow
+// (title, play, game over, the stress autopilot, what counts as a score)
+// is package game/match's, and a solo game or an arena seat is a
+// game/play Game: it owns the lock the match is changed under and, for a
+// solo game, the goroutine that steps it. ui draws what the Game's View
+// shows, sends it the keys' commands, and keeps the screen's own state
+// (the layout, the held keys, the notices, the game-over table).
 //
 // # Arenas
 //
@@ -51,9 +55,12 @@
 //
 // # Frames
 //
-// The world steps 60 times a second on a goroutine of its own, under the
-// lock that the drawing and the keys take too; it waits while the
-// terminal is too small or the key help is up. The screen is redrawn
+// A solo game's world steps 60 times a second on its Game's goroutine,
+// under the Game's lock, which the drawing takes to copy it; it waits
+// while the terminal is too small or the key help is up. The session's
+// own lock is always taken before the Game's, never after: the Game
+// calls back (for the keys, a game that ended, a sample) without its
+// lock. The screen is redrawn
 // Options.FPS times a second, never on input: tview's draw after each
 // event is skipped, so a flood of keys cannot raise the frame rate. A
 // frame allocates nothing: the canvas is reused, numbers are formatted

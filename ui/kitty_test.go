@@ -83,7 +83,7 @@ func testKittyHeldKeys(t *testing.T) {
 	typeIn("\x1b[?31u") // the terminal confirms flags 31
 	r.waitFor("kitty mode", ktty.Keys().Active)
 	typeIn("\x1b[32u") // space: play
-	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = s.match.Phase() == modePlay }); return ok })
+	r.waitFor("play", func() (ok bool) { return s.game.Phase() == modePlay })
 
 	angle := func() (a float64) { r.locked(func(w *game.World) { a = w.Ship().Angle }); return a }
 	turned := func(from float64) float64 { return math.Abs(math.Remainder(angle()-from, 2*math.Pi)) }

@@ -314,14 +314,14 @@ func (s *session) pick(i int) {
 		err = s.playback.hold(st)
 		now = gameTime(s.playback.w.Step())
 	case s.target == targetBoth:
-		err = s.match.SetStrategies(st, st)
+		err = s.game.SetStrategies(st, st)
 		s.view.pools[bulletsPool].restart()
 		s.view.pools[debrisPool].restart()
 	case s.target == targetBullets:
-		err = s.match.SetStrategies(st, "")
+		err = s.game.SetStrategies(st, "")
 		s.view.pools[bulletsPool].restart()
 	case s.target == targetDebris:
-		err = s.match.SetStrategies("", st)
+		err = s.game.SetStrategies("", st)
 		s.view.pools[debrisPool].restart()
 	}
 	s.sample(now) // the panel names the new strategy at once
@@ -431,10 +431,7 @@ func (s *session) onRune(r rune, now time.Duration) {
 	case 'w', 'W':
 		s.press(ctlThrust, now)
 	case ' ':
-		s.mu.Lock()
-		playing := s.match.Phase() == modePlay
-		s.mu.Unlock()
-		if playing {
+		if s.game.Phase() == modePlay {
 			s.press(ctlFire, now)
 		} else {
 			s.startGame()
@@ -448,7 +445,7 @@ func (s *session) onRune(r rune, now time.Duration) {
 		switch {
 		case s.seat != nil:
 			s.tell("an arena plays on: no pause")
-		case s.match.TogglePause():
+		case s.game.TogglePause():
 			s.hold.releaseAll()
 		}
 		s.mu.Unlock()
@@ -518,7 +515,7 @@ var questions = map[rune]string{
 // inGame reports whether the player plays a game of their own, which q
 // and x would leave. The caller holds the lock.
 func (s *session) inGame() bool {
-	return s.watch == nil && s.playback == nil && s.match.Phase() == modePlay && !s.match.Stress()
+	return s.game != nil && s.game.Phase() == modePlay && !s.game.Stress()
 }
 
 // toggleStress starts or stops the stress autopilot. The player's game it
@@ -526,7 +523,7 @@ func (s *session) inGame() bool {
 func (s *session) toggleStress() {
 	s.mu.Lock()
 	entry, scored := s.leave()
-	err := s.match.ToggleStress()
+	err := s.game.ToggleStress()
 	if s.seat == nil {
 		s.newGame()
 	}
@@ -542,12 +539,7 @@ func (s *session) toggleStress() {
 // leave leaves the game in play, if there is one, and returns its
 // high-score entry if it counts. The caller holds the lock.
 func (s *session) leave() (scores.Entry, bool) {
-	if s.seat != nil {
-		ar := s.seat.Arena()
-		ar.RLock()
-		defer ar.RUnlock()
-	}
-	res, left := s.match.Leave()
+	res, left := s.game.Leave()
 	if !left {
 		return scores.Entry{}, false
 	}
@@ -568,7 +560,7 @@ func (s *session) press(c control, now time.Duration) {
 func (s *session) startGame() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.match.Start() {
+	if s.game.Start() {
 		s.newGame()
 	}
 }

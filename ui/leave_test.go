@@ -25,16 +25,17 @@ func testLeaveAsks(t *testing.T) {
 	}
 	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 6, Scores: store, Player: "ann"})
 	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.match.Phase() == modePlay }); return ok })
+	r.waitFor("play", func() (ok bool) { return r.s.game.Phase() == modePlay })
 	// The autopilot scores, its input recorded as a player's would be.
 	var ap game.Autopilot
 	r.waitFor("a score", func() (ok bool) {
-		r.s.mu.Lock()
-		defer r.s.mu.Unlock()
 		for range game.TPS {
-			r.s.match.Step(ap.Input(r.s.world))
+			var in game.Input
+			r.locked(func(w *game.World) { in = ap.Input(w) })
+			r.s.game.Step(in)
 		}
-		return r.s.world.Score() > 0
+		r.locked(func(w *game.World) { ok = w.Score() > 0 })
+		return ok
 	})
 	asked := func(what, question string, want bool) {
 		t.Helper()
@@ -48,11 +49,9 @@ func testLeaveAsks(t *testing.T) {
 	asked("x to ask", questions['x'], true)
 	r.key(tcell.KeyEscape, 0)
 	asked("Esc to withdraw it", questions['x'], false)
-	r.locked(func(*game.World) {
-		if r.s.match.Stress() || r.s.match.Phase() != modePlay {
-			t.Errorf("after x and Esc: stress %v, phase %v; want the game on", r.s.match.Stress(), r.s.match.Phase())
-		}
-	})
+	if r.s.game.Stress() || r.s.game.Phase() != modePlay {
+		t.Errorf("after x and Esc: stress %v, phase %v; want the game on", r.s.game.Stress(), r.s.game.Phase())
+	}
 	var score int
 	r.locked(func(w *game.World) { score = w.Score() })
 	r.key(tcell.KeyRune, 'q')

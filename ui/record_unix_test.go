@@ -38,7 +38,7 @@ func TestSaveDoesNotStopTheGame(t *testing.T) {
 	played := make(chan struct{})
 	go func() {
 		defer close(played)
-		for i := 0; d.s.match.Phase() == modePlay && i < 600*game.TPS; i++ {
+		for i := 0; d.s.game.Phase() == modePlay && i < 600*game.TPS; i++ {
 			d.key(tcell.KeyRune, ' ')
 			if i%30 == 0 {
 				d.key(tcell.KeyRune, 'h') // jumping often loses every ship soon
@@ -54,7 +54,7 @@ func TestSaveDoesNotStopTheGame(t *testing.T) {
 	case <-time.After(20 * time.Second):
 		t.Fatal("the game stopped stepping: it waits for its save")
 	}
-	if d.s.match.Phase() == modePlay {
+	if d.s.game.Phase() == modePlay {
 		t.Fatal("the game never ended")
 	}
 	lock.Close() // frees the lock

@@ -108,7 +108,7 @@ func newReplaySession(screen tcell.Screen, data []byte, opts Options) (*session,
 		v.held = [2]pool.Strategy{opts.Strategy, opts.Strategy}
 	}
 	opts.Arena, opts.Stress, opts.Live = nil, false, nil // a replay is no live game to watch
-	s := newSessionOf(screen, opts, w.World())
+	s := newSessionOf(screen, opts, w.World(), nil)
 	v.s, s.playback = s, v
 	v.shown = [2]pool.Strategy{s.world.Bullets().Strategy(), s.world.Debris().Strategy()}
 	v.status = &replayLine{Box: tview.NewBox(), v: v, buf: make([]byte, 0, 64), tmp: make([]byte, 0, 32)}

@@ -14,6 +14,7 @@ import (
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/match"
+	"poolroids/game/play"
 	"poolroids/levels"
 	"poolroids/pool"
 	"poolroids/ui/kitty"
@@ -81,9 +82,8 @@ const (
 )
 
 const (
-	minWidth   = 80 // smallest terminal the game is laid out for
-	minHeight  = 24
-	maxCatchUp = 5 // steps a late tick may take at once to keep game time
+	minWidth  = 80 // smallest terminal the game is laid out for
+	minHeight = 24
 )
 
 // mode is which screen the arena shows: the match's phase.
@@ -168,14 +168,16 @@ type session struct {
 	names  [game.MaxShips]string // the arena's players by slot, as last painted; tview's goroutine only
 	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only
 
+	// game is the player's: it steps (a solo game) or follows the seat
+	// under its own lock, taken after mu, never before.
+	game *play.Game
+
 	mu       sync.RWMutex // guards the fields below; watchers read them under RLock
-	match    *match.Match
-	world    *game.World // the match's world on screen
-	notice   string      // why a key did nothing, shown on the arena's border until noticeAt + noticeFor
+	world    *game.World  // the world on screen; a solo game's is read under game's lock
+	notice   string       // why a key did nothing, shown on the arena's border until noticeAt + noticeFor
 	noticeAt time.Duration
 	ask      rune // the key (q or x) whose question shows on the border until askAt + confirmFor; 0: none
 	askAt    time.Duration
-	ticks    uint64 // stepping ticks since Run began
 	hold     pressHold
 	hyper    bool // a hyperspace press waits for the next step
 	held     bool // the game waits: the terminal is too small or the key help is up
@@ -184,7 +186,7 @@ type session struct {
 	over     []string
 	replay   []byte // the ended game's recording, for record
 	view     view
-	stepTime time.Duration
+	stepTime time.Duration // a replay's time stepping since the last sample
 	stepN    int
 
 	ctx        context.Context
@@ -203,22 +205,27 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 	if err := checkFPS(&opts); err != nil {
 		return nil, err
 	}
-	var m *match.Match
+	var s *session
+	var g *play.Game
 	if opts.Arena != nil {
-		m = match.NewSeat(opts.Arena)
+		g = play.NewSeat(opts.Arena)
 	} else {
 		var err error
-		m, err = match.New(game.Config{
+		g, err = play.NewSolo(game.Config{
 			Levels: opts.Levels, Seed: opts.Seed, Strategy: opts.Strategy,
 			Bullets: opts.Bullets, Debris: opts.Debris,
-		}, opts.Stress)
+		}, opts.Stress, opts.Player, play.Hooks{
+			Input:   func() (game.Input, bool) { return s.stepInput(time.Since(s.clock)) },
+			Ended:   func(res match.Result) { s.ended(res) },
+			Stepped: func(steps uint64) { s.stepped(steps) },
+		})
 		if err != nil {
 			return nil, err
 		}
-		m.SetPlayer(opts.Player)
 	}
-	s := newSessionOf(screen, opts, m.World())
-	s.match = m
+	var w *game.World
+	g.View(func(v play.View) { w = v.World })
+	s = newSessionOf(screen, opts, w, g)
 	return s, nil
 }
 
@@ -242,11 +249,13 @@ func checkFPS(opts *Options) error {
 	return nil
 }
 
-// newSessionOf makes the session that shows world, its widgets built.
-func newSessionOf(screen tcell.Screen, opts Options, world *game.World) *session {
+// newSessionOf makes the session that shows world, its widgets built: g's,
+// or nil for a watch or a replay.
+func newSessionOf(screen tcell.Screen, opts Options, world *game.World, g *play.Game) *session {
 	s := &session{
 		opts:       opts,
 		seat:       opts.Arena,
+		game:       g,
 		world:      world,
 		clock:      time.Now(),
 		frameKey:   tcell.NewEventKey(tcell.KeyF64, 0, tcell.ModNone),
@@ -308,9 +317,7 @@ func (s *session) run(ctx context.Context) (Result, error) {
 	if scored {
 		s.record(entry)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return Result{Score: s.match.Best(), Reason: s.reason}, s.err
+	return Result{Score: s.game.Best(), Reason: s.reason}, s.err
 }
 
 // runApp runs tview's event loop. tview finalises the screen before it
@@ -337,9 +344,19 @@ func (s *session) startLoops() {
 	case s.seat != nil:
 		s.seat.SetInput(s.arenaInput)
 		go s.every(sampling, func() bool { return s.arenaTick(time.Since(s.clock)) })
+	case s.playback != nil:
+		go func() {
+			defer s.loops.Done()
+			defer s.guard()
+			play.Steps(s.stop, s.tick)
+		}()
 	default:
 		s.offer()
-		go s.stepLoop()
+		go func() {
+			defer s.loops.Done()
+			defer s.guard()
+			s.game.Run(s.stop)
+		}()
 	}
 	go s.every(time.Second/time.Duration(s.opts.FPS), s.askFrame)
 	go s.supervise()
@@ -402,28 +419,6 @@ func (s *session) guard() {
 	}
 }
 
-// stepLoop steps the world at game.TPS. It keeps game time: a tick that
-// comes late takes the steps it missed, up to maxCatchUp.
-func (s *session) stepLoop() {
-	defer s.loops.Done()
-	defer s.guard()
-	t := time.NewTicker(time.Second / game.TPS)
-	defer t.Stop()
-	start, done := time.Now(), 0
-	for {
-		select {
-		case <-s.stop:
-			return
-		case now := <-t.C:
-			due := int(now.Sub(start) * game.TPS / time.Second)
-			for range min(due-done, maxCatchUp) {
-				s.tick()
-			}
-			done = due
-		}
-	}
-}
-
 // every calls f every d, as one of the session's loops, until the session
 // stops or f reports false.
 func (s *session) every(d time.Duration, f func() bool) {
@@ -452,17 +447,13 @@ func (s *session) askFrame() bool {
 	return true
 }
 
-// tick takes one step of the world with this step's input and samples the
-// pools every sampleEvery ticks. A finished game's score is stored after
-// the lock is released.
+// tick takes one step of a replay, or of a solo game as a test steps it.
 func (s *session) tick() {
 	if s.playback != nil {
 		s.playback.tick()
 		return
 	}
-	if entry, ok := s.step(time.Since(s.clock)); ok {
-		s.recordLater(entry)
-	}
+	s.step(time.Since(s.clock))
 }
 
 // recordLater records entry on a goroutine of the session's loops: a save
@@ -488,7 +479,7 @@ func (s *session) record(entry scores.Entry) {
 	top := s.opts.Scores.Top(8)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.match.Phase() == modeOver {
+	if s.game.Phase() == modeOver {
 		s.over = overLines(entry, rank, err, top, s.ascii)
 	}
 	if len(top) > 0 {
@@ -496,28 +487,44 @@ func (s *session) record(entry scores.Entry) {
 	}
 }
 
-// step steps the match with this step's keys. It returns the high-score
-// entry of a game that just ended, if it counts.
-func (s *session) step(now time.Duration) (scores.Entry, bool) {
+// step steps a solo game once with the keys at now, as its Run does on
+// the real clock (play.Hooks): tests step with it on their own.
+func (s *session) step(now time.Duration) {
+	if in, ok := s.stepInput(now); ok {
+		s.game.Step(in)
+	}
+}
+
+// stepInput is a solo game's keys for its next step at now, or false
+// while the game waits (play.Hooks.Input).
+func (s *session) stepInput(now time.Duration) (game.Input, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.held {
 		s.opts.Keys.Poll() // a key pressed meanwhile must not act after
-		return scores.Entry{}, false
+		return game.Input{}, false
 	}
-	in := s.input(now)
-	t0 := time.Now()
-	res, ended := s.match.Step(in)
-	s.stepTime += time.Since(t0)
-	s.stepN++
-	s.ticks++
-	if s.ticks%sampleEvery == 0 {
-		s.sample(now)
+	return s.input(now), true
+}
+
+// ended shows the game-over screen of a solo game that ended in a step,
+// and stores its score if it counts (play.Hooks.Ended).
+func (s *session) ended(res match.Result) {
+	s.mu.Lock()
+	entry, scored := s.gameOver(res)
+	s.mu.Unlock()
+	if scored {
+		s.recordLater(entry)
 	}
-	if !ended {
-		return scores.Entry{}, false
+}
+
+// stepped samples the pools every sampleEvery steps (play.Hooks.Stepped).
+func (s *session) stepped(steps uint64) {
+	if steps%sampleEvery == 0 {
+		s.mu.Lock()
+		s.sample(time.Since(s.clock))
+		s.mu.Unlock()
 	}
-	return s.gameOver(res)
 }
 
 // gameOver shows the game-over screen of res and returns its high-score
@@ -542,7 +549,7 @@ var errAssisted = errors.New("autopilot game: score not recorded")
 // input is this step's keys: none outside a game, or while the stress
 // autopilot plays. The caller holds the lock.
 func (s *session) input(now time.Duration) game.Input {
-	if s.match.Phase() != modePlay || s.match.Stress() {
+	if s.game.Phase() != modePlay || s.game.Stress() {
 		s.opts.Keys.Poll() // a key pressed meanwhile must not act in the next game
 		return game.Input{}
 	}
@@ -569,7 +576,7 @@ func (s *session) input(now time.Duration) game.Input {
 // key held, the pools' figures from zero. The caller holds the lock.
 func (s *session) newGame() {
 	if s.seat == nil { // an arena's world is for good, and read without the lock
-		s.world = s.match.World()
+		s.game.View(func(v play.View) { s.world = v.World })
 	}
 	s.over = nil
 	s.hold.releaseAll()
@@ -581,26 +588,46 @@ func (s *session) newGame() {
 // sample records the pools' statistics for the panel. The caller holds the
 // lock (or has the session to itself).
 func (s *session) sample(now time.Duration) {
-	if s.seat != nil {
-		ar := s.seat.Arena()
-		ar.RLock()
-		defer ar.RUnlock()
-	}
-	// A shot over its ship's share is refused with the pool's room to
-	// spare: the panel counts it with the pool's misses, as the arcade
-	// game's four-shot table would have.
-	bullets := s.world.Bullets().Stats()
-	bullets.Misses += s.world.OverShare()
-	s.view.pools[bulletsPool].sample(bullets, now)
-	s.view.pools[debrisPool].sample(s.world.Debris().Stats(), now)
+	s.readWorld(func(w *game.World) {
+		// A shot over its ship's share is refused with the pool's room to
+		// spare: the panel counts it with the pool's misses, as the arcade
+		// game's four-shot table would have.
+		bullets := w.Bullets().Stats()
+		bullets.Misses += w.OverShare()
+		s.view.pools[bulletsPool].sample(bullets, now)
+		s.view.pools[debrisPool].sample(w.Debris().Stats(), now)
+		if s.seat != nil {
+			s.view.step = s.seat.Arena().StepTime()
+		}
+	})
 	switch {
 	case s.seat != nil:
-		s.view.step = s.seat.Arena().StepTime()
+	case s.game != nil:
+		if d, ok := s.game.StepTime(); ok {
+			s.view.step = d
+		}
 	case s.stepN > 0:
 		s.view.step = s.stepTime / time.Duration(s.stepN)
 	}
 	s.stepTime, s.stepN = 0, 0
 	s.view.gen++
+}
+
+// readWorld calls fn with the world on screen under the lock it is
+// stepped under: a solo game's, an arena's, or none for a watch or a
+// replay, whose world the session steps or reads itself. The caller
+// holds the session's lock, which guards s.world.
+func (s *session) readWorld(fn func(w *game.World)) {
+	switch {
+	case s.seat != nil:
+		ar := s.seat.Arena()
+		ar.RLock()
+		defer ar.RUnlock()
+	case s.game != nil:
+		s.game.View(func(play.View) { fn(s.world) })
+		return
+	}
+	fn(s.world)
 }
 
 // copyView copies the latest sample into p when it is newer than p's.
@@ -643,22 +670,26 @@ func (s *session) paint(a *arena) {
 func (s *session) paintSolo(a *arena) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	a.paintWorld(s.world)
-	a.hud = s.soloHUD()
+	a.hud = s.soloHUD(a)
 }
 
-// soloHUD is a solo game's header. The caller holds the lock, for
-// reading at least.
-func (s *session) soloHUD() hud {
-	w := s.world
-	h := hud{
-		level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),
-		high: max(s.high, s.match.Best()), mode: s.match.Phase(), paused: w.Paused(), stress: s.match.Stress(),
-		over: s.over,
-	}
-	if s.match.Phase() == modePlay && !s.match.Assisted() {
-		h.high = max(h.high, w.Score())
-	}
+// soloHUD paints a solo game's world on a and returns its header, under
+// the game's lock. The caller holds the session's lock, for reading at
+// least.
+func (s *session) soloHUD(a *arena) hud {
+	var h hud
+	s.game.View(func(v play.View) {
+		w := s.world // the game's, or a test's
+		a.paintWorld(w)
+		h = hud{
+			level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),
+			high: max(s.high, v.Best), mode: v.Phase, paused: w.Paused(), stress: v.Stress,
+			over: s.over,
+		}
+		if v.Phase == modePlay && !v.Assisted {
+			h.high = max(h.high, w.Score())
+		}
+	})
 	if s.solo != nil {
 		h.watching, h.hidden = s.solo.Watchers(), !s.solo.Open()
 	}
@@ -671,8 +702,12 @@ func (s *session) soloHUD() hud {
 // keys) never waits for a whole paint.
 func (s *session) paintArena(a *arena) {
 	s.mu.Lock()
-	h := hud{high: max(s.high, s.match.Best()), mode: s.match.Phase(), stress: s.match.Stress(), over: s.over}
-	counts := h.mode == modePlay && !s.match.Assisted()
+	var h hud
+	var counts bool
+	s.game.View(func(v play.View) {
+		h = hud{high: max(s.high, v.Best), mode: v.Phase, stress: v.Stress, over: s.over}
+		counts = h.mode == modePlay && !v.Assisted
+	})
 	s.mu.Unlock()
 	ar := s.seat.Arena()
 	ar.RLock()

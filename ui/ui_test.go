@@ -341,12 +341,9 @@ func (r *running) text() (s string) {
 	return s
 }
 
-// locked runs f with the world to itself.
-func (r *running) locked(f func(w *game.World)) {
-	r.s.mu.Lock()
-	defer r.s.mu.Unlock()
-	f(r.s.world)
-}
+// locked runs f with the world under its game's lock: it does not step
+// meanwhile.
+func (r *running) locked(f func(w *game.World)) { r.s.game.ReadWorld(f) }
 
 func (r *running) key(k tcell.Key, ch rune) { r.scr.InjectKey(k, ch, tcell.ModNone) }
 
@@ -379,7 +376,7 @@ func TestKeys(t *testing.T) {
 		t.Fatalf("no title screen:\n%s", r.text())
 	}
 	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.match.Phase() == modePlay }); return ok })
+	r.waitFor("play", func() (ok bool) { return r.s.game.Phase() == modePlay })
 
 	t.Run("rotate", func(t *testing.T) {
 		var before float64
@@ -484,7 +481,7 @@ func testInputDoesNotDraw(t *testing.T) {
 	const fps = 4
 	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 11, FPS: fps})
 	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.match.Phase() == modePlay }); return ok })
+	r.waitFor("play", func() (ok bool) { return r.s.game.Phase() == modePlay })
 	var before uint64
 	r.locked(func(w *game.World) { before = w.Bullets().Stats().Acquires })
 	frames := func() (n uint64) { r.onLoop(func() { n = r.s.frames }); return n }
@@ -1239,9 +1236,9 @@ func TestTooSmallHoldsGame(t *testing.T) {
 	case w.Ship() != ship || w.Lives() != lives || w.Bullets().Stats().Acquires != acq:
 		t.Errorf("the ship changed behind the notice: %+v, %d lives, %d shots; was %+v, %d, %d",
 			w.Ship(), w.Lives(), w.Bullets().Stats().Acquires, ship, lives, acq)
-	case w.Paused() || d.s.match.Stress() || d.s.fit.help || d.s.fit.form != formCompact || d.s.list.HasFocus() || w.Bullets().Strategy() != strategy:
+	case w.Paused() || d.s.game.Stress() || d.s.fit.help || d.s.fit.form != formCompact || d.s.list.HasFocus() || w.Bullets().Strategy() != strategy:
 		t.Errorf("keys acted behind the notice: paused %v, stress %v, help %v, form %d, list focused %v, strategy %s",
-			w.Paused(), d.s.match.Stress(), d.s.fit.help, d.s.fit.form, d.s.list.HasFocus(), w.Bullets().Strategy())
+			w.Paused(), d.s.game.Stress(), d.s.fit.help, d.s.fit.form, d.s.list.HasFocus(), w.Bullets().Strategy())
 	}
 	d.resize(80, 24)
 	if strings.Contains(d.text(), "needs at least") {
@@ -1372,7 +1369,7 @@ func TestListFocusResize(t *testing.T) {
 		t.Errorf("the strategy list still shows at 80×24:\n%s", text)
 	}
 	r.key(tcell.KeyRune, ' ') // the title's key: play
-	r.waitFor("play", func() (ok bool) { r.locked(func(*game.World) { ok = r.s.match.Phase() == modePlay }); return ok })
+	r.waitFor("play", func() (ok bool) { return r.s.game.Phase() == modePlay })
 	if r.onLoop(func() {}); r.s.list.HasFocus() {
 		t.Error("the hidden list kept the keys")
 	}

@@ -121,8 +121,7 @@ func (s *session) paintWatch(a *arena) {
 	if src := w.Solo; src != nil {
 		o := soloSession(src)
 		o.mu.RLock()
-		a.paintWorld(o.world)
-		h := o.soloHUD()
+		h := o.soloHUD(a)
 		o.mu.RUnlock()
 		h.whose = s.whose
 		a.hud = h
@@ -142,28 +141,19 @@ func (s *session) paintWatch(a *arena) {
 // watchedStrategies returns the watched game's strategies, read under its
 // lock.
 func (s *session) watchedStrategies() (bullets, debris pool.Strategy) {
-	var wd *game.World
 	w := s.watch
 	if src := w.Solo; src != nil {
-		o := soloSession(src)
-		o.mu.RLock()
-		defer o.mu.RUnlock()
-		wd = o.world
-	} else {
-		w.Arena.RLock()
-		defer w.Arena.RUnlock()
-		wd = w.Arena.World()
+		return soloSession(src).strategies()
 	}
+	w.Arena.RLock()
+	defer w.Arena.RUnlock()
+	wd := w.Arena.World()
 	return wd.Bullets().Strategy(), wd.Debris().Strategy()
 }
 
-// ReadWorld calls fn with the world on screen under the session's read
-// lock: the solo game as metrics read it (hub.SoloGame).
-func (s *session) ReadWorld(fn func(*game.World)) {
-	s.mu.RLock()
-	defer s.mu.RUnlock()
-	fn(s.world)
-}
+// ReadWorld calls fn with the solo game's world under the game's read
+// lock, as metrics read it (hub.SoloGame).
+func (s *session) ReadWorld(fn func(*game.World)) { s.game.ReadWorld(fn) }
 
 // soloSession is the session of the solo game src, which offer registered:
 // a watcher reads what it draws (the panel's view, the header) under that

@@ -66,7 +66,7 @@ func TestWatchSoloDraw(t *testing.T) {
 	for _, k := range []tcell.Key{tcell.KeyUp, tcell.KeyLeft, tcell.KeyEnter, tcell.KeyEsc} {
 		ws.onWatchKey(tcell.NewEventKey(k, 0, tcell.ModNone))
 	}
-	if d.s.world != world || d.s.world.Player(0).Ship != ship || d.s.world.Paused() || !d.s.match.Stress() {
+	if d.s.world != world || d.s.world.Player(0).Ship != ship || d.s.world.Paused() || !d.s.game.Stress() {
 		t.Error("a watcher's keys changed the game")
 	}
 	select {

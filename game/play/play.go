@@ -1,0 +1,260 @@
+// Package play is the headless layer under a screen: a [Game] is one
+// player's [match.Match] with the lock it steps and is read under and,
+// for a solo game, the goroutine that steps it. A front end draws what
+// [Game.View] shows it and sends it commands ([Game.Start],
+// [Game.TogglePause], [Game.SetStrategies], …); it never holds the lock
+// itself.
+//
+// # Structure
+//
+//	front end (ui)                    play.Game                  match.Match
+//	keys ─ commands ───────────────▶ mu ─ Start, Leave, … ───▶ the flow
+//	frame ─ View(fn) ──────────────▶ mu.RLock ─ fn(View) ──▶ world, phase
+//	                  ◀─ Hooks.Input    Run: steps at game.TPS
+//	                  ◀─ Hooks.Ended    a game that ended, to score
+//	                  ◀─ Hooks.Stepped  the pools to sample
+//
+// The hooks are called without the Game's lock, so a front end may take
+// its own lock in them and call the Game from under it: the lock order is
+// always the front end's, then the Game's, then an arena's.
+//
+// A solo game ([NewSolo]) steps on [Game.Run]'s goroutine. An arena seat
+// ([NewSeat]) is stepped by its arena: its Game only follows the seat's
+// ship ([Game.Observe]) and has no Run.
+package play
+
+import (
+	"sync"
+	"time"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/game/match"
+	"poolroids/pool"
+)
+
+// maxCatchUp is how many steps a late tick may take at once to keep game
+// time.
+const maxCatchUp = 5
+
+// Hooks is how a solo Game asks its front end for what it does not own.
+// They run on the goroutine that steps (Run's) without the Game's lock.
+type Hooks struct {
+	// Input returns this step's keys, or false while the game waits
+	// (the screen is too small, the key help is up): the world then
+	// does not step.
+	Input func() (game.Input, bool)
+	// Ended is told of a game that ended in a step, counted or not.
+	Ended func(match.Result)
+	// Stepped, if set, is told after each step how many were taken.
+	Stepped func(steps uint64)
+}
+
+// Game is one player's match under its own lock. The zero Game is not
+// usable; make one with NewSolo or NewSeat. Its methods are safe for
+// concurrent use.
+type Game struct {
+	hooks Hooks
+
+	mu       sync.RWMutex
+	m        *match.Match
+	steps    uint64
+	stepTime time.Duration // time spent stepping since the last StepTime
+	stepN    int
+}
+
+// NewSolo makes a solo game of a world built from cfg, starting on the
+// title or, with stress, under the stress autopilot (see match.New);
+// player names the player in its recordings.
+func NewSolo(cfg game.Config, stress bool, player string, h Hooks) (*Game, error) {
+	m, err := match.New(cfg, stress)
+	if err != nil {
+		return nil, err
+	}
+	m.SetPlayer(player)
+	return &Game{hooks: h, m: m}, nil
+}
+
+// NewSeat makes the Game of seat, already playing in its arena.
+func NewSeat(seat *hub.Seat) *Game {
+	return &Game{m: match.NewSeat(seat)}
+}
+
+// View is what a frame shows of a Game. Its World is valid only within
+// the View callback.
+type View struct {
+	World    *game.World
+	Phase    match.Phase
+	Stress   bool // the stress autopilot plays
+	Assisted bool // the score does not count
+	Best     int  // the best score of the games that counted
+}
+
+// View calls fn with the Game as it stands, under its read lock: the
+// world does not step meanwhile, so fn only copies what it draws. In an
+// arena the world is the arena's: fn reads it under the arena's lock.
+// A View is passed by value: a pointer to it would escape to the heap.
+func (g *Game) View(fn func(v View)) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	fn(View{
+		World: g.m.World(), Phase: g.m.Phase(), Stress: g.m.Stress(),
+		Assisted: g.m.Assisted(), Best: g.m.Best(),
+	})
+}
+
+// ReadWorld calls fn with the world on screen under the Game's read lock
+// (hub.SoloGame).
+func (g *Game) ReadWorld(fn func(w *game.World)) {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	fn(g.m.World())
+}
+
+// Phase returns the screen the player is on.
+func (g *Game) Phase() match.Phase {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.m.Phase()
+}
+
+// Stress reports whether the stress autopilot plays.
+func (g *Game) Stress() bool {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.m.Stress()
+}
+
+// Paused reports whether a solo game is paused; an arena never is.
+func (g *Game) Paused() bool {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.m.Seat() == nil && g.m.World().Paused()
+}
+
+// Run steps a solo game at game.TPS until stop is closed (see Steps).
+func (g *Game) Run(stop <-chan struct{}) { Steps(stop, g.step) }
+
+// Steps calls step game.TPS times a second until stop is closed. It keeps
+// game time: a tick that comes late takes the steps it missed, up to
+// maxCatchUp.
+func Steps(stop <-chan struct{}, step func()) {
+	t := time.NewTicker(time.Second / game.TPS)
+	defer t.Stop()
+	start, done := time.Now(), 0
+	for {
+		select {
+		case <-stop:
+			return
+		case now := <-t.C:
+			due := int(now.Sub(start) * game.TPS / time.Second)
+			for range min(due-done, maxCatchUp) {
+				step()
+			}
+			done = due
+		}
+	}
+}
+
+// step takes one step with the front end's keys, unless the game waits.
+func (g *Game) step() {
+	if in, ok := g.hooks.Input(); ok {
+		g.Step(in)
+	}
+}
+
+// Step steps the world once with in (see match.Match.Step), and tells
+// the hooks of the step and of a game that ended in it. Run calls it; a
+// test may instead, to step on its own clock.
+func (g *Game) Step(in game.Input) {
+	g.mu.Lock()
+	t0 := time.Now()
+	res, ended := g.m.Step(in)
+	g.stepTime += time.Since(t0)
+	g.stepN++
+	g.steps++
+	steps := g.steps
+	g.mu.Unlock()
+	if ended {
+		g.hooks.Ended(res)
+	}
+	if g.hooks.Stepped != nil {
+		g.hooks.Stepped(steps)
+	}
+}
+
+// StepTime returns the mean time a step took since it was last asked,
+// and false if no step was taken meanwhile.
+func (g *Game) StepTime() (time.Duration, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.stepN == 0 {
+		return 0, false
+	}
+	d := g.stepTime / time.Duration(g.stepN)
+	g.stepTime, g.stepN = 0, 0
+	return d, true
+}
+
+// Start starts a new game from the title or the game-over screen and
+// reports whether it did (match.Match.Start).
+func (g *Game) Start() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.m.Start()
+}
+
+// Leave leaves the game in play, if there is one, and returns it
+// (match.Match.Leave).
+func (g *Game) Leave() (match.Result, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if s := g.m.Seat(); s != nil {
+		ar := s.Arena()
+		ar.RLock()
+		defer ar.RUnlock()
+	}
+	return g.m.Leave()
+}
+
+// Observe follows an arena seat's ship and returns its game if it just
+// ended (match.Match.Observe).
+func (g *Game) Observe() (match.Result, bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	ar := g.m.Seat().Arena()
+	ar.RLock()
+	defer ar.RUnlock()
+	return g.m.Observe()
+}
+
+// ToggleStress starts or stops the stress autopilot
+// (match.Match.ToggleStress).
+func (g *Game) ToggleStress() error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.m.ToggleStress()
+}
+
+// TogglePause pauses or resumes a game in play and reports whether it did
+// (match.Match.TogglePause).
+func (g *Game) TogglePause() bool {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.m.TogglePause()
+}
+
+// SetStrategies switches the pools ("" keeps a pool's); in an arena only
+// its creator may (match.Match.SetStrategies).
+func (g *Game) SetStrategies(bullets, debris pool.Strategy) error {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.m.SetStrategies(bullets, debris)
+}
+
+// Best returns the best score of the games that counted.
+func (g *Game) Best() int {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.m.Best()
+}
