@@ -14,18 +14,15 @@ import (
 const noticeFor = 3 * time.Second
 
 // arenaInput is the seat's input, asked for by the arena's goroutine
-// before each step: the keys held, nothing outside a game. It takes only
-// the session's lock (the arena's is not held meanwhile) and never reads
-// the world; the seat's autopilot, when on, is the arena's to run.
+// before each step: the keys held, nothing outside a game or while the
+// session waits (the arena plays on, but this ship waits for its player).
+// It takes the keys' lock and the seat's Game's, never the session's
+// (the arena's is not held meanwhile), and never reads the world; the
+// seat's autopilot, when on, is the arena's to run.
 func (s *session) arenaInput() game.Input {
 	defer s.guard()
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.held { // the arena plays on, but this ship waits for its player
-		s.opts.Keys.Poll()
-		return game.Input{}
-	}
-	return s.input(time.Since(s.clock))
+	in, _ := s.input.input(time.Since(s.clock), s.inGame())
+	return in
 }
 
 // arenaTick samples the shared pools and notices when the seat's game is
@@ -55,7 +52,7 @@ func (s *session) arenaSample(now time.Duration) (scores.Entry, bool) {
 	if !ended {
 		return scores.Entry{}, false
 	}
-	s.hold.releaseAll()
+	s.input.release()
 	return s.gameOver(res)
 }
 

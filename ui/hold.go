@@ -1,6 +1,12 @@
 package ui
 
-import "time"
+import (
+	"sync"
+	"time"
+
+	"poolroids/game"
+	"poolroids/ui/kitty"
+)
 
 // control is a game control that acts while held.
 type control uint8
@@ -94,4 +100,90 @@ func (h *pressHold) window() time.Duration {
 		return 100 * time.Millisecond
 	}
 	return min(max(h.interval*5/2, minWindow), maxWindow)
+}
+
+// keyState is what the player's keys hold between two steps, under a lock
+// of its own: the goroutine that steps (a solo Game's, an arena's) reads
+// it without the session's lock, and the session's key handlers write it
+// without the Game's. The zero keyState holds nothing and reads no kitty
+// keys.
+type keyState struct {
+	mu    sync.Mutex
+	kitty *kitty.Keys // the real held state where active; else press-only
+	hold  pressHold
+	hyper bool // a hyperspace press waits for the next step
+	held  bool // the game waits: the terminal is too small or the key help is up
+}
+
+// input is the next step's keys at now, given whether the player plays a
+// game (not on the title or game-over screen, not under the stress
+// autopilot); false while the game waits.
+func (k *keyState) input(now time.Duration, playing bool) (game.Input, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.held || !playing {
+		k.kitty.Poll() // a key pressed meanwhile must not act after
+		return game.Input{}, !k.held
+	}
+	if k.kitty.Active() {
+		h := k.kitty.Poll()
+		return game.Input{
+			Left: h.Has(kitty.Left), Right: h.Has(kitty.Right), Thrust: h.Has(kitty.Thrust),
+			Fire: h.Has(kitty.Fire), Hyperspace: h.Has(kitty.Hyper),
+		}, true
+	}
+	in := game.Input{
+		Left:       k.hold.act(ctlLeft, now),
+		Right:      k.hold.act(ctlRight, now),
+		Thrust:     k.hold.act(ctlThrust, now),
+		Fire:       k.hold.act(ctlFire, now),
+		Hyperspace: k.hyper,
+	}
+	k.hyper = false
+	return in, true
+}
+
+// press feeds a key event of a held control to the press-only hold
+// logic; with the kitty protocol active the real held state is read
+// instead.
+func (k *keyState) press(c control, now time.Duration) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if !k.kitty.Active() {
+		k.hold.press(c, now)
+	}
+}
+
+// jump asks for a hyperspace jump at the next step.
+func (k *keyState) jump() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.hyper = true
+}
+
+// release forgets every key held (a pause, a new game, the end of one).
+func (k *keyState) release() {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	k.hold.releaseAll()
+	k.hyper = false
+}
+
+// setHeld makes the game wait or go on; keys held when it stops do not act
+// after it resumes.
+func (k *keyState) setHeld(on bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.held != on {
+		k.held = on
+		k.hold.releaseAll()
+		k.hyper = false
+	}
+}
+
+// waiting reports whether the game waits.
+func (k *keyState) waiting() bool {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.held
 }

@@ -176,15 +176,7 @@ func (s *session) showHelp(on bool) {
 // setHeld stops or resumes the game: it waits while the too-small notice
 // or the key help is up (see session.step). Keys held when it stops do not
 // act after it resumes.
-func (s *session) setHeld(on bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.held != on {
-		s.held = on
-		s.hold.releaseAll()
-		s.hyper = false
-	}
-}
+func (s *session) setHeld(on bool) { s.input.setHeld(on) }
 
 // strategyKeys are the keys that pick pool.Strategies()[i].
 const strategyKeys = "1234567890"
@@ -437,16 +429,16 @@ func (s *session) onRune(r rune, now time.Duration) {
 			s.startGame()
 		}
 	case 'h', 'H', 's', 'S':
-		s.mu.Lock()
-		s.hyper = s.playing()
-		s.mu.Unlock()
+		if s.playing() {
+			s.input.jump()
+		}
 	case 'p', 'P':
 		s.mu.Lock()
 		switch {
 		case s.seat != nil:
 			s.tell("an arena plays on: no pause")
 		case s.game.TogglePause():
-			s.hold.releaseAll()
+			s.input.release()
 		}
 		s.mu.Unlock()
 	case 'x', 'X':
@@ -546,13 +538,11 @@ func (s *session) leave() (scores.Entry, bool) {
 	return s.gameOver(res)
 }
 
-// press feeds a key event of a held control to the press-only hold logic.
-// With the kitty protocol active the real held state is read instead.
+// press feeds a key event of a held control to the keys' state while the
+// player plays.
 func (s *session) press(c control, now time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.playing() && !s.opts.Keys.Active() {
-		s.hold.press(c, now)
+	if s.playing() {
+		s.input.press(c, now)
 	}
 }
 

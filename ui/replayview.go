@@ -128,7 +128,7 @@ func (v *replayView) tick() {
 	s := v.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.held {
+	if s.input.waiting() {
 		return
 	}
 	from, t0 := v.w.Step(), time.Now()

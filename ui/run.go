@@ -170,7 +170,8 @@ type session struct {
 
 	// game is the player's: it steps (a solo game) or follows the seat
 	// under its own lock, taken after mu, never before.
-	game *play.Game
+	game  *play.Game
+	input keyState // read by the goroutine that steps, under its own lock
 
 	mu       sync.RWMutex // guards the fields below; watchers read them under RLock
 	world    *game.World  // the world on screen; a solo game's is read under game's lock
@@ -178,9 +179,6 @@ type session struct {
 	noticeAt time.Duration
 	ask      rune // the key (q or x) whose question shows on the border until askAt + confirmFor; 0: none
 	askAt    time.Duration
-	hold     pressHold
-	hyper    bool // a hyperspace press waits for the next step
-	held     bool // the game waits: the terminal is too small or the key help is up
 	target   target
 	high     int // best score in the table
 	over     []string
@@ -256,6 +254,7 @@ func newSessionOf(screen tcell.Screen, opts Options, world *game.World, g *play.
 		opts:       opts,
 		seat:       opts.Arena,
 		game:       g,
+		input:      keyState{kitty: opts.Keys},
 		world:      world,
 		clock:      time.Now(),
 		frameKey:   tcell.NewEventKey(tcell.KeyF64, 0, tcell.ModNone),
@@ -498,13 +497,7 @@ func (s *session) step(now time.Duration) {
 // stepInput is a solo game's keys for its next step at now, or false
 // while the game waits (play.Hooks.Input).
 func (s *session) stepInput(now time.Duration) (game.Input, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.held {
-		s.opts.Keys.Poll() // a key pressed meanwhile must not act after
-		return game.Input{}, false
-	}
-	return s.input(now), true
+	return s.input.input(now, s.inGame())
 }
 
 // ended shows the game-over screen of a solo game that ended in a step,
@@ -546,31 +539,6 @@ func (s *session) gameOver(res match.Result) (scores.Entry, bool) {
 
 var errAssisted = errors.New("autopilot game: score not recorded")
 
-// input is this step's keys: none outside a game, or while the stress
-// autopilot plays. The caller holds the lock.
-func (s *session) input(now time.Duration) game.Input {
-	if s.game.Phase() != modePlay || s.game.Stress() {
-		s.opts.Keys.Poll() // a key pressed meanwhile must not act in the next game
-		return game.Input{}
-	}
-	if s.opts.Keys.Active() {
-		k := s.opts.Keys.Poll()
-		return game.Input{
-			Left: k.Has(kitty.Left), Right: k.Has(kitty.Right), Thrust: k.Has(kitty.Thrust),
-			Fire: k.Has(kitty.Fire), Hyperspace: k.Has(kitty.Hyper),
-		}
-	}
-	in := game.Input{
-		Left:       s.hold.act(ctlLeft, now),
-		Right:      s.hold.act(ctlRight, now),
-		Thrust:     s.hold.act(ctlThrust, now),
-		Fire:       s.hold.act(ctlFire, now),
-		Hyperspace: s.hyper,
-	}
-	s.hyper = false
-	return in
-}
-
 // newGame shows what the match started (a new game, the title, a stress
 // game in a world of its own) from a clean slate: no game-over screen, no
 // key held, the pools' figures from zero. The caller holds the lock.
@@ -579,8 +547,7 @@ func (s *session) newGame() {
 		s.game.View(func(v play.View) { s.world = v.World })
 	}
 	s.over = nil
-	s.hold.releaseAll()
-	s.hyper = false
+	s.input.release()
 	s.view.pools[bulletsPool] = poolView{}
 	s.view.pools[debrisPool] = poolView{}
 }

@@ -921,7 +921,7 @@ func TestKeptFrames(t *testing.T) {
 	}{
 		{"title", func(*session) {}, 40},
 		{"play", func(s *session) { s.startGame() }, 30},
-		{"thrust and fire", func(s *session) { s.hold.press(ctlThrust, now); s.hold.press(ctlFire, now) }, 20},
+		{"thrust and fire", func(s *session) { s.input.hold.press(ctlThrust, now); s.input.hold.press(ctlFire, now) }, 20},
 		{"pause", func(s *session) { s.onRune('p', now) }, 5},
 		{"resume", func(s *session) { s.onRune('p', now) }, 5},
 		{"stress", func(s *session) { s.onRune('x', now); s.onRune('x', now) }, 40}, // asked, and confirmed: no question left to expire on the real clock
@@ -1197,7 +1197,7 @@ func TestHelp(t *testing.T) {
 				t.Errorf("after p: help %v, paused %v; want neither\n%s", d.s.fit.help, d.s.world.Paused(), d.text())
 			}
 			d.steps(1)
-			if in := d.s.input(d.now); in != (game.Input{}) {
+			if in, _ := d.s.stepInput(d.now); in != (game.Input{}) {
 				t.Errorf("a key held into the help acts after it: %+v", in)
 			}
 			if got := d.s.world.Steps(); got != steps+1 {
@@ -1244,7 +1244,7 @@ func TestTooSmallHoldsGame(t *testing.T) {
 	if strings.Contains(d.text(), "needs at least") {
 		t.Fatalf("notice stays at 80×24:\n%s", d.text())
 	}
-	if in := d.s.input(d.now); in != (game.Input{}) {
+	if in, _ := d.s.stepInput(d.now); in != (game.Input{}) {
 		t.Errorf("a key held into the notice acts after it: %+v", in)
 	}
 	d.steps(5)
