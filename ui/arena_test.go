@@ -409,7 +409,7 @@ func TestPlayersBoxNarrow(t *testing.T) {
 	s, _ := arenaSession(t, h, "bob", 80, 24)
 	text := drawArena(s, 80, 24)
 	side := textIn(text, rect{62, 0, 18, 24})
-	for _, want := range []string{"den · co-op", "player     score", "Wolfgang_      0", "bob            0"} {
+	for _, want := range []string{"den · co-op", "player     score", "Wolfgang_      0", "bob            0", "switch: Wolfgang"} { // the name cut at the box's edge
 		if !strings.Contains(side, want) {
 			t.Errorf("the side panel lacks %q:\n%s", want, side)
 		}

@@ -134,16 +134,22 @@ func (p *players) format() {
 		l.b = appendIntRight(l.b, int64(pl.Misses), 5)
 	}
 	// Who switched last, and when, while they still hold the switch;
-	// else who holds it now (the creator left: the longest seated).
-	l = next().style(labelStyle).str("pools: ")
+	// else who holds it now (the creator left: the longest seated). The
+	// compact box has room for the name only.
+	l = next().style(labelStyle)
 	switch sw, by := ar.Switched(), ar.Creator(); {
+	case narrow && by == "":
+		l.str("switch: nobody")
+	case narrow:
+		l.str("switch: ").style(valueStyle).str(by)
 	case by == "":
-		l.str("no player")
+		l.str("pools: no player")
 	case !sw.At.IsZero() && sw.By == by:
+		l.str("pools: ")
 		l.style(valueStyle).str(sw.By).style(labelStyle).str(" at ").style(valueStyle)
 		l.b = sw.At.AppendFormat(l.b, time.TimeOnly)
 	default:
-		l.style(valueStyle).str(by).style(labelStyle).str(" switches")
+		l.str("pools: ").style(valueStyle).str(by).style(labelStyle).str(" switches")
 	}
 	news := ar.News()
 	for i := range newsLines {
