@@ -18,7 +18,6 @@ import (
 // (a random one, plus the number of arenas opened before).
 func newArenas(opts ui.Options, cfg hub.Config) (*hub.Hub, error) {
 	cfg.Game = game.Config{Levels: opts.Levels, Strategy: opts.Strategy, Bullets: opts.Bullets, Debris: opts.Debris, Seed: rand.Uint64()}
-	cfg.Unique = serve.UniqueName
 	return hub.New(cfg)
 }
 
@@ -27,10 +26,10 @@ func newArenas(opts ui.Options, cfg hub.Config) (*hub.Hub, error) {
 // game's name is unique here, and elsewhere's where it says (nil: no
 // fleet).
 func newLive(h *hub.Hub, perGame, total int, elsewhere func(string) bool) (*hub.Live, error) {
-	unique := serve.UniqueName
+	var unique func(string, func(string) bool) string // nil: hub.UniqueName
 	if elsewhere != nil {
 		unique = func(name string, taken func(string) bool) string {
-			return serve.UniqueName(name, func(n string) bool { return taken(n) || elsewhere(n) })
+			return hub.UniqueName(name, func(n string) bool { return taken(n) || elsewhere(n) })
 		}
 	}
 	return hub.NewLive(h, hub.LiveConfig{PerGame: perGame, Total: total, Unique: unique})

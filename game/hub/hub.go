@@ -23,7 +23,6 @@ import (
 	"io"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -72,7 +71,7 @@ type Config struct {
 	// ErrTooMany.
 	MaxArenas, MaxArenasPer int
 	// Unique returns name, or a variant of it for which taken is false:
-	// players' names are unique in an arena. nil: name-2, name-3, ….
+	// players' names are unique in an arena. nil: [UniqueName].
 	Unique func(name string, taken func(string) bool) string
 	// NewTable builds the table of the arena called name from cfg: for
 	// instance a recorder that stands in front of the world. A table with
@@ -133,7 +132,7 @@ func New(cfg Config) (*Hub, error) {
 		cfg.MaxArenasPer = DefaultMaxArenasPer
 	}
 	if cfg.Unique == nil {
-		cfg.Unique = suffix
+		cfg.Unique = UniqueName
 	}
 	if cfg.NewTable == nil {
 		cfg.NewTable = newRecordTable
@@ -144,15 +143,6 @@ func New(cfg Config) (*Hub, error) {
 		return nil, err
 	}
 	return &Hub{cfg: cfg, arenas: make(map[string]*Arena)}, nil
-}
-
-// suffix is the default Config.Unique.
-func suffix(name string, taken func(string) bool) string {
-	c := name
-	for i := 2; taken(c); i++ {
-		c = name + "-" + strconv.Itoa(i)
-	}
-	return c
 }
 
 // Request asks [Hub.Join] for a seat.

@@ -30,7 +30,7 @@ type LiveConfig struct {
 	Total   int // watchers of all games; 0: DefaultWatchers
 	// Unique returns name, or a variant of it for which taken is false:
 	// solo games' names are unique among solo games and open arenas.
-	// nil: name-2, name-3, ….
+	// nil: [UniqueName].
 	Unique func(name string, taken func(string) bool) string
 }
 
@@ -61,7 +61,7 @@ func NewLive(h *Hub, cfg LiveConfig) (*Live, error) {
 		return nil, fmt.Errorf("hub: watcher bounds %d a game, %d in all: want 0 or more", cfg.PerGame, cfg.Total)
 	}
 	if cfg.Unique == nil {
-		cfg.Unique = suffix
+		cfg.Unique = UniqueName
 	}
 	return &Live{hub: h, cfg: cfg, solos: make(map[string]*Solo)}, nil
 }

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 )
 
@@ -62,4 +63,23 @@ func AppendNameRune(b []byte, r rune) []byte {
 		return append(b, byte(r))
 	}
 	return b
+}
+
+// UniqueName returns name if it is not taken, else the first of name-2,
+// name-3, … that is not, name cut so that the whole stays within [MaxName]
+// runes. With n names taken it asks taken at most n+1 times: each
+// candidate differs from all the others (by its digits after its last
+// '-').
+func UniqueName(name string, taken func(string) bool) string {
+	if !taken(name) {
+		return name
+	}
+	runes := []rune(name)
+	for i := 2; ; i++ {
+		suffix := "-" + strconv.Itoa(i)
+		base := runes[:min(len(runes), MaxName-len(suffix))]
+		if c := string(base) + suffix; !taken(c) {
+			return c
+		}
+	}
 }

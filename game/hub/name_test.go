@@ -2,6 +2,8 @@ package hub
 
 import (
 	"errors"
+	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -38,5 +40,42 @@ func TestFitName(t *testing.T) {
 		if back, err := ParseName(got); back != got || err != nil {
 			t.Errorf("ParseName(FitName(%q)) = %q, %v", in, back, err)
 		}
+	}
+}
+
+func TestUniqueName(t *testing.T) {
+	t.Parallel()
+	set := func(names ...string) func(string) bool {
+		return func(s string) bool {
+			for _, n := range names {
+				if n == s {
+					return true
+				}
+			}
+			return false
+		}
+	}
+	for _, tt := range []struct {
+		name  string
+		taken []string
+		want  string
+	}{
+		{"bob", nil, "bob"},
+		{"bob", []string{"bob"}, "bob-2"},
+		{"bob", []string{"bob", "bob-2", "bob-3"}, "bob-4"},
+		{"0123456789abcdef", []string{"0123456789abcdef"}, "0123456789abcd-2"},
+		{"éééééééééééééééé", []string{"éééééééééééééééé"}, strings.Repeat("é", 14) + "-2"},
+	} {
+		if got := UniqueName(tt.name, set(tt.taken...)); got != tt.want {
+			t.Errorf("UniqueName(%q, %q) = %q; want %q", tt.name, tt.taken, got, tt.want)
+		}
+	}
+	// Ten taken names force a two-digit suffix, which shortens the base.
+	taken := []string{"0123456789abcdef"}
+	for i := 2; i <= 9; i++ {
+		taken = append(taken, fmt.Sprintf("0123456789abcd-%d", i))
+	}
+	if got, want := UniqueName("0123456789abcdef", set(taken...)), "0123456789abc-10"; got != want {
+		t.Errorf("UniqueName with 9 taken = %q; want %q", got, want)
 	}
 }

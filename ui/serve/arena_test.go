@@ -43,7 +43,7 @@ func arenaPlay(h *hub.Hub) PlayFunc {
 
 func startArenas(t *testing.T) (*testServer, *hub.Hub) {
 	t.Helper()
-	h, err := hub.New(hub.Config{Linger: 300 * time.Millisecond, Unique: UniqueName})
+	h, err := hub.New(hub.Config{Linger: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -128,22 +128,3 @@ func quote(w string) string {
 // [MaxName] runes, each one cell on a screen, "anonymous" when nothing is
 // left.
 func CleanName(name string) string { return displayname.Clean(name, MaxName) }
-
-// UniqueName returns name if it is not taken, else the first of name-2,
-// name-3, … that is not, name cut so that the whole stays within [MaxName]
-// runes. With n names taken it asks taken at most n+1 times: each
-// candidate differs from all the others (by its digits after its last
-// '-').
-func UniqueName(name string, taken func(string) bool) string {
-	if !taken(name) {
-		return name
-	}
-	runes := []rune(name)
-	for i := 2; ; i++ {
-		suffix := "-" + strconv.Itoa(i)
-		base := runes[:min(len(runes), MaxName-len(suffix))]
-		if c := string(base) + suffix; !taken(c) {
-			return c
-		}
-	}
-}

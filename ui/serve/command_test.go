@@ -1,7 +1,6 @@
 package serve
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"unicode"
@@ -72,43 +71,6 @@ func TestParseCommandAllocs(t *testing.T) {
 	}
 }
 
-func TestUniqueName(t *testing.T) {
-	t.Parallel()
-	set := func(names ...string) func(string) bool {
-		return func(s string) bool {
-			for _, n := range names {
-				if n == s {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	for _, tt := range []struct {
-		name  string
-		taken []string
-		want  string
-	}{
-		{"bob", nil, "bob"},
-		{"bob", []string{"bob"}, "bob-2"},
-		{"bob", []string{"bob", "bob-2", "bob-3"}, "bob-4"},
-		{"0123456789abcdef", []string{"0123456789abcdef"}, "0123456789abcd-2"},
-		{"éééééééééééééééé", []string{"éééééééééééééééé"}, strings.Repeat("é", 14) + "-2"},
-	} {
-		if got := UniqueName(tt.name, set(tt.taken...)); got != tt.want {
-			t.Errorf("UniqueName(%q, %q) = %q; want %q", tt.name, tt.taken, got, tt.want)
-		}
-	}
-	// Ten taken names force a two-digit suffix, which shortens the base.
-	taken := []string{"0123456789abcdef"}
-	for i := 2; i <= 9; i++ {
-		taken = append(taken, fmt.Sprintf("0123456789abcd-%d", i))
-	}
-	if got, want := UniqueName("0123456789abcdef", set(taken...)), "0123456789abc-10"; got != want {
-		t.Errorf("UniqueName with 9 taken = %q; want %q", got, want)
-	}
-}
-
 func FuzzParseCommand(f *testing.F) {
 	for _, s := range []string{"", "join a", "new B --pvp", "watch x y", "new --pvp", "ls -l", "join \x1b[31m"} {
 		f.Add(s)
@@ -158,7 +120,7 @@ func FuzzCleanName(f *testing.F) {
 		}
 		// The first k names asked are taken: UniqueName must ask for k+1.
 		k, seen := len(in)%12, map[string]bool{}
-		u := UniqueName(got, func(s string) bool {
+		u := hub.UniqueName(got, func(s string) bool {
 			if seen[s] {
 				t.Fatalf("UniqueName(%q) asked for %q twice", got, s)
 			}

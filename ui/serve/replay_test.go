@@ -43,7 +43,7 @@ func TestLobbyReplay(t *testing.T) {
 		t.Fatal("the store kept no replay")
 	}
 
-	h, err := hub.New(hub.Config{Unique: UniqueName})
+	h, err := hub.New(hub.Config{})
 	if err != nil {
 		t.Fatal(err)
 	}

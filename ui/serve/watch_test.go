@@ -54,11 +54,10 @@ func startWatch(t *testing.T, cfg hub.LiveConfig) (*testServer, *hub.Hub, *hub.L
 // default).
 func startWatchIdle(t *testing.T, cfg hub.LiveConfig, idle time.Duration) (*testServer, *hub.Hub, *hub.Live) {
 	t.Helper()
-	h, err := hub.New(hub.Config{Linger: 300 * time.Millisecond, Unique: UniqueName})
+	h, err := hub.New(hub.Config{Linger: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Unique = UniqueName
 	live, err := hub.NewLive(h, cfg)
 	if err != nil {
 		t.Fatal(err)
