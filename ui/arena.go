@@ -82,6 +82,9 @@ type hud struct {
 	// board: the scores are the players box's (an arena watched), and the
 	// header shows none.
 	board bool
+	// best: the header shows only the best score, as high (the replay of
+	// an arena: no one ship's score stands for the game).
+	best bool
 }
 
 // arena is the left side: the playfield, scaled to fit with its aspect
@@ -491,6 +494,11 @@ func (a *arena) appendScore(b []byte, high bool) []byte {
 		return b
 	}
 	b = append(b, ' ')
+	if h.best {
+		b = append(b, "best "...)
+		b = strconv.AppendInt(b, int64(h.high), 10)
+		return append(b, ' ')
+	}
 	if h.mode != modeTitle {
 		b = append(b, "score "...)
 		b = strconv.AppendInt(b, int64(h.score), 10)

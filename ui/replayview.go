@@ -394,8 +394,8 @@ func newReplayHelp(g *glyphs) []string {
 }
 
 // paint copies the world onto a's canvas and the header into a.hud: the
-// level and wave, slot 0's score and lives and the best score of any
-// player as the high.
+// level and wave, and the score and lives of a solo game, or an arena's
+// best score.
 func (v *replayView) paint(a *arena) {
 	s := v.s
 	s.mu.Lock()
@@ -405,7 +405,7 @@ func (v *replayView) paint(a *arena) {
 		s.names = *v.names.at(v.w.Step())
 	}
 	a.paintWorld(w)
-	h := hud{level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(), mode: modePlay}
+	h := hud{level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(), mode: modePlay, best: w.Ships() > 1}
 	for i := range w.Ships() {
 		h.high = max(h.high, w.Player(i).Score)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -421,6 +422,17 @@ func TestReplayArenaNames(t *testing.T) {
 		if !strings.Contains(d.text(), name) {
 			t.Errorf("no %q on the field:\n%s", name, d.text())
 		}
+	}
+	// No one ship's score stands for the arena's game: the header shows
+	// the best.
+	best := 0
+	w := d.s.world
+	for i := range w.Ships() {
+		best = max(best, w.Player(i).Score)
+	}
+	header := strings.SplitN(d.text(), "\n", 2)[0]
+	if !strings.Contains(header, fmt.Sprintf("best %d ", best)) || strings.Contains(header, "lives") {
+		t.Errorf("header %q, want the best score, %d, and no lives", header, best)
 	}
 }
 
