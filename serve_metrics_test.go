@@ -142,8 +142,33 @@ func TestServeMetrics(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	time.Sleep(time.Second) // a second of play
-	second := scrape(t, url)
+	// Play until every counter has moved: the title's demo may take a few
+	// seconds to break a rock (and throw debris).
+	growing := []struct {
+		name   string
+		labels []string
+	}{
+		{"poolroids_frames_total", nil},
+		{"poolroids_frame_cells_total", nil},
+		{"poolroids_sent_bytes_total", nil},
+		{"poolroids_pool_acquires_total", []string{"pool", "bullets"}},
+		{"poolroids_pool_acquires_total", []string{"pool", "debris"}},
+		{"process_cpu_seconds_total", nil},
+	}
+	grown := func(second map[string]*dto.MetricFamily) bool {
+		for _, c := range growing {
+			if a, b := value(first, c.name, c.labels...), value(second, c.name, c.labels...); !(b > a && a >= 0) {
+				return false
+			}
+		}
+		return true
+	}
+	var second map[string]*dto.MetricFamily
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(250 * time.Millisecond) {
+		if second = scrape(t, url); grown(second) || time.Now().After(deadline) {
+			break
+		}
+	}
 
 	for _, c := range []struct {
 		name   string
@@ -162,17 +187,7 @@ func TestServeMetrics(t *testing.T) {
 			t.Errorf("%s%v = %v, want %v", c.name, c.labels, got, c.want)
 		}
 	}
-	for _, c := range []struct {
-		name   string
-		labels []string
-	}{
-		{"poolroids_frames_total", nil},
-		{"poolroids_frame_cells_total", nil},
-		{"poolroids_sent_bytes_total", nil},
-		{"poolroids_pool_acquires_total", []string{"pool", "bullets"}},
-		{"poolroids_pool_acquires_total", []string{"pool", "debris"}},
-		{"process_cpu_seconds_total", nil},
-	} {
+	for _, c := range growing {
 		if a, b := value(first, c.name, c.labels...), value(second, c.name, c.labels...); !(b > a && a >= 0) {
 			t.Errorf("%s%v went from %v to %v, want it to grow", c.name, c.labels, a, b)
 		}
