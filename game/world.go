@@ -305,6 +305,15 @@ func (w *World) Asteroids() []Asteroid { return w.asteroids }
 // between two steps is allowed and does not change the game.
 func (w *World) Bullets() *pool.Pool[Bullet] { return w.bullets }
 
+// BulletStats returns the bullet pool's statistics as a player meets
+// them: its Misses count the shots refused over a slot's share too, as
+// the 1979 game's four-shot table refused them, though the pool had room.
+func (w *World) BulletStats() pool.Stats {
+	st := w.bullets.Stats()
+	st.Misses += w.overShare
+	return st
+}
+
 // Debris returns the debris pool, under the same terms as Bullets.
 func (w *World) Debris() *pool.Pool[Particle] { return w.debris }
 

@@ -556,12 +556,7 @@ func (s *session) newGame() {
 // lock (or has the session to itself).
 func (s *session) sample(now time.Duration) {
 	s.readWorld(func(w *game.World) {
-		// A shot over its ship's share is refused with the pool's room to
-		// spare: the panel counts it with the pool's misses, as the arcade
-		// game's four-shot table would have.
-		bullets := w.Bullets().Stats()
-		bullets.Misses += w.OverShare()
-		s.view.pools[bulletsPool].sample(bullets, now)
+		s.view.pools[bulletsPool].sample(w.BulletStats(), now)
 		s.view.pools[debrisPool].sample(w.Debris().Stats(), now)
 		if s.seat != nil {
 			s.view.step = s.seat.Arena().StepTime()

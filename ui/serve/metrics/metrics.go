@@ -247,9 +247,7 @@ func (g *games) Collect(ch chan<- prometheus.Metric) {
 				players++
 			}
 		}
-		bullets := w.Bullets().Stats()
-		bullets.Misses += w.OverShare() // refused with room to spare: the ship's share was in flight
-		g.add(seen, poolOf{w, poolBullets}, bullets)
+		g.add(seen, poolOf{w, poolBullets}, w.BulletStats())
 		g.add(seen, poolOf{w, poolDebris}, w.Debris().Stats())
 	})
 	g.seen = seen // the games gone since the last scrape drop out
