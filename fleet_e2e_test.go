@@ -224,20 +224,8 @@ func sshDial(srv *serverProc, key ssh.Signer) (*ssh.Client, error) {
 // playSolo starts a solo game from the lobby on c and counts its frames.
 func playSolo(t *testing.T, c *ssh.Client) *meter {
 	t.Helper()
-	sess, err := c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sess.RequestPty("xterm-256color", 40, 120, nil); err != nil {
-		t.Fatal(err)
-	}
-	in, _ := sess.StdinPipe()
-	out, _ := sess.StdoutPipe()
-	if err := sess.Shell(); err != nil {
-		t.Fatal(err)
-	}
 	m := &meter{}
-	go func() { _, _ = io.Copy(m, out) }()
+	_, in := startPty(t, c, "", m)
 	_, _ = io.WriteString(in, "\r")
 	deadline := time.Now().Add(10 * time.Second)
 	for m.frames.Load() < 10 {
@@ -301,23 +289,7 @@ func BenchmarkHop(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { c.Close() })
-		sess, err := c.NewSession()
-		if err != nil {
-			b.Fatal(err)
-		}
-		if err := sess.RequestPty("xterm-256color", 40, 120, nil); err != nil {
-			b.Fatal(err)
-		}
-		in, _ := sess.StdinPipe()
-		sess.Stdout = out
-		if cmd == "" {
-			err = sess.Shell()
-		} else {
-			err = sess.Start(cmd)
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
+		sess, in := startPty(b, c, cmd, out)
 		return in, sess
 	}
 	in, _ := session(a, "", io.Discard) // the lobby: Enter plays solo, as gil

@@ -270,6 +270,32 @@ func TestServeInTmux(t *testing.T) {
 // synchronized output (DEC mode 2026) for xterm-like terminals.
 var frameMark = []byte("\x1b[?2026h")
 
+// startPty opens a session on c with a 120×40 xterm-256color terminal
+// and starts cmd in it ("": the lobby); out gets its output.
+func startPty(tb testing.TB, c *ssh.Client, cmd string, out io.Writer) (*ssh.Session, io.WriteCloser) {
+	tb.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := sess.RequestPty("xterm-256color", 40, 120, nil); err != nil {
+		tb.Fatal(err)
+	}
+	in, err := sess.StdinPipe()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	sess.Stdout = out
+	start := sess.Shell
+	if cmd != "" {
+		start = func() error { return sess.Start(cmd) }
+	}
+	if err := start(); err != nil {
+		tb.Fatal(err)
+	}
+	return sess, in
+}
+
 // meter counts the bytes and the frames of one session's output. Write is
 // called by one goroutine; the counts may be read by any.
 type meter struct {

@@ -39,22 +39,10 @@ func openShell(t *testing.T, srv *serverProc, key ssh.Signer, out io.Writer) (*s
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close() })
-	sess, err := c.NewSession()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := sess.RequestPty("xterm-256color", 40, 120, nil); err != nil {
-		t.Fatal(err)
-	}
-	in, _ := sess.StdinPipe()
 	if out == nil {
 		out = io.Discard
 	}
-	sess.Stdout = out
-	if err := sess.Shell(); err != nil {
-		t.Fatal(err)
-	}
-	return sess, in
+	return startPty(t, c, "", out)
 }
 
 // scrape reads url's metrics, which must parse as Prometheus's text
