@@ -16,13 +16,15 @@ import (
 	"syscall"
 	"time"
 
+	"golang.org/x/crypto/ssh"
+
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/ui"
 	"poolroids/ui/scores"
 	"poolroids/ui/serve"
-	"poolroids/ui/serve/fleet"
 	"poolroids/ui/serve/metrics"
+	"poolroids/ui/serve/route"
 )
 
 // shutdownWait is how long a SIGINT or SIGTERM waits for the players to be
@@ -143,25 +145,30 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	}
 	store.SetLogger(log)
 	opts.Scores = store
-	arenas, err := newArenas(opts, hub.Config{Size: *arenaSize, MaxArenas: *maxArenas, MaxArenasPer: *maxArenasPer})
+	opts.Hidden = !*watchable
+	var m *metrics.Metrics
+	if *metricsAddr != "" {
+		m = metrics.New()
+		opts.Frame = m.Frame
+	}
+	rt, err := route.New(route.Config{
+		Game:            opts,
+		Arenas:          hub.Config{Size: *arenaSize, MaxArenas: *maxArenas, MaxArenasPer: *maxArenasPer},
+		Watchers:        *watchers,
+		WatchersPerGame: *watchersPerGame,
+		Logger:          log,
+	})
 	if err != nil {
 		return bad("%v", err)
 	}
-	defer arenas.Close()
-	var fl *member
-	var elsewhere func(string) bool
-	if *hop != "" {
-		fl = &member{hub: arenas, hop: *hop, log: log}
-		elsewhere = fl.elsewhere
+	defer rt.Close()
+	if m != nil {
+		m.Games(rt.Live())
 	}
-	if opts.Live, err = newLive(arenas, *watchersPerGame, *watchers, elsewhere); err != nil {
-		return bad("%v", err)
-	}
-	opts.Hidden = !*watchable
 	var hopLn net.Listener
-	if fl != nil {
-		fl.live = opts.Live
-		if fl.key, err = serve.LoadOrCreateHostKey(*fleetKey); err != nil {
+	var key ssh.Signer
+	if *hop != "" {
+		if key, err = serve.LoadOrCreateHostKey(*fleetKey); err != nil {
 			return fail(err)
 		}
 		// Listening before the directory lists this server: the others
@@ -171,18 +178,11 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		}
 		defer hopLn.Close()
 		dctx, cancel := context.WithTimeout(ctx, dbWait)
-		fl.dir, err = fleet.Open(dctx, fleet.Config{URL: *scorePath, Hop: *hop, Holdings: fl.holdings, Logger: log})
+		err = rt.JoinFleet(dctx, route.Fleet{URL: *scorePath, Hop: *hop, Key: key})
 		cancel()
 		if err != nil {
 			return fail(err)
 		}
-		defer fl.dir.Close()
-	}
-	var m *metrics.Metrics
-	if *metricsAddr != "" {
-		m = metrics.New()
-		m.Games(opts.Live)
-		opts.Frame = m.Frame
 	}
 
 	rate := *connRate
@@ -201,13 +201,11 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 		ConnPerMinute:         rate,
 		ProxyFrom:             balancers,
 		Logger:                log,
-		Play:                  servePlay(arenas, opts, fl),
+		FleetKey:              key,
+		Play:                  rt.Play,
 	}
 	if m != nil { // a nil *Metrics would make a non-nil Observer
 		cfg.Observer = m
-	}
-	if fl != nil {
-		cfg.FleetKey = fl.key
 	}
 	srv, err := serve.New(cfg)
 	if err != nil {
@@ -233,9 +231,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	case <-ctx.Done():
 	}
 	log.Info("shutting down")
-	if fl != nil {
-		fl.dir.Close() // out of every lobby first
-	}
+	rt.LeaveFleet() // out of every lobby first
 	sctx, cancel := context.WithTimeout(context.Background(), shutdownWait)
 	defer cancel()
 	if err := srv.Shutdown(sctx); err != nil {
