@@ -22,10 +22,56 @@ import (
 // the arena opens here.
 const claimWait = 2 * time.Second
 
+// Fleet places a server in its fleet.
+type Fleet struct {
+	URL string     // the fleet's PostgreSQL database, its directory
+	Hop string     // this server's hop address: the others relay to it
+	Key ssh.Signer // the fleet's key, the hop's and the relays'
+}
+
+// JoinFleet lists the server in its fleet's directory (ctx bounds the
+// wait for the database), and from then on routes across the fleet. Call
+// it before the first [Router.Play], with the hop listener open: the
+// others may relay to the server as soon as it is listed.
+func (r *Router) JoinFleet(ctx context.Context, f Fleet) error {
+	m := &member{key: f.Key, hop: f.Hop, hub: r.hub, live: r.live, log: r.log}
+	dir, err := fleet.Open(ctx, fleet.Config{URL: f.URL, Hop: f.Hop, Holdings: m.holdings, Logger: r.log})
+	if err != nil {
+		return err
+	}
+	m.dir = dir
+	r.fleet = m
+	return nil
+}
+
+// LeaveFleet takes the server out of every lobby of the fleet at once: at
+// shutdown, before its players are told. It does nothing without a fleet,
+// or once done.
+func (r *Router) LeaveFleet() {
+	if r.fleet != nil {
+		r.fleet.dir.Close()
+	}
+}
+
+// elsewhere reports whether another server of the fleet holds a room
+// called name.
+func (r *Router) elsewhere(name string) bool {
+	return r.fleet != nil && r.fleet.elsewhere(name)
+}
+
+// directory is what a member asks of the fleet's [fleet.Directory]; the
+// tests stand in for it without a database.
+type directory interface {
+	Rooms() []fleet.Room
+	Elsewhere(name string) (hop string, ok bool)
+	Claim(ctx context.Context, name string) (hop string, err error)
+	Close()
+}
+
 // member is a server's place in its fleet: the directory it is listed in,
 // the fleet's key for its hops, and what it holds.
 type member struct {
-	dir  *fleet.Directory
+	dir  directory
 	key  ssh.Signer
 	hop  string // this server's hop address, its name in the directory
 	hub  *hub.Hub

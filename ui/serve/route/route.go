@@ -1,8 +1,10 @@
 package route
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"log/slog"
 	"math/rand/v2"
 
 	"github.com/gdamore/tcell/v2"
@@ -13,85 +15,118 @@ import (
 	"poolroids/ui/serve"
 )
 
-// newArenas makes the server's arenas, sized and bounded by cfg: worlds on
-// the levels, capacities and strategy of opts, each with a seed of its own
-// (a random one, plus the number of arenas opened before).
-func newArenas(opts ui.Options, cfg hub.Config) (*hub.Hub, error) {
-	cfg.Game = game.Config{Levels: opts.Levels, Strategy: opts.Strategy, Bullets: opts.Bullets, Debris: opts.Debris, Seed: rand.Uint64()}
-	return hub.New(cfg)
+// Config is what a server offers its players.
+type Config struct {
+	// Game is every game's options: the level set, capacities, strategy,
+	// FPS, high scores, Hidden and Frame. What is a session's own (seed,
+	// ASCII, keys, names, seat, Watching) is set for each, and Live is the
+	// Router's.
+	Game ui.Options
+	// Arenas sizes and bounds the arenas; their game is Game's, each with
+	// a seed of its own.
+	Arenas hub.Config
+	// Watchers bounds the watchers of the live games in all,
+	// WatchersPerGame those of one game (0: hub's defaults).
+	Watchers, WatchersPerGame int
+	// Logger receives the fleet's warnings (nil: slog.Default()).
+	Logger *slog.Logger
 }
 
-// newLive makes the server's registry of live games: h's arenas and the
-// solo games, watchable by perGame watchers each, total in all. A solo
-// game's name is unique here, and elsewhere's where it says (nil: no
-// fleet).
-func newLive(h *hub.Hub, perGame, total int, elsewhere func(string) bool) (*hub.Live, error) {
-	var unique func(string, func(string) bool) string // nil: hub.UniqueName
-	if elsewhere != nil {
-		unique = func(name string, taken func(string) bool) string {
-			return hub.UniqueName(name, func(n string) bool { return taken(n) || elsewhere(n) })
-		}
-	}
-	return hub.NewLive(h, hub.LiveConfig{PerGame: perGame, Total: total, Unique: unique})
+// Router is one server's arenas and live games, and the route each of its
+// sessions takes to them. Make one with [New], serve [Router.Play], and
+// [Router.Close] it once the server has shut down.
+type Router struct {
+	hub   *hub.Hub
+	live  *hub.Live
+	game  ui.Options
+	log   *slog.Logger
+	fleet *member // nil: alone
 }
 
-// servePlay is the server's serve.PlayFunc: the arena the session's
-// command names (join or new), the live game it watches (watch), else the
-// lobby, from which the player plays solo games with opts (offered to
-// watchers through opts.Live), joins arenas or watches games. In a fleet
-// (fl not nil), what another server holds is played there, through a
-// relay; a relayed session plays here.
-func servePlay(h *hub.Hub, opts ui.Options, fl *member) serve.PlayFunc {
-	return func(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
-		o := opts
-		o.Seed = rand.Uint64()
-		o.ASCII = s.ASCII
-		o.Keys = s.Keys
-		o.Player = s.Player()
-		o.Name = s.Name
-		o.Watching = s.SetWatching
-		m := fl
-		if s.Relayed {
-			m = nil
-		}
-		if m != nil && s.Command.Verb != serve.VerbLobby {
-			if relayed, err := m.command(ctx, screen, s); relayed {
-				return 0, err
-			}
-		}
-		var res ui.Result
-		var err error
-		switch c := s.Command; c.Verb {
-		case serve.VerbJoin, serve.VerbNew:
-			kind := ui.ChoiceJoin
-			if c.Verb == serve.VerbNew {
-				kind = ui.ChoiceNew
-			}
-			seat, jerr := ui.Join(h, ui.Choice{Kind: kind, Name: c.Name, PvP: c.PvP}, s.Name, s.Address())
-			if jerr != nil {
-				return 0, &serve.RefusedError{Message: jerr.Error()}
-			}
-			defer seat.Leave()
-			o.Arena = seat
-			res, err = ui.Run(ctx, screen, o)
-		case serve.VerbWatch:
-			w, werr := o.Live.Watch(c.Name)
-			if werr != nil {
-				return 0, &serve.RefusedError{Message: werr.Error()}
-			}
-			if res, err = ui.Watch(ctx, screen, w, o); err == nil && res.Reason == ui.ReasonGone {
-				return 0, &serve.EndError{Message: ui.Gone(w)}
-			}
-		default:
-			lo := ui.LobbyOptions{Game: o, Hub: h, Name: s.Name, Address: s.Address()}
-			if m != nil {
-				lo.Fleet = lobby{m: m, s: s}
-			}
-			res, err = ui.PlayLobby(ctx, screen, lo)
-		}
-		if res.Reason == ui.ReasonPanic {
-			err = fmt.Errorf("%w: %w", serve.ErrPanic, err)
-		}
-		return res.Score, err
+// New makes a server's arenas and its registry of live games. Its error
+// says what in cfg is wrong.
+func New(cfg Config) (*Router, error) {
+	r := &Router{game: cfg.Game, log: cmp.Or(cfg.Logger, slog.Default())}
+	o := cfg.Game
+	// A random seed, to which each arena adds the number opened before.
+	cfg.Arenas.Game = game.Config{Levels: o.Levels, Strategy: o.Strategy, Bullets: o.Bullets, Debris: o.Debris, Seed: rand.Uint64()}
+	var err error
+	if r.hub, err = hub.New(cfg.Arenas); err != nil {
+		return nil, err
 	}
+	// A solo game's name is unique here, and across the fleet once the
+	// server is in one.
+	unique := func(name string, taken func(string) bool) string {
+		return hub.UniqueName(name, func(n string) bool { return taken(n) || r.elsewhere(n) })
+	}
+	if r.live, err = hub.NewLive(r.hub, hub.LiveConfig{PerGame: cfg.WatchersPerGame, Total: cfg.Watchers, Unique: unique}); err != nil {
+		r.hub.Close()
+		return nil, err
+	}
+	r.game.Live = r.live
+	return r, nil
+}
+
+// Live is the registry of the games that may be watched, for metrics.
+func (r *Router) Live() *hub.Live { return r.live }
+
+// Close leaves the fleet and ends every arena.
+func (r *Router) Close() {
+	r.LeaveFleet()
+	r.hub.Close()
+}
+
+// Play is the server's [serve.PlayFunc]: it plays the session's command,
+// or the lobby, here or where the fleet holds it.
+func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
+	o := r.game
+	o.Seed = rand.Uint64()
+	o.ASCII = s.ASCII
+	o.Keys = s.Keys
+	o.Player = s.Player()
+	o.Name = s.Name
+	o.Watching = s.SetWatching
+	m := r.fleet
+	if s.Relayed {
+		m = nil
+	}
+	if m != nil && s.Command.Verb != serve.VerbLobby {
+		if relayed, err := m.command(ctx, screen, s); relayed {
+			return 0, err
+		}
+	}
+	var res ui.Result
+	var err error
+	switch c := s.Command; c.Verb {
+	case serve.VerbJoin, serve.VerbNew:
+		kind := ui.ChoiceJoin
+		if c.Verb == serve.VerbNew {
+			kind = ui.ChoiceNew
+		}
+		seat, jerr := ui.Join(r.hub, ui.Choice{Kind: kind, Name: c.Name, PvP: c.PvP}, s.Name, s.Address())
+		if jerr != nil {
+			return 0, &serve.RefusedError{Message: jerr.Error()}
+		}
+		defer seat.Leave()
+		o.Arena = seat
+		res, err = ui.Run(ctx, screen, o)
+	case serve.VerbWatch:
+		w, werr := r.live.Watch(c.Name)
+		if werr != nil {
+			return 0, &serve.RefusedError{Message: werr.Error()}
+		}
+		if res, err = ui.Watch(ctx, screen, w, o); err == nil && res.Reason == ui.ReasonGone {
+			return 0, &serve.EndError{Message: ui.Gone(w)}
+		}
+	default:
+		lo := ui.LobbyOptions{Game: o, Hub: r.hub, Name: s.Name, Address: s.Address()}
+		if m != nil {
+			lo.Fleet = lobby{m: m, s: s}
+		}
+		res, err = ui.PlayLobby(ctx, screen, lo)
+	}
+	if res.Reason == ui.ReasonPanic {
+		err = fmt.Errorf("%w: %w", serve.ErrPanic, err)
+	}
+	return res.Score, err
 }

@@ -1,0 +1,38 @@
+// Package route takes each SSH session of a poolroids server where it asked
+// to go — the lobby, an arena, a live game to watch — here or on another
+// server of the fleet.
+//
+// # A session's route
+//
+// A [Router] holds one server's arenas ([hub.Hub]) and its registry of
+// live games ([hub.Live]), and [Router.Play] is the server's
+// [serve.PlayFunc]. The session's command ([serve.Command]) chooses once
+// where it goes:
+//
+//	(none)            the lobby (ui.PlayLobby): solo games, the arenas to
+//	                  join or open, the live games to watch, the best
+//	                  games' replays; it comes back there after each
+//	join NAME         a seat in the arena NAME (ui.Run with a hub.Seat)
+//	new NAME [--pvp]  the same, in the arena it opens
+//	watch NAME        the live game NAME, read-only (ui.Watch)
+//
+// A command the server cannot serve (a full arena, a name taken, no such
+// game, too many watchers) ends the session with [serve.RefusedError]; a
+// watched game that ends, with [serve.EndError]. Every solo game is
+// offered to watchers through the registry under its player's name, made
+// unique.
+//
+// # Across a fleet
+//
+// After [Router.JoinFleet] the server is a member of its fleet (package
+// fleet): it lists the rooms it holds in the fleet's directory, and its
+// lobbies list the other members' too. What another member holds is
+// played there: the session's terminal is relayed to it over its hop
+// ([fleet.Relay]), and a command's session ends as it ends there, while
+// the lobby's player comes back to the lobby. An arena opens where it is
+// first asked for, once the directory has written the name down as this
+// server's (after a short wait without an answer, it opens unclaimed).
+// Solo games' names avoid the names held elsewhere. A session that
+// another member relays here ([serve.Session.Relayed]) plays here: a
+// relay is never relayed again.
+package route

@@ -1,0 +1,206 @@
+package route
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/gdamore/tcell/v2"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/ui"
+	"poolroids/ui/serve"
+	"poolroids/ui/serve/fleet"
+)
+
+// fakeDir is a fleet's directory without a database: rooms are the other
+// servers', hops says who holds each name (the holder of a claim too; a
+// name it lacks cannot be claimed: the database is away).
+type fakeDir struct {
+	rooms []fleet.Room
+	hops  map[string]string
+
+	mu     sync.Mutex
+	claims []string
+}
+
+func (d *fakeDir) Rooms() []fleet.Room { return slices.Clone(d.rooms) }
+
+func (d *fakeDir) Elsewhere(name string) (string, bool) {
+	for _, r := range d.rooms {
+		if r.Name == name {
+			return d.hops[name], true
+		}
+	}
+	return "", false
+}
+
+func (d *fakeDir) Claim(ctx context.Context, name string) (string, error) {
+	d.mu.Lock()
+	d.claims = append(d.claims, name)
+	d.mu.Unlock()
+	if h, ok := d.hops[name]; ok {
+		return h, nil
+	}
+	return "", errors.New("the database is away")
+}
+
+func (d *fakeDir) Close() {}
+
+// testMember is r's place in a fleet listed in dir, as "a:2223".
+func testMember(r *Router, dir directory) *member {
+	return &member{dir: dir, hop: "a:2223", hub: r.hub, live: r.live, log: slog.New(slog.DiscardHandler)}
+}
+
+// TestHolder: what this server holds, and an arena it claims, are played
+// here; what another server holds or claimed first is played there; an
+// arena whose claim finds no database opens here.
+func TestHolder(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, 2)
+	seat(t, r, hub.Request{Arena: "here", Player: "bob"})
+	dir := &fakeDir{
+		rooms: []fleet.Room{{Name: "far", Arena: true}, {Name: "solo"}},
+		hops:  map[string]string{"far": "b:2223", "solo": "b:2223", "mine": "a:2223", "race": "c:2223"},
+	}
+	m := testMember(r, dir)
+	for _, c := range []struct {
+		choice ui.Choice
+		want   string
+	}{
+		{ui.Choice{Kind: ui.ChoiceJoin, Name: "here"}, ""},
+		{ui.Choice{Kind: ui.ChoiceNew, Name: "here"}, ""}, // refused here: the name is taken
+		{ui.Choice{Kind: ui.ChoiceJoin, Name: "far"}, "b:2223"},
+		{ui.Choice{Kind: ui.ChoiceNew, Name: "race", PvP: true}, "c:2223"},
+		{ui.Choice{Kind: ui.ChoiceJoin, Name: "mine"}, ""},
+		{ui.Choice{Kind: ui.ChoiceJoin, Name: "away"}, ""},
+		{ui.Choice{Kind: ui.ChoiceWatch, Name: "here"}, ""},
+		{ui.Choice{Kind: ui.ChoiceWatch, Name: "solo"}, "b:2223"},
+		{ui.Choice{Kind: ui.ChoiceWatch, Name: "nobody"}, ""},
+	} {
+		if got := m.holder(context.Background(), c.choice); got != c.want {
+			t.Errorf("holder(%+v) = %q, want %q", c.choice, got, c.want)
+		}
+	}
+	if want := []string{"far", "race", "mine", "away"}; !slices.Equal(dir.claims, want) {
+		t.Errorf("claimed %q, want %q: an arena open here, or a watch, claims nothing", dir.claims, want)
+	}
+}
+
+// TestPlayRoutesAcrossFleet: a command for what another server holds is
+// relayed there (here by a session of no server, whose relay fails: the
+// holder is "gone"), unless the session is itself a relay: it plays here.
+func TestPlayRoutesAcrossFleet(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, 1)
+	r.fleet = testMember(r, &fakeDir{rooms: []fleet.Room{{Name: "far"}}, hops: map[string]string{"far": "b:2223"}})
+	watch := session(serve.Command{Verb: serve.VerbWatch, Name: "far"})
+
+	_, err := r.Play(context.Background(), tcell.NewSimulationScreen(""), watch)
+	if got, want := refusal(t, err), "the server that holds far is gone"; got != want {
+		t.Errorf("relayed: refused with %q, want %q", got, want)
+	}
+
+	watch.Relayed = true
+	_, err = r.Play(context.Background(), nil, watch)
+	if got := refusal(t, err); !strings.HasPrefix(got, hub.ErrNoGame.Error()) {
+		t.Errorf("a relay: refused with %q, want %q", got, hub.ErrNoGame)
+	}
+}
+
+// solo is a solo game that never steps.
+type solo struct{ w game.World }
+
+func (s *solo) ReadWorld(fn func(*game.World)) { fn(&s.w) }
+
+// TestHoldings: the directory lists the arenas with players and the solo
+// games open to watchers, not the hidden ones.
+func TestHoldings(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, 2)
+	seat(t, r, hub.Request{Arena: "coop", Player: "bob"})
+	seat(t, r, hub.Request{Arena: "duel", Player: "cy", Mode: game.PvP})
+	r.live.Add("ann", &solo{}, true)
+	r.live.Add("dan", &solo{}, false)
+	got := testMember(r, &fakeDir{}).holdings(nil)
+	want := []fleet.Room{
+		{Name: "coop", Arena: true, Players: 1, Size: 2},
+		{Name: "duel", Arena: true, Players: 1, Size: 2, PvP: true},
+		{Name: "ann", Players: 1},
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("holdings:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// TestSoloNamesAvoidFleet: a solo game does not take a name another
+// server of the fleet holds.
+func TestSoloNamesAvoidFleet(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, 1)
+	if got := r.live.Add("bob", &solo{}, true).Name(); got != "bob" {
+		t.Errorf("alone: named %q, want bob", got)
+	}
+	r.fleet = testMember(r, &fakeDir{rooms: []fleet.Room{{Name: "eve"}}})
+	if got := r.live.Add("eve", &solo{}, true).Name(); got != "eve-2" {
+		t.Errorf("in a fleet: named %q, want eve-2", got)
+	}
+}
+
+// TestLobbyList: the other servers' rooms join this one's in the lobby's
+// order: arenas by name; games, arenas first, each by name.
+func TestLobbyList(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, 1)
+	l := lobby{m: testMember(r, &fakeDir{rooms: []fleet.Room{
+		{Name: "zed", Arena: true, Players: 2, Size: 4, Watchers: 1},
+		{Name: "amy", Players: 1},
+		{Name: "bea", Arena: true, Players: 1, Size: 4, PvP: true},
+	}})}
+	d := ui.LobbyData{
+		Arenas: []ui.LobbyArena{{Name: "cat", Players: 1, Max: 1}},
+		Games:  []ui.LobbyGame{{Name: "cat", Arena: true, Players: 1}, {Name: "ben", Players: 1}},
+	}
+	l.List(&d)
+	var arenas, games []string
+	for _, a := range d.Arenas {
+		arenas = append(arenas, a.Name)
+	}
+	for _, g := range d.Games {
+		games = append(games, g.Name)
+	}
+	if want := []string{"bea", "cat", "zed"}; !slices.Equal(arenas, want) {
+		t.Errorf("arenas %q, want %q", arenas, want)
+	}
+	if want := []string{"bea", "cat", "zed", "amy", "ben"}; !slices.Equal(games, want) {
+		t.Errorf("games %q, want %q", games, want)
+	}
+	if z := d.Arenas[2]; z != (ui.LobbyArena{Name: "zed", Players: 2, Max: 4, Watchers: 1}) || !d.Arenas[0].PvP {
+		t.Errorf("arenas %+v: counts or mode lost", d.Arenas)
+	}
+}
+
+// TestCommandLine: the command a relay sends asks the holder for the
+// choice itself.
+func TestCommandLine(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		choice ui.Choice
+		want   serve.Command
+	}{
+		{ui.Choice{Kind: ui.ChoiceJoin, Name: "a"}, serve.Command{Verb: serve.VerbJoin, Name: "a"}},
+		{ui.Choice{Kind: ui.ChoiceNew, Name: "a"}, serve.Command{Verb: serve.VerbNew, Name: "a"}},
+		{ui.Choice{Kind: ui.ChoiceNew, Name: "a", PvP: true}, serve.Command{Verb: serve.VerbNew, Name: "a", PvP: true}},
+		{ui.Choice{Kind: ui.ChoiceWatch, Name: "a"}, serve.Command{Verb: serve.VerbWatch, Name: "a"}},
+	} {
+		line := commandLine(c.choice)
+		if got, err := serve.ParseCommand(line, 0); err != nil || got != c.want {
+			t.Errorf("commandLine(%+v) = %q, parsed as %+v, %v; want %+v", c.choice, line, got, err, c.want)
+		}
+	}
+}
