@@ -4,13 +4,15 @@
 // (package main) and every SSH session (package ui/serve) call it with
 // their own screen. [PlayLobby] is the SSH lobby around it, [Watch] shows
 // another session's game read-only, and [RunReplay] plays a replay file
-// the same way, its world stepped by a replay.Watch. The game's flow
-// (title, play, game over, the stress autopilot, what counts as a score)
-// is package game/match's, and a solo game or an arena seat is a
-// game/play Game: it owns the lock the match is changed under and, for a
-// solo game, the goroutine that steps it. ui draws what the Game's View
-// shows, sends it the keys' commands, and keeps the screen's own state
-// (the layout, the held keys, the notices, the game-over table).
+// the same way. The game's flow (title, play, game over, the stress
+// autopilot, what counts as a score) is package game/match's, and a solo
+// game or an arena seat is a game/play Game: it owns the lock the match
+// is changed under and, for a solo game, the goroutine that steps it. A
+// replay is a game/play Replay of the same shape (the seek, the speed,
+// the strategies held through seeks, the players' names by step). ui
+// draws what their View shows, sends them the keys' commands, and keeps
+// the screen's own state (the layout, the held keys, the notices, the
+// game-over table, the overlays' text).
 //
 // # Arenas
 //

@@ -304,7 +304,7 @@ func (s *session) pick(i int) {
 		err = s.arenaPick(st)
 	case s.playback != nil:
 		err = s.playback.hold(st)
-		now = gameTime(s.playback.w.Step())
+		now = s.playback.now()
 	case s.target == targetBoth:
 		err = s.game.SetStrategies(st, st)
 		s.view.pools[bulletsPool].restart()

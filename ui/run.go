@@ -146,7 +146,7 @@ type session struct {
 	root     tview.Primitive
 	fit      fit // the layout for the screen's size; touched only on tview's goroutine
 	ascii    bool
-	playback *replayView     // a replay's (RunReplay), whose watch steps the world: no match; nil in a game
+	playback *replayView     // a replay's (RunReplay), which steps its own world: no match; nil in a game
 	clock    time.Time       // origin of the press-only hold times
 	frameKey *tcell.EventKey // posted to the screen to request a frame
 
@@ -184,8 +184,6 @@ type session struct {
 	over     []string
 	replay   []byte // the ended game's recording, for record
 	view     view
-	stepTime time.Duration // a replay's time stepping since the last sample
-	stepN    int
 
 	ctx        context.Context
 	startOnce  sync.Once
@@ -223,7 +221,7 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 	}
 	var w *game.World
 	g.View(func(v play.View) { w = v.World })
-	s = newSessionOf(screen, opts, w, g)
+	s = newSessionOf(screen, opts, w, g, nil)
 	return s, nil
 }
 
@@ -247,13 +245,14 @@ func checkFPS(opts *Options) error {
 	return nil
 }
 
-// newSessionOf makes the session that shows world, its widgets built: g's,
-// or nil for a watch or a replay.
-func newSessionOf(screen tcell.Screen, opts Options, world *game.World, g *play.Game) *session {
+// newSessionOf makes the session that shows world (g's; nil for a watch)
+// or, with playback, a replay's, its widgets built.
+func newSessionOf(screen tcell.Screen, opts Options, world *game.World, g *play.Game, playback *replayView) *session {
 	s := &session{
 		opts:       opts,
 		seat:       opts.Arena,
 		game:       g,
+		playback:   playback,
 		input:      keyState{kitty: opts.Keys},
 		world:      world,
 		clock:      time.Now(),
@@ -347,7 +346,7 @@ func (s *session) startLoops() {
 		go func() {
 			defer s.loops.Done()
 			defer s.guard()
-			play.Steps(s.stop, s.tick)
+			s.playback.g.Run(s.stop)
 		}()
 	default:
 		s.offer()
@@ -446,14 +445,8 @@ func (s *session) askFrame() bool {
 	return true
 }
 
-// tick takes one step of a replay, or of a solo game as a test steps it.
-func (s *session) tick() {
-	if s.playback != nil {
-		s.playback.tick()
-		return
-	}
-	s.step(time.Since(s.clock))
-}
+// tick takes one step of a solo game as a test steps it.
+func (s *session) tick() { s.step(time.Since(s.clock)) }
 
 // recordLater records entry on a goroutine of the session's loops: a save
 // may wait on a disk's lock or a database's retries, and the game steps on
@@ -568,17 +561,18 @@ func (s *session) sample(now time.Duration) {
 		if d, ok := s.game.StepTime(); ok {
 			s.view.step = d
 		}
-	case s.stepN > 0:
-		s.view.step = s.stepTime / time.Duration(s.stepN)
+	case s.playback != nil:
+		if d, ok := s.playback.g.StepTime(); ok {
+			s.view.step = d
+		}
 	}
-	s.stepTime, s.stepN = 0, 0
 	s.view.gen++
 }
 
 // readWorld calls fn with the world on screen under the lock it is
-// stepped under: a solo game's, an arena's, or none for a watch or a
-// replay, whose world the session steps or reads itself. The caller
-// holds the session's lock, which guards s.world.
+// stepped under: a solo game's, an arena's, a replay's, or none for a
+// watch, whose world the session reads itself. The caller holds the
+// session's lock, which guards s.world.
 func (s *session) readWorld(fn func(w *game.World)) {
 	switch {
 	case s.seat != nil:
@@ -587,6 +581,9 @@ func (s *session) readWorld(fn func(w *game.World)) {
 		defer ar.RUnlock()
 	case s.game != nil:
 		s.game.View(func(play.View) { fn(s.world) })
+		return
+	case s.playback != nil:
+		s.playback.g.View(func(v play.ReplayView) { fn(v.World) })
 		return
 	}
 	fn(s.world)

@@ -21,6 +21,14 @@
 // A solo game ([NewSolo]) steps on [Game.Run]'s goroutine. An arena seat
 // ([NewSeat]) is stepped by its arena: its Game only follows the seat's
 // ship ([Game.Observe]) and has no Run.
+//
+// A replay being watched is a [Replay] ([NewReplay]) of the same shape:
+// a replay.Watch under its own lock, ticked on [Replay.Run]'s goroutine,
+// drawn through [Replay.View] and driven by commands (pause, speed, one
+// step, seek, the pools' strategies) that it refuses with an error the
+// front end shows. A seek plays on that goroutine in strides a tick, so a
+// long one holds no frame up; [ReplayHooks.Played] tells the front end
+// what the ticks changed, so it samples the pools.
 package play
 
 import (
@@ -59,8 +67,7 @@ type Game struct {
 	mu       sync.RWMutex
 	m        *match.Match
 	steps    uint64
-	stepTime time.Duration // time spent stepping since the last StepTime
-	stepN    int
+	stepTime stepTimer // since the last StepTime
 }
 
 // NewSolo makes a solo game of a world built from cfg, starting on the
@@ -170,8 +177,7 @@ func (g *Game) Step(in game.Input) {
 	g.mu.Lock()
 	t0 := time.Now()
 	res, ended := g.m.Step(in)
-	g.stepTime += time.Since(t0)
-	g.stepN++
+	g.stepTime.add(time.Since(t0), 1)
 	g.steps++
 	steps := g.steps
 	g.mu.Unlock()
@@ -188,12 +194,7 @@ func (g *Game) Step(in game.Input) {
 func (g *Game) StepTime() (time.Duration, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.stepN == 0 {
-		return 0, false
-	}
-	d := g.stepTime / time.Duration(g.stepN)
-	g.stepTime, g.stepN = 0, 0
-	return d, true
+	return g.stepTime.mean()
 }
 
 // Start starts a new game from the title or the game-over screen and

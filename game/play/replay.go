@@ -1,0 +1,415 @@
+package play
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"poolroids/game"
+	"poolroids/game/replay"
+	"poolroids/pool"
+)
+
+// A seek plays the replay headless on Run's goroutine, tick after tick, in
+// strides of seekStride steps and for at most seekBudget (or seekMax
+// steps) a tick: a long seek back holds neither the frames nor the keys
+// up for more than a frame, and the front end can say it is seeking.
+const (
+	seekStride = 64
+	seekBudget = 8 * time.Millisecond
+	seekMax    = 1 << 14
+)
+
+// Speeds is how many speeds a replay plays at, doubling from ×¼ (0) to
+// ×16 (Speeds-1), as replay.Watch's; SpeedNormal is ×1, the recording's
+// pace.
+const (
+	Speeds      = 7
+	SpeedNormal = 2
+)
+
+// Why a Replay refuses a command; the texts are for the watcher.
+var (
+	ErrSeeking = errors.New("seeking: wait for it")
+	ErrDiffers = errors.New("the replay differs from here on: seek back")
+	ErrEnd     = errors.New("the end: space plays it again")
+)
+
+// ReplayState is what a replay is doing, as its status line says.
+type ReplayState uint8
+
+const (
+	ReplayPlaying ReplayState = iota
+	ReplayPaused
+	ReplaySeeking
+	ReplayEnd     // at the end of the file
+	ReplayDiffers // stopped where it differs from its recording
+)
+
+// ReplayHooks is how a Replay asks its front end for what it does not
+// own. Either may be nil. They run on the goroutine that ticks (Run's)
+// without the Replay's lock.
+type ReplayHooks struct {
+	// Waiting reports whether the replay waits (the screen is too small):
+	// Run's ticks then play nothing.
+	Waiting func() bool
+	// Played is told, after a tick, what changed since it was last told:
+	// by the tick or by the commands before it.
+	Played func(Played)
+}
+
+// Played is what changed in a replay since its front end was last told,
+// for a front end that samples the pools as the game goes.
+type Played struct {
+	From, To uint64  // the step before and after; From is 0 in a new world
+	NewWorld bool    // a seek back replaced the world: its pools count from zero
+	Switched [2]bool // the bullets', the debris' strategy changed
+}
+
+// Replay is a replay being watched (`poolroids replay FILE`, a replay
+// from the lobby): a [replay.Watch] under its own lock, ticked on
+// [Replay.Run]'s goroutine, which a front end draws through
+// [Replay.View] and drives with commands (pause, speed, one step, seek,
+// the pools' strategies) that it may refuse with an error to show. The
+// zero Replay is not usable; make one with NewReplay. Its methods are
+// safe for concurrent use.
+type Replay struct {
+	hooks ReplayHooks
+
+	mu       sync.Mutex
+	w        *replay.Watch
+	names    shipNames
+	speed    int    // index of w's speed
+	seekTo   uint64 // the step a seek under way goes to
+	seeking  bool
+	chunk    int              // steps a tick may seek at most: seekMax, less in tests
+	held     [2]pool.Strategy // the watcher's bullets' and debris' strategies; "": the recorded ones
+	failed   error            // a seek back could not start again: the replay stops
+	told     told             // what Hooks.Played was last told
+	stepTime stepTimer        // since the last StepTime
+}
+
+// told is what a Replay's front end knows of it.
+type told struct {
+	world      *game.World
+	step       uint64
+	strategies [2]pool.Strategy
+}
+
+// NewReplay starts watching the replay in data at step 0, at ×1, playing.
+// A strategy holds both pools to it from the start ("": the recorded
+// switches apply). A file that is not a replay, or whose start differs,
+// is an error.
+func NewReplay(data []byte, strategy pool.Strategy, h ReplayHooks) (*Replay, error) {
+	w, err := replay.NewWatch(data)
+	if err != nil {
+		return nil, err
+	}
+	names, err := readNames(data)
+	if err != nil {
+		return nil, err
+	}
+	r := &Replay{hooks: h, w: w, names: names, speed: SpeedNormal, chunk: seekMax}
+	if strategy != "" {
+		if err := w.SetStrategy(strategy); err != nil {
+			return nil, fmt.Errorf("play: %w", err)
+		}
+		r.held = [2]pool.Strategy{strategy, strategy}
+	}
+	r.told = r.now()
+	return r, nil
+}
+
+// ReplayView is what a frame shows of a Replay. Its World is valid only
+// within the View callback.
+type ReplayView struct {
+	World  *game.World
+	State  ReplayState
+	Step   uint64 // the world's step
+	SeekTo uint64 // the step the seek under way goes to (ReplaySeeking)
+	Len    uint64 // the steps of the file
+	Speed  int    // 0 (×¼) to Speeds-1 (×16)
+	Err    error  // why it stopped (ReplayDiffers)
+	Names  [game.MaxShips]string
+}
+
+// View calls fn with the replay as it stands, under its lock: the world
+// does not step meanwhile, so fn only copies what it draws. A ReplayView
+// is passed by value: a pointer to it would escape to the heap.
+func (r *Replay) View(fn func(v ReplayView)) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w := r.w
+	v := ReplayView{
+		World: w.World(), Step: w.Step(), SeekTo: r.seekTo, Len: w.Len(),
+		Speed: r.speed, Err: w.Err(), Names: *r.names.at(w.Step()),
+	}
+	if r.failed != nil {
+		v.Err = r.failed
+	}
+	switch {
+	case v.Err != nil:
+		v.State = ReplayDiffers
+	case r.seeking:
+		v.State = ReplaySeeking
+	case w.Done():
+		v.State = ReplayEnd
+	case w.Paused():
+		v.State = ReplayPaused
+	}
+	fn(v)
+}
+
+// Run ticks the replay at game.TPS until stop is closed (see Steps),
+// except while Hooks.Waiting says it waits.
+func (r *Replay) Run(stop <-chan struct{}) {
+	Steps(stop, func() {
+		if r.hooks.Waiting == nil || !r.hooks.Waiting() {
+			r.Tick()
+		}
+	})
+}
+
+// Tick is one tick of the clock Run keeps: a stride of the seek under
+// way, else the steps the speed gives a tick; then Hooks.Played hears
+// what changed. Run calls it; a test may instead, on its own clock.
+func (r *Replay) Tick() {
+	r.mu.Lock()
+	start, from, world := time.Now(), r.w.Step(), r.w.World()
+	if r.seeking {
+		r.seekStrides(func() bool { return time.Since(start) >= seekBudget })
+	} else {
+		r.w.Tick()
+	}
+	if r.w.World() != world {
+		from = 0
+	}
+	if step := r.w.Step(); step > from {
+		r.stepTime.add(time.Since(start), int(step-from))
+	}
+	p, changed := r.report()
+	r.mu.Unlock()
+	if changed && r.hooks.Played != nil {
+		r.hooks.Played(p)
+	}
+}
+
+// seekStrides plays the seek under way in strides until it is over, the
+// tick's chunk is played, or over says the tick's time is up. A seek
+// back starts again from the start, with the watcher's strategies. The
+// caller holds the lock.
+func (r *Replay) seekStrides(over func() bool) {
+	w := r.w
+	if r.seekTo < w.Step() {
+		if err := w.Seek(0); err != nil { // the file played before: not expected
+			r.failed = fmt.Errorf("play: replaying from the start: %w", err)
+			r.seeking = false
+			return
+		}
+		r.holdDebris()
+	}
+	for played := 0; w.Step() < r.seekTo && !w.Done() && played < r.chunk; {
+		n := min(int(r.seekTo-w.Step()), seekStride, r.chunk-played)
+		_ = w.Seek(w.Step() + uint64(n)) // a mismatch stops it: see w.Err
+		played += n
+		if over() {
+			break
+		}
+	}
+	if w.Step() >= r.seekTo || w.Done() {
+		r.seeking = false
+	}
+}
+
+// now is the replay as its front end would be told of it. The caller
+// holds the lock.
+func (r *Replay) now() told {
+	w := r.w.World()
+	return told{w, r.w.Step(), [2]pool.Strategy{w.Bullets().Strategy(), w.Debris().Strategy()}}
+}
+
+// report returns what changed since Hooks.Played was last told, and
+// false if nothing did. The caller holds the lock.
+func (r *Replay) report() (Played, bool) {
+	was, now := r.told, r.now()
+	if now == was {
+		return Played{}, false
+	}
+	r.told = now
+	p := Played{From: was.step, To: now.step, NewWorld: now.world != was.world}
+	if p.NewWorld {
+		p.From = 0
+	}
+	for i := range p.Switched {
+		p.Switched[i] = now.strategies[i] != was.strategies[i]
+	}
+	return p, true
+}
+
+// StepTime returns the mean time a step took since it was last asked,
+// and false if no step was taken meanwhile.
+func (r *Replay) StepTime() (time.Duration, bool) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stepTime.mean()
+}
+
+// TogglePause pauses or resumes; at the end it plays the replay again
+// from the start. Where the replay differs there is nothing to resume.
+func (r *Replay) TogglePause() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w := r.w
+	switch {
+	case w.Err() != nil || r.failed != nil:
+		return ErrDiffers
+	case w.Done() && !r.seeking:
+		r.seekTo, r.seeking = 0, true
+		w.SetPaused(false)
+		return nil
+	}
+	w.SetPaused(!w.Paused())
+	return nil
+}
+
+// Faster doubles the speed, up to ×16.
+func (r *Replay) Faster() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.w.Faster()
+	r.speed = min(r.speed+1, Speeds-1)
+}
+
+// Slower halves the speed, down to ×¼.
+func (r *Replay) Slower() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.w.Slower()
+	r.speed = max(r.speed-1, 0)
+}
+
+// StepOnce pauses and plays one step. It is refused during a seek, at
+// the end, and where the replay differs.
+func (r *Replay) StepOnce() error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w := r.w
+	switch {
+	case r.seeking:
+		return ErrSeeking
+	case w.Err() != nil || r.failed != nil:
+		return ErrDiffers
+	case w.Done():
+		return ErrEnd
+	}
+	w.SetPaused(true)
+	start, from := time.Now(), w.Step()
+	w.StepOnce()
+	r.stepTime.add(time.Since(start), int(w.Step()-from))
+	return nil
+}
+
+// Seek starts a seek by steps from the current step, or from where the
+// seek under way goes, clamped to the file; the next ticks play it. A
+// seek forward is refused where the replay differs.
+func (r *Replay) Seek(steps int) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	from := r.w.Step()
+	if r.seeking {
+		from = r.seekTo
+	}
+	to := uint64(min(max(int64(from)+int64(steps), 0), int64(r.w.Len())))
+	if to > r.w.Step() && (r.w.Err() != nil || r.failed != nil) {
+		return ErrDiffers
+	}
+	r.seekTo, r.seeking, r.failed = to, true, nil
+	return nil
+}
+
+// SetStrategies switches the bullets' and the debris' pools ("" keeps a
+// pool's strategy) and holds them there, through seeks: the recorded
+// switches no longer apply. The game stays the same: only the pools'
+// figures change.
+func (r *Replay) SetStrategies(bullets, debris pool.Strategy) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	w := r.w.World()
+	if bullets == "" {
+		bullets = w.Bullets().Strategy()
+	}
+	if debris == "" {
+		debris = w.Debris().Strategy()
+	}
+	if err := r.w.SetStrategy(bullets); err != nil {
+		return err
+	}
+	r.held = [2]pool.Strategy{bullets, debris}
+	return r.holdDebris()
+}
+
+// holdDebris switches the debris pool to the watcher's strategy when it
+// is not the bullets' (the watch holds both pools to the bullets'). The
+// caller holds the lock.
+func (r *Replay) holdDebris() error {
+	if d := r.held[1]; d != "" && d != r.held[0] {
+		return r.w.World().SetStrategies("", d)
+	}
+	return nil
+}
+
+// shipNames are the names of the players by slot as a replay goes on:
+// those of its header, then each join's.
+type shipNames struct {
+	start [game.MaxShips]string
+	joins []nameJoin
+	next  int    // joins[:next] are in cur
+	step  uint64 // the step cur is at
+	cur   [game.MaxShips]string
+}
+
+// nameJoin is a player entering a slot before step.
+type nameJoin struct {
+	step uint64
+	slot int
+	name string
+}
+
+// readNames reads the names of a replay's players from data.
+func readNames(data []byte) (shipNames, error) {
+	var n shipNames
+	r, err := replay.NewReader(data)
+	if err != nil {
+		return n, err
+	}
+	copy(n.start[:], r.Header().Players)
+	for {
+		ev, err := r.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return n, err
+		}
+		if ev.Kind == replay.Join {
+			n.joins = append(n.joins, nameJoin{step: ev.Step, slot: ev.Slot, name: ev.Name})
+		}
+	}
+	n.cur = n.start
+	return n, nil
+}
+
+// at returns the names at step. Going back starts again from the header's.
+func (n *shipNames) at(step uint64) *[game.MaxShips]string {
+	if step < n.step {
+		n.cur, n.next = n.start, 0
+	}
+	for ; n.next < len(n.joins) && n.joins[n.next].step <= step; n.next++ {
+		j := n.joins[n.next]
+		n.cur[j.slot] = j.name
+	}
+	n.step = step
+	return &n.cur
+}

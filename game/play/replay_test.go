@@ -1,0 +1,448 @@
+package play
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"poolroids/game"
+	"poolroids/game/replay"
+	"poolroids/pool"
+)
+
+// recorded records steps of the autopilot in a solo game of seed on the
+// shipped levels. Halfway the pools switch to bitset, as a player's key
+// would.
+func recorded(t testing.TB, seed uint64, steps int) []byte {
+	t.Helper()
+	rec, err := replay.NewRecorder(game.Config{Seed: seed}, replay.Options{Players: []string{"autopilot"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := replay.Autoplay(ctx, rec, steps/2, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.SetStrategies(pool.Bitset, pool.Bitset); err != nil {
+		t.Fatal(err)
+	}
+	if err := replay.Autoplay(ctx, rec, steps-steps/2, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return bytes.Clone(rec.Bytes())
+}
+
+// sumAt is the checksum of data's world after step steps, played by a
+// Player of its own.
+func sumAt(t *testing.T, data []byte, step uint64) uint64 {
+	t.Helper()
+	p, err := replay.NewPlayer(data, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for p.Steps() < step {
+		if err := p.Step(); err != nil {
+			t.Fatalf("reference player at step %d: %v", p.Steps(), err)
+		}
+	}
+	return p.World().Checksum()
+}
+
+// newReplay watches data; its Played hook keeps what it was told.
+func newReplay(t *testing.T, data []byte, strategy pool.Strategy) (*Replay, *[]Played) {
+	t.Helper()
+	var told []Played
+	r, err := NewReplay(data, strategy, ReplayHooks{Played: func(p Played) { told = append(told, p) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, &told
+}
+
+// view returns r's view; its World is for reading only now, between
+// ticks.
+func view(r *Replay) ReplayView {
+	var v ReplayView
+	r.View(func(rv ReplayView) { v = rv })
+	return v
+}
+
+func ticks(r *Replay, n int) {
+	for range n {
+		r.Tick()
+	}
+}
+
+// seekDone ticks until the seek under way is over, at most n ticks, and
+// returns how many it took.
+func seekDone(t *testing.T, r *Replay, n int) int {
+	t.Helper()
+	for i := range n {
+		r.Tick()
+		if view(r).State != ReplaySeeking {
+			return i + 1
+		}
+	}
+	t.Fatalf("still seeking after %d ticks, at step %d", n, view(r).Step)
+	return 0
+}
+
+// at checks that r is at step with the recording's world there.
+func at(t *testing.T, r *Replay, data []byte, step uint64, what string) {
+	t.Helper()
+	v := view(r)
+	if got, want := v.World.Checksum(), sumAt(t, data, step); v.Step != step || got != want {
+		t.Errorf("%s: step %d checksum %016x, want %d and %016x", what, v.Step, got, step, want)
+	}
+}
+
+// TestReplayRunKeepsPace: Run plays at the recording's pace on its own
+// goroutine, plays nothing while the front end waits, and tells the front
+// end what it played.
+func TestReplayRunKeepsPace(t *testing.T) {
+	data := recorded(t, 3, 600)
+	synctest.Test(t, func(t *testing.T) {
+		var waiting atomic.Bool
+		var told atomic.Uint64
+		r, err := NewReplay(data, "", ReplayHooks{
+			Waiting: waiting.Load,
+			Played:  func(p Played) { told.Store(p.To) },
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		stop, done := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(done)
+			r.Run(stop)
+		}()
+		time.Sleep(2 * time.Second)
+		synctest.Wait()
+		// A tick on time is a nanosecond early (see TestRunKeepsGameTime).
+		if v := view(r); v.Step != 2*game.TPS-1 || v.State != ReplayPlaying || told.Load() != v.Step {
+			t.Errorf("2s in: step %d, state %v, told of step %d; want %d, playing", v.Step, v.State, told.Load(), 2*game.TPS-1)
+		}
+		waiting.Store(true)
+		synctest.Wait()
+		from := view(r).Step
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if got := view(r).Step; got != from {
+			t.Errorf("waiting, the replay went from step %d to %d", from, got)
+		}
+		if _, ok := r.StepTime(); !ok {
+			t.Error("no step time after 2s of steps")
+		}
+		close(stop)
+		<-done
+	})
+}
+
+// TestReplaySpeeds: each speed plays its share of steps a tick, ×¼ to
+// ×16, as replay.Watch's speed of the same index, and no further.
+func TestReplaySpeeds(t *testing.T) {
+	r, _ := newReplay(t, recorded(t, 5, 3000), "")
+	want := [Speeds]string{"×¼", "×½", "×1", "×2", "×4", "×8", "×16"}
+	for range Speeds {
+		r.Slower()
+	}
+	for i := range Speeds + 1 {
+		v := view(r)
+		ticks(r, 8)
+		sp := min(i, Speeds-1)
+		if got, steps := view(r).Step-v.Step, uint64(2)<<sp; v.Speed != sp || got != steps || r.w.Speed() != want[sp] {
+			t.Errorf("speed %d (%s): %d steps in 8 ticks, want %d; watch at %s", v.Speed, want[sp], got, steps, r.w.Speed())
+		}
+		r.Faster()
+	}
+}
+
+// TestReplayPause: a paused replay plays nothing but single steps; at the
+// end it plays again from the start.
+func TestReplayPause(t *testing.T) {
+	data := recorded(t, 4, 600)
+	r, _ := newReplay(t, data, "")
+	ticks(r, 10)
+	if err := r.TogglePause(); err != nil {
+		t.Fatal(err)
+	}
+	ticks(r, 30)
+	for range 3 {
+		if err := r.StepOnce(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if v := view(r); v.Step != 13 || v.State != ReplayPaused {
+		t.Errorf("paused, then three single steps: step %d, state %v; want 13, paused", v.Step, v.State)
+	}
+	if err := r.TogglePause(); err != nil {
+		t.Fatal(err)
+	}
+	ticks(r, 600)
+	if v := view(r); v.Step != 600 || v.State != ReplayEnd {
+		t.Errorf("to the end: step %d, state %v", v.Step, v.State)
+	}
+	if err := r.StepOnce(); !errors.Is(err, ErrEnd) {
+		t.Errorf("a step at the end: %v", err)
+	}
+	if err := r.TogglePause(); err != nil {
+		t.Fatal(err)
+	}
+	ticks(r, 2)
+	at(t, r, data, 1, "space at the end, then two ticks (a seek to 0, a step)")
+}
+
+// TestReplaySeek: a seek back replays from the start and reaches the very
+// world the recording had there; one before the start stops at it; a
+// seek forward plays on. The front end hears of the new world.
+func TestReplaySeek(t *testing.T) {
+	data := recorded(t, 6, 3000)
+	r, told := newReplay(t, data, "")
+	if err := r.Seek(1800); err != nil {
+		t.Fatal(err)
+	}
+	seekDone(t, r, 10)
+	at(t, r, data, 1800, "seek to 0:30")
+	if err := r.Seek(-600); err != nil {
+		t.Fatal(err)
+	}
+	*told = nil
+	seekDone(t, r, 10)
+	at(t, r, data, 1200, "seek back to 0:20")
+	if len(*told) == 0 || !(*told)[0].NewWorld || (*told)[0].From != 0 || (*told)[len(*told)-1].To != 1200 {
+		t.Errorf("the seek back told %+v", *told)
+	}
+	if v := view(r); v.State != ReplayPlaying {
+		t.Errorf("after the seek: %v", v.State)
+	}
+	r.Seek(-600)
+	r.Seek(-600) // from where the first goes
+	r.Seek(-600) // before the start: to it
+	seekDone(t, r, 10)
+	at(t, r, data, 0, "seek back past the start")
+	r.Seek(600)
+	seekDone(t, r, 10)
+	at(t, r, data, 600, "seek forward to 0:10")
+}
+
+// TestReplaySeekSpread: a long seek is spread over ticks, a tick playing
+// at most its chunk of steps or strides until its time is up, and says so
+// meanwhile.
+func TestReplaySeekSpread(t *testing.T) {
+	data := recorded(t, 6, 3000)
+	r, _ := newReplay(t, data, "")
+	r.chunk = 100
+	r.Seek(1200)
+	r.Tick()
+	if v := view(r); v.State != ReplaySeeking || v.Step != 100 || v.SeekTo != 1200 {
+		t.Errorf("a tick into the seek: %v at step %d to %d; want seeking at 100 to 1200", v.State, v.Step, v.SeekTo)
+	}
+	if n := seekDone(t, r, 100); n != 11 {
+		t.Errorf("the seek took %d more ticks, want 11", n)
+	}
+	at(t, r, data, 1200, "the spread seek")
+
+	r.chunk = seekMax
+	r.Seek(1200)
+	strides := 0
+	r.mu.Lock()
+	r.seekStrides(func() bool { strides++; return strides == 3 })
+	r.mu.Unlock()
+	if v := view(r); v.Step != 1200+3*seekStride || v.State != ReplaySeeking {
+		t.Errorf("a tick whose time is up after 3 strides: step %d, %v; want %d, seeking", v.Step, v.State, 1200+3*seekStride)
+	}
+}
+
+// TestReplayHeldStrategies: the watcher's strategies change the pools'
+// figures, never the game: the checksums keep matching, the recorded
+// switch no longer applies, and they hold through a seek back.
+func TestReplayHeldStrategies(t *testing.T) {
+	data := recorded(t, 7, 2400)
+	r, told := newReplay(t, data, "")
+	all := pool.Strategies()
+	strategies := func() [2]pool.Strategy {
+		w := view(r).World
+		return [2]pool.Strategy{w.Bullets().Strategy(), w.Debris().Strategy()}
+	}
+	if err := r.SetStrategies(all[2], all[2]); err != nil {
+		t.Fatal(err)
+	}
+	r.Tick()
+	if p := (*told)[len(*told)-1]; p.Switched != [2]bool{true, true} {
+		t.Errorf("the switch was told as %+v", p)
+	}
+	if err := r.Seek(1279); err != nil { // to 1280, past the recorded switch to bitset
+		t.Fatal(err)
+	}
+	seekDone(t, r, 10)
+	if got := strategies(); got != [2]pool.Strategy{all[2], all[2]} {
+		t.Errorf("past the recorded switch: %v", got)
+	}
+	at(t, r, data, 1280, "held")
+	if err := r.SetStrategies(all[4], ""); err != nil { // the bullets only
+		t.Fatal(err)
+	}
+	want := [2]pool.Strategy{all[4], all[2]}
+	r.Seek(-600)
+	seekDone(t, r, 10)
+	if got := strategies(); got != want {
+		t.Errorf("after a seek back: %v, want %v", got, want)
+	}
+	at(t, r, data, 680, "held, after a seek back")
+	r.Seek(3000)
+	seekDone(t, r, 10)
+	if v := view(r); v.State != ReplayEnd || strategies() != want {
+		t.Errorf("to the end with the watcher's strategies: %v, %v, %v", v.State, strategies(), v.Err)
+	}
+	if err := r.SetStrategies("heap", ""); err == nil {
+		t.Error("strategy heap: no error")
+	}
+}
+
+// TestReplayHeldFromStart: a strategy given at the start holds the pools
+// from there; an unknown one is an error.
+func TestReplayHeldFromStart(t *testing.T) {
+	data := recorded(t, 7, 600)
+	r, _ := newReplay(t, data, pool.Scan)
+	ticks(r, 600)
+	w := view(r).World
+	if b, d := w.Bullets().Strategy(), w.Debris().Strategy(); b != pool.Scan || d != pool.Scan {
+		t.Errorf("held to scan, at the end: %s %s", b, d)
+	}
+	at(t, r, data, 600, "held to scan")
+	if _, err := NewReplay(data, "heap", ReplayHooks{}); err == nil {
+		t.Error("strategy heap: no error")
+	}
+	var fe *replay.FormatError
+	if _, err := NewReplay([]byte("PRPX"), "", ReplayHooks{}); !errors.As(err, &fe) {
+		t.Errorf("a file that is no replay: %v", err)
+	}
+}
+
+// TestReplayDiffers: a replay that differs from its recording stops at
+// the first checksum that differs and says why; it refuses to go on but
+// seeks back.
+func TestReplayDiffers(t *testing.T) {
+	data := recorded(t, 8, 1500)
+	rd, err := replay.NewReader(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var flip replay.Event
+	for flip.Step < 600 || flip.Kind != replay.Input || flip.Steps == 0 || flip.In.Hyperspace {
+		if flip, err = rd.Next(); err != nil {
+			t.Fatalf("no input to flip after step 600: %v", err)
+		}
+	}
+	data[flip.Offset] ^= 16 // hyperspace: it always moves a living ship
+	due := (flip.Step/replay.DefaultEvery + 1) * replay.DefaultEvery
+
+	r, _ := newReplay(t, data, "")
+	for range 4 {
+		r.Faster()
+	}
+	ticks(r, 100)
+	var m *replay.MismatchError
+	if v := view(r); v.State != ReplayDiffers || !errors.As(v.Err, &m) || m.Step != due || v.Step != due {
+		t.Fatalf("stopped at step %d, %v, with %v; want a mismatch at step %d", v.Step, v.State, v.Err, due)
+	}
+	for name, err := range map[string]error{"pause": r.TogglePause(), "step": r.StepOnce(), "seek on": r.Seek(10)} {
+		if !errors.Is(err, ErrDiffers) {
+			t.Errorf("%s: %v, want ErrDiffers", name, err)
+		}
+	}
+	if err := r.Seek(-int(due)); err != nil {
+		t.Fatal(err)
+	}
+	seekDone(t, r, 10)
+	if v := view(r); v.State != ReplayPlaying || v.Err != nil || v.Step != 0 {
+		t.Errorf("seek back to the start: %v at %d, %v", v.State, v.Step, v.Err)
+	}
+}
+
+// TestReplayDiffersAtTheEnd: a final checksum that differs shows at the
+// end, however fast the ticks overshoot it.
+func TestReplayDiffersAtTheEnd(t *testing.T) {
+	data := recorded(t, 8, 1001)
+	data[len(data)-1] ^= 1
+	r, _ := newReplay(t, data, "")
+	for range 4 {
+		r.Faster()
+	}
+	ticks(r, 100)
+	if v := view(r); v.State != ReplayDiffers || v.Step != 1001 {
+		t.Errorf("at step %d: %v, %v; want the mismatch at step 1001", v.Step, v.State, v.Err)
+	}
+}
+
+// TestReplayNames: the names by slot are the header's, then each
+// join's, at the step on screen, and again the header's after a seek
+// back.
+func TestReplayNames(t *testing.T) {
+	rec, err := replay.NewRecorder(game.Config{Seed: 9, Ships: 3}, replay.Options{Players: []string{"ann"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var in game.Inputs
+	for i := range 300 {
+		switch i {
+		case 100:
+			if err := rec.Join(1, "bob"); err != nil {
+				t.Fatal(err)
+			}
+		case 150:
+			rec.Leave(1)
+		case 200:
+			if err := rec.Join(1, "cy"); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rec.Step(&in)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := newReplay(t, rec.Bytes(), "")
+	for _, c := range []struct {
+		seek int
+		want [3]string
+	}{
+		{50, [3]string{"ann", "", ""}},
+		{100, [3]string{"ann", "bob", ""}},
+		{100, [3]string{"ann", "cy", ""}},
+		{-200, [3]string{"ann", "", ""}},
+	} {
+		r.Seek(c.seek)
+		seekDone(t, r, 10)
+		v := view(r)
+		if got := [3]string(v.Names[:3]); got != c.want {
+			t.Errorf("at step %d: %q, want %q", v.Step, got, c.want)
+		}
+	}
+}
+
+// TestReplayAllocs: a tick, a single step and a look at the replay
+// allocate nothing in steady state.
+func TestReplayAllocs(t *testing.T) {
+	told := 0
+	r, err := NewReplay(recorded(t, 10, 3000), "", ReplayHooks{Played: func(Played) { told++ }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ticks(r, 100)
+	var step uint64
+	fn := func(v ReplayView) { step += v.Step }
+	if n := testing.AllocsPerRun(50, func() { r.Tick(); r.View(fn) }); n != 0 {
+		t.Errorf("a tick and a view: %v allocs, want 0", n)
+	}
+	if n := testing.AllocsPerRun(50, func() { _ = r.StepOnce() }); n != 0 {
+		t.Errorf("a single step: %v allocs, want 0", n)
+	}
+}
