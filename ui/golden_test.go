@@ -13,7 +13,13 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/game/replay"
+	"poolroids/levels"
+	"poolroids/pool"
 	"poolroids/ui"
+	"poolroids/ui/scores"
 )
 
 // The golden tests play whole sessions through the package's public API
@@ -365,6 +371,173 @@ func TestGoldenInGame(t *testing.T) {
 				tm := playing(t, bigW, bigH, ui.Options{})
 				tm.press(tt.keys...)
 				tm.wait(100 * time.Millisecond)
+				golden(t, tt.name+"-120x40", tm.frame())
+			})
+		})
+	}
+}
+
+// TestGoldenGameOver: a game lost by jumping through hyperspace until no
+// ship is left, over a table of earlier high scores.
+func TestGoldenGameOver(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		table, err := scores.Open(filepath.Join(t.TempDir(), "scores.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range []scores.Entry{
+			{Name: "ann", Score: 1200, Wave: 3, Strategy: "freelist"},
+			{Name: "bob", Score: 640, Wave: 2, Strategy: "bitset"},
+			{Name: "cat", Score: 90, Wave: 1, Arena: "den"},
+		} {
+			e.When = time.Now()
+			if _, err := table.Add(e); err != nil {
+				t.Fatal(err)
+			}
+		}
+		tm := run(t, bigW, bigH, ui.Options{Seed: 7, Scores: table, Player: "dan"})
+		tm.press(" ")
+		for end := time.Now().Add(5 * time.Minute); !strings.Contains(tm.frame().text, "GAME OVER"); {
+			if time.Now().After(end) {
+				t.Fatalf("no game over after 5 minutes of hyperspace:\n%s", tm.frame().text)
+			}
+			tm.press("h")
+			tm.wait(500 * time.Millisecond)
+		}
+		golden(t, "game-over-120x40", tm.frame())
+	})
+}
+
+func TestGoldenTooSmall(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tm := run(t, tinyW, tinyH, ui.Options{Seed: 7})
+		tm.wait(time.Second)
+		golden(t, "too-small-60x20", tm.frame())
+	})
+}
+
+// TestGoldenASCII: a game in play drawn in the ASCII fallback.
+func TestGoldenASCII(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		tm := playing(t, bigW, bigH, ui.Options{ASCII: true})
+		golden(t, "ascii-play-120x40", tm.frame())
+	})
+}
+
+// TestGoldenWatchSolo: a watcher of ann's game in play.
+func TestGoldenWatchSolo(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		live, err := hub.NewLive(nil, hub.LiveConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		playing(t, bigW, bigH, ui.Options{Live: live, Name: "ann"})
+		w, err := live.Watch("ann")
+		if err != nil {
+			t.Fatal(err)
+		}
+		tm := start(t, "UTF-8", bigW, bigH, func(ctx context.Context, scr tcell.Screen) (ui.Result, error) {
+			return ui.Watch(ctx, scr, w, ui.Options{})
+		})
+		tm.wait(time.Second)
+		golden(t, "watch-solo-120x40", tm.frame())
+	})
+}
+
+// arena opens the arena den of four ships on a hub closed after the test,
+// seats ann, and bob under the autopilot, and offers it to watchers.
+func arena(t *testing.T) (ann *hub.Seat, live *hub.Live) {
+	t.Helper()
+	h, err := hub.New(hub.Config{Size: 4, Game: game.Config{Seed: 7}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	if live, err = hub.NewLive(h, hub.LiveConfig{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"ann", "bob"} {
+		seat, err := h.Join(hub.Request{Arena: "den", Player: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(seat.Leave)
+		if name == "ann" {
+			ann = seat
+		} else {
+			seat.SetAutopilot(true)
+		}
+	}
+	return ann, live
+}
+
+// TestGoldenArena: ann's seat in an arena, turning and firing beside bob's
+// autopilot, and a watcher of that arena.
+func TestGoldenArena(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		seat, live := arena(t)
+		tm := run(t, bigW, bigH, ui.Options{Arena: seat})
+		w, err := live.Watch("den")
+		if err != nil {
+			t.Fatal(err)
+		}
+		watcher := start(t, "UTF-8", bigW, bigH, func(ctx context.Context, scr tcell.Screen) (ui.Result, error) {
+			return ui.Watch(ctx, scr, w, ui.Options{})
+		})
+		tm.wait(time.Second)
+		tm.press("aaa", " ")
+		tm.wait(300 * time.Millisecond)
+		tm.press("d", " ", "w")
+		tm.wait(time.Second)
+		golden(t, "arena-seat-120x40", tm.frame())
+		golden(t, "arena-watch-120x40", watcher.frame())
+	})
+}
+
+// recording is thirty seconds of the autopilot's solo game of seed 7 on
+// the shipped levels, which switches both pools to bitset five seconds in.
+func recording(t *testing.T) []byte {
+	t.Helper()
+	rec, err := replay.NewRecorder(game.Config{Levels: levels.Default(), Seed: 7, Ships: 1}, replay.Options{Players: []string{"ann"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := replay.Autoplay(t.Context(), rec, 5*game.TPS, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.SetStrategies(pool.Bitset, pool.Bitset); err != nil {
+		t.Fatal(err)
+	}
+	if err := replay.Autoplay(t.Context(), rec, 25*game.TPS, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return rec.Bytes()
+}
+
+// TestGoldenReplay: a replay paused, played at ×2, and after a seek ten
+// seconds on.
+func TestGoldenReplay(t *testing.T) {
+	data := recording(t)
+	tests := []struct {
+		name string
+		keys []any
+	}{
+		{"replay-paused", []any{" "}},
+		{"replay-x2", []any{"+"}},
+		{"replay-seek", []any{tcell.KeyRight}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				tm := start(t, "UTF-8", bigW, bigH, func(ctx context.Context, scr tcell.Screen) (ui.Result, error) {
+					return ui.RunReplay(ctx, scr, data, ui.Options{})
+				})
+				tm.wait(2 * time.Second)
+				tm.press(tt.keys...)
+				tm.wait(time.Second)
 				golden(t, tt.name+"-120x40", tm.frame())
 			})
 		})
