@@ -271,10 +271,12 @@ func golden(t *testing.T, name string, f frame) {
 	}
 }
 
-// diff lists the lines of want and got that differ, by line number.
+// diff lists the lines of want and got that differ, each named by its
+// row in the text or in the styles, or as a line of the legend.
 func diff(want, got string) string {
 	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
 	var b strings.Builder
+	section, row := "row", 1
 	for i := range max(len(w), len(g)) {
 		var wl, gl string
 		if i < len(w) {
@@ -283,9 +285,16 @@ func diff(want, got string) string {
 		if i < len(g) {
 			gl = g[i]
 		}
-		if wl != gl {
-			fmt.Fprintf(&b, "line %d\n  want: %s\n  got:  %s\n", i+1, wl, gl)
+		switch {
+		case strings.HasPrefix(gl, "-- styles"):
+			section, row = "styles row", 0
+		case section == "styles row" && gl == "":
+			section, row = "legend line", 0
 		}
+		if wl != gl {
+			fmt.Fprintf(&b, "%s %d\n  want: %s\n  got:  %s\n", section, row, wl, gl)
+		}
+		row++
 	}
 	return b.String()
 }
@@ -351,29 +360,38 @@ func TestGoldenDeterministic(t *testing.T) {
 	}
 }
 
-// TestGoldenInGame: the screens a player opens from a game in play.
+// TestGoldenInGame: the screens a player opens from a game in play. The
+// panel's form depends on the size: full at 120x40 and compact at 80x24
+// to begin with, and v takes it on to the next form.
 func TestGoldenInGame(t *testing.T) {
+	big, small := [2]int{bigW, bigH}, [2]int{smallW, smallH}
 	tests := []struct {
-		name string
-		keys []any
+		name  string
+		sizes [][2]int
+		keys  []any
 	}{
-		{"help", []any{"?"}},
-		{"paused", []any{"p"}},
-		{"quit-question", []any{"q"}},
-		{"panel-compact", []any{"v"}},
-		{"panel-hidden", []any{"vv"}},
-		{"strategy-3", []any{"3"}},
-		{"strategy-list", []any{tcell.KeyTab, tcell.KeyDown}},
+		{"help", [][2]int{big, small}, []any{"?"}},
+		{"paused", [][2]int{big, small}, []any{"p"}},
+		{"quit-question", [][2]int{big, small}, []any{"q"}},
+		{"strategy-3", [][2]int{big, small}, []any{"3"}},
+		{"strategy-list", [][2]int{big, small}, []any{tcell.KeyTab, tcell.KeyDown}},
+		{"panel-compact", [][2]int{big}, []any{"v"}},
+		{"panel-hidden", [][2]int{big}, []any{"vv"}},
+		{"panel-hidden", [][2]int{small}, []any{"v"}},
+		{"panel-full", [][2]int{small}, []any{"vv"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				tm := playing(t, bigW, bigH, ui.Options{})
-				tm.press(tt.keys...)
-				tm.wait(100 * time.Millisecond)
-				golden(t, tt.name+"-120x40", tm.frame())
+		for _, size := range tt.sizes {
+			name := fmt.Sprintf("%s-%dx%d", tt.name, size[0], size[1])
+			t.Run(name, func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					tm := playing(t, size[0], size[1], ui.Options{})
+					tm.press(tt.keys...)
+					tm.wait(100 * time.Millisecond)
+					golden(t, name, tm.frame())
+				})
 			})
-		})
+		}
 	}
 }
 
