@@ -29,7 +29,8 @@ import (
 // frame clock ticks on the bubble's clock, so a frame taken after the same
 // keys and the same time is the same frame, whatever the machine's load.
 // go test -run Golden -update rewrites the files; read the ones that
-// changed before committing them.
+// changed before committing them. A change to when the clocks start may
+// shift a moving world by a step or two: the same screen, redrawn.
 //
 // A simulation screen has no tty, so ui draws it through tcell rather
 // than package vt, which drives real terminals: the goldens check what is
@@ -64,7 +65,6 @@ type term struct {
 	t    *testing.T
 	scr  *simScreen
 	done chan struct{}
-	res  ui.Result
 	err  error
 }
 
@@ -77,7 +77,7 @@ func start(t *testing.T, charset string, w, h int, session func(context.Context,
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() {
 		defer close(tm.done)
-		tm.res, tm.err = session(ctx, tm.scr)
+		_, tm.err = session(ctx, tm.scr)
 	}()
 	t.Cleanup(func() {
 		cancel()
@@ -122,17 +122,6 @@ func (tm *term) press(keys ...any) {
 func (tm *term) wait(d time.Duration) {
 	time.Sleep(d)
 	synctest.Wait()
-}
-
-// waitFor lets time pass a tenth of a second at a time, at most limit,
-// until the screen shows text.
-func (tm *term) waitFor(text string, limit time.Duration) {
-	tm.t.Helper()
-	for end := time.Now().Add(limit); !strings.Contains(tm.frame().text, text); tm.wait(100 * time.Millisecond) {
-		if time.Now().After(end) {
-			tm.t.Fatalf("no %q on the screen after %v:\n%s", text, limit, tm.frame().text)
-		}
-	}
 }
 
 // frame is a screen as text: its characters, one line a row with the
