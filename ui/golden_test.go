@@ -402,7 +402,7 @@ func TestGoldenGameOver(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		tm := run(t, bigW, bigH, ui.Options{Seed: 7, Scores: table, Player: "dan"})
+		tm := run(t, bigW, bigH, ui.Options{Seed: 7, Scores: table, Player: "dan", FPS: 5})
 		tm.press(" ")
 		for end := time.Now().Add(5 * time.Minute); !strings.Contains(tm.frame().text, "GAME OVER"); {
 			if time.Now().After(end) {
