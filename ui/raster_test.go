@@ -159,51 +159,51 @@ func TestPlayersEvery(t *testing.T) {
 // its buffers have grown, while fifteen autopilots fly. (The seat's own
 // player holds still, so that the header's score, whose string is made
 // anew when it changes, stays.)
-func TestSeatFrameAllocs(t *testing.T) { synctest.Test(t, testSeatFrameAllocs) }
-
-func testSeatFrameAllocs(t *testing.T) {
-	h := newHub(t, hub.Config{Size: game.MaxShips})
-	seat, err := h.Join(hub.Request{Arena: "den", Player: "ann"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(seat.Leave)
-	for i := 1; i < game.MaxShips; i++ {
-		_, other := arenaSession(t, h, "p"+string(rune('a'+i)), 120, 40)
-		other.SetAutopilot(true)
-	}
-	_, scr := newTerminal(t, 120, 40)
-	s, err := newSession(scr, Options{Arena: seat})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := s.screen.Init(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.screen.Fini()
-	if s.screen.frame == nil {
-		t.Fatal("the screen does not write its own frames")
-	}
-	s.fitTo(120, 40)
-	s.root.SetRect(0, 0, 120, 40)
-	s.root.Draw(s.screen)
-	ar := seat.Arena()
-	steps := func() uint64 {
-		ar.RLock()
-		defer ar.RUnlock()
-		return ar.World().Steps()
-	}
-	frame := func() {
-		for n := steps(); steps() == n; { // a step: the frame paints it
-			time.Sleep(time.Millisecond)
+func TestSeatFrameAllocs(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, hub.Config{Size: game.MaxShips})
+		seat, err := h.Join(hub.Request{Arena: "den", Player: "ann"})
+		if err != nil {
+			t.Fatal(err)
 		}
-		s.arena.Draw(s.screen)
-		s.screen.Show()
-	}
-	for range 40 {
-		frame() // buffers grown, the arena busy
-	}
-	if n := testing.AllocsPerRun(30, frame); n != 0 {
-		t.Errorf("%v allocs per frame, want 0", n)
-	}
+		t.Cleanup(seat.Leave)
+		for i := 1; i < game.MaxShips; i++ {
+			_, other := arenaSession(t, h, "p"+string(rune('a'+i)), 120, 40)
+			other.SetAutopilot(true)
+		}
+		_, scr := newTerminal(t, 120, 40)
+		s, err := newSession(scr, Options{Arena: seat})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := s.screen.Init(); err != nil {
+			t.Fatal(err)
+		}
+		defer s.screen.Fini()
+		if s.screen.frame == nil {
+			t.Fatal("the screen does not write its own frames")
+		}
+		s.fitTo(120, 40)
+		s.root.SetRect(0, 0, 120, 40)
+		s.root.Draw(s.screen)
+		ar := seat.Arena()
+		steps := func() uint64 {
+			ar.RLock()
+			defer ar.RUnlock()
+			return ar.World().Steps()
+		}
+		frame := func() {
+			for n := steps(); steps() == n; { // a step: the frame paints it
+				time.Sleep(time.Millisecond)
+			}
+			s.arena.Draw(s.screen)
+			s.screen.Show()
+		}
+		for range 40 {
+			frame() // buffers grown, the arena busy
+		}
+		if n := testing.AllocsPerRun(30, frame); n != 0 {
+			t.Errorf("%v allocs per frame, want 0", n)
+		}
+	})
 }
