@@ -316,16 +316,23 @@ func startRun(t *testing.T, charset string, w, h int, opts Options) *running {
 		cancel()
 		r.wait()
 	})
+	r.waitFor("the first frame", func() bool { return scr.shows.Load() > 0 }) // the screen started
 	r.waitFor("the first frame", func() bool { return strings.TrimSpace(r.text()) != "" })
 	return r
 }
 
-// onLoop runs f on tview's goroutine, where nothing draws meanwhile.
+// onLoop runs f on the loop's goroutine, where nothing draws meanwhile.
 func (r *running) onLoop(f func()) {
 	ok := make(chan struct{})
 	go func() {
-		r.s.app.QueueUpdate(f)
-		close(ok)
+		run := tcell.NewEventInterrupt(func() { f(); close(ok) })
+		for r.scr.PostEvent(run) != nil { // the queue is full
+			select {
+			case <-r.done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
 	}()
 	select {
 	case <-ok:
@@ -643,7 +650,7 @@ func TestTerminalFrameAllocs(t *testing.T) {
 	frame := func() {
 		s.world.Step(ap.Input(s.world))
 		s.world.Step(ap.Input(s.world))
-		s.screen.Clear()
+		s.screen.resize()
 		s.root.Draw(s.screen)
 		s.screen.Show()
 	}
@@ -684,7 +691,7 @@ func BenchmarkRender(b *testing.B) {
 		for b.Loop() {
 			s.world.Step(ap.Input(s.world))
 			s.world.Step(ap.Input(s.world))
-			s.screen.Clear()
+			s.screen.resize()
 			s.root.Draw(s.screen)
 		}
 	})
@@ -697,7 +704,7 @@ func BenchmarkRender(b *testing.B) {
 		for b.Loop() {
 			s.world.Step(ap.Input(s.world))
 			s.world.Step(ap.Input(s.world))
-			s.screen.Clear()
+			s.screen.resize()
 			s.root.Draw(s.screen)
 			s.screen.Show()
 		}
@@ -756,7 +763,7 @@ func testShowSendsOnlyChanges(t *testing.T) {
 	s.root.SetRect(0, 0, 120, 40)
 	frame := func() int64 {
 		n := tty.n.Load()
-		s.screen.Clear() // as tview does before every draw
+		s.screen.resize() // as every frame does
 		s.root.Draw(s.screen)
 		s.screen.Show()
 		return tty.n.Load() - n
@@ -894,18 +901,18 @@ func TestKeptFrames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.startOnce.Do(func() {}) // beforeDraw must not start the goroutines
 		s.root.SetRect(0, 0, w, h)
 		sides[i] = side{s, scr}
 	}
 	kept, whole := sides[0], sides[1]
 	var now time.Duration
 	frame := func(sd side, scr tcell.Screen) {
-		scr.Clear()
-		sd.s.frameDue = true
-		if !sd.s.beforeDraw(scr) {
-			sd.s.root.Draw(scr)
+		if sd.s.mine(scr) {
+			sd.s.screen.resize() // as a frame does
+		} else {
+			scr.Clear()
 		}
+		sd.s.draw(scr)
 		sd.scr.Show()
 	}
 	// The panel's lines that depend on the clock differ between the two
@@ -1031,23 +1038,13 @@ func newDrawn(t *testing.T, charset string, w, h int, opts Options) *drawn {
 	}
 	s.ascii = opts.ASCII || !utf8Charset(scr.CharacterSet()) // as run decides
 	s.syncList()
-	s.startOnce.Do(func() {}) // beforeDraw must not start the goroutines
 	d := &drawn{t: t, s: s, scr: scr}
 	d.frame()
 	return d
 }
 
-// frame draws a frame as tview does on the session's screen.
-func (d *drawn) frame() {
-	w, h := d.scr.Size()
-	d.s.root.SetRect(0, 0, w, h)
-	d.s.screen.Clear()
-	d.s.frameDue = true
-	if !d.s.beforeDraw(d.s.screen) {
-		d.s.root.Draw(d.s.screen)
-	}
-	d.scr.Show()
-}
+// frame draws a frame on the session's screen, as the loop does.
+func (d *drawn) frame() { d.s.frame() }
 
 func (d *drawn) steps(n int) {
 	for range n {
