@@ -477,38 +477,6 @@ func TestKeys(t *testing.T) {
 	})
 }
 
-// TestInputDoesNotDraw types far faster than the frame rate: tview would
-// draw and show after every key, but the frames drawn and shown stay at the
-// rate asked for, and the keys still play.
-// It runs on synctest's clock, where the frames due in the time taken are
-// exact.
-func TestInputDoesNotDraw(t *testing.T) { synctest.Test(t, testInputDoesNotDraw) }
-
-func testInputDoesNotDraw(t *testing.T) {
-	const fps = 4
-	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 11, FPS: fps})
-	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { return r.s.game.Phase() == modePlay })
-	var before uint64
-	r.locked(func(w *game.World) { before = w.Bullets().Stats().Acquires })
-	frames := func() (n uint64) { r.onLoop(func() { n = r.s.frames }); return n }
-	start, from, shown := time.Now(), frames(), r.scr.shows.Load()
-	for range 300 {
-		r.key(tcell.KeyRune, ' ')
-	}
-	r.waitFor("a bullet", func() (ok bool) {
-		r.locked(func(w *game.World) { ok = w.Bullets().Stats().Acquires > before })
-		return ok
-	})
-	time.Sleep(300 * time.Millisecond)
-	drawn, sent, elapsed := frames()-from, r.scr.shows.Load()-shown, time.Since(start)
-	limit := uint64(elapsed.Seconds()*fps) + 2
-	if drawn > limit || sent > limit {
-		t.Errorf("%d frames drawn and %d shown in %v at %d frames a second with 300 keys typed, want at most %d",
-			drawn, sent, elapsed.Round(time.Millisecond), fps, limit)
-	}
-}
-
 func TestTooSmall(t *testing.T) { synctest.Test(t, testTooSmall) }
 
 func testTooSmall(t *testing.T) {
