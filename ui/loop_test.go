@@ -134,15 +134,7 @@ func TestKeyPanicEndsRun(t *testing.T) {
 func TestListMouse(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		r := startRun(t, "UTF-8", 120, 30, Options{Seed: 8, Strategy: pool.FreeList})
-		x, y := -1, -1
-		for row, line := range strings.Split(r.text(), "\n") {
-			if i := strings.Index(line, "6 queue"); i >= 0 {
-				x, y = len([]rune(line[:i])), row
-			}
-		}
-		if y < 0 {
-			t.Fatalf("no queue item on screen:\n%s", r.text())
-		}
+		x, y := r.find("6 queue")
 		r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
 		r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
 		r.waitFor("a click on queue", func() (ok bool) {
@@ -169,4 +161,18 @@ func TestListMouse(t *testing.T) {
 func offset(l *strategyList) int {
 	off, _ := l.GetOffset()
 	return off
+}
+
+// find returns the cell where text starts on the screen, and fails the
+// test where it shows nowhere.
+func (r *running) find(text string) (x, y int) {
+	r.t.Helper()
+	screen := r.text()
+	for row, line := range strings.Split(screen, "\n") {
+		if i := strings.Index(line, text); i >= 0 {
+			return len([]rune(line[:i])), row
+		}
+	}
+	r.t.Fatalf("no %q on screen:\n%s", text, screen)
+	return -1, -1
 }

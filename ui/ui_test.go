@@ -822,15 +822,7 @@ func TestStrategyList(t *testing.T) {
 		return b == pool.FreeList && d == pool.FreeList
 	})
 
-	x, y := -1, -1
-	for row, line := range strings.Split(r.text(), "\n") {
-		if i := strings.Index(line, "5 scan"); i >= 0 {
-			x, y = len([]rune(line[:i])), row
-		}
-	}
-	if y < 0 {
-		t.Fatalf("no scan item on screen:\n%s", r.text())
-	}
+	x, y := r.find("5 scan")
 	click := func() {
 		r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
 		r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
