@@ -27,7 +27,7 @@ import (
 // goroutine.
 type loop struct {
 	screen tcell.Screen
-	root   tview.Primitive
+	root   tview.Primitive // the primitive frame draws, whole screen
 	fps    int
 	frame  func() // draws one frame and shows it
 	// keys sees every key before the root; nil: it took the key.
@@ -52,10 +52,10 @@ type mice struct {
 	capturing          tview.Primitive
 }
 
-// newLoop makes the loop that draws root on screen fps times a second
-// with frame. Its keys and mouse must be set before it runs.
-func newLoop(screen tcell.Screen, root tview.Primitive, fps int, frame func()) *loop {
-	l := &loop{screen: screen, root: root, fps: fps, frame: frame, events: make(chan tcell.Event)}
+// newLoop makes the loop that draws on screen fps times a second with
+// frame. Its root, keys and mouse must be set before it runs.
+func newLoop(screen tcell.Screen, fps int, frame func()) *loop {
+	l := &loop{screen: screen, fps: fps, frame: frame, events: make(chan tcell.Event)}
 	l.setFocus = l.focus
 	return l
 }
@@ -120,7 +120,8 @@ func (l *loop) poll(stopped <-chan struct{}, polled chan<- struct{}) {
 }
 
 // handle hands one event to the widgets; none draws. A resize shows at
-// the next frame; an interrupt carrying a func runs it on the loop.
+// the next frame. An interrupt carrying a func runs it on the loop, as
+// tview's QueueUpdate does (tests look at the widgets so).
 func (l *loop) handle(ev tcell.Event) {
 	switch ev := ev.(type) {
 	case *tcell.EventKey:
@@ -180,6 +181,7 @@ func (m *mice) fire(l *loop, ev *tcell.EventMouse) {
 		if target == nil {
 			target = l.root
 		}
+		m.capturing = nil
 		if h := target.MouseHandler(); h != nil {
 			_, m.capturing = h(a, ev, l.setFocus)
 		}

@@ -74,11 +74,12 @@ func TestLoopPanic(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				scr := newSim(t, "UTF-8", 80, 24)
 				frames := 0
-				l := newLoop(scr, tview.NewBox(), 10, func() {
+				l := newLoop(scr, 10, func() {
 					if frames++; tt.draw && frames > 1 {
 						panic("a draw")
 					}
 				})
+				l.root = tview.NewBox()
 				l.keys = func(ev *tcell.EventKey) *tcell.EventKey {
 					if tt.key {
 						panic("a key")
@@ -155,6 +156,29 @@ func TestListMouse(t *testing.T) {
 		if down != from+1 || up != from {
 			t.Errorf("the list scrolled from %d to %d down and %d up, want %d and %d", from, down, up, from+1, from)
 		}
+	})
+}
+
+// TestReplayListMouse: in a replay, whose layout has a line of its own,
+// a click on the strategy list holds the replay's pools on the item's
+// strategy.
+func TestReplayListMouse(t *testing.T) {
+	data := recorded(t, 7, 1, 600)
+	synctest.Test(t, func(t *testing.T) {
+		scr := &sizedScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), w: 120, h: 40}
+		s, err := newReplaySession(scr, data, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := startSession(t, scr, s)
+		x, y := r.find("6 queue")
+		r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
+		r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
+		r.waitFor("a click on queue", func() bool {
+			s.mu.Lock()
+			defer s.mu.Unlock()
+			return s.playback.held == [2]pool.Strategy{pool.Queue, pool.Queue}
+		})
 	})
 }
 

@@ -263,7 +263,7 @@ func newSessionOf(screen tcell.Screen, opts Options, world *game.World, g *play.
 	}
 	s.screen = &appScreen{Screen: screen, failed: s.inputFailed, epoch: 1}
 	s.build()
-	s.loop = newLoop(s.screen, s.root, opts.FPS, s.frame)
+	s.loop = newLoop(s.screen, opts.FPS, s.frame)
 	s.sample(0) // the panel shows the pools from the first frame
 	return s
 }
@@ -276,7 +276,7 @@ func (s *session) run(ctx context.Context) (Result, error) {
 	}
 	s.ascii = s.opts.ASCII || !utf8Charset(s.screen.CharacterSet())
 	s.syncList()
-	s.loop.keys, s.loop.mouse = s.keys(), s.mouse()
+	s.loop.root, s.loop.keys, s.loop.mouse = s.root, s.keys(), s.mouse()
 	s.loop.focus(s.arena)
 	s.startLoops()
 	s.runLoop()

@@ -306,6 +306,12 @@ func startRun(t *testing.T, charset string, w, h int, opts Options) *running {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startSession(t, scr, s)
+}
+
+// startSession runs s, made on scr, as startRun does.
+func startSession(t *testing.T, scr *sizedScreen, s *session) *running {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{t: t, s: s, scr: scr, cancel: cancel, done: make(chan struct{})}
 	go func() {
