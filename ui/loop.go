@@ -16,8 +16,8 @@ import (
 // must draw at its frame rate whatever the input rate: a client pasting
 // keys must not make the server draw for each one. So here input never
 // draws: keys and clicks change the widgets and the game, and what they
-// changed shows at the next tick of the frame clock, which draws
-// [loop.fps] times a second and at once when the loop starts. A resize
+// changed shows at the next tick of the frame clock, which draws fps
+// times a second and at once when the loop starts. A resize
 // shows at the next tick too (the frame func clears the screen when its
 // size changed).
 //
@@ -27,9 +27,9 @@ import (
 // goroutine.
 type loop struct {
 	screen tcell.Screen
-	root   tview.Primitive // the primitive frame draws, whole screen
+	root   tview.Primitive // the widgets, which take the keys and clicks
 	fps    int
-	frame  func() // draws one frame and shows it
+	frame  func() // draws the root, whole screen, and shows it
 	// keys sees every key before the root; nil: it took the key.
 	keys func(*tcell.EventKey) *tcell.EventKey
 	// mouse sees every mouse action before the root, as tview's mouse
