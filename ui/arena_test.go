@@ -116,7 +116,7 @@ func TestKeptPlayers(t *testing.T) {
 				s.fitTo(w, ht)
 				s.root.SetRect(0, 0, w, ht)
 			}
-			kept.screen.Clear() // as tview does before every draw
+			kept.screen.resize() // as every frame does
 			kept.root.Draw(kept.screen)
 			keptScr.Show()
 			wholeScr.Clear()
@@ -142,7 +142,7 @@ func TestKeptPlayers(t *testing.T) {
 		x, y, _, _ := kept.players.GetRect()
 		keptScr.Put(x, y, "#", tcell.StyleDefault)
 		keptScr.Put(x+1, y+1, "#", tcell.StyleDefault)
-		kept.screen.Clear()
+		kept.screen.resize()
 		kept.root.Draw(kept.screen)
 		keptScr.Show()
 		a, aw, _ := keptScr.GetContents()

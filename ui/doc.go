@@ -63,8 +63,9 @@
 // own lock is always taken before the Game's, never after: the Game
 // calls back (for the keys, a game that ended, a sample) without its
 // lock. The screen is redrawn
-// Options.FPS times a second, never on input: tview's draw after each
-// event is skipped, so a flood of keys cannot raise the frame rate. A
+// Options.FPS times a second by the session's own event loop in the place
+// of tview's Application (see loop), never on input, so a flood of keys
+// cannot raise the frame rate. A
 // frame allocates nothing: the canvas is reused, numbers are formatted
 // into reused buffers, and text reaches the screen through Screen.Put with
 // strings that already exist. Only the cells that changed since the last

@@ -28,7 +28,7 @@ func BenchmarkArenaFrame(b *testing.B) {
 	frame := func() {
 		step()
 		step()
-		s.screen.Clear()
+		s.screen.resize()
 		s.root.Draw(s.screen)
 		s.screen.Show()
 	}
@@ -134,7 +134,7 @@ func TestKeptArenaFrames(t *testing.T) {
 		scrs[1].Show()
 		first := kept.arena.shown.frames + 1 // the frames of the draws below
 		for draw := range lateRows {
-			kept.screen.Clear()
+			kept.screen.resize()
 			kept.root.Draw(kept.screen)
 			scrs[0].Show()
 			// A row waits until a draw's now (frames%lateRows) is its own.
@@ -232,7 +232,7 @@ func TestMonoBlanks(t *testing.T) {
 		for range 30 {
 			step()
 			step()
-			s.screen.Clear()
+			s.screen.resize()
 			s.root.Draw(s.screen)
 			sim.Show()
 			cells, w, _ := sim.GetContents()
@@ -282,7 +282,7 @@ func BenchmarkFrameBytes(b *testing.B) {
 			frame := func() {
 				step()
 				step()
-				s.screen.Clear()
+				s.screen.resize()
 				s.root.Draw(s.screen)
 				drawn = looks(drawn[:0], f.Get, 120, 40)
 				s.screen.Show()
@@ -476,7 +476,7 @@ func TestPanelShowsOutput(t *testing.T) {
 	frame := func() (sent int64) {
 		s.world.Step(ap.Input(s.world))
 		s.world.Step(ap.Input(s.world))
-		s.screen.Clear()
+		s.screen.resize()
 		s.root.Draw(s.screen)
 		n := tty.n.Load()
 		s.screen.Show()
@@ -490,7 +490,7 @@ func TestPanelShowsOutput(t *testing.T) {
 		sent += frame()
 	}
 	s.sample(2 * time.Second)
-	s.screen.Clear()
+	s.screen.resize()
 	s.root.Draw(s.screen) // the panel measures again, before this frame's Show
 	var text strings.Builder
 	x, y, w, h := s.panel.GetRect()

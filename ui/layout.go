@@ -64,8 +64,8 @@ func (f form) width() int {
 	return 0
 }
 
-// fit is how the session fits its screen. It is touched only on tview's
-// goroutine.
+// fit is how the session fits its screen. It is touched only on the
+// loop's goroutine.
 type fit struct {
 	body, side *tview.Flex
 	form       form
@@ -125,8 +125,8 @@ func (s *session) fitTo(w, h int) {
 // arrange lays the body out for form f: the arena, and right of it the
 // side panel's sections for f, top to bottom. The screen is cleared, so
 // that the next frame draws every widget whole at its new place. Focus
-// stays where it is, even on a list no longer shown: a resize arranges
-// from within tview's draw (see focusShown).
+// stays where it is, even on a list no longer shown, until the next key
+// (see focusShown).
 func (s *session) arrange(f form) {
 	ft := &s.fit
 	ft.form = f
@@ -145,15 +145,14 @@ func (s *session) arrange(f form) {
 		ft.body.AddItem(ft.side, w, 0, false)
 	}
 	s.panel.setForm(f)
-	s.screen.clearNow()
+	s.screen.Clear()
 }
 
 // focusShown gives the keys back to the arena when the strategy list
-// that had them is not shown. It is for key handlers only: SetFocus takes
-// tview's lock, which a draw holds.
+// that had them is not shown.
 func (s *session) focusShown() {
 	if s.list.HasFocus() && s.fit.form != formFull {
-		s.app.SetFocus(s.arena)
+		s.loop.focus(s.arena)
 	}
 }
 
@@ -182,8 +181,8 @@ func (s *session) setHeld(on bool) { s.input.setHeld(on) }
 const strategyKeys = "1234567890"
 
 // syncList shows on the list which pool uses which strategy, selects the
-// targeted pool's, and names the target in the title. It runs on tview's
-// goroutine (or before Run starts it).
+// targeted pool's, and names the target in the title. It runs on the
+// loop's goroutine (or before the loop runs).
 func (s *session) syncList() {
 	s.mu.Lock()
 	t := s.target
@@ -325,19 +324,11 @@ func (s *session) pick(i int) {
 	s.syncList()
 }
 
-// onKey sees every key before tview. The frame request draws; Ctrl-C
-// quits; while the key help is up any other key closes it, and behind the
+// onKey sees every key before the widgets. Ctrl-C quits; while the key help is up any other key closes it, and behind the
 // too-small notice only q acts. Keys the focused strategy list navigates
 // with go to it; all others play.
 func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	defer s.guard()
-	if ev == s.frameKey {
-		s.frameDue = true
-		if s.seat != nil {
-			s.syncStrategies()
-		}
-		return nil // tview draws after a consumed key
-	}
 	q := ev.Key() == tcell.KeyRune && (ev.Rune() == 'q' || ev.Rune() == 'Q')
 	switch {
 	case ev.Key() == tcell.KeyCtrlC, s.fit.small && q:
@@ -361,12 +352,12 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	case tcell.KeyTab, tcell.KeyBacktab:
 		switch {
 		case s.list.HasFocus():
-			s.app.SetFocus(s.arena)
+			s.loop.focus(s.arena)
 		case s.fit.form != formFull: // the list shows in the full panel only
 			s.arrange(formFull)
 			fallthrough
 		default:
-			s.app.SetFocus(s.list)
+			s.loop.focus(s.list)
 		}
 	case tcell.KeyLeft:
 		s.press(ctlLeft, now)
@@ -555,48 +546,45 @@ func (s *session) startGame() {
 	}
 }
 
-// beforeDraw starts the goroutines on the first draw, holds the game
-// while the terminal is too small, fits the layout to the screen's size
-// and times each frame.
-//
-// tview draws after every key, mouse and resize event too; only the
-// frames askFrame asks for are drawn, so the frame rate stays what was
-// asked for however fast the input comes: a client pasting keys cannot
-// make the server draw for each one. What the input changed shows at the
-// next frame.
-func (s *session) beforeDraw(scr tcell.Screen) bool {
-	defer s.guard()
-	s.startOnce.Do(s.startLoops)
-	w, h := scr.Size()
-	s.fit.small = w < minWidth || h < minHeight
-	s.setHeld(s.fit.small || s.fit.help)
-	if !s.frameDue {
-		s.screen.skipShow = true
-		return true
-	}
-	s.frameDue = false
-	s.drawStart = time.Now()
-	if s.fit.small {
-		s.drawTooSmall(scr, w, h)
-		return true
-	}
-	s.fitTo(w, h)
-	return false
-}
-
-func (s *session) afterDraw(tcell.Screen) {
+// frame draws a frame on the session's screen and shows it; the loop
+// calls it at every tick of the frame clock, and at no other time: what
+// the keys changed since the last frame shows now, however fast they came.
+// It times the draw for the panel, and tells Options.Frame of the frame.
+func (s *session) frame() {
+	start := time.Now()
+	s.screen.resize()
+	s.draw(s.screen)
 	s.frames++
-	s.render += time.Since(s.drawStart)
+	s.render += time.Since(start)
+	s.screen.Show()
 	if s.opts.Frame != nil {
-		gap := s.drawStart.Sub(s.lastFrame)
+		gap := start.Sub(s.lastFrame)
 		var cells uint64
 		if f := s.screen.frame; f != nil {
 			st := f.Stats()
 			cells, s.sent = st.Cells-s.sent.Cells, st
 		}
 		s.opts.Frame(!s.lastFrame.IsZero() && gap > 2*time.Second/time.Duration(s.opts.FPS), cells)
-		s.lastFrame = s.drawStart
 	}
+	s.lastFrame = start
+}
+
+// draw draws the session on scr: the widgets laid out for its size, or,
+// while it is too small, a notice that holds the game. The strategy list
+// shows the pools' strategies first, which an arena's creator, a watched
+// player or a replay may have switched.
+func (s *session) draw(scr tcell.Screen) {
+	w, h := scr.Size()
+	s.fit.small = w < minWidth || h < minHeight
+	s.setHeld(s.fit.small || s.fit.help)
+	if s.fit.small {
+		s.drawTooSmall(scr, w, h)
+		return
+	}
+	s.syncStrategies()
+	s.fitTo(w, h)
+	s.root.SetRect(0, 0, w, h)
+	s.root.Draw(scr)
 }
 
 // drawTooSmall asks for a larger terminal, centred on the screen. It

@@ -259,13 +259,14 @@ func (r *lobbyRun) refresh() {
 // from what the screen holds: a key that changes nothing sends nothing.
 type lobbyScreen struct {
 	*appScreen
-	drawn vt.Frame // never rendered: a grid of cells, cheap to set
+	drawn    vt.Frame // never rendered: a grid of cells, cheap to set
+	skipShow bool     // the next Show follows a draw put off
 }
 
 // Clear clears the screen below when its size changed. The buffer needs
 // no clearing: the lobby, tview's root, fills the whole screen.
 func (s *lobbyScreen) Clear() {
-	s.appScreen.Clear()
+	s.appScreen.resize()
 	w, h := s.appScreen.Size()
 	if dw, dh := s.drawn.Size(); w != dw || h != dh {
 		s.drawn.Resize(w, h)

@@ -85,7 +85,7 @@ func TestLabelsKept(t *testing.T) {
 	s.root.SetRect(0, 0, 120, 40)
 	step := crowd(t, true, s)
 	draw := func() {
-		s.screen.Clear() // as tview does before every draw
+		s.screen.resize() // as every frame does
 		s.root.Draw(s.screen)
 		scr.Show()
 	}
@@ -124,7 +124,7 @@ func TestPlayersEvery(t *testing.T) {
 		box := func() string { // a frame, as tview draws it; the box's text
 			ann.fitTo(120, 40)
 			ann.root.SetRect(0, 0, 120, 40)
-			ann.screen.Clear()
+			ann.screen.resize()
 			ann.root.Draw(ann.screen)
 			scr.Show()
 			cells, w, _ := scr.GetContents()

@@ -167,9 +167,6 @@ func (v *replayView) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	s := v.s
 	defer s.guard()
 	switch {
-	case ev == s.frameKey:
-		s.syncStrategies()
-		return s.onKey(ev)
 	case ev.Key() == tcell.KeyCtrlC || s.fit.help || s.fit.small:
 		return s.onKey(ev)
 	case v.showHelp(false):

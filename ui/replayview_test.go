@@ -95,7 +95,6 @@ func newWatchedWith(t *testing.T, data []byte, w, h int, opts Options) *watched 
 	}
 	s.ascii = !utf8Charset(scr.CharacterSet())
 	s.syncList()
-	s.startOnce.Do(func() {}) // beforeDraw must not start the goroutines
 	d := &watched{drawn: &drawn{t: t, s: s, scr: scr}, v: s.playback}
 	d.frame()
 	return d
@@ -345,7 +344,6 @@ func TestReplayRecordedSwitch(t *testing.T) {
 	d := newWatched(t, recorded(t, 7, 1, 600), 120, 40)
 	d.ticks(301)
 	d.press(tcell.KeyF64) // not the frame key: nothing
-	d.v.onKey(d.s.frameKey)
 	d.frame()
 	if row := strings.Fields(panelLine(d.text(), "strategy ")); len(row) != 3 || row[1] != string(pool.Bitset) {
 		t.Errorf("after the recorded switch: panel %q", row)

@@ -109,7 +109,7 @@ var targetNames = [numTargets]string{"both pools", "bullets", "debris"}
 
 // Run plays the game on screen until the player quits (q or Ctrl-C), ctx is
 // done, or reading the terminal fails. screen must not be initialised yet:
-// Run initialises it (through tview) and always finalises it before it
+// Run initialises it and always finalises it before it
 // returns, which restores the terminal; when initialising fails (tcell
 // knows no table for the locale's character set, say), Run returns that
 // error and leaves the terminal as it was. The braille arena falls back to
@@ -133,30 +133,27 @@ func Run(ctx context.Context, screen tcell.Screen, opts Options) (Result, error)
 }
 
 // session is one Run: the world, the widgets and the goroutines that drive
-// them. tview's event loop runs on Run's goroutine and does all the drawing
-// and key handling; the stepping goroutine shares the world with it under mu.
+// them. Its [loop] runs on Run's goroutine and does all the drawing and key
+// handling; the stepping goroutine shares the world with it under mu.
 type session struct {
 	opts     Options
 	screen   *appScreen
-	app      *tview.Application
+	loop     *loop
 	arena    *arena
 	panel    *panel
 	players  *players // an arena's players box; nil in a solo game
 	list     *strategyList
 	root     tview.Primitive
-	fit      fit // the layout for the screen's size; touched only on tview's goroutine
+	fit      fit // the layout for the screen's size; touched only on the loop's goroutine
 	ascii    bool
-	playback *replayView     // a replay's (RunReplay), which steps its own world: no match; nil in a game
-	clock    time.Time       // origin of the press-only hold times
-	frameKey *tcell.EventKey // posted to the screen to request a frame
+	playback *replayView // a replay's (RunReplay), which steps its own world: no match; nil in a game
+	clock    time.Time   // origin of the press-only hold times
 
-	// Touched only on tview's goroutine.
-	frameDue  bool // a frame was asked for since the last draw
+	// Touched only on the loop's goroutine.
 	frames    uint64
 	render    time.Duration // total time spent drawing frames
-	drawStart time.Time
-	lastFrame time.Time // when the last frame was drawn, for Options.Frame
-	sent      vt.Stats  // the screen's output at that frame
+	lastFrame time.Time     // when the last frame was drawn, for Options.Frame
+	sent      vt.Stats      // the screen's output at that frame
 
 	// In an arena (Options.Arena) the world is shared: it is read only
 	// under the arena's read lock (taken after mu, never before), and
@@ -165,8 +162,8 @@ type session struct {
 	solo   *hub.Solo             // the game offered to watchers; set by startLoops
 	watch  *hub.Watcher          // the game the session watches, read-only (see Watch)
 	whose  string                // whose game the watcher watches, for the header
-	names  [game.MaxShips]string // the arena's players by slot, as last painted; tview's goroutine only
-	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only
+	names  [game.MaxShips]string // the arena's players by slot, as last painted; the loop's goroutine only
+	listed [2]pool.Strategy      // the strategies the list shows; the loop's goroutine only
 
 	// game is the player's: it steps (a solo game) or follows the seat
 	// under its own lock, taken after mu, never before.
@@ -186,9 +183,7 @@ type session struct {
 	view     view
 
 	ctx        context.Context
-	startOnce  sync.Once
-	started    bool
-	stop       chan struct{} // closed to stop the stepping and frame goroutines
+	stop       chan struct{} // closed to stop the stepping goroutines
 	loops      sync.WaitGroup
 	supervised chan struct{} // closed when the supervisor has stopped everything
 	endOnce    sync.Once
@@ -256,8 +251,6 @@ func newSessionOf(screen tcell.Screen, opts Options, world *game.World, g *play.
 		input:      keyState{kitty: opts.Keys},
 		world:      world,
 		clock:      time.Now(),
-		frameKey:   tcell.NewEventKey(tcell.KeyF64, 0, tcell.ModNone),
-		frameDue:   true, // the first draw, before the frame clock starts
 		stop:       make(chan struct{}),
 		supervised: make(chan struct{}),
 		quit:       make(chan struct{}),
@@ -268,8 +261,8 @@ func newSessionOf(screen tcell.Screen, opts Options, world *game.World, g *play.
 		}
 	}
 	s.screen = &appScreen{Screen: screen, failed: s.inputFailed, epoch: 1}
-	s.app = tview.NewApplication()
 	s.build()
+	s.loop = newLoop(s.screen, opts.FPS, s.frame)
 	s.sample(0) // the panel shows the pools from the first frame
 	return s
 }
@@ -277,30 +270,16 @@ func newSessionOf(screen tcell.Screen, opts Options, world *game.World, g *play.
 // run drives the session until it ends. See Run.
 func (s *session) run(ctx context.Context) (Result, error) {
 	s.ctx = ctx
-	s.app.SetScreen(s.screen) // initialises it
-	if err := s.screen.initErr; err != nil {
+	if err := s.screen.Init(); err != nil {
 		return Result{}, fmt.Errorf("ui: starting the terminal: %w", err)
 	}
 	s.ascii = s.opts.ASCII || !utf8Charset(s.screen.CharacterSet())
 	s.syncList()
-	s.app.EnableMouse(true).
-		SetRoot(s.root, true).
-		SetFocus(s.arena).
-		SetInputCapture(s.keys()).
-		SetMouseCapture(s.mouse()).
-		SetBeforeDrawFunc(s.beforeDraw).
-		SetAfterDrawFunc(s.afterDraw)
-	s.runApp()
+	s.loop.root, s.loop.keys, s.loop.mouse = s.root, s.keys(), s.mouse()
+	s.loop.focus(s.arena)
+	s.startLoops()
+	s.runLoop()
 	s.screen.release()
-	// Run may have returned on its own (a panic inside tview); make sure the
-	// goroutines stop, and never start them after this point.
-	s.end(ReasonPanic, errors.New("ui: the event loop ended unexpectedly"))
-	s.startOnce.Do(func() {})
-	if s.started {
-		<-s.supervised
-	} else {
-		s.app.Stop() // lets tview's event goroutine end
-	}
 	if s.solo != nil {
 		s.solo.Remove()
 	}
@@ -318,21 +297,19 @@ func (s *session) run(ctx context.Context) (Result, error) {
 	return Result{Score: s.game.Best(), Reason: s.reason}, s.err
 }
 
-// runApp runs tview's event loop. tview finalises the screen before it
-// re-panics, so a recovered panic is reported with the terminal restored.
-func (s *session) runApp() {
+// runLoop runs the loop until the supervisor has stopped everything
+// else. The loop finalises the screen before a panic in it goes on, so a
+// recovered panic is reported with the terminal restored; the supervisor
+// then stops the rest.
+func (s *session) runLoop() {
+	defer func() { <-s.supervised }()
 	defer s.guard()
-	if err := s.app.Run(); err != nil {
-		s.end(ReasonError, fmt.Errorf("ui: %w", err))
-	}
+	s.loop.run(s.supervised)
 }
 
-// startLoops starts the stepping, frame and supervisor goroutines. It runs
-// on the first draw, once tview's Run is under way: stopping the
-// application before Run would make tview open a terminal of its own.
+// startLoops starts the stepping and supervisor goroutines.
 func (s *session) startLoops() {
-	s.started = true
-	s.loops.Add(2)
+	s.loops.Add(1)
 	// A game that steps elsewhere (a watched one, an arena) is sampled
 	// every sampleEvery steps' time, as tick samples a solo game.
 	sampling := sampleEvery * time.Second / game.TPS
@@ -356,12 +333,11 @@ func (s *session) startLoops() {
 			s.game.Run(s.stop)
 		}()
 	}
-	go s.every(time.Second/time.Duration(s.opts.FPS), s.askFrame)
 	go s.supervise()
 }
 
 // supervise waits for the end, then stops the goroutines before the
-// application: once tview's Run has returned nothing may wait on it.
+// loop, which draws their game until they have stopped.
 func (s *session) supervise() {
 	defer close(s.supervised)
 	var gone <-chan struct{} // the arena's or the watched game's end; never for a solo game
@@ -387,7 +363,6 @@ func (s *session) supervise() {
 	}
 	close(s.stop)
 	s.loops.Wait()
-	s.app.Stop()
 }
 
 // inputFailed ends the session when reading the terminal failed: a
@@ -434,15 +409,6 @@ func (s *session) every(d time.Duration, f func() bool) {
 			}
 		}
 	}
-}
-
-// askFrame asks for a frame; the session does so opts.FPS times a second.
-// It posts a key event to the screen, which tview hands to onKey and
-// follows with a draw: unlike QueueUpdateDraw it never blocks (a full
-// queue skips one frame) and it allocates nothing.
-func (s *session) askFrame() bool {
-	_ = s.screen.PostEvent(s.frameKey)
-	return true
 }
 
 // tick takes one step of a solo game as a test steps it.

@@ -11,26 +11,25 @@ import (
 	"poolroids/ui/vt"
 )
 
-// appScreen is the screen as tview sees it. It changes five things.
+// appScreen is the screen of a game session (see [loop]) and of the
+// lobby. It changes four things.
 //
-// It keeps the error of Init, which tview's SetScreen drops: a screen that
-// could not start must not be drawn on or finalised (tcell panics on both).
+// It keeps the error of Init: a screen that could not start must not be
+// drawn on or finalised (tcell panics on both).
 //
 // It turns an input error into a call of failed instead of passing it on:
-// tview would stop on it by itself while the frame goroutine (or the
-// lobby's refresh) may still be running.
+// the session (or the lobby) ends through its one way out, which stops its
+// goroutines first.
 //
-// It keeps the last frame instead of clearing it. tview clears the whole
-// cell buffer before every draw, and tcell (v2.13) marks a cell for output
-// whenever its content changes, even back to what the terminal already
-// shows: every cell that is not blank would be redrawn and sent again on
-// every frame. So Clear clears only when the size changed (the too-small
-// notice comes and goes with a size change too) and counts those clears in
-// epoch; between two, the widgets draw over their last frame only the
-// cells that change (see [session.keep]), and only those are sent.
-//
-// Show does nothing after a draw that was skipped (tview draws after every
-// input event; see [session.beforeDraw]).
+// It keeps the last frame until told to clear it. tcell (v2.13) marks a
+// cell for output whenever its content changes, even back to what the
+// terminal already shows: a screen cleared before every frame would send
+// every cell that is not blank again, every frame. So the cells are
+// cleared only when the size changed ([appScreen.resize], at the start of
+// every frame) or the layout did ([appScreen.Clear]), and each clear is
+// counted in epoch; between two, the widgets draw over their last frame
+// only the cells that change (see [session.keep]), and only those are
+// sent.
 //
 // Last, on a terminal that package vt can drive (256 colours or more,
 // UTF-8: every terminal an SSH client runs in today) the cells live in a
@@ -41,11 +40,10 @@ import (
 // sends nothing over the game, and [appScreen.release] hands them back.
 type appScreen struct {
 	tcell.Screen
-	failed   func(error) // ends the screen's user: its input failed
-	initErr  error
-	epoch    uint64 // real clears so far; starts at 1, so that 0 is never current
-	skipShow bool   // the next Show follows a skipped draw
-	w, h     int    // the size at the last real clear
+	failed  func(error) // ends the screen's user: its input failed
+	initErr error
+	epoch   uint64 // clears so far; starts at 1, so that 0 is never current
+	w, h    int    // the size at the last clear; 0×0: never cleared
 
 	frame *vt.Frame   // the cells, when Show writes them itself; nil: tcell does
 	tty   io.Writer   // where Show writes them
@@ -108,13 +106,8 @@ func utf8Charset(name string) bool {
 	return strings.EqualFold(name, "UTF-8") || strings.EqualFold(name, "utf8")
 }
 
-// Show sends the changed cells to the terminal, unless the draw was
-// skipped: then nothing changed, and tcell would still scan every cell.
+// Show sends the changed cells to the terminal.
 func (e *appScreen) Show() {
-	if e.skipShow {
-		e.skipShow = false
-		return
-	}
 	if e.frame == nil {
 		e.Screen.Show()
 		return
@@ -141,35 +134,38 @@ func (e *appScreen) Sync() {
 	e.write()
 }
 
-// Clear clears the screen when its size changed since the last real
-// clear; otherwise the next frame draws over this one.
+// resize clears the screen when its size changed since the last clear:
+// at the first frame, and at the first after the terminal was resized.
+func (e *appScreen) resize() {
+	if w, h := e.Screen.Size(); w != e.w || h != e.h {
+		e.clear(w, h)
+	}
+}
+
+// Clear clears the screen, so that the widgets draw whole at their next
+// draw: the layout changed. A screen never cleared has nothing to clear
+// (and may not have started): its first frame clears it.
 func (e *appScreen) Clear() {
-	w, h := e.Screen.Size()
-	if w == e.w && h == e.h {
+	if e.w == 0 && e.h == 0 {
 		return
 	}
+	if w, h := e.Screen.Size(); e.frame == nil || w != e.w || h != e.h {
+		e.clear(w, h)
+		return
+	}
+	e.frame.Fill(' ', tcell.StyleDefault)
+	e.epoch++
+}
+
+// clear clears the screen, now w×h, and its frame's cells, if any, sized
+// to it: tcell's own are then locked, blank.
+func (e *appScreen) clear(w, h int) {
 	e.Screen.Clear()
 	if e.frame != nil {
 		e.frame.Resize(w, h)
 		e.Screen.LockRegion(0, 0, w, h, true)
 	}
 	e.w, e.h = w, h
-	e.epoch++
-}
-
-// clearNow clears the screen at once, so that the widgets draw whole at
-// their next draw: the layout changed. A screen never cleared has nothing
-// to clear (and may not have started).
-func (e *appScreen) clearNow() {
-	if e.w == 0 && e.h == 0 {
-		return
-	}
-	if e.frame != nil {
-		e.frame.Fill(' ', tcell.StyleDefault)
-	} else {
-		e.Screen.Clear()
-		e.w, e.h = e.Screen.Size()
-	}
 	e.epoch++
 }
 

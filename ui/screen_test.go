@@ -26,7 +26,7 @@ func TestDirectScreen(t *testing.T) {
 		if e.frame == nil {
 			t.Fatal("the screen leaves its frames to tcell")
 		}
-		e.Clear()
+		e.resize()
 		putString(e, 3, 2, 80, "poolroids", tcell.StyleDefault.Foreground(tcell.ColorYellow))
 		e.Show()
 		if !strings.Contains(out.String(), "\x1b[3;4H\x1b[93mpoolroids") {

@@ -306,6 +306,12 @@ func startRun(t *testing.T, charset string, w, h int, opts Options) *running {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return startSession(t, scr, s)
+}
+
+// startSession runs s, made on scr, as startRun does.
+func startSession(t *testing.T, scr *sizedScreen, s *session) *running {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{t: t, s: s, scr: scr, cancel: cancel, done: make(chan struct{})}
 	go func() {
@@ -316,16 +322,23 @@ func startRun(t *testing.T, charset string, w, h int, opts Options) *running {
 		cancel()
 		r.wait()
 	})
+	r.waitFor("the first frame", func() bool { return scr.shows.Load() > 0 }) // the screen started
 	r.waitFor("the first frame", func() bool { return strings.TrimSpace(r.text()) != "" })
 	return r
 }
 
-// onLoop runs f on tview's goroutine, where nothing draws meanwhile.
+// onLoop runs f on the loop's goroutine, where nothing draws meanwhile.
 func (r *running) onLoop(f func()) {
 	ok := make(chan struct{})
 	go func() {
-		r.s.app.QueueUpdate(f)
-		close(ok)
+		run := tcell.NewEventInterrupt(func() { f(); close(ok) })
+		for r.scr.PostEvent(run) != nil { // the queue is full
+			select {
+			case <-r.done:
+				return
+			case <-time.After(time.Millisecond):
+			}
+		}
 	}()
 	select {
 	case <-ok:
@@ -470,38 +483,6 @@ func TestKeys(t *testing.T) {
 	})
 }
 
-// TestInputDoesNotDraw types far faster than the frame rate: tview would
-// draw and show after every key, but the frames drawn and shown stay at the
-// rate asked for, and the keys still play.
-// It runs on synctest's clock, where the frames due in the time taken are
-// exact.
-func TestInputDoesNotDraw(t *testing.T) { synctest.Test(t, testInputDoesNotDraw) }
-
-func testInputDoesNotDraw(t *testing.T) {
-	const fps = 4
-	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 11, FPS: fps})
-	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { return r.s.game.Phase() == modePlay })
-	var before uint64
-	r.locked(func(w *game.World) { before = w.Bullets().Stats().Acquires })
-	frames := func() (n uint64) { r.onLoop(func() { n = r.s.frames }); return n }
-	start, from, shown := time.Now(), frames(), r.scr.shows.Load()
-	for range 300 {
-		r.key(tcell.KeyRune, ' ')
-	}
-	r.waitFor("a bullet", func() (ok bool) {
-		r.locked(func(w *game.World) { ok = w.Bullets().Stats().Acquires > before })
-		return ok
-	})
-	time.Sleep(300 * time.Millisecond)
-	drawn, sent, elapsed := frames()-from, r.scr.shows.Load()-shown, time.Since(start)
-	limit := uint64(elapsed.Seconds()*fps) + 2
-	if drawn > limit || sent > limit {
-		t.Errorf("%d frames drawn and %d shown in %v at %d frames a second with 300 keys typed, want at most %d",
-			drawn, sent, elapsed.Round(time.Millisecond), fps, limit)
-	}
-}
-
 func TestTooSmall(t *testing.T) { synctest.Test(t, testTooSmall) }
 
 func testTooSmall(t *testing.T) {
@@ -643,7 +624,7 @@ func TestTerminalFrameAllocs(t *testing.T) {
 	frame := func() {
 		s.world.Step(ap.Input(s.world))
 		s.world.Step(ap.Input(s.world))
-		s.screen.Clear()
+		s.screen.resize()
 		s.root.Draw(s.screen)
 		s.screen.Show()
 	}
@@ -684,7 +665,7 @@ func BenchmarkRender(b *testing.B) {
 		for b.Loop() {
 			s.world.Step(ap.Input(s.world))
 			s.world.Step(ap.Input(s.world))
-			s.screen.Clear()
+			s.screen.resize()
 			s.root.Draw(s.screen)
 		}
 	})
@@ -697,7 +678,7 @@ func BenchmarkRender(b *testing.B) {
 		for b.Loop() {
 			s.world.Step(ap.Input(s.world))
 			s.world.Step(ap.Input(s.world))
-			s.screen.Clear()
+			s.screen.resize()
 			s.root.Draw(s.screen)
 			s.screen.Show()
 		}
@@ -756,7 +737,7 @@ func testShowSendsOnlyChanges(t *testing.T) {
 	s.root.SetRect(0, 0, 120, 40)
 	frame := func() int64 {
 		n := tty.n.Load()
-		s.screen.Clear() // as tview does before every draw
+		s.screen.resize() // as every frame does
 		s.root.Draw(s.screen)
 		s.screen.Show()
 		return tty.n.Load() - n
@@ -847,15 +828,7 @@ func TestStrategyList(t *testing.T) {
 		return b == pool.FreeList && d == pool.FreeList
 	})
 
-	x, y := -1, -1
-	for row, line := range strings.Split(r.text(), "\n") {
-		if i := strings.Index(line, "5 scan"); i >= 0 {
-			x, y = len([]rune(line[:i])), row
-		}
-	}
-	if y < 0 {
-		t.Fatalf("no scan item on screen:\n%s", r.text())
-	}
+	x, y := r.find("5 scan")
 	click := func() {
 		r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
 		r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
@@ -894,18 +867,18 @@ func TestKeptFrames(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s.startOnce.Do(func() {}) // beforeDraw must not start the goroutines
 		s.root.SetRect(0, 0, w, h)
 		sides[i] = side{s, scr}
 	}
 	kept, whole := sides[0], sides[1]
 	var now time.Duration
 	frame := func(sd side, scr tcell.Screen) {
-		scr.Clear()
-		sd.s.frameDue = true
-		if !sd.s.beforeDraw(scr) {
-			sd.s.root.Draw(scr)
+		if sd.s.mine(scr) {
+			sd.s.screen.resize() // as a frame does
+		} else {
+			scr.Clear()
 		}
+		sd.s.draw(scr)
 		sd.scr.Show()
 	}
 	// The panel's lines that depend on the clock differ between the two
@@ -1031,23 +1004,13 @@ func newDrawn(t *testing.T, charset string, w, h int, opts Options) *drawn {
 	}
 	s.ascii = opts.ASCII || !utf8Charset(scr.CharacterSet()) // as run decides
 	s.syncList()
-	s.startOnce.Do(func() {}) // beforeDraw must not start the goroutines
 	d := &drawn{t: t, s: s, scr: scr}
 	d.frame()
 	return d
 }
 
-// frame draws a frame as tview does on the session's screen.
-func (d *drawn) frame() {
-	w, h := d.scr.Size()
-	d.s.root.SetRect(0, 0, w, h)
-	d.s.screen.Clear()
-	d.s.frameDue = true
-	if !d.s.beforeDraw(d.s.screen) {
-		d.s.root.Draw(d.s.screen)
-	}
-	d.scr.Show()
-}
+// frame draws a frame on the session's screen, as the loop does.
+func (d *drawn) frame() { d.s.frame() }
 
 func (d *drawn) steps(n int) {
 	for range n {

@@ -184,11 +184,6 @@ func (s *session) mouse() func(*tcell.EventMouse, tview.MouseAction) (*tcell.Eve
 // the panel's form, ? shows the keys; nothing else acts.
 func (s *session) onWatchKey(ev *tcell.EventKey) *tcell.EventKey {
 	defer s.guard()
-	if ev == s.frameKey {
-		s.frameDue = true
-		s.syncStrategies()
-		return nil
-	}
 	r := ev.Rune()
 	if ev.Key() != tcell.KeyRune {
 		r = 0

@@ -1,0 +1,222 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+)
+
+// loop is the event loop of a game session, in the place of
+// tview.Application: it runs tview's widgets as the Application does
+// (the root's Draw, its InputHandler and MouseHandler with a setFocus
+// func, Focus and Blur), but draws on a clock of its own.
+//
+// An Application draws after every key, click and resize, and a game
+// must draw at its frame rate whatever the input rate: a client pasting
+// keys must not make the server draw for each one. So here input never
+// draws: keys and clicks change the widgets and the game, and what they
+// changed shows at the next tick of the frame clock, which draws fps
+// times a second and at once when the loop starts. A resize
+// shows at the next tick too (the frame func clears the screen when its
+// size changed).
+//
+// One goroutine, run's, owns the screen and the widgets; another waits
+// for the screen's events and hands them over. Nothing waits on the loop:
+// it stops when told to, and the screen's end (Fini) ends the other
+// goroutine.
+type loop struct {
+	screen tcell.Screen
+	root   tview.Primitive // the widgets, which take the keys and clicks
+	fps    int
+	frame  func() // draws the root, whole screen, and shows it
+	// keys sees every key before the root; nil: it took the key.
+	keys func(*tcell.EventKey) *tcell.EventKey
+	// mouse sees every mouse action before the root, as tview's mouse
+	// capture does; a nil event: it took the action.
+	mouse func(*tcell.EventMouse, tview.MouseAction) (*tcell.EventMouse, tview.MouseAction)
+
+	focused  tview.Primitive
+	setFocus func(tview.Primitive) // l.focus, made once: handlers take it with every event
+	events   chan tcell.Event
+	mice     mice
+}
+
+// mice is what makes mouse actions of tcell's mouse events: where the
+// mouse was, which buttons were down, the last click (for double clicks)
+// and the primitive that captured the mouse (a drag).
+type mice struct {
+	x, y, downX, downY int
+	buttons            tcell.ButtonMask
+	click              time.Time
+	capturing          tview.Primitive
+}
+
+// newLoop makes the loop that draws on screen fps times a second with
+// frame. Its root, keys and mouse must be set before it runs.
+func newLoop(screen tcell.Screen, fps int, frame func()) *loop {
+	l := &loop{screen: screen, fps: fps, frame: frame, events: make(chan tcell.Event)}
+	l.setFocus = l.focus
+	return l
+}
+
+// focus gives the keys to p: Blur for the primitive that had them,
+// Focus for p (which may pass them on to a child).
+func (l *loop) focus(p tview.Primitive) {
+	if l.focused != nil {
+		l.focused.Blur()
+	}
+	l.focused = p
+	l.screen.HideCursor()
+	if p != nil {
+		p.Focus(l.setFocus)
+	}
+}
+
+// run draws a frame, then every tick of the frame clock, and hands the
+// screen's events to the widgets, until done is closed. The screen must
+// be initialised, and the loop's own until run returns. It then finalises
+// the screen, also when a key handler or a draw panics: the terminal is
+// restored before the panic goes on.
+func (l *loop) run(done <-chan struct{}) {
+	stopped, polled := make(chan struct{}), make(chan struct{})
+	go l.poll(stopped, polled)
+	defer func() {
+		close(stopped)  // poll never waits to hand an event over
+		l.screen.Fini() // ends its wait for the next
+		<-polled        // nothing left behind
+	}()
+	l.screen.EnableMouse()
+	l.frame()
+	clock := time.NewTicker(time.Second / time.Duration(l.fps))
+	defer clock.Stop()
+	for {
+		select {
+		case <-done:
+			return
+		case <-clock.C:
+			l.frame()
+		case ev := <-l.events:
+			l.handle(ev)
+		}
+	}
+}
+
+// poll hands the screen's events to the loop until the screen ends (a nil
+// event) or the loop does.
+func (l *loop) poll(stopped <-chan struct{}, polled chan<- struct{}) {
+	defer close(polled)
+	for {
+		ev := l.screen.PollEvent()
+		if ev == nil {
+			return
+		}
+		select {
+		case l.events <- ev:
+		case <-stopped:
+			return
+		}
+	}
+}
+
+// handle hands one event to the widgets; none draws. A resize shows at
+// the next frame. An interrupt carrying a func runs it on the loop, as
+// tview's QueueUpdate does (tests look at the widgets so).
+func (l *loop) handle(ev tcell.Event) {
+	switch ev := ev.(type) {
+	case *tcell.EventKey:
+		if ev = l.keys(ev); ev == nil || !l.root.HasFocus() {
+			return
+		}
+		if h := l.root.InputHandler(); h != nil {
+			h(ev, l.setFocus)
+		}
+	case *tcell.EventMouse:
+		l.mice.fire(l, ev)
+	case *tcell.EventInterrupt:
+		if f, ok := ev.Data().(func()); ok {
+			f()
+		}
+	}
+}
+
+// The actions of each mouse button, as tview's Application makes them.
+var mouseButtons = [...]struct {
+	button                  tcell.ButtonMask
+	down, up, click, dclick tview.MouseAction
+}{
+	{tcell.ButtonPrimary, tview.MouseLeftDown, tview.MouseLeftUp, tview.MouseLeftClick, tview.MouseLeftDoubleClick},
+	{tcell.ButtonMiddle, tview.MouseMiddleDown, tview.MouseMiddleUp, tview.MouseMiddleClick, tview.MouseMiddleDoubleClick},
+	{tcell.ButtonSecondary, tview.MouseRightDown, tview.MouseRightUp, tview.MouseRightClick, tview.MouseRightDoubleClick},
+}
+
+var mouseWheels = [...]struct {
+	button tcell.ButtonMask
+	action tview.MouseAction
+}{
+	{tcell.WheelUp, tview.MouseScrollUp},
+	{tcell.WheelDown, tview.MouseScrollDown},
+	{tcell.WheelLeft, tview.MouseScrollLeft},
+	{tcell.WheelRight, tview.MouseScrollRight},
+}
+
+// fire makes the mouse actions of ev, as tview's Application does (a
+// move, a button down or up, a click or double click where the button
+// went down, a wheel), and hands each to l's mouse capture and then to
+// the primitive that captured the mouse, else the root.
+func (m *mice) fire(l *loop, ev *tcell.EventMouse) {
+	x, y := ev.Position()
+	buttons := ev.Buttons()
+	moved := x != m.downX || y != m.downY
+	changed := buttons ^ m.buttons
+	down := false
+	act := func(a tview.MouseAction) {
+		if ev == nil { // taken by the capture
+			return
+		}
+		if ev, a = l.mouse(ev, a); ev == nil {
+			return
+		}
+		target := m.capturing
+		if target == nil {
+			target = l.root
+		}
+		m.capturing = nil
+		if h := target.MouseHandler(); h != nil {
+			_, m.capturing = h(a, ev, l.setFocus)
+		}
+	}
+	if x != m.x || y != m.y {
+		act(tview.MouseMove)
+		m.x, m.y = x, y
+	}
+	for _, b := range mouseButtons {
+		if changed&b.button == 0 {
+			continue
+		}
+		if buttons&b.button != 0 {
+			act(b.down)
+			down = true
+			continue
+		}
+		act(b.up)
+		switch {
+		case moved, ev == nil: // no click where the button went down, or the up was taken
+		case time.Since(m.click) > tview.DoubleClickInterval:
+			act(b.click)
+			m.click = time.Now()
+		default:
+			act(b.dclick)
+			m.click = time.Time{}
+		}
+	}
+	for _, w := range mouseWheels {
+		if buttons&w.button != 0 {
+			act(w.action)
+		}
+	}
+	m.buttons = buttons
+	if down {
+		m.downX, m.downY = x, y
+	}
+}

@@ -1,0 +1,204 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"poolroids/game"
+	"poolroids/game/play"
+	"poolroids/pool"
+)
+
+// TestFrameClock: a session draws opts.FPS frames a second, each shown
+// once, and input never draws: a burst of a thousand keys between two
+// ticks of the clock adds no frame, though the keys play. On synctest's
+// clock the frames due are exact, and the burst takes no time.
+func TestFrameClock(t *testing.T) {
+	for _, fps := range []int{4, 25, 60} {
+		t.Run(fmt.Sprintf("%dfps", fps), func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) { testFrameClock(t, fps) })
+		})
+	}
+}
+
+func testFrameClock(t *testing.T, fps int) {
+	var frames atomic.Uint64
+	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 11, FPS: fps, Frame: func(bool, uint64) { frames.Add(1) }})
+	counts := func() (drawn, shown uint64) {
+		synctest.Wait() // the loop has drawn what was due
+		return frames.Load(), r.scr.shows.Load()
+	}
+
+	drawn, shown := counts()
+	start := time.Now()
+	for range 1000 {
+		r.key(tcell.KeyRune, ' ') // the first starts a game, the others fire
+	}
+	afterDrawn, afterShown := counts()
+	if took := time.Since(start); took != 0 {
+		t.Fatalf("the burst took %v on the bubble's clock", took)
+	}
+	if afterDrawn != drawn || afterShown != shown {
+		t.Errorf("a burst of 1000 keys drew %d frames and showed %d, want none", afterDrawn-drawn, afterShown-shown)
+	}
+	if phase := r.s.game.Phase(); phase != modePlay {
+		t.Fatalf("after the burst the game is in phase %v, want play", phase)
+	}
+
+	time.Sleep(2 * time.Second)
+	d, s := counts()
+	if want := uint64(2 * fps); d-drawn != want || s-shown != want {
+		t.Errorf("in 2s at %d fps: %d frames drawn, %d shown, want %d", fps, d-drawn, s-shown, want)
+	}
+	var fired uint64
+	r.locked(func(w *game.World) { fired = w.Bullets().Stats().Acquires })
+	if fired == 0 {
+		t.Error("the burst fired no bullet")
+	}
+}
+
+// TestLoopPanic: a panic in a key handler, as in a draw, ends the loop
+// with the screen finalised (the terminal restored) before it goes on.
+func TestLoopPanic(t *testing.T) {
+	for _, tt := range []struct {
+		name      string
+		key, draw bool
+	}{{"key", true, false}, {"draw", false, true}} {
+		t.Run(tt.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				scr := newSim(t, "UTF-8", 80, 24)
+				frames := 0
+				l := newLoop(scr, 10, func() {
+					if frames++; tt.draw && frames > 1 {
+						panic("a draw")
+					}
+				})
+				l.root = tview.NewBox()
+				l.keys = func(ev *tcell.EventKey) *tcell.EventKey {
+					if tt.key {
+						panic("a key")
+					}
+					return nil
+				}
+				done := make(chan any)
+				go func() {
+					defer func() { done <- recover() }()
+					l.run(make(chan struct{}))
+				}()
+				scr.InjectKey(tcell.KeyRune, 'k', tcell.ModNone)
+				p := <-done
+				if p == nil {
+					t.Fatal("the loop returned without its panic")
+				}
+				if w, h := scr.Size(); w != 0 || h != 0 {
+					t.Errorf("after a panic (%v) the screen is %d×%d, not finalised", p, w, h)
+				}
+			})
+		})
+	}
+}
+
+// TestKeyPanicEndsRun: a panic in a key's handler that the session's
+// own key handler passed on (the strategy list's Enter, which picks) ends
+// the Run with ReasonPanic, the screen finalised and nothing left behind.
+func TestKeyPanicEndsRun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := startRun(t, "UTF-8", 120, 40, Options{Seed: 3})
+		r.onLoop(func() {
+			r.s.list.SetSelectedFunc(func(int, string, string, rune) { panic("a pick") })
+		})
+		r.key(tcell.KeyTab, 0)
+		r.key(tcell.KeyEnter, 0)
+		r.wait()
+		if r.res.Reason != ReasonPanic || r.err == nil || !strings.Contains(r.err.Error(), "a pick") {
+			t.Errorf("Run = %+v, %v; want ReasonPanic and the panic", r.res, r.err)
+		}
+		if w, _ := r.scr.Size(); w != 0 {
+			t.Error("screen not finalised")
+		}
+		synctest.Wait()
+		if left := leftBehind(); len(left) > 0 {
+			t.Errorf("%d goroutines left behind:\n%s", len(left), strings.Join(left, "\n\n"))
+		}
+	})
+}
+
+// TestListMouse: a click on an item of the strategy list gives it the
+// keys and picks the item's strategy; the wheel scrolls a list too long
+// for its box.
+func TestListMouse(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		r := startRun(t, "UTF-8", 120, 30, Options{Seed: 8, Strategy: pool.FreeList})
+		x, y := r.find("6 queue")
+		r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
+		r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
+		r.waitFor("a click on queue", func() (ok bool) {
+			r.locked(func(w *game.World) { ok = w.Bullets().Strategy() == pool.Queue && w.Debris().Strategy() == pool.Queue })
+			return ok
+		})
+		var focused bool
+		var from int
+		r.onLoop(func() { focused, from = r.s.list.HasFocus(), offset(r.s.list) })
+		if !focused {
+			t.Error("the clicked list has not the keys")
+		}
+		var down, up int
+		r.scr.InjectMouse(x, y, tcell.WheelDown, tcell.ModNone)
+		r.onLoop(func() { down = offset(r.s.list) })
+		r.scr.InjectMouse(x, y, tcell.WheelUp, tcell.ModNone)
+		r.onLoop(func() { up = offset(r.s.list) })
+		if down != from+1 || up != from {
+			t.Errorf("the list scrolled from %d to %d down and %d up, want %d and %d", from, down, up, from+1, from)
+		}
+	})
+}
+
+// TestReplayListMouse: in a replay, whose layout has a line of its own,
+// a click on the strategy list holds the replay's pools on the item's
+// strategy.
+func TestReplayListMouse(t *testing.T) {
+	data := recorded(t, 7, 1, 600)
+	synctest.Test(t, func(t *testing.T) {
+		scr := &sizedScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), w: 120, h: 40}
+		s, err := newReplaySession(scr, data, Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := startSession(t, scr, s)
+		x, y := r.find("6 queue")
+		r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
+		r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
+		r.waitFor("a click on queue", func() (ok bool) {
+			s.playback.g.View(func(v play.ReplayView) {
+				ok = v.World.Bullets().Strategy() == pool.Queue && v.World.Debris().Strategy() == pool.Queue
+			})
+			return ok
+		})
+	})
+}
+
+func offset(l *strategyList) int {
+	off, _ := l.GetOffset()
+	return off
+}
+
+// find returns the cell where text starts on the screen, and fails the
+// test where it shows nowhere.
+func (r *running) find(text string) (x, y int) {
+	r.t.Helper()
+	screen := r.text()
+	for row, line := range strings.Split(screen, "\n") {
+		if i := strings.Index(line, text); i >= 0 {
+			return len([]rune(line[:i])), row
+		}
+	}
+	r.t.Fatalf("no %q on screen:\n%s", text, screen)
+	return -1, -1
+}
