@@ -239,24 +239,20 @@ func play(t testing.TB, c *ssh.Client, o ptyOpts) *player {
 // waitScreen waits until the screen shows all of want.
 func (p *player) waitScreen(t testing.TB, want ...string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s := p.vt.text()
-		missing := ""
+	var s, missing string
+	if !waitUntil(t, func() bool {
+		s, missing = p.vt.text(), ""
 		for _, w := range want {
 			if !strings.Contains(s, w) {
 				missing = w
-				break
+				return false
 			}
 		}
-		if missing == "" {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("screen never showed %q; it shows:\n%s", missing, s)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return true
+	}) {
+		t.Fatalf("screen never showed %q; it shows:\n%s", missing, s)
 	}
+	return s
 }
 
 // exit waits for the session to end and returns its exit status.
@@ -264,23 +260,22 @@ func (p *player) exit(t testing.TB) int {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- p.sess.Wait() }()
-	select {
-	case err := <-done:
-		<-p.read
-		if err == nil {
-			return 0
-		}
-		var ee *ssh.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitStatus()
-		}
-		t.Fatalf("session ended without a status: %v", err)
-	case <-time.After(10 * time.Second):
+	var err error
+	if !waitUntil(t, func() bool { return received(done, &err) }) {
 		// The server runs in this process: its stacks show where the
 		// session is stuck.
 		pprof.Lookup("goroutine").WriteTo(os.Stderr, 2)
 		t.Fatal("session did not end")
 	}
+	<-p.read
+	if err == nil {
+		return 0
+	}
+	var ee *ssh.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitStatus()
+	}
+	t.Fatalf("session ended without a status: %v", err)
 	return -1
 }
 
@@ -362,7 +357,12 @@ func testPlay(ctx context.Context, scr tcell.Screen, s Session) (int, error) {
 	}
 }
 
-// waitUntil polls ok for up to 10 s.
+// waitUntil polls ok for up to 10 s and reports whether it came to hold.
+// It is the package's one wait on the real clock: the server listens on
+// real TCP and its sessions run real tview applications, which a synctest
+// bubble cannot hold, so tests wait on what they can observe (a screen, a
+// log line, a count, a channel through [received]) and never for a fixed
+// time.
 func waitUntil(t testing.TB, ok func() bool) bool {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -373,4 +373,24 @@ func waitUntil(t testing.TB, ok func() bool) bool {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return true
+}
+
+// received reports whether c has a value ready, and stores it in v.
+func received[T any](c <-chan T, v *T) bool {
+	select {
+	case *v = <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// closed reports whether c is closed.
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }

@@ -102,6 +102,7 @@ type soloState struct {
 	bullets  string
 	phase    game.Phase
 	watchers int
+	steps    uint64 // not compared: the game goes on
 }
 
 func soloOf(t *testing.T, live *hub.Live, name string) soloState {
@@ -113,7 +114,7 @@ func soloOf(t *testing.T, live *hub.Live, name string) soloState {
 	var st soloState
 	src.Game().ReadWorld(func(w *game.World) {
 		p := w.Player(0)
-		st = soloState{world: w, ship: p.Ship, paused: w.Paused(), bullets: string(w.Bullets().Strategy()), phase: p.Phase}
+		st = soloState{world: w, ship: p.Ship, paused: w.Paused(), bullets: string(w.Bullets().Strategy()), phase: p.Phase, steps: w.Steps()}
 	})
 	st.watchers = src.Watchers()
 	return st
@@ -163,8 +164,13 @@ func TestWatchSolo(t *testing.T) {
 	bob.keys(t, "wwwaaaddd hhh pxb2\x1b[A\x1b[C\x1b[D\r ")
 	bob.keys(t, "?")
 	bob.waitScreen(t, "your keys move nothing")
-	time.Sleep(100 * time.Millisecond) // a few steps: keys would show in them
-	after := soloOf(t, live, "ann")
+	// A few steps, in which keys passed on would show (unless p paused
+	// the game: then it never steps again).
+	shown := soloOf(t, live, "ann").steps
+	var after soloState
+	if !waitUntil(t, func() bool { after = soloOf(t, live, "ann"); return after.steps >= shown+6 }) {
+		t.Fatalf("ann's game stopped stepping at step %d", after.steps)
+	}
 	if after.world != before.world || after.ship.Vel != before.ship.Vel || after.ship.Angle != before.ship.Angle ||
 		after.paused || after.bullets != before.bullets {
 		t.Errorf("the watcher's keys changed ann's game:\nbefore %+v\nafter  %+v", before, after)
@@ -195,11 +201,7 @@ func TestWatchSolo(t *testing.T) {
 	// is told in the lobby.
 	ann.keys(t, "o")
 	lobby.waitScreen(t, "0 solo")
-	lobby.keys(t, "\x1b[B")
-	time.Sleep(50 * time.Millisecond)
-	lobby.keys(t, "\x1b[B")
-	time.Sleep(50 * time.Millisecond)
-	lobby.keys(t, "\r")
+	lobby.keys(t, "\x1b[B\x1b[B\r")
 	lobby.waitScreen(t, "1 watching", "STRESS AUTOPILOT")
 	ann.keys(t, "q")
 	ann.waitScreen(t, "Play solo")
@@ -226,7 +228,7 @@ func TestWatchArena(t *testing.T) {
 	bob.keys(t, "wwwddd hhh\x1b[A")
 	bob.keys(t, "?")
 	bob.waitScreen(t, "your keys move nothing")
-	time.Sleep(100 * time.Millisecond)
+	waitSteps(t, a, 6) // in which keys passed on would show
 	if after := shipOf(a, 0); after.Ship.Vel != before.Ship.Vel || after.Ship.Angle != before.Ship.Angle {
 		t.Errorf("the watcher's keys moved ann's ship: %+v, then %+v", before.Ship, after.Ship)
 	}
