@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -447,49 +448,53 @@ func TestShutdown(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	t.Run("idle", func(t *testing.T) {
-		ts := startServer(t, Config{Idle: 400 * time.Millisecond})
-		p := play(t, ts.mustDial(t, "gina", nil), ptyOpts{w: 80, h: 24})
-		// Typing keeps the session alive past the limit; the game's own
-		// output (a frame every 20 ms) does not.
-		for range 8 {
-			p.keys(t, "k")
-			time.Sleep(100 * time.Millisecond)
-		}
-		p.waitScreen(t, "keys kkkkkkkk")
-		start := time.Now()
-		if st := p.exit(t); st != 1 || !strings.Contains(p.output(), "no input for 400ms") {
-			t.Errorf("idle: status %d, output ends %q", st, tail(p.output()))
-		}
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("idle session ended %v after the last key", d)
-		}
-		waitLog(t, ts, "msg=disconnect", "reason=idle")
+		synctest.Test(t, func(t *testing.T) {
+			ts := startPipeServer(t, Config{Idle: 400 * time.Millisecond})
+			p := play(t, ts.mustDial(t, "gina", nil), ptyOpts{w: 80, h: 24})
+			// Typing keeps the session alive past the limit; the game's own
+			// output (a frame every 20 ms) does not.
+			for range 8 {
+				p.keys(t, "k")
+				time.Sleep(100 * time.Millisecond)
+			}
+			p.waitScreen(t, "keys kkkkkkkk")
+			start := time.Now()
+			if st := p.exit(t); st != 1 || !strings.Contains(p.output(), "no input for 400ms") {
+				t.Errorf("idle: status %d, output ends %q", st, tail(p.output()))
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("idle session ended %v after the last key", d)
+			}
+			waitLog(t, ts, "msg=disconnect", "reason=idle")
+		})
 	})
 	t.Run("idle watcher", func(t *testing.T) {
-		// A session that watches sends nothing and stays; once it stops
-		// watching, the limit applies again.
-		watched := make(chan struct{})
-		ts := startServer(t, Config{Idle: 300 * time.Millisecond, Play: func(ctx context.Context, scr tcell.Screen, s Session) (int, error) {
-			s.SetWatching(true)
-			select {
-			case <-watched:
-			case <-ctx.Done():
+		synctest.Test(t, func(t *testing.T) {
+			// A session that watches sends nothing and stays; once it stops
+			// watching, the limit applies again.
+			watched := make(chan struct{})
+			ts := startPipeServer(t, Config{Idle: 300 * time.Millisecond, Play: func(ctx context.Context, scr tcell.Screen, s Session) (int, error) {
+				s.SetWatching(true)
+				select {
+				case <-watched:
+				case <-ctx.Done():
+					return 0, nil
+				}
+				s.SetWatching(false)
+				<-ctx.Done()
 				return 0, nil
+			}})
+			p := play(t, ts.mustDial(t, "wanda", nil), ptyOpts{w: 80, h: 24})
+			time.Sleep(time.Second) // three limits without a key
+			if strings.Contains(ts.log.String(), "reason=idle") {
+				t.Fatal("a watching session was cut as idle")
 			}
-			s.SetWatching(false)
-			<-ctx.Done()
-			return 0, nil
-		}})
-		p := play(t, ts.mustDial(t, "wanda", nil), ptyOpts{w: 80, h: 24})
-		time.Sleep(time.Second) // three limits without a key
-		if strings.Contains(ts.log.String(), "reason=idle") {
-			t.Fatal("a watching session was cut as idle")
-		}
-		close(watched)
-		if st := p.exit(t); st != 1 || !strings.Contains(p.output(), "no input for 300ms") {
-			t.Errorf("idle after watching: status %d, output ends %q", st, tail(p.output()))
-		}
-		waitLog(t, ts, "msg=disconnect", "reason=idle")
+			close(watched)
+			if st := p.exit(t); st != 1 || !strings.Contains(p.output(), "no input for 300ms") {
+				t.Errorf("idle after watching: status %d, output ends %q", st, tail(p.output()))
+			}
+			waitLog(t, ts, "msg=disconnect", "reason=idle")
+		})
 	})
 	t.Run("max time", func(t *testing.T) {
 		ts := startServer(t, Config{MaxTime: 300 * time.Millisecond})
