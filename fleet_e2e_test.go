@@ -45,20 +45,17 @@ func (p *pane) send(keys ...string) {
 // waitFor captures the pane until ok accepts it, for at most within.
 func (p *pane) waitFor(what string, within time.Duration, ok func(string) bool) string {
 	p.s.t.Helper()
-	deadline := time.Now().Add(within)
-	for {
-		out, err := p.s.run("capture-pane", "-p", "-t", p.name)
-		if err != nil {
+	var out string
+	if !eventually(within, func() bool {
+		var err error
+		if out, err = p.s.run("capture-pane", "-p", "-t", p.name); err != nil {
 			p.s.t.Fatalf("tmux capture-pane: %v\n%s", err, out)
 		}
-		if ok(out) {
-			return out
-		}
-		if time.Now().After(deadline) {
-			p.s.t.Fatalf("%s: timed out after %v waiting for %s; pane:\n%s", p.name, within, what, out)
-		}
-		time.Sleep(100 * time.Millisecond)
+		return ok(out)
+	}) {
+		p.s.t.Fatalf("%s: timed out after %v waiting for %s; pane:\n%s", p.name, within, what, out)
 	}
+	return out
 }
 
 // shows is a waitFor test: every one of want is on the pane.
@@ -227,18 +224,14 @@ func playSolo(t *testing.T, c *ssh.Client) *meter {
 	m := &meter{}
 	_, in := startPty(t, c, "", m)
 	_, _ = io.WriteString(in, "\r")
-	deadline := time.Now().Add(10 * time.Second)
-	for m.frames.Load() < 10 {
-		if time.Now().After(deadline) {
-			t.Fatal("the solo game on B never drew")
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !eventually(10*time.Second, func() bool { return m.frames.Load() >= 10 }) {
+		t.Fatal("the solo game on B never drew")
 	}
 	return m
 }
 
-// echo watches a session's output for a mark: wait returns when the
-// output since arm holds it.
+// echo watches a session's output: the channel arm returns is closed
+// once the output since holds the mark.
 type echo struct {
 	mu   sync.Mutex
 	buf  []byte
@@ -260,10 +253,10 @@ func (e *echo) Write(p []byte) (int, error) {
 	return len(p), nil
 }
 
-func (e *echo) arm() <-chan struct{} {
+func (e *echo) arm(mark string) <-chan struct{} {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	e.buf = e.buf[:0]
+	e.buf, e.mark = e.buf[:0], []byte(mark)
 	e.seen = make(chan struct{})
 	return e.seen
 }
@@ -299,32 +292,31 @@ func BenchmarkHop(b *testing.B) {
 		srv  *serverProc
 	}{{"direct", a}, {"relayed", relay}} {
 		b.Run(bc.name, func(b *testing.B) {
-			e := &echo{mark: []byte("WATCHING")}
+			e := &echo{}
 			var in io.Writer
-			deadline := time.Now().Add(10 * time.Second)
-			for {
-				// B learns of gil's game within a heartbeat.
+			// B learns of gil's game within a heartbeat: until then it
+			// refuses the watch, and the session ends.
+			if !eventually(10*time.Second, func() bool {
+				watching := e.arm("tab/v")
 				var sess *ssh.Session
 				in, sess = session(bc.srv, "watch gil", e)
 				done := make(chan error, 1)
 				go func() { done <- sess.Wait() }()
 				select {
-				case err := <-done:
-					if time.Now().After(deadline) {
-						b.Fatalf("watch gil: %v", err)
-					}
-					time.Sleep(200 * time.Millisecond)
-					continue
-				case <-time.After(time.Second):
+				case <-watching:
+					return true
+				case <-done:
+					return false
 				}
-				break
+			}) {
+				b.Fatal("watch gil: refused for 10 s")
 			}
 			cpu0, _ := cpuTime(relay.cmd.Process.Pid)
 			t0 := time.Now()
 			var total time.Duration
 			b.ResetTimer()
 			for i := range b.N {
-				seen := e.arm()
+				seen := e.arm("WATCHING") // the help's title
 				sent := time.Now()
 				_, _ = io.WriteString(in, "?")
 				select {
@@ -372,12 +364,8 @@ func TestServeFleetDeregisters(t *testing.T) {
 		_ = db.QueryRow(context.Background(), `SELECT count(*) FROM poolroids_fleet_members WHERE id = $1`, hop).Scan(&n)
 		return n
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for members() != 1 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the server never registered; its log:\n%s", stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !eventually(10*time.Second, func() bool { return members() == 1 }) {
+		t.Fatalf("the server never registered; its log:\n%s", stderr.String())
 	}
 	cancel()
 	if c := <-code; c != 0 {

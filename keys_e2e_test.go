@@ -26,20 +26,29 @@ func TestTapTurnInTmux(t *testing.T) {
 	s.playGame(buildBinary(t), "LANG=C.UTF-8")
 	s.waitFor("the title screen", func(p string) bool { return strings.Contains(p, "P O O L R O I D S") }, nil)
 	s.send("Space")
-	var before float64
-	var dots int
-	s.waitFor("the ship, still, at the centre", func(p string) bool {
-		before, dots = shipHeading(p)
-		if dots < 8 {
+	// still waits until the ship's heading, once moved says so, has held
+	// for a second of captures, and returns it: a tap's turn is over, and
+	// the repeat delay it could be taken for held long past.
+	still := func(what string, moved func(deg float64) bool) float64 {
+		var held float64
+		var since time.Time
+		s.waitFor(what, func(p string) bool {
+			deg, dots := shipHeading(p)
+			switch {
+			case dots < 8 || !moved(deg):
+				since = time.Time{}
+			case since.IsZero() || math.Abs(math.Remainder(deg-held, 360)) >= 1:
+				held, since = deg, time.Now()
+			default:
+				return time.Since(since) >= time.Second
+			}
 			return false
-		}
-		time.Sleep(200 * time.Millisecond)
-		again, _ := shipHeading(s.capture())
-		return math.Abs(again-before) < 1
-	}, nil)
+		}, nil)
+		return held
+	}
+	before := still("the ship, still, at the centre", func(float64) bool { return true })
 	s.send("Left")
-	time.Sleep(time.Second) // the tap is over, the repeat delay long past
-	after, _ := shipHeading(s.capture())
+	after := still("the ship to turn and stop", func(deg float64) bool { return math.Abs(math.Remainder(deg-before, 360)) >= 1 })
 	turned := math.Remainder(after-before, 360)
 	t.Logf("heading before the tap %.1f°, after %.1f°: turned %.1f°", before, after, turned)
 	if turned > -8 || turned < -360.0/16 {
@@ -174,11 +183,8 @@ func TestEscInTmux(t *testing.T) {
 	s.waitFor("the key help", func(p string) bool { return strings.Contains(p, "any key closes this help") }, nil)
 	s.send("Escape")
 	start := time.Now()
-	for strings.Contains(s.capture(), "any key closes this help") {
-		if time.Since(start) > 2*time.Second {
-			t.Fatal("the key help is still up 2 s after Esc")
-		}
-		time.Sleep(20 * time.Millisecond)
+	if !eventually(2*time.Second, func() bool { return !strings.Contains(s.capture(), "any key closes this help") }) {
+		t.Fatal("the key help is still up 2 s after Esc")
 	}
 	t.Logf("Esc closed the help within %v", time.Since(start).Round(10*time.Millisecond))
 	s.send("q")

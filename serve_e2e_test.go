@@ -104,21 +104,19 @@ func (s *syncBuffer) String() string {
 // waitLog waits for the server's log to hold all of want on one line.
 func (p *serverProc) waitLog(t testing.TB, want ...string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	if !eventually(10*time.Second, func() bool {
 		for _, line := range strings.Split(p.logText(), "\n") {
 			all := true
 			for _, w := range want {
 				all = all && strings.Contains(line, w)
 			}
 			if all {
-				return
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the server never logged %q; its log:\n%s", want, p.logText())
-		}
-		time.Sleep(20 * time.Millisecond)
+		return false
+	}) {
+		t.Fatalf("the server never logged %q; its log:\n%s", want, p.logText())
 	}
 }
 
@@ -245,20 +243,14 @@ func TestServeInTmux(t *testing.T) {
 
 	s.send("clear; "+sshCmd, "Enter")
 	s.waitFor("the second lobby", func(p string) bool { return strings.Contains(p, "Play solo") }, nil)
-	start := time.Now()
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	select {
-	case <-srv.done:
-		if srv.err != nil {
-			t.Errorf("server exited with %v after SIGTERM, want status 0", srv.err)
-		}
-		if d := time.Since(start); d > 5*time.Second {
-			t.Errorf("server took %v to exit", d)
-		}
-	case <-time.After(5 * time.Second):
+	if !eventually(5*time.Second, func() bool { return closed(srv.done) }) {
 		t.Fatal("server still running 5 s after SIGTERM")
+	}
+	if srv.err != nil {
+		t.Errorf("server exited with %v after SIGTERM, want status 0", srv.err)
 	}
 	s.waitFor("the player to be told", func(p string) bool {
 		return strings.Contains(p, "poolroids: server shutting down") && strings.Contains(p, "exit=1")
@@ -371,6 +363,7 @@ func BenchmarkSessions(b *testing.B) {
 	}{{"demo", 1}, {"demo", 16}, {"demo", 64}, {"stress", 64}, {"arena", 64}, {"demo", 200}} {
 		b.Run(fmt.Sprintf("%s-%d", bc.scene, bc.n), func(b *testing.B) {
 			meters := make([]*meter, bc.n)
+			ins := make([]io.Writer, bc.n)
 			var wg sync.WaitGroup
 			defer wg.Wait() // the readers end when their clients close
 			for i := range meters {
@@ -402,19 +395,35 @@ func BenchmarkSessions(b *testing.B) {
 					defer wg.Done()
 					_, _ = io.Copy(m, out)
 				}()
-				switch bc.scene {
-				case "demo":
+				ins[i] = in
+				if bc.scene != "arena" {
 					_, _ = io.WriteString(in, "\r")
-				case "stress":
-					_, _ = io.WriteString(in, "\r")
-					time.Sleep(100 * time.Millisecond) // the lobby gone, the game reads the keys
-					_, _ = io.WriteString(in, "x")
-				case "arena":
-					time.Sleep(50 * time.Millisecond)
+				}
+			}
+			// drawn waits until every session has drawn n more frames.
+			drawn := func(n int64) {
+				from := make([]int64, len(meters))
+				for i, m := range meters {
+					from[i] = m.frames.Load()
+				}
+				if !eventually(time.Minute, func() bool {
+					for i, m := range meters {
+						if m.frames.Load() < from[i]+n {
+							return false
+						}
+					}
+					return true
+				}) {
+					b.Fatalf("the sessions stopped drawing before %d frames", n)
+				}
+			}
+			drawn(10) // all in the game, which draws at 30 a second: the lobby once
+			if bc.scene != "demo" {
+				for _, in := range ins {
 					_, _ = io.WriteString(in, "x")
 				}
 			}
-			time.Sleep(2 * time.Second) // all playing, pools warm
+			drawn(60) // two seconds of play: the pools warm
 			// take reads the counters: each session's frames, all the bytes,
 			// the server's CPU and the clients'.
 			take := func() (frames []int64, bytes int64, srvCPU, cliCPU time.Duration) {
@@ -497,12 +506,12 @@ func TestArenaInTmux(t *testing.T) {
 	s.waitFor("ann in the arena", func(p string) bool { return strings.Contains(p, "arena den") }, nil)
 	send2("clear; "+sshCmd("bob"), "Enter")
 	s.waitFor("bob on ann's screen", func(p string) bool { return strings.Contains(p, "bob") && strings.Contains(p, "ann") }, nil)
-	deadline := time.Now().Add(15 * time.Second)
-	for p := capture2(); !strings.Contains(p, "arena den") || !strings.Contains(p, "ann") || !strings.Contains(p, "bob"); p = capture2() {
-		if time.Now().After(deadline) {
-			t.Fatalf("bob's screen never showed the arena with ann:\n%s", p)
-		}
-		time.Sleep(100 * time.Millisecond)
+	var p string
+	if !eventually(15*time.Second, func() bool {
+		p = capture2()
+		return strings.Contains(p, "arena den") && strings.Contains(p, "ann") && strings.Contains(p, "bob")
+	}) {
+		t.Fatalf("bob's screen never showed the arena with ann:\n%s", p)
 	}
 	send2("qq") // in a game, q asks first
 	s.waitFor("bob's leaving on ann's screen", func(p string) bool { return strings.Contains(p, "bob left") }, nil)

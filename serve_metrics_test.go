@@ -118,17 +118,12 @@ func TestServeMetrics(t *testing.T) {
 	}
 
 	var first map[string]*dto.MetricFamily
-	deadline := time.Now().Add(10 * time.Second)
-	for {
+	if !eventually(10*time.Second, func() bool {
 		first = scrape(t, url)
-		if value(first, "poolroids_players") == 2 && value(first, "poolroids_frames_total") > 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("never 2 players drawing frames; players %v, frames %v",
-				value(first, "poolroids_players"), value(first, "poolroids_frames_total"))
-		}
-		time.Sleep(50 * time.Millisecond)
+		return value(first, "poolroids_players") == 2 && value(first, "poolroids_frames_total") > 0
+	}) {
+		t.Fatalf("never 2 players drawing frames; players %v, frames %v",
+			value(first, "poolroids_players"), value(first, "poolroids_frames_total"))
 	}
 	// Play until every counter has moved: the title's demo may take a few
 	// seconds to break a rock (and throw debris).
@@ -152,11 +147,7 @@ func TestServeMetrics(t *testing.T) {
 		return true
 	}
 	var second map[string]*dto.MetricFamily
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(250 * time.Millisecond) {
-		if second = scrape(t, url); grown(second) || time.Now().After(deadline) {
-			break
-		}
-	}
+	eventually(20*time.Second, func() bool { second = scrape(t, url); return grown(second) })
 
 	for _, c := range []struct {
 		name   string

@@ -17,101 +17,99 @@ import (
 // It runs on synctest's clock, as tcell's goroutines do in its bubble.
 func TestScreenEndToEnd(t *testing.T) {
 	t.Setenv("LANG", "en_US.UTF-8")
-	synctest.Test(t, testScreenEndToEnd)
-}
+	synctest.Test(t, func(t *testing.T) {
+		f, tty, s := newScreen(t)
+		fini := sync1(s.Fini)
+		defer fini()
 
-func testScreenEndToEnd(t *testing.T) {
-	f, tty, s := newScreen(t)
-	fini := sync1(s.Fini)
-	defer fini()
+		out := f.written()
+		if !strings.Contains(out, "\x1b[>31u\x1b[?u") || strings.Contains(out, "\x1b[>1u") {
+			t.Fatalf("protocol switch not rewritten: %q", out)
+		}
 
-	out := f.written()
-	if !strings.Contains(out, "\x1b[>31u\x1b[?u") || strings.Contains(out, "\x1b[>1u") {
-		t.Fatalf("protocol switch not rewritten: %q", out)
-	}
+		events := make(chan *tcell.EventKey, 64)
+		go func() {
+			for {
+				switch ev := s.PollEvent().(type) {
+				case nil:
+					close(events)
+					return
+				case *tcell.EventKey:
+					events <- ev
+				}
+			}
+		}()
 
-	events := make(chan *tcell.EventKey, 64)
-	go func() {
-		for {
-			switch ev := s.PollEvent().(type) {
-			case nil:
-				close(events)
-				return
-			case *tcell.EventKey:
-				events <- ev
+		send := func(in string) {
+			for i := range len(in) {
+				f.in <- []byte{in[i]}
 			}
 		}
-	}()
-
-	send := func(in string) {
-		for i := range len(in) {
-			f.in <- []byte{in[i]}
-		}
-	}
-	next := func() string {
-		select {
-		case ev := <-events:
-			return describe(ev)
-		case <-time.After(5 * time.Second):
-			t.Fatal("no key event from tcell")
-			return ""
-		}
-	}
-
-	// The answer comes in one piece; until it has, a lone ESC goes to tcell
-	// at once (see TestLoneEsc), so only then is cutting at every byte fair.
-	f.in <- []byte(confirm)
-	synctest.Wait()
-	if !tty.Keys().Active() {
-		t.Fatal("confirmation never seen")
-	}
-	steps := []struct {
-		in    string
-		event string // what tcell reports; "" for nothing
-		held  string
-	}{
-		{"\x1b[97u", "rune a", "left"},
-		{"\x1b[97;1:2u\x1b[97;1:2u", "", "left"},
-		{"\x1b[32u", "rune  ", "left fire"},
-		{"\x1b[97;1:3u", "", "fire"},
-		{"\x1b[32;1:3u", "", ""},
-		{"\x1b[1;1:1C", "Right", "right"},
-		{"\x1b[1;1:2C\x1b[1;1:3C", "", ""},
-		{"\x1b[119;2u", "rune W", "thrust"},
-		{"\x1b[119;1:3u", "", ""},
-		{"\x1b[104u\x1b[104;1:3u", "rune h", ""},
-		{"\x1b[57441;2u\x1b[57441;1:3u", "", ""},
-		{"\x1b[9;2u", "Backtab", ""},
-		{"\x1b[27u", "Esc", ""},
-		{"\x1b[13u", "Enter", ""},
-		{"\x1b[51u\x1b[51;1:3u", "rune 3", ""},
-		{"\x1b[<0;3;4M\x1b[113u", "rune q", ""},
-		{"\x1b[99;5u", "Ctrl+C", ""},
-	}
-	for _, st := range steps {
-		// A sentinel after each step shows tcell delivered everything
-		// before it, so "no event" is checked, not assumed.
-		send(st.in + "\x1b[122u")
-		if st.event != "" {
-			if got := next(); got != st.event {
-				t.Errorf("%q: tcell reported %s, want %s", st.in, got, st.event)
+		next := func() string {
+			select {
+			case ev := <-events:
+				return describe(ev)
+			case <-time.After(5 * time.Second):
+				t.Fatal("no key event from tcell")
+				return ""
 			}
 		}
-		if got := next(); got != "rune z" {
-			t.Errorf("%q: tcell reported %s, want only %q before the sentinel", st.in, got, st.event)
-		}
-		if h := held(tty.Keys()); h != st.held {
-			t.Errorf("%q: held %q, want %q", st.in, h, st.held)
-		}
-	}
 
-	fini()
-	if n := strings.Count(f.written(), "\x1b[<u"); n != 1 {
-		t.Errorf("%d pops written on Fini, want 1", n)
-	}
-	if f.stopped != 1 || f.closed != 1 {
-		t.Errorf("inner stopped %d, closed %d times; want 1, 1", f.stopped, f.closed)
-	}
+		// The answer comes in one piece; until it has, a lone ESC goes to tcell
+		// at once (see TestLoneEsc), so only then is cutting at every byte fair.
+		f.in <- []byte(confirm)
+		synctest.Wait()
+		if !tty.Keys().Active() {
+			t.Fatal("confirmation never seen")
+		}
+		steps := []struct {
+			in    string
+			event string // what tcell reports; "" for nothing
+			held  string
+		}{
+			{"\x1b[97u", "rune a", "left"},
+			{"\x1b[97;1:2u\x1b[97;1:2u", "", "left"},
+			{"\x1b[32u", "rune  ", "left fire"},
+			{"\x1b[97;1:3u", "", "fire"},
+			{"\x1b[32;1:3u", "", ""},
+			{"\x1b[1;1:1C", "Right", "right"},
+			{"\x1b[1;1:2C\x1b[1;1:3C", "", ""},
+			{"\x1b[119;2u", "rune W", "thrust"},
+			{"\x1b[119;1:3u", "", ""},
+			{"\x1b[104u\x1b[104;1:3u", "rune h", ""},
+			{"\x1b[57441;2u\x1b[57441;1:3u", "", ""},
+			{"\x1b[9;2u", "Backtab", ""},
+			{"\x1b[27u", "Esc", ""},
+			{"\x1b[13u", "Enter", ""},
+			{"\x1b[51u\x1b[51;1:3u", "rune 3", ""},
+			{"\x1b[<0;3;4M\x1b[113u", "rune q", ""},
+			{"\x1b[99;5u", "Ctrl+C", ""},
+		}
+		for _, st := range steps {
+			// A sentinel after each step shows tcell delivered everything
+			// before it, so "no event" is checked, not assumed.
+			send(st.in + "\x1b[122u")
+			if st.event != "" {
+				if got := next(); got != st.event {
+					t.Errorf("%q: tcell reported %s, want %s", st.in, got, st.event)
+				}
+			}
+			if got := next(); got != "rune z" {
+				t.Errorf("%q: tcell reported %s, want only %q before the sentinel", st.in, got, st.event)
+			}
+			if h := held(tty.Keys()); h != st.held {
+				t.Errorf("%q: held %q, want %q", st.in, h, st.held)
+			}
+		}
+
+		fini()
+		if n := strings.Count(f.written(), "\x1b[<u"); n != 1 {
+			t.Errorf("%d pops written on Fini, want 1", n)
+		}
+		if f.stopped != 1 || f.closed != 1 {
+			t.Errorf("inner stopped %d, closed %d times; want 1, 1", f.stopped, f.closed)
+		}
+	})
 }
 
 // newScreen starts a real xterm-256color tcell screen on the filter over a

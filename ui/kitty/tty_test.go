@@ -99,28 +99,28 @@ func TestPopForgetsKeys(t *testing.T) {
 
 // TestDrainWakesRead checks a Read blocked on a silent terminal returns once
 // Drain is called: Read holds no lock Drain would wait for.
-func TestDrainWakesRead(t *testing.T) { synctest.Test(t, testDrainWakesRead) }
-
-func testDrainWakesRead(t *testing.T) {
-	f := newFakeTty()
-	tty := NewTty(f)
-	done := make(chan error, 1)
-	go func() {
-		_, err := tty.Read(make([]byte, 128))
-		done <- err
-	}()
-	synctest.Wait() // Read blocks
-	if err := tty.Drain(); err != nil {
-		t.Fatal(err)
-	}
-	select {
-	case err := <-done:
-		if !errors.Is(err, errDrained) {
-			t.Errorf("Read returned %v, want the inner Tty's drain error", err)
+func TestDrainWakesRead(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFakeTty()
+		tty := NewTty(f)
+		done := make(chan error, 1)
+		go func() {
+			_, err := tty.Read(make([]byte, 128))
+			done <- err
+		}()
+		synctest.Wait() // Read blocks
+		if err := tty.Drain(); err != nil {
+			t.Fatal(err)
 		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("Read still blocked after Drain")
-	}
+		select {
+		case err := <-done:
+			if !errors.Is(err, errDrained) {
+				t.Errorf("Read returned %v, want the inner Tty's drain error", err)
+			}
+		case <-time.After(5 * time.Second):
+			t.Fatal("Read still blocked after Drain")
+		}
+	})
 }
 
 // TestStartForgetsCarriedInput checks bytes held back before a Stop do not

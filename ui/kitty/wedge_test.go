@@ -52,51 +52,47 @@ func FuzzScreenInput(f *testing.F) {
 			panic(fmt.Sprintf("tcell's input is wedged by %q (cuts %#x)", in, cuts))
 		})
 		defer watchdog.Stop()
-		synctest.Test(t, func(t *testing.T) { screenGetsQ(t, in, cuts) })
-	})
-}
-
-// screenGetsQ sends in, cut where the bits of cuts say, a pause, then q to
-// a screen on the filter, and fails unless tcell reports the q.
-func screenGetsQ(t *testing.T, in []byte, cuts uint64) {
-	f, _, s := newScreen(t)
-	qs := make(chan struct{}, 1)
-	go func() {
-		for {
-			switch ev := s.PollEvent().(type) {
-			case nil:
-				return
-			case *tcell.EventKey:
-				if ev.Key() == tcell.KeyRune && ev.Rune() == 'q' {
-					select {
-					case qs <- struct{}{}:
-					default:
+		synctest.Test(t, func(t *testing.T) {
+			f, _, s := newScreen(t)
+			qs := make(chan struct{}, 1)
+			go func() {
+				for {
+					switch ev := s.PollEvent().(type) {
+					case nil:
+						return
+					case *tcell.EventKey:
+						if ev.Key() == tcell.KeyRune && ev.Rune() == 'q' {
+							select {
+							case qs <- struct{}{}:
+							default:
+							}
+						}
 					}
 				}
+			}()
+			start := 0
+			for i := range in {
+				if cuts>>(i%64)&1 != 0 {
+					f.in <- in[start : i+1]
+					start = i + 1
+				}
 			}
-		}
-	}()
-	start := 0
-	for i := range in {
-		if cuts>>(i%64)&1 != 0 {
-			f.in <- in[start : i+1]
-			start = i + 1
-		}
-	}
-	f.in <- in[start:]
-	time.Sleep(time.Second) // the terminal goes quiet
-	// A q in the input itself has arrived by now; only the q typed after
-	// the pause counts.
-	synctest.Wait()
-	select {
-	case <-qs:
-	default:
-	}
-	f.in <- []byte("q")
-	select {
-	case <-qs:
-	case <-time.After(time.Second):
-		t.Errorf("%q: no q from tcell within a second of it being typed", in)
-	}
-	s.Fini()
+			f.in <- in[start:]
+			time.Sleep(time.Second) // the terminal goes quiet
+			// A q in the input itself has arrived by now; only the q typed after
+			// the pause counts.
+			synctest.Wait()
+			select {
+			case <-qs:
+			default:
+			}
+			f.in <- []byte("q")
+			select {
+			case <-qs:
+			case <-time.After(time.Second):
+				t.Errorf("%q: no q from tcell within a second of it being typed", in)
+			}
+			s.Fini()
+		})
+	})
 }

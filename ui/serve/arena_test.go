@@ -59,6 +59,19 @@ func shipOf(a *hub.Arena, slot int) game.Player {
 	return a.World().Player(slot)
 }
 
+// waitSteps waits until a's world has stepped n more times.
+func waitSteps(t *testing.T, a *hub.Arena, n uint64) {
+	t.Helper()
+	steps := func() uint64 {
+		a.RLock()
+		defer a.RUnlock()
+		return a.World().Steps()
+	}
+	if from := steps(); !waitUntil(t, func() bool { return steps() >= from+n }) {
+		t.Fatalf("arena %s stopped stepping at step %d", a.Name(), steps())
+	}
+}
+
 // TestArena: two players join one arena over SSH and see each other; one's
 // keys move only its ship; the creator's strategy switch shows on both
 // screens and the other's is refused; one leaves and the other plays on;
@@ -85,11 +98,11 @@ func TestArena(t *testing.T) {
 	}
 	bobShip := shipOf(a, 1).Ship
 	annShip := shipOf(a, 0).Ship
-	for range 10 {
-		ann.keys(t, "aw")
-		time.Sleep(20 * time.Millisecond)
-	}
-	if !waitUntil(t, func() bool { s := shipOf(a, 0).Ship; return s.Pos != annShip.Pos && s.Angle != annShip.Angle }) {
+	if !waitUntil(t, func() bool {
+		ann.keys(t, "aw") // held down: the terminal repeats the keys
+		s := shipOf(a, 0).Ship
+		return s.Pos != annShip.Pos && s.Angle != annShip.Angle
+	}) {
 		t.Errorf("ann's keys did not move ann's ship")
 	}
 	if s := shipOf(a, 1).Ship; s.Pos != bobShip.Pos || s.Angle != bobShip.Angle {
@@ -106,7 +119,7 @@ func TestArena(t *testing.T) {
 	}
 	bob.keys(t, strategyKey(t, pool.Scan))
 	bob.waitScreen(t, "only ann switches the pools")
-	time.Sleep(100 * time.Millisecond)
+	waitSteps(t, a, 6) // in which a switch would show
 	a.RLock()
 	b := a.World().Bullets().Strategy()
 	a.RUnlock()
@@ -134,9 +147,7 @@ func TestArena(t *testing.T) {
 	if !waitUntil(t, func() bool { return h.Arena("den") == nil }) {
 		t.Error("the arena is still open after its last player left")
 	}
-	select {
-	case <-a.Done():
-	case <-time.After(5 * time.Second):
+	if !waitUntil(t, func() bool { return closed(a.Done()) }) {
 		t.Error("the arena's goroutine did not end")
 	}
 }
@@ -216,9 +227,7 @@ func TestLobby(t *testing.T) {
 
 	carl := play(t, ts.mustDial(t, "carl", nil), ptyOpts{w: 120, h: 40})
 	carl.waitScreen(t, "Play solo", "den", "1/8")
-	carl.keys(t, "\x1b[B") // down: from Play solo to den
-	time.Sleep(50 * time.Millisecond)
-	carl.keys(t, "\r")
+	carl.keys(t, "\x1b[B\r") // down: from Play solo to den
 	carl.waitScreen(t, "arena den", "ann", "carl")
 	ann.waitScreen(t, "carl joined")
 	carl.keys(t, "q") // in a game, q asks first
@@ -227,9 +236,7 @@ func TestLobby(t *testing.T) {
 	carl.waitScreen(t, "Play solo")
 	ann.waitScreen(t, "carl left")
 
-	carl.keys(t, "\x1b[H") // home: back up to Play solo
-	time.Sleep(50 * time.Millisecond)
-	carl.keys(t, " ")
+	carl.keys(t, "\x1b[H ") // home: back up to Play solo
 	carl.waitScreen(t, "pools", "P O O L R O I D S")
 	carl.keys(t, "q")
 	carl.waitScreen(t, "Play solo")

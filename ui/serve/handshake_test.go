@@ -5,48 +5,11 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"net"
 	"path/filepath"
-	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
 )
-
-// pipeListener accepts the server ends of net.Pipes, so that a server runs
-// inside a synctest bubble, on its fake clock.
-type pipeListener struct {
-	conns chan net.Conn
-	once  sync.Once
-	done  chan struct{}
-}
-
-func newPipeListener() *pipeListener {
-	return &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
-}
-
-// dial connects a client end to the listener.
-func (l *pipeListener) dial() net.Conn {
-	client, server := net.Pipe()
-	l.conns <- server
-	return client
-}
-
-func (l *pipeListener) Accept() (net.Conn, error) {
-	select {
-	case c := <-l.conns:
-		return c, nil
-	case <-l.done:
-		return nil, net.ErrClosed
-	}
-}
-
-func (l *pipeListener) Close() error {
-	l.once.Do(func() { close(l.done) })
-	return nil
-}
-
-func (l *pipeListener) Addr() net.Addr { return &net.UnixAddr{Name: "pipe", Net: "pipe"} }
 
 // A connection that never completes its handshake does not hold up
 // Shutdown: before, it waited out the shutdown's whole 4 s.
@@ -64,7 +27,10 @@ func TestShutdownHalfOpenHandshake(t *testing.T) {
 		ln := newPipeListener()
 		served := make(chan error, 1)
 		go func() { served <- srv.Serve(ln) }()
-		client := ln.dial()
+		client, err := ln.dial()
+		if err != nil {
+			t.Fatal(err)
+		}
 		defer client.Close()
 		go io.Copy(io.Discard, client) // reads the server's version, sends nothing
 		synctest.Wait()

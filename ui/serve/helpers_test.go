@@ -15,6 +15,7 @@ import (
 	"runtime/pprof"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -40,16 +41,40 @@ func (l *logBuf) String() string {
 	return l.buf.String()
 }
 
-// testServer is a Server on 127.0.0.1:0, shut down when the test ends.
+// testServer is a Server on 127.0.0.1:0, or in memory, shut down when
+// the test ends.
 type testServer struct {
 	*Server
 	addr    string
+	pipes   *pipeListener // nil: on TCP
 	hostKey ssh.PublicKey
 	log     *logBuf
 	served  chan error // Serve's result
 }
 
+// startServer starts a server on 127.0.0.1:0.
 func startServer(t testing.TB, cfg Config) *testServer {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return serveOn(t, cfg, ln)
+}
+
+// startPipeServer starts a server whose connections are in memory, for a
+// test in a synctest bubble (which holds no socket): the server's timers
+// then run on the bubble's clock, and a test of its idle limit waits for
+// no real time.
+func startPipeServer(t testing.TB, cfg Config) *testServer {
+	t.Helper()
+	ln := newPipeListener()
+	ts := serveOn(t, cfg, ln)
+	ts.pipes = ln
+	return ts
+}
+
+func serveOn(t testing.TB, cfg Config, ln net.Listener) *testServer {
 	t.Helper()
 	if cfg.HostKeyPath == "" {
 		cfg.HostKeyPath = filepath.Join(t.TempDir(), "host_key")
@@ -67,10 +92,6 @@ func startServer(t testing.TB, cfg Config) *testServer {
 		t.Fatal(err)
 	}
 	hk, err := LoadOrCreateHostKey(cfg.HostKeyPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,12 +133,116 @@ func (ts *testServer) dial(t testing.TB, user string, key ssh.Signer) (*ssh.Clie
 	auth = append(auth, ssh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) {
 		return nil, nil
 	}))
-	return ssh.Dial("tcp", ts.addr, &ssh.ClientConfig{
+	config := &ssh.ClientConfig{
 		User:            user,
 		Auth:            auth,
 		HostKeyCallback: ssh.FixedHostKey(ts.hostKey),
 		Timeout:         5 * time.Second,
-	})
+	}
+	if ts.pipes == nil {
+		return ssh.Dial("tcp", ts.addr, config)
+	}
+	nc, err := ts.pipes.dial()
+	if err != nil {
+		return nil, err
+	}
+	c, chans, reqs, err := ssh.NewClientConn(nc, ts.addr, config)
+	if err != nil {
+		nc.Close()
+		return nil, err
+	}
+	return ssh.NewClient(c, chans, reqs), nil
+}
+
+// pipeListener accepts the server ends of net.Pipes, so that a server runs
+// inside a synctest bubble, on its fake clock. Its connections come from
+// 127.0.0.1:1, :2, … as dial makes them.
+type pipeListener struct {
+	conns chan net.Conn
+	done  chan struct{}
+	close sync.Once
+	port  atomic.Int32
+}
+
+func newPipeListener() *pipeListener {
+	return &pipeListener{conns: make(chan net.Conn), done: make(chan struct{})}
+}
+
+func (l *pipeListener) Accept() (net.Conn, error) {
+	select {
+	case c := <-l.conns:
+		return c, nil
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+}
+
+func (l *pipeListener) Close() error {
+	l.close.Do(func() { close(l.done) })
+	return nil
+}
+
+func (l *pipeListener) Addr() net.Addr { return &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: 22} }
+
+// dial connects to the listener; the client's end queues what it writes,
+// as a socket buffers it: on a bare net.Pipe the SSH handshake, where both
+// ends write first, would wait for ever.
+func (l *pipeListener) dial() (net.Conn, error) {
+	server, client := net.Pipe()
+	from := &net.TCPAddr{IP: net.IPv4(127, 0, 0, 1), Port: int(l.port.Add(1))}
+	select {
+	case l.conns <- addrConn{server, l.Addr(), from}:
+	case <-l.done:
+		return nil, net.ErrClosed
+	}
+	q := &queuedConn{addrConn: addrConn{client, from, l.Addr()}, out: make(chan []byte, 64), done: make(chan struct{})}
+	go q.send()
+	return q, nil
+}
+
+// addrConn is a net.Conn with the addresses of a TCP connection.
+type addrConn struct {
+	net.Conn
+	local, remote net.Addr
+}
+
+func (c addrConn) LocalAddr() net.Addr  { return c.local }
+func (c addrConn) RemoteAddr() net.Addr { return c.remote }
+
+// queuedConn writes through a queue that its send goroutine empties.
+type queuedConn struct {
+	addrConn
+	out    chan []byte
+	done   chan struct{} // closed when send has returned
+	closer sync.Once
+}
+
+func (c *queuedConn) Write(p []byte) (int, error) {
+	select {
+	case c.out <- bytes.Clone(p):
+		return len(p), nil
+	case <-c.done:
+		return 0, net.ErrClosed
+	}
+}
+
+func (c *queuedConn) send() {
+	defer c.closer.Do(func() { close(c.done) })
+	for {
+		select {
+		case b := <-c.out:
+			if _, err := c.Conn.Write(b); err != nil {
+				return
+			}
+		case <-c.done:
+			return
+		}
+	}
+}
+
+func (c *queuedConn) Close() error {
+	c.closer.Do(func() { close(c.done) })
+	return c.Conn.Close()
 }
 
 // comeAndGo is session i of a leak test, as user "leaky": it plays with o
@@ -239,24 +364,20 @@ func play(t testing.TB, c *ssh.Client, o ptyOpts) *player {
 // waitScreen waits until the screen shows all of want.
 func (p *player) waitScreen(t testing.TB, want ...string) string {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		s := p.vt.text()
-		missing := ""
+	var s, missing string
+	if !waitUntil(t, func() bool {
+		s, missing = p.vt.text(), ""
 		for _, w := range want {
 			if !strings.Contains(s, w) {
 				missing = w
-				break
+				return false
 			}
 		}
-		if missing == "" {
-			return s
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("screen never showed %q; it shows:\n%s", missing, s)
-		}
-		time.Sleep(20 * time.Millisecond)
+		return true
+	}) {
+		t.Fatalf("screen never showed %q; it shows:\n%s", missing, s)
 	}
+	return s
 }
 
 // exit waits for the session to end and returns its exit status.
@@ -264,23 +385,22 @@ func (p *player) exit(t testing.TB) int {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- p.sess.Wait() }()
-	select {
-	case err := <-done:
-		<-p.read
-		if err == nil {
-			return 0
-		}
-		var ee *ssh.ExitError
-		if errors.As(err, &ee) {
-			return ee.ExitStatus()
-		}
-		t.Fatalf("session ended without a status: %v", err)
-	case <-time.After(10 * time.Second):
+	var err error
+	if !waitUntil(t, func() bool { return received(done, &err) }) {
 		// The server runs in this process: its stacks show where the
 		// session is stuck.
 		pprof.Lookup("goroutine").WriteTo(os.Stderr, 2)
 		t.Fatal("session did not end")
 	}
+	<-p.read
+	if err == nil {
+		return 0
+	}
+	var ee *ssh.ExitError
+	if errors.As(err, &ee) {
+		return ee.ExitStatus()
+	}
+	t.Fatalf("session ended without a status: %v", err)
 	return -1
 }
 
@@ -362,7 +482,12 @@ func testPlay(ctx context.Context, scr tcell.Screen, s Session) (int, error) {
 	}
 }
 
-// waitUntil polls ok for up to 10 s.
+// waitUntil polls ok for up to 10 s and reports whether it came to hold.
+// It is the package's one wait on the real clock: a server on TCP cannot
+// join a synctest bubble, so tests wait on what they can observe (a
+// screen, a log line, a count, a channel through [received]), never for a
+// fixed time. Tests of the server's timers run it in memory in a bubble
+// (startPipeServer), where this waits on the bubble's clock.
 func waitUntil(t testing.TB, ok func() bool) bool {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
@@ -373,4 +498,24 @@ func waitUntil(t testing.TB, ok func() bool) bool {
 		time.Sleep(20 * time.Millisecond)
 	}
 	return true
+}
+
+// received reports whether c has a value ready, and stores it in v.
+func received[T any](c <-chan T, v *T) bool {
+	select {
+	case *v = <-c:
+		return true
+	default:
+		return false
+	}
+}
+
+// closed reports whether c is closed.
+func closed(c <-chan struct{}) bool {
+	select {
+	case <-c:
+		return true
+	default:
+		return false
+	}
 }

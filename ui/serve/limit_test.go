@@ -244,14 +244,13 @@ func TestStartTimeout(t *testing.T) {
 	p.exit(t)
 }
 
-// waitClosed waits up to 5 s for the server to close c.
+// waitClosed waits for the server to close c.
 func waitClosed(t *testing.T, c *ssh.Client) {
 	t.Helper()
 	done := make(chan error, 1)
 	go func() { done <- c.Wait() }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
+	var err error
+	if !waitUntil(t, func() bool { return received(done, &err) }) {
 		t.Fatal("the connection is still open")
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -56,13 +55,8 @@ func TestLobbyReplay(t *testing.T) {
 
 	bob := play(t, ts.mustDial(t, "bob", nil), ptyOpts{w: 100, h: 30})
 	bob.waitScreen(t, "Play solo", "HIGH SCORES", "ann", "4321")
-	choose := func() {
-		for range 2 { // down: from Play solo past New arena... to the score
-			bob.keys(t, "\x1b[B")
-			time.Sleep(50 * time.Millisecond)
-		}
-		bob.keys(t, "\r")
-	}
+	// Down: from Play solo past New arena... to the score.
+	choose := func() { bob.keys(t, "\x1b[B\x1b[B\r") }
 	choose()
 	bob.waitScreen(t, "PLAYING", "/ 00:20", "pools", "wave 1")
 	bob.keys(t, " ")

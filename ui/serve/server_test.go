@@ -11,6 +11,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -102,22 +103,23 @@ func TestWindowClamped(t *testing.T) {
 // waitLog waits until one line of the server's log holds all of want.
 func waitLog(t testing.TB, ts *testServer, want ...string) string {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	var found string
+	if !waitUntil(t, func() bool {
 		for _, line := range strings.Split(ts.log.String(), "\n") {
 			all := true
 			for _, w := range want {
 				all = all && strings.Contains(line, w)
 			}
 			if all {
-				return line
+				found = line
+				return true
 			}
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no log line holds %q; the log:\n%s", want, ts.log.String())
-		}
-		time.Sleep(10 * time.Millisecond)
+		return false
+	}) {
+		t.Fatalf("no log line holds %q; the log:\n%s", want, ts.log.String())
 	}
+	return found
 }
 
 // run runs cmd (or a shell when cmd is "") without a pty and returns its
@@ -385,36 +387,30 @@ func TestNoLeaks(t *testing.T) {
 	}
 }
 
-// waitIdle waits up to 5 s for the server to have no connection.
+// waitIdle waits for the server to have no connection.
 func (ts *testServer) waitIdle(t *testing.T) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	var n int
+	if !waitUntil(t, func() bool {
 		ts.mu.Lock()
-		n := len(ts.conns)
-		ts.mu.Unlock()
-		if n == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d connections still open", n)
-		}
-		time.Sleep(10 * time.Millisecond)
+		defer ts.mu.Unlock()
+		n = len(ts.conns)
+		return n == 0
+	}) {
+		t.Fatalf("%d connections still open", n)
 	}
 }
 
-// settle waits up to 5 s for the goroutine count to drop to want and
-// returns the count.
+// settle waits for the goroutine count to drop to want and returns the
+// count.
 func settle(t *testing.T, want int) int {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		n := runtime.NumGoroutine()
-		if n <= want || time.Now().After(deadline) {
-			return n
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var n int
+	waitUntil(t, func() bool {
+		n = runtime.NumGoroutine()
+		return n <= want
+	})
+	return n
 }
 
 func TestShutdown(t *testing.T) {
@@ -452,49 +448,53 @@ func TestShutdown(t *testing.T) {
 
 func TestLimits(t *testing.T) {
 	t.Run("idle", func(t *testing.T) {
-		ts := startServer(t, Config{Idle: 400 * time.Millisecond})
-		p := play(t, ts.mustDial(t, "gina", nil), ptyOpts{w: 80, h: 24})
-		// Typing keeps the session alive past the limit; the game's own
-		// output (a frame every 20 ms) does not.
-		for range 8 {
-			p.keys(t, "k")
-			time.Sleep(100 * time.Millisecond)
-		}
-		p.waitScreen(t, "keys kkkkkkkk")
-		start := time.Now()
-		if st := p.exit(t); st != 1 || !strings.Contains(p.output(), "no input for 400ms") {
-			t.Errorf("idle: status %d, output ends %q", st, tail(p.output()))
-		}
-		if d := time.Since(start); d > 2*time.Second {
-			t.Errorf("idle session ended %v after the last key", d)
-		}
-		waitLog(t, ts, "msg=disconnect", "reason=idle")
+		synctest.Test(t, func(t *testing.T) {
+			ts := startPipeServer(t, Config{Idle: 400 * time.Millisecond})
+			p := play(t, ts.mustDial(t, "gina", nil), ptyOpts{w: 80, h: 24})
+			// Typing keeps the session alive past the limit; the game's own
+			// output (a frame every 20 ms) does not.
+			for range 8 {
+				p.keys(t, "k")
+				time.Sleep(100 * time.Millisecond)
+			}
+			p.waitScreen(t, "keys kkkkkkkk")
+			start := time.Now()
+			if st := p.exit(t); st != 1 || !strings.Contains(p.output(), "no input for 400ms") {
+				t.Errorf("idle: status %d, output ends %q", st, tail(p.output()))
+			}
+			if d := time.Since(start); d > 2*time.Second {
+				t.Errorf("idle session ended %v after the last key", d)
+			}
+			waitLog(t, ts, "msg=disconnect", "reason=idle")
+		})
 	})
 	t.Run("idle watcher", func(t *testing.T) {
-		// A session that watches sends nothing and stays; once it stops
-		// watching, the limit applies again.
-		watched := make(chan struct{})
-		ts := startServer(t, Config{Idle: 300 * time.Millisecond, Play: func(ctx context.Context, scr tcell.Screen, s Session) (int, error) {
-			s.SetWatching(true)
-			select {
-			case <-watched:
-			case <-ctx.Done():
+		synctest.Test(t, func(t *testing.T) {
+			// A session that watches sends nothing and stays; once it stops
+			// watching, the limit applies again.
+			watched := make(chan struct{})
+			ts := startPipeServer(t, Config{Idle: 300 * time.Millisecond, Play: func(ctx context.Context, scr tcell.Screen, s Session) (int, error) {
+				s.SetWatching(true)
+				select {
+				case <-watched:
+				case <-ctx.Done():
+					return 0, nil
+				}
+				s.SetWatching(false)
+				<-ctx.Done()
 				return 0, nil
+			}})
+			p := play(t, ts.mustDial(t, "wanda", nil), ptyOpts{w: 80, h: 24})
+			time.Sleep(time.Second) // three limits without a key
+			if strings.Contains(ts.log.String(), "reason=idle") {
+				t.Fatal("a watching session was cut as idle")
 			}
-			s.SetWatching(false)
-			<-ctx.Done()
-			return 0, nil
-		}})
-		p := play(t, ts.mustDial(t, "wanda", nil), ptyOpts{w: 80, h: 24})
-		time.Sleep(time.Second) // three limits without a key
-		if strings.Contains(ts.log.String(), "reason=idle") {
-			t.Fatal("a watching session was cut as idle")
-		}
-		close(watched)
-		if st := p.exit(t); st != 1 || !strings.Contains(p.output(), "no input for 300ms") {
-			t.Errorf("idle after watching: status %d, output ends %q", st, tail(p.output()))
-		}
-		waitLog(t, ts, "msg=disconnect", "reason=idle")
+			close(watched)
+			if st := p.exit(t); st != 1 || !strings.Contains(p.output(), "no input for 300ms") {
+				t.Errorf("idle after watching: status %d, output ends %q", st, tail(p.output()))
+			}
+			waitLog(t, ts, "msg=disconnect", "reason=idle")
+		})
 	})
 	t.Run("max time", func(t *testing.T) {
 		ts := startServer(t, Config{MaxTime: 300 * time.Millisecond})
@@ -609,8 +609,10 @@ func TestInputFlood(t *testing.T) {
 			c := ts.mustDial(t, "flood", nil)
 			p := play(t, c, ptyOpts{w: 120, h: 40, quiet: true})
 			p.waitScreen(t, tt.shown)
-			go io.WriteString(p.in, flood)
-			time.Sleep(50 * time.Millisecond)
+			// Half the flood is sent when the connection drops; the rest
+			// is on its way.
+			p.keys(t, flood[:len(flood)/2])
+			go io.WriteString(p.in, flood[len(flood)/2:])
 			c.Close()
 			ts.waitIdle(t)
 			if n := ts.Sessions(); n != 0 {

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -47,12 +48,12 @@ func watchPlay(h *hub.Hub, live *hub.Live) PlayFunc {
 
 func startWatch(t *testing.T, cfg hub.LiveConfig) (*testServer, *hub.Hub, *hub.Live) {
 	t.Helper()
-	return startWatchIdle(t, cfg, 0)
+	return startWatchOn(t, cfg, startServer, 0)
 }
 
-// startWatchIdle is startWatch with the server's idle limit (0: its
-// default).
-func startWatchIdle(t *testing.T, cfg hub.LiveConfig, idle time.Duration) (*testServer, *hub.Hub, *hub.Live) {
+// startWatchOn is startWatch with the server started by start, with the
+// idle limit idle (0: its default).
+func startWatchOn(t *testing.T, cfg hub.LiveConfig, start func(testing.TB, Config) *testServer, idle time.Duration) (*testServer, *hub.Hub, *hub.Live) {
 	t.Helper()
 	h, err := hub.New(hub.Config{Linger: 300 * time.Millisecond})
 	if err != nil {
@@ -62,36 +63,39 @@ func startWatchIdle(t *testing.T, cfg hub.LiveConfig, idle time.Duration) (*test
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts := startServer(t, Config{Play: watchPlay(h, live), Idle: idle})
+	ts := start(t, Config{Play: watchPlay(h, live), Idle: idle})
 	t.Cleanup(h.Close)
 	return ts, h, live
 }
 
 // TestWatcherNotIdle: a watcher, who has no reason to type, outlasts the
 // server's idle limit while the game it watches goes on; back in the
-// lobby, the limit applies again.
+// lobby, the limit applies again. It runs on a synctest bubble's clock,
+// the server in memory.
 func TestWatcherNotIdle(t *testing.T) {
-	const idle = 500 * time.Millisecond
-	ts, _, live := startWatchIdle(t, hub.LiveConfig{}, idle)
-	ann := playSolo(t, ts, live, "ann")
-	wes := play(t, ts.mustDial(t, "wes", nil), ptyOpts{w: 120, h: 40})
-	wes.waitScreen(t, "WATCH")
-	for range 4 { // the lobby lists ann's game among the live ones
-		wes.keys(t, "\x1b[B")
-	}
-	wes.keys(t, "\r")
-	wes.waitScreen(t, "1 watching", "tab/v panel")
-	for start := time.Now(); time.Since(start) < 3*idle; time.Sleep(idle / 5) {
-		ann.keys(t, "w") // the player types; the watcher does not
-	}
-	if strings.Contains(ts.log.String(), "user=wes") && strings.Contains(ts.log.String(), "reason=idle") {
-		t.Fatalf("the watcher was cut as idle:\n%s", ts.log.String())
-	}
-	wes.keys(t, "q") // back to the lobby
-	wes.waitScreen(t, "WATCH")
-	if st := wes.exit(t); st != 1 || !strings.Contains(wes.output(), "no input for 500ms") {
-		t.Errorf("idle in the lobby: status %d, output ends %q", st, tail(wes.output()))
-	}
+	synctest.Test(t, func(t *testing.T) {
+		const idle = 500 * time.Millisecond
+		ts, _, live := startWatchOn(t, hub.LiveConfig{}, startPipeServer, idle)
+		ann := playSolo(t, ts, live, "ann")
+		wes := play(t, ts.mustDial(t, "wes", nil), ptyOpts{w: 120, h: 40})
+		wes.waitScreen(t, "WATCH")
+		for range 4 { // the lobby lists ann's game among the live ones
+			wes.keys(t, "\x1b[B")
+		}
+		wes.keys(t, "\r")
+		wes.waitScreen(t, "1 watching", "tab/v panel")
+		for start := time.Now(); time.Since(start) < 3*idle; time.Sleep(idle / 5) {
+			ann.keys(t, "w") // the player types; the watcher does not
+		}
+		if strings.Contains(ts.log.String(), "user=wes") && strings.Contains(ts.log.String(), "reason=idle") {
+			t.Fatalf("the watcher was cut as idle:\n%s", ts.log.String())
+		}
+		wes.keys(t, "q") // back to the lobby
+		wes.waitScreen(t, "WATCH")
+		if st := wes.exit(t); st != 1 || !strings.Contains(wes.output(), "no input for 500ms") {
+			t.Errorf("idle in the lobby: status %d, output ends %q", st, tail(wes.output()))
+		}
+	})
 }
 
 // soloState is what a watcher's keys must not change in a solo game.
@@ -102,6 +106,7 @@ type soloState struct {
 	bullets  string
 	phase    game.Phase
 	watchers int
+	steps    uint64 // not compared: the game goes on
 }
 
 func soloOf(t *testing.T, live *hub.Live, name string) soloState {
@@ -113,7 +118,7 @@ func soloOf(t *testing.T, live *hub.Live, name string) soloState {
 	var st soloState
 	src.Game().ReadWorld(func(w *game.World) {
 		p := w.Player(0)
-		st = soloState{world: w, ship: p.Ship, paused: w.Paused(), bullets: string(w.Bullets().Strategy()), phase: p.Phase}
+		st = soloState{world: w, ship: p.Ship, paused: w.Paused(), bullets: string(w.Bullets().Strategy()), phase: p.Phase, steps: w.Steps()}
 	})
 	st.watchers = src.Watchers()
 	return st
@@ -163,8 +168,13 @@ func TestWatchSolo(t *testing.T) {
 	bob.keys(t, "wwwaaaddd hhh pxb2\x1b[A\x1b[C\x1b[D\r ")
 	bob.keys(t, "?")
 	bob.waitScreen(t, "your keys move nothing")
-	time.Sleep(100 * time.Millisecond) // a few steps: keys would show in them
-	after := soloOf(t, live, "ann")
+	// A few steps, in which keys passed on would show (unless p paused
+	// the game: then it never steps again).
+	shown := soloOf(t, live, "ann").steps
+	var after soloState
+	if !waitUntil(t, func() bool { after = soloOf(t, live, "ann"); return after.steps >= shown+6 }) {
+		t.Fatalf("ann's game stopped stepping at step %d", after.steps)
+	}
 	if after.world != before.world || after.ship.Vel != before.ship.Vel || after.ship.Angle != before.ship.Angle ||
 		after.paused || after.bullets != before.bullets {
 		t.Errorf("the watcher's keys changed ann's game:\nbefore %+v\nafter  %+v", before, after)
@@ -195,11 +205,7 @@ func TestWatchSolo(t *testing.T) {
 	// is told in the lobby.
 	ann.keys(t, "o")
 	lobby.waitScreen(t, "0 solo")
-	lobby.keys(t, "\x1b[B")
-	time.Sleep(50 * time.Millisecond)
-	lobby.keys(t, "\x1b[B")
-	time.Sleep(50 * time.Millisecond)
-	lobby.keys(t, "\r")
+	lobby.keys(t, "\x1b[B\x1b[B\r")
 	lobby.waitScreen(t, "1 watching", "STRESS AUTOPILOT")
 	ann.keys(t, "q")
 	ann.waitScreen(t, "Play solo")
@@ -226,7 +232,7 @@ func TestWatchArena(t *testing.T) {
 	bob.keys(t, "wwwddd hhh\x1b[A")
 	bob.keys(t, "?")
 	bob.waitScreen(t, "your keys move nothing")
-	time.Sleep(100 * time.Millisecond)
+	waitSteps(t, a, 6) // in which keys passed on would show
 	if after := shipOf(a, 0); after.Ship.Vel != before.Ship.Vel || after.Ship.Angle != before.Ship.Angle {
 		t.Errorf("the watcher's keys moved ann's ship: %+v, then %+v", before.Ship, after.Ship)
 	}

@@ -16,6 +16,7 @@ import (
 type holdings struct {
 	mu    sync.Mutex
 	rooms []Room
+	beats int // calls: the member asks at every heartbeat
 }
 
 func (h *holdings) set(rooms ...Room) {
@@ -27,7 +28,14 @@ func (h *holdings) set(rooms ...Room) {
 func (h *holdings) get(rooms []Room) []Room {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	h.beats++
 	return append(rooms, h.rooms...)
+}
+
+func (h *holdings) heartbeats() int {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.beats
 }
 
 func openMember(t *testing.T, url, hop string, h *holdings) *Directory {
@@ -40,15 +48,26 @@ func openMember(t *testing.T, url, hop string, h *holdings) *Directory {
 	return d
 }
 
+// eventually polls ok for up to 10 s and reports whether it came to hold.
+// It is the package's one wait on the real clock: directories meet in a
+// real PostgreSQL and relays over real TCP, so tests wait for what they
+// can observe, never for a fixed time.
+func eventually(ok func() bool) bool {
+	deadline := time.Now().Add(10 * time.Second)
+	for !ok() {
+		if time.Now().After(deadline) {
+			return false
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return true
+}
+
 // waitRooms waits until d lists want (by name, member and players).
 func waitRooms(t *testing.T, d *Directory, want ...Room) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !slices.Equal(d.Rooms(), want) {
-		if time.Now().After(deadline) {
-			t.Fatalf("rooms %+v, want %+v", d.Rooms(), want)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !eventually(func() bool { return slices.Equal(d.Rooms(), want) }) {
+		t.Fatalf("rooms %+v, want %+v", d.Rooms(), want)
 	}
 }
 
@@ -135,17 +154,16 @@ func TestDirectoryDatabaseLost(t *testing.T) {
 	ha.set(den)
 
 	pg.Stop()
-	time.Sleep(500 * time.Millisecond) // five heartbeats
+	stopped := ha.heartbeats()
+	if !eventually(func() bool { return ha.heartbeats() > stopped+5 }) { // five heartbeats done
+		t.Fatal("a stopped beating without its database")
+	}
 	pg.Start()
 	b := openMember(t, pg.URL, "b:1", &hb)
 	defer b.Close()
 	waitRooms(t, b, den)
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(log.String(), "fleet directory back") {
-		if time.Now().After(deadline) {
-			t.Fatalf("never logged the directory back:\n%s", log.String())
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !eventually(func() bool { return strings.Contains(log.String(), "fleet directory back") }) {
+		t.Fatalf("never logged the directory back:\n%s", log.String())
 	}
 	if n := strings.Count(log.String(), "unreachable"); n != 1 {
 		t.Errorf("logged the directory unreachable %d times, want once:\n%s", n, log.String())

@@ -91,16 +91,8 @@ type screen struct{ buffer }
 
 func (s *screen) waitFor(t *testing.T, want string) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		got := s.String()
-		if strings.Contains(got, want) {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("the relayed screen never showed %q:\n%q", want, got)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !eventually(func() bool { return strings.Contains(s.String(), want) }) {
+		t.Fatalf("the relayed screen never showed %q:\n%q", want, s.String())
 	}
 }
 
