@@ -18,8 +18,8 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/scores"
 	"poolroids/ui"
-	"poolroids/ui/scores"
 	"poolroids/ui/serve"
 	"poolroids/ui/serve/fleet"
 	"poolroids/ui/serve/metrics"

@@ -6,8 +6,8 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/scores"
 	"poolroids/pool"
-	"poolroids/ui/scores"
 )
 
 // noticeFor is how long a notice (why a key did nothing) shows.

@@ -10,8 +10,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"poolroids/game/scores"
 	"poolroids/pool"
-	"poolroids/ui/scores"
 )
 
 // build makes the widgets: the arena on the left, the side panel right

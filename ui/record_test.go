@@ -10,7 +10,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/replay"
-	"poolroids/ui/scores"
+	"poolroids/game/scores"
 )
 
 // TestHighScoreKeepsReplay: a game played to its end stores its score

@@ -12,7 +12,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
-	"poolroids/ui/scores"
+	"poolroids/game/scores"
 )
 
 // TestSaveDoesNotStopTheGame: the save of a finished game waits, here on

@@ -15,10 +15,10 @@ import (
 	"poolroids/game/hub"
 	"poolroids/game/match"
 	"poolroids/game/play"
+	"poolroids/game/scores"
 	"poolroids/levels"
 	"poolroids/pool"
 	"poolroids/ui/kitty"
-	"poolroids/ui/scores"
 	"poolroids/ui/vt"
 )
 

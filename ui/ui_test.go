@@ -24,9 +24,9 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/scores"
 	"poolroids/levels"
 	"poolroids/pool"
-	"poolroids/ui/scores"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
