@@ -8,9 +8,10 @@
 // (title, play, game over, the stress autopilot, what counts as a score)
 // is package game/match's, and a solo game or an arena seat is a
 // game/play Game: it owns the lock the match is changed under and, for a
-// solo game, the goroutine that steps it. ui draws what the Game's View
-// shows, sends it the keys' commands, and keeps the screen's own state
-// (the layout, the held keys, the notices, the game-over table).
+// solo game, the goroutine that steps it; it also scores and saves a game
+// that ended. ui draws what the Game's View shows (formatting its
+// game-over result), sends it the keys' commands, and keeps the screen's
+// own state (the layout, the held keys, the notices).
 //
 // # Arenas
 //

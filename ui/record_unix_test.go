@@ -57,8 +57,8 @@ func TestSaveDoesNotStopTheGame(t *testing.T) {
 	if d.s.game.Phase() == modePlay {
 		t.Fatal("the game never ended")
 	}
-	lock.Close() // frees the lock
-	d.s.loops.Wait()
+	lock.Close()     // frees the lock
+	d.s.game.Close() // waits for the save
 	again, err := scores.Open(path)
 	if err != nil {
 		t.Fatal(err)

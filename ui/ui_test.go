@@ -24,6 +24,7 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/play"
 	"poolroids/game/scores"
 	"poolroids/levels"
 	"poolroids/pool"
@@ -1430,7 +1431,7 @@ func TestOverTableAligned(t *testing.T) {
 		{Name: "bob", Score: 30, Wave: 2, Arena: "quakepit"},
 		{Name: "Wolfgang_Amadeus", Score: 20, Wave: 1, Arena: "den"},
 	}
-	lines := overLines(top[0], 1, nil, top, false)
+	lines := overLines(play.Over{Entry: top[0], Rank: 1, Top: top}, false)
 	var rows []string
 	for i, l := range lines {
 		if l == "HIGH SCORES" {
