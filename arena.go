@@ -9,6 +9,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	gameplay "poolroids/game/play"
 	"poolroids/ui"
 	"poolroids/ui/serve"
 )
@@ -25,14 +26,14 @@ func newArenas(opts ui.Options, cfg hub.Config) (*hub.Hub, error) {
 // solo games, watchable by perGame watchers each, total in all. A solo
 // game's name is unique here, and elsewhere's where it says (nil: no
 // fleet).
-func newLive(h *hub.Hub, perGame, total int, elsewhere func(string) bool) (*hub.Live, error) {
+func newLive(h *hub.Hub, perGame, total int, elsewhere func(string) bool) (*gameplay.Live, error) {
 	var unique func(string, func(string) bool) string // nil: hub.UniqueName
 	if elsewhere != nil {
 		unique = func(name string, taken func(string) bool) string {
 			return hub.UniqueName(name, func(n string) bool { return taken(n) || elsewhere(n) })
 		}
 	}
-	return hub.NewLive(h, hub.LiveConfig{PerGame: perGame, Total: total, Unique: unique})
+	return gameplay.NewLive(h, gameplay.LiveConfig{PerGame: perGame, Total: total, Unique: unique})
 }
 
 // servePlay is the server's serve.PlayFunc: the arena the session's

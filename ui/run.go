@@ -42,11 +42,11 @@ type Options struct {
 	// Seed, Strategy, Bullets, Debris and Stress are then the arena's
 	// business). The caller gives the seat up after Run.
 	Arena *hub.Seat
-	// Live, if set, offers a solo game to watchers (see [hub.Live]) for
+	// Live, if set, offers a solo game to watchers (see [play.Live]) for
 	// as long as it runs, under a name made from Name ("": Player); the
 	// player hides or opens it with o. In an arena it counts the arena's
 	// watchers.
-	Live   *hub.Live
+	Live   *play.Live
 	Name   string
 	Hidden bool // a solo game starts hidden from watchers
 	// Watching, if set, is told true when a [Watch] starts and false when
@@ -162,8 +162,8 @@ type session struct {
 	// under the arena's read lock (taken after mu, never before), and
 	// changed only through the seat.
 	seat   *hub.Seat
-	solo   *hub.Solo             // the game offered to watchers; set by startLoops
-	watch  *hub.Watcher          // the game the session watches, read-only (see Watch)
+	solo   *play.Solo            // the game offered to watchers; set by startLoops
+	watch  *play.Watcher         // the game the session watches, read-only (see Watch)
 	whose  string                // whose game the watcher watches, for the header
 	names  [game.MaxShips]string // the arena's players by slot, as last painted; tview's goroutine only
 	listed [2]pool.Strategy      // the strategies the list shows; tview's goroutine only

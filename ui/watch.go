@@ -9,6 +9,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/play"
 	"poolroids/pool"
 )
 
@@ -24,7 +25,7 @@ const ReasonGone = "gone"
 // watcher quits, ctx is done, or the game ends (ReasonGone), and stops w
 // then. Of opts, only FPS, ASCII and Keys count. screen is taken as by
 // [Run].
-func Watch(ctx context.Context, screen tcell.Screen, w *hub.Watcher, opts Options) (Result, error) {
+func Watch(ctx context.Context, screen tcell.Screen, w *play.Watcher, opts Options) (Result, error) {
 	defer w.Stop()
 	if opts.Watching != nil {
 		opts.Watching(true)
@@ -41,7 +42,7 @@ func Watch(ctx context.Context, screen tcell.Screen, w *hub.Watcher, opts Option
 
 // watchOf makes s the watcher of w: its world, its players box (an
 // arena's), whose game it is for the header.
-func (s *session) watchOf(w *hub.Watcher) {
+func (s *session) watchOf(w *play.Watcher) {
 	s.watch = w
 	s.whose = w.Name() + "'s game"
 	if w.Arena != nil { // its size is for good: read without the lock; the first frame lays it out
@@ -63,7 +64,7 @@ func (s *session) sharedArena() *hub.Arena {
 }
 
 // Gone tells a watcher why a Watch of w ended with ReasonGone.
-func Gone(w *hub.Watcher) string {
+func Gone(w *play.Watcher) string {
 	switch {
 	case w.Arena != nil:
 		return "the arena " + w.Name() + " closed"
@@ -152,13 +153,13 @@ func (s *session) watchedStrategies() (bullets, debris pool.Strategy) {
 }
 
 // ReadWorld calls fn with the solo game's world under the game's read
-// lock, as metrics read it (hub.SoloGame).
+// lock, as metrics read it (play.SoloGame).
 func (s *session) ReadWorld(fn func(*game.World)) { s.game.ReadWorld(fn) }
 
 // soloSession is the session of the solo game src, which offer registered:
 // a watcher reads what it draws (the panel's view, the header) under that
 // session's read lock, held only while copying.
-func soloSession(src *hub.Solo) *session { return src.Game().(*session) }
+func soloSession(src *play.Solo) *session { return src.Game().(*session) }
 
 // keys is the session's key handler: a watcher's keys play nothing, a
 // replay's watcher's drive the replay.

@@ -9,11 +9,12 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game/hub"
+	"poolroids/game/play"
 )
 
 // watcherOf is a session watching w, drawn on a simulation screen of
 // w×h cells as Watch sets it up, without its goroutines.
-func watcherOf(t testing.TB, hw *hub.Watcher, w, h int) (*session, tcell.SimulationScreen) {
+func watcherOf(t testing.TB, hw *play.Watcher, w, h int) (*session, tcell.SimulationScreen) {
 	t.Helper()
 	scr := newSim(t, "UTF-8", w, h)
 	s, err := newSession(scr, Options{})
@@ -31,7 +32,7 @@ func watcherOf(t testing.TB, hw *hub.Watcher, w, h int) (*session, tcell.Simulat
 // and panel, the player's header counts the watcher, the watcher's keys
 // change nothing in the game, and neither frame allocates.
 func TestWatchSoloDraw(t *testing.T) {
-	live, err := hub.NewLive(nil, hub.LiveConfig{})
+	live, err := play.NewLive(nil, play.LiveConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,7 +127,7 @@ func testWatchArenaDraw(t *testing.T) {
 		seat.SetAutopilot(true)
 		t.Cleanup(seat.Leave)
 	}
-	live, err := hub.NewLive(h, hub.LiveConfig{})
+	live, err := play.NewLive(h, play.LiveConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +173,7 @@ func testWatchArenaDraw(t *testing.T) {
 // player and for a watcher: a watcher must cost the game no more than its
 // player's own frames do.
 func BenchmarkWatchPaint(b *testing.B) {
-	live, err := hub.NewLive(nil, hub.LiveConfig{})
+	live, err := play.NewLive(nil, play.LiveConfig{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -148,7 +148,7 @@ func (g *Game) View(fn func(v View)) {
 }
 
 // ReadWorld calls fn with the world on screen under the Game's read lock
-// (hub.SoloGame).
+// (SoloGame).
 func (g *Game) ReadWorld(fn func(w *game.World)) {
 	g.mu.RLock()
 	defer g.mu.RUnlock()

@@ -11,12 +11,13 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	gameplay "poolroids/game/play"
 	"poolroids/ui"
 )
 
 // watchPlay is arenaPlay with live games to watch, wired as `poolroids
 // serve` wires them: solo games offered through live, watch NAME.
-func watchPlay(h *hub.Hub, live *hub.Live) PlayFunc {
+func watchPlay(h *hub.Hub, live *gameplay.Live) PlayFunc {
 	return func(ctx context.Context, screen tcell.Screen, s Session) (int, error) {
 		o := ui.Options{Seed: 1, ASCII: s.ASCII, Keys: s.Keys, Player: s.Player(), Name: s.Name, Live: live, Watching: s.SetWatching}
 		var res ui.Result
@@ -45,20 +46,20 @@ func watchPlay(h *hub.Hub, live *hub.Live) PlayFunc {
 	}
 }
 
-func startWatch(t *testing.T, cfg hub.LiveConfig) (*testServer, *hub.Hub, *hub.Live) {
+func startWatch(t *testing.T, cfg gameplay.LiveConfig) (*testServer, *hub.Hub, *gameplay.Live) {
 	t.Helper()
 	return startWatchIdle(t, cfg, 0)
 }
 
 // startWatchIdle is startWatch with the server's idle limit (0: its
 // default).
-func startWatchIdle(t *testing.T, cfg hub.LiveConfig, idle time.Duration) (*testServer, *hub.Hub, *hub.Live) {
+func startWatchIdle(t *testing.T, cfg gameplay.LiveConfig, idle time.Duration) (*testServer, *hub.Hub, *gameplay.Live) {
 	t.Helper()
 	h, err := hub.New(hub.Config{Linger: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	live, err := hub.NewLive(h, cfg)
+	live, err := gameplay.NewLive(h, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +73,7 @@ func startWatchIdle(t *testing.T, cfg hub.LiveConfig, idle time.Duration) (*test
 // lobby, the limit applies again.
 func TestWatcherNotIdle(t *testing.T) {
 	const idle = 500 * time.Millisecond
-	ts, _, live := startWatchIdle(t, hub.LiveConfig{}, idle)
+	ts, _, live := startWatchIdle(t, gameplay.LiveConfig{}, idle)
 	ann := playSolo(t, ts, live, "ann")
 	wes := play(t, ts.mustDial(t, "wes", nil), ptyOpts{w: 120, h: 40})
 	wes.waitScreen(t, "WATCH")
@@ -104,7 +105,7 @@ type soloState struct {
 	watchers int
 }
 
-func soloOf(t *testing.T, live *hub.Live, name string) soloState {
+func soloOf(t *testing.T, live *gameplay.Live, name string) soloState {
 	t.Helper()
 	src := live.Solo(name)
 	if src == nil {
@@ -121,7 +122,7 @@ func soloOf(t *testing.T, live *hub.Live, name string) soloState {
 
 // playSolo logs name in, plays a solo game from the lobby and waits until
 // watchers can find it.
-func playSolo(t *testing.T, ts *testServer, live *hub.Live, name string) *player {
+func playSolo(t *testing.T, ts *testServer, live *gameplay.Live, name string) *player {
 	t.Helper()
 	p := play(t, ts.mustDial(t, name, nil), ptyOpts{w: 120, h: 40})
 	p.waitScreen(t, "Play solo")
@@ -139,7 +140,7 @@ func playSolo(t *testing.T, ts *testServer, live *hub.Live, name string) *player
 // hidden game is neither listed nor watched; a lobby watcher is told when
 // the player leaves and is back in the lobby.
 func TestWatchSolo(t *testing.T) {
-	ts, _, live := startWatch(t, hub.LiveConfig{PerGame: 1})
+	ts, _, live := startWatch(t, gameplay.LiveConfig{PerGame: 1})
 	ann := playSolo(t, ts, live, "ann")
 
 	lobby := play(t, ts.mustDial(t, "lou", nil), ptyOpts{w: 120, h: 40})
@@ -215,7 +216,7 @@ func TestWatchSolo(t *testing.T) {
 // TestWatchArena: an arena's watcher sees it and its player sees the
 // watcher; when the arena closes the watcher is told.
 func TestWatchArena(t *testing.T) {
-	ts, h, _ := startWatch(t, hub.LiveConfig{})
+	ts, h, _ := startWatch(t, gameplay.LiveConfig{})
 	ann := play(t, ts.mustDial(t, "ann", nil), ptyOpts{w: 120, h: 40, cmd: "join den"})
 	ann.waitScreen(t, "arena den")
 	bob := play(t, ts.mustDial(t, "bob", nil), ptyOpts{w: 120, h: 40, cmd: "watch den"})
@@ -239,7 +240,7 @@ func TestWatchArena(t *testing.T) {
 
 // TestWatchNoLeaks: watchers coming and going leave no goroutine behind.
 func TestWatchNoLeaks(t *testing.T) {
-	ts, _, live := startWatch(t, hub.LiveConfig{})
+	ts, _, live := startWatch(t, gameplay.LiveConfig{})
 	ann := playSolo(t, ts, live, "ann")
 	warm := play(t, ts.mustDial(t, "warm", nil), ptyOpts{w: 100, h: 30, cmd: "watch ann"})
 	warm.waitScreen(t, "1 watching")

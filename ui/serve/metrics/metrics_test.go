@@ -8,11 +8,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"poolroids/game"
-	"poolroids/game/hub"
+	"poolroids/game/play"
 	"poolroids/pool"
 )
 
-// solo is a solo game for a hub.Live, stepped by the test alone: it needs
+// solo is a solo game for a play.Live, stepped by the test alone: it needs
 // no lock.
 type solo struct{ w *game.World }
 
@@ -41,7 +41,7 @@ func acquire(t *testing.T, w *game.World, n int) {
 // do between scrapes: they sum every game, hidden ones too; they keep what
 // a game that ended counted; they count under the strategy in use.
 func TestPoolsNeverGoDown(t *testing.T) {
-	live, err := hub.NewLive(nil, hub.LiveConfig{})
+	live, err := play.NewLive(nil, play.LiveConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestFrameAllocs(t *testing.T) {
 // A shot refused over its ship's share counts as a bullet miss, as the
 // panel counts it.
 func TestMissesOverShare(t *testing.T) {
-	live, err := hub.NewLive(nil, hub.LiveConfig{})
+	live, err := play.NewLive(nil, play.LiveConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,4 +1,4 @@
-package hub
+package play
 
 import (
 	"errors"
@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 
 	"poolroids/game"
+	"poolroids/game/hub"
 )
 
 // Default watcher bounds of a [Live] whose LiveConfig leaves them 0.
@@ -30,7 +31,7 @@ type LiveConfig struct {
 	Total   int // watchers of all games; 0: DefaultWatchers
 	// Unique returns name, or a variant of it for which taken is false:
 	// solo games' names are unique among solo games and open arenas.
-	// nil: [UniqueName].
+	// nil: [hub.UniqueName].
 	Unique func(name string, taken func(string) bool) string
 }
 
@@ -40,7 +41,7 @@ type LiveConfig struct {
 // arena, and an arena opened later under a solo game's name hides it from
 // watch by name. Its methods are safe for concurrent use.
 type Live struct {
-	hub *Hub
+	hub *hub.Hub
 	cfg LiveConfig
 
 	mu       sync.Mutex
@@ -50,7 +51,7 @@ type Live struct {
 
 // NewLive returns an empty registry of live games whose arenas are h's
 // (nil: none).
-func NewLive(h *Hub, cfg LiveConfig) (*Live, error) {
+func NewLive(h *hub.Hub, cfg LiveConfig) (*Live, error) {
 	if cfg.PerGame == 0 {
 		cfg.PerGame = DefaultWatchersPerGame
 	}
@@ -58,10 +59,10 @@ func NewLive(h *Hub, cfg LiveConfig) (*Live, error) {
 		cfg.Total = DefaultWatchers
 	}
 	if cfg.PerGame < 0 || cfg.Total < 0 {
-		return nil, fmt.Errorf("hub: watcher bounds %d a game, %d in all: want 0 or more", cfg.PerGame, cfg.Total)
+		return nil, fmt.Errorf("play: watcher bounds %d a game, %d in all: want 0 or more", cfg.PerGame, cfg.Total)
 	}
 	if cfg.Unique == nil {
-		cfg.Unique = UniqueName
+		cfg.Unique = hub.UniqueName
 	}
 	return &Live{hub: h, cfg: cfg, solos: make(map[string]*Solo)}, nil
 }
@@ -144,7 +145,7 @@ func (s *Solo) Remove() {
 // Watcher is one watcher's hold on a live game: exactly one of Arena and
 // Solo is set. Stop gives it up.
 type Watcher struct {
-	Arena *Arena
+	Arena *hub.Arena
 	Solo  *Solo
 	live  *Live
 	once  sync.Once
@@ -155,7 +156,7 @@ type Watcher struct {
 // when there is none (a hidden solo game is none), and ErrWatchersFull when
 // the game or the server has as many watchers as allowed.
 func (l *Live) Watch(name string) (*Watcher, error) {
-	var a *Arena
+	var a *hub.Arena
 	if l.hub != nil {
 		a = l.hub.Arena(name)
 	}
@@ -169,7 +170,7 @@ func (l *Live) Watch(name string) (*Watcher, error) {
 }
 
 // watch is Watch once the arena called name, if any, is found.
-func (l *Live) watch(name string, a *Arena) (*Watcher, error) {
+func (l *Live) watch(name string, a *hub.Arena) (*Watcher, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s := l.solos[name]
@@ -190,7 +191,7 @@ func (l *Live) watch(name string, a *Arena) (*Watcher, error) {
 	}
 	l.watchers++
 	if a != nil {
-		a.watchers.Add(1)
+		a.AddWatchers(1)
 		return &Watcher{Arena: a, live: l}, nil
 	}
 	s.watchers.Add(1)
@@ -232,12 +233,12 @@ func (w *Watcher) Stop() {
 			w.Solo.watchers.Add(-1)
 			return
 		}
-		w.Arena.watchers.Add(-1)
+		w.Arena.AddWatchers(-1)
 	})
 }
 
-// Game describes a live game, for a lobby.
-type Game struct {
+// LiveGame describes a live game, for a lobby.
+type LiveGame struct {
 	Name     string // what Watch takes
 	Arena    bool   // an arena, not a solo game
 	Players  int
@@ -246,12 +247,12 @@ type Game struct {
 
 // Games lists the open arenas and the open solo games, arenas first, each
 // sorted by name.
-func (l *Live) Games() []Game {
-	var list []Game
+func (l *Live) Games() []LiveGame {
+	var list []LiveGame
 	if l.hub != nil {
 		for _, in := range l.hub.Arenas() { // by name
 			if in.Players > 0 { // an arena closing after its last player shows nothing
-				list = append(list, Game{Name: in.Name, Arena: true, Players: in.Players, Watchers: in.Watchers})
+				list = append(list, LiveGame{Name: in.Name, Arena: true, Players: in.Players, Watchers: in.Watchers})
 			}
 		}
 	}
@@ -259,11 +260,11 @@ func (l *Live) Games() []Game {
 	l.mu.Lock()
 	for _, s := range l.solos {
 		if s.Open() {
-			list = append(list, Game{Name: s.name, Players: 1, Watchers: s.Watchers()})
+			list = append(list, LiveGame{Name: s.name, Players: 1, Watchers: s.Watchers()})
 		}
 	}
 	l.mu.Unlock()
-	slices.SortFunc(list[arenas:], func(a, b Game) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(list[arenas:], func(a, b LiveGame) int { return strings.Compare(a.Name, b.Name) })
 	return list
 }
 
@@ -273,13 +274,7 @@ func (l *Live) Games() []Game {
 // since each game waits for its step meanwhile.
 func (l *Live) Worlds(fn func(w *game.World, arena bool)) {
 	if l.hub != nil {
-		l.hub.mu.Lock()
-		for _, a := range l.hub.arenas {
-			a.mu.RLock()
-			fn(a.world, true)
-			a.mu.RUnlock()
-		}
-		l.hub.mu.Unlock()
+		l.hub.Worlds(func(w *game.World) { fn(w, true) })
 	}
 	// A solo game's lock may be held around Add, which takes l.mu: the
 	// games are read once l.mu is released.

@@ -1,4 +1,4 @@
-package hub
+package play
 
 import (
 	"errors"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"poolroids/game"
+	"poolroids/game/hub"
 )
 
 // soloGame is a solo game's world as a SoloGame, with its own lock.
@@ -22,7 +23,28 @@ func (g soloGame) ReadWorld(fn func(*game.World)) {
 	fn(g.w)
 }
 
-func newLive(t *testing.T, h *Hub, cfg LiveConfig) *Live {
+// newHub opens a hub of arenas, closed when the test ends.
+func newHub(t *testing.T) *hub.Hub {
+	t.Helper()
+	h, err := hub.New(hub.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return h
+}
+
+// join seats player in the arena called arena.
+func join(t *testing.T, h *hub.Hub, arena, player string) *hub.Seat {
+	t.Helper()
+	s, err := h.Join(hub.Request{Arena: arena, Player: player})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func newLive(t *testing.T, h *hub.Hub, cfg LiveConfig) *Live {
 	t.Helper()
 	l, err := NewLive(h, cfg)
 	if err != nil {
@@ -62,8 +84,8 @@ func TestLiveConfig(t *testing.T) {
 // TestLiveNames: solo games' names are unique among solo games and open
 // arenas, and watch finds the arena first.
 func TestLiveNames(t *testing.T) {
-	h := newHub(t, Config{})
-	join(t, h, Request{Arena: "den", Player: "x"})
+	h := newHub(t)
+	join(t, h, "den", "x")
 	l := newLive(t, h, LiveConfig{})
 	a, b, c := addSolo(t, l, "ann", true), addSolo(t, l, "ann", true), addSolo(t, l, "den", true)
 	if a.Name() != "ann" || b.Name() != "ann-2" || c.Name() != "den-2" {
@@ -119,7 +141,7 @@ func TestLiveHidden(t *testing.T) {
 	}
 	ann.SetOpen(true)
 	w := watch(t, l, "ann")
-	if g := l.Games(); !slices.Equal(g, []Game{{Name: "ann", Players: 1, Watchers: 1}}) {
+	if g := l.Games(); !slices.Equal(g, []LiveGame{{Name: "ann", Players: 1, Watchers: 1}}) {
 		t.Errorf("games %+v", g)
 	}
 	ann.Remove()
@@ -137,15 +159,15 @@ func TestLiveHidden(t *testing.T) {
 // TestLiveArenas: arenas are listed first with their players and
 // watchers, while they have players.
 func TestLiveArenas(t *testing.T) {
-	h := newHub(t, Config{})
-	join(t, h, Request{Arena: "zoo", Player: "a"})
-	join(t, h, Request{Arena: "zoo", Player: "b"})
-	c := join(t, h, Request{Arena: "den", Player: "c"})
+	h := newHub(t)
+	join(t, h, "zoo", "a")
+	join(t, h, "zoo", "b")
+	c := join(t, h, "den", "c")
 	l := newLive(t, h, LiveConfig{})
 	addSolo(t, l, "ann", true)
 	w := watch(t, l, "zoo")
 	watch(t, l, "zoo")
-	want := []Game{
+	want := []LiveGame{
 		{Name: "den", Arena: true, Players: 1},
 		{Name: "zoo", Arena: true, Players: 2, Watchers: 2},
 		{Name: "ann", Players: 1},
@@ -166,7 +188,7 @@ func TestLiveArenas(t *testing.T) {
 	// An arena whose last player left has nothing to show while it
 	// lingers: not listed.
 	c.Leave()
-	want = []Game{{Name: "zoo", Arena: true, Players: 2, Watchers: 1}, {Name: "ann", Players: 1}}
+	want = []LiveGame{{Name: "zoo", Arena: true, Players: 2, Watchers: 1}, {Name: "ann", Players: 1}}
 	if g := l.Games(); !slices.Equal(g, want) {
 		t.Errorf("games after den's last player left\n%+v, want\n%+v", g, want)
 	}
