@@ -344,7 +344,7 @@ func (r *running) text() (s string) {
 
 // locked runs f with the world under its game's lock: it does not step
 // meanwhile.
-func (r *running) locked(f func(w *game.World)) { r.s.game.ReadWorld(f) }
+func (r *running) locked(f func(w *game.World)) { r.s.game.View(func(v play.View) { f(v.World) }) }
 
 func (r *running) key(k tcell.Key, ch rune) { r.scr.InjectKey(k, ch, tcell.ModNone) }
 

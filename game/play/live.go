@@ -10,6 +10,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/match"
 )
 
 // Default watcher bounds of a [Live] whose LiveConfig leaves them 0.
@@ -67,22 +68,17 @@ func NewLive(h *hub.Hub, cfg LiveConfig) (*Live, error) {
 	return &Live{hub: h, cfg: cfg, solos: make(map[string]*Solo)}, nil
 }
 
-// SoloGame is a solo game as the registry's readers see it: metrics sum
-// its pools, watchers draw it. The game owns its lock and steps under it;
-// the registry never holds it.
-type SoloGame interface {
-	// ReadWorld calls fn with the game's world under the game's own read
-	// lock: its step waits meanwhile, so fn only copies what it needs.
-	ReadWorld(fn func(w *game.World))
-}
-
-// Solo is a solo game registered with [Live.Add]. Its front end steps it;
-// watchers read it through [Solo.Game], and draw at their own pace.
+// Solo is a solo [Game] registered with [Live.Add]. Its front end steps
+// it; watchers read its View through their [Watcher], and draw at their
+// own pace.
 type Solo struct {
 	live *Live
 	name string
-	game SoloGame
-	done chan struct{} // closed by Remove
+	game *Game
+	// done is closed while the game is hidden, and once it is removed:
+	// its watchers leave. Opened again, it has a new one. Guarded by
+	// live.mu.
+	done chan struct{}
 
 	open     atomic.Bool
 	watchers atomic.Int32
@@ -91,8 +87,8 @@ type Solo struct {
 // Add registers the solo game g under a name made from name, unique among
 // the solo games and the open arenas. open says whether it may be watched
 // (see [Solo.SetOpen]). The game's lock may be held meanwhile: the
-// registry takes it only through g, and never under its own.
-func (l *Live) Add(name string, g SoloGame, open bool) *Solo {
+// registry takes it only through g's View, and never under its own.
+func (l *Live) Add(name string, g *Game, open bool) *Solo {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	name = l.cfg.Unique(name, func(n string) bool {
@@ -100,6 +96,9 @@ func (l *Live) Add(name string, g SoloGame, open bool) *Solo {
 	})
 	s := &Solo{live: l, name: name, game: g, done: make(chan struct{})}
 	s.open.Store(open)
+	if !open {
+		close(s.done)
+	}
 	l.solos[name] = s
 	return s
 }
@@ -115,20 +114,29 @@ func (l *Live) Solo(name string) *Solo {
 func (s *Solo) Name() string { return s.name }
 
 // Game returns the game given to Add.
-func (s *Solo) Game() SoloGame { return s.game }
+func (s *Solo) Game() *Game { return s.game }
 
 // SetOpen opens the game to watchers (listed, and watch NAME finds it) or
-// hides it; its watchers see Open turn false and leave.
-func (s *Solo) SetOpen(open bool) { s.open.Store(open) }
+// hides it; its watchers see Done, and Open false, and leave.
+func (s *Solo) SetOpen(open bool) {
+	l := s.live
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if s.open.Swap(open) == open || l.solos[s.name] != s {
+		return
+	}
+	if open {
+		s.done = make(chan struct{})
+	} else {
+		close(s.done)
+	}
+}
 
 // Open reports whether the game may be watched.
 func (s *Solo) Open() bool { return s.open.Load() }
 
 // Watchers returns how many watch the game. It costs an atomic load.
 func (s *Solo) Watchers() int { return int(s.watchers.Load()) }
-
-// Done is closed when the game is removed: its player left.
-func (s *Solo) Done() <-chan struct{} { return s.done }
 
 // Remove takes the game off the registry; its watchers see Done. Removing
 // twice does nothing.
@@ -138,16 +146,20 @@ func (s *Solo) Remove() {
 	defer l.mu.Unlock()
 	if l.solos[s.name] == s {
 		delete(l.solos, s.name)
-		close(s.done)
+		if s.open.Load() { // a hidden game's is closed already
+			close(s.done)
+		}
 	}
 }
 
-// Watcher is one watcher's hold on a live game: exactly one of Arena and
-// Solo is set. Stop gives it up.
+// Watcher is one watcher's hold on a live game, and the watcher's own
+// Game: read-only, it shows the watched game's [Watcher.View]. Exactly
+// one of Arena and Solo is set. Stop gives it up.
 type Watcher struct {
 	Arena *hub.Arena
 	Solo  *Solo
 	live  *Live
+	done  <-chan struct{} // a solo game's, as it was when watched
 	once  sync.Once
 }
 
@@ -195,7 +207,7 @@ func (l *Live) watch(name string, a *hub.Arena) (*Watcher, error) {
 		return &Watcher{Arena: a, live: l}, nil
 	}
 	s.watchers.Add(1)
-	return &Watcher{Solo: s, live: l}, nil
+	return &Watcher{Solo: s, live: l, done: s.done}, nil
 }
 
 // Name returns the watched game's name.
@@ -206,12 +218,28 @@ func (w *Watcher) Name() string {
 	return w.Solo.Name()
 }
 
-// Done is closed when the watched game has ended.
+// Done is closed when the watched game is gone: the arena closed, the
+// solo game's player left or hid it.
 func (w *Watcher) Done() <-chan struct{} {
 	if w.Arena != nil {
 		return w.Arena.Done()
 	}
-	return w.Solo.Done()
+	return w.done
+}
+
+// View calls fn with the watched game as it stands, under its lock, as
+// [Game.View] does: a solo game's View is its player's (game-over screen
+// and high score included); an arena's shows its world in play, read
+// under the arena's read lock, and its step time. It allocates nothing.
+func (w *Watcher) View(fn func(v View)) {
+	if w.Solo != nil {
+		w.Solo.game.View(fn)
+		return
+	}
+	ar := w.Arena
+	ar.RLock()
+	defer ar.RUnlock()
+	fn(View{World: ar.World(), Phase: match.Play, Step: ar.StepTime()})
 }
 
 // Watchers returns how many watch w's game, w included.
@@ -284,9 +312,9 @@ func (l *Live) Worlds(fn func(w *game.World, arena bool)) {
 		solos = append(solos, s)
 	}
 	l.mu.Unlock()
-	solo := func(w *game.World) { fn(w, false) }
+	solo := func(v View) { fn(v.World, false) }
 	for _, s := range solos {
-		s.game.ReadWorld(solo)
+		s.game.View(solo)
 	}
 }
 

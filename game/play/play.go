@@ -23,6 +23,16 @@
 // ([NewSeat]) is stepped by its arena: its Game only follows the seat's
 // ship ([Game.Observe]) and has no Run.
 //
+// # Watching
+//
+// A [Live] lists the games that may be watched: the arenas of a hub, and
+// the solo Games their front ends register ([Live.Add]). A watcher's
+// [Watcher] is its own read-only game: its [Watcher.View] is the watched
+// Game's View, or an arena's, taken under that game's lock. Each screen,
+// the player's and every watcher's, samples the pools from the View it
+// draws at its own pace; the registry never holds a Game's lock, and a
+// Game never holds the registry's.
+//
 // # Results
 //
 // A Game owns the result of the game that ended last, however it ended
@@ -145,14 +155,6 @@ func (g *Game) View(fn func(v View)) {
 		Assisted: g.m.Assisted(), High: max(g.high, g.m.Best()),
 		Over: g.over, Step: g.meanStep,
 	})
-}
-
-// ReadWorld calls fn with the world on screen under the Game's read lock
-// (SoloGame).
-func (g *Game) ReadWorld(fn func(w *game.World)) {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	fn(g.m.World())
 }
 
 // Phase returns the screen the player is on.

@@ -95,8 +95,7 @@ func TestWaitingDoesNotStep(t *testing.T) {
 		time.Sleep(time.Second)
 		synctest.Wait()
 		close(stop)
-		var at uint64
-		g.ReadWorld(func(w *game.World) { at = w.Steps() })
+		at := view(g).World.Steps()
 		if steps.Load() != 0 || at != 0 {
 			t.Errorf("waiting, the game took %d steps (world at %d)", steps.Load(), at)
 		}

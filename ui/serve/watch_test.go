@@ -112,7 +112,8 @@ func soloOf(t *testing.T, live *gameplay.Live, name string) soloState {
 		t.Fatalf("no solo game %s", name)
 	}
 	var st soloState
-	src.Game().ReadWorld(func(w *game.World) {
+	src.Game().View(func(v gameplay.View) {
+		w := v.World
 		p := w.Player(0)
 		st = soloState{world: w, ship: p.Ship, paused: w.Paused(), bullets: string(w.Bullets().Strategy()), phase: p.Phase}
 	})

@@ -12,19 +12,17 @@ import (
 	"poolroids/pool"
 )
 
-// solo is a solo game for a play.Live, stepped by the test alone: it needs
-// no lock.
-type solo struct{ w *game.World }
-
-func (s solo) ReadWorld(fn func(*game.World)) { fn(s.w) }
-
-func newWorld(t *testing.T, s pool.Strategy) *game.World {
+// newSolo makes a solo game for a play.Live, and returns its world, which
+// the test changes by itself: it never runs the game.
+func newSolo(t *testing.T, cfg game.Config) (*play.Game, *game.World) {
 	t.Helper()
-	w, err := game.New(game.Config{Strategy: s, Bullets: 8, Debris: 8})
+	g, err := play.NewSolo(cfg, false, play.Scoring{}, play.Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w
+	var w *game.World
+	g.View(func(v play.View) { w = v.World })
+	return g, w
 }
 
 // acquire takes n bullets from w's pool.
@@ -47,9 +45,11 @@ func TestPoolsNeverGoDown(t *testing.T) {
 	}
 	m := New()
 	m.Games(live)
-	a, b := newWorld(t, pool.FreeList), newWorld(t, pool.FreeList)
-	ga := live.Add("a", solo{a}, true)
-	live.Add("b", solo{b}, false) // hidden from watchers, not from metrics
+	cfg := game.Config{Strategy: pool.FreeList, Bullets: 8, Debris: 8}
+	ga, a := newSolo(t, cfg)
+	gb, b := newSolo(t, cfg)
+	sa := live.Add("a", ga, true)
+	live.Add("b", gb, false) // hidden from watchers, not from metrics
 	check := func(step, want string) {
 		t.Helper()
 		err := testutil.GatherAndCompare(m.Registry(), strings.NewReader(want),
@@ -73,7 +73,7 @@ poolroids_pool_acquires_total{pool="debris",strategy="freelist"} 0
 poolroids_pool_in_use{pool="bullets",strategy="freelist"} 5
 poolroids_pool_in_use{pool="debris",strategy="freelist"} 0
 `)
-	ga.Remove()
+	sa.Remove()
 	if err := b.Bullets().SetStrategy(pool.Bitset); err != nil {
 		t.Fatal(err)
 	}
@@ -113,11 +113,8 @@ func TestMissesOverShare(t *testing.T) {
 	}
 	m := New()
 	m.Games(live)
-	w, err := game.New(game.Config{Seed: 1}) // the shipped set: four shots a ship
-	if err != nil {
-		t.Fatal(err)
-	}
-	live.Add("a", solo{w}, true)
+	g, w := newSolo(t, game.Config{Seed: 1}) // the shipped set: four shots a ship
+	live.Add("a", g, true)
 	for range 2 * game.TPS {
 		w.Step(game.Input{Fire: true})
 	}
