@@ -45,20 +45,26 @@ func view(g *Game) View {
 	return v
 }
 
-// play plays g's game until it ends, shooting and jumping often (which
-// scores a little and loses every ship soon), and returns how it ended.
+// play plays g's game until it ends (see playOut), and returns how it
+// ended.
 func play(t *testing.T, g *Game) Over {
 	t.Helper()
-	if !g.Start() {
-		t.Fatalf("Start from %v", g.Phase())
-	}
-	for i := 0; g.Phase() == match.Play; i++ {
-		if i > 600*game.TPS {
-			t.Fatal("no game over in 10 minutes")
-		}
-		g.Step(game.Input{Fire: i%8 == 0, Left: true, Hyperspace: i%30 == 0})
+	if !playOut(g) {
+		t.Fatalf("no game over in 10 minutes: %v", g.Phase())
 	}
 	return view(g).Over
+}
+
+// playOut starts a game and plays it, shooting and jumping often (which
+// scores a little and loses every ship soon), for at most 10 minutes of
+// game time; it reports whether the game ended. It may run on a goroutine
+// of its own.
+func playOut(g *Game) bool {
+	g.Start()
+	for i := 0; g.Phase() == match.Play && i < 600*game.TPS; i++ {
+		g.Step(game.Input{Fire: i%8 == 0, Left: true, Hyperspace: i%30 == 0})
+	}
+	return g.Phase() == match.Over
 }
 
 func none() (game.Input, bool) { return game.Input{}, true }
