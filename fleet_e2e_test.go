@@ -17,7 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"golang.org/x/crypto/ssh"
 
-	"poolroids/ui/scores/pgtest"
+	"poolroids/game/scores/pgtest"
 )
 
 // pane is a tmux session of its own on s's server, 120×40, in which one

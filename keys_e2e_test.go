@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"poolroids/game"
-	"poolroids/ui/scores"
+	"poolroids/game/scores"
 )
 
 // TestTapTurnInTmux taps ← once in a terminal without release events (a

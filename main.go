@@ -25,11 +25,11 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"poolroids/game/scores"
 	"poolroids/levels"
 	"poolroids/pool"
 	"poolroids/ui"
 	"poolroids/ui/kitty"
-	"poolroids/ui/scores"
 )
 
 func main() {

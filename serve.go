@@ -20,8 +20,9 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	gameplay "poolroids/game/play"
+	"poolroids/game/scores"
 	"poolroids/ui"
-	"poolroids/ui/scores"
 	"poolroids/ui/serve"
 	"poolroids/ui/serve/metrics"
 	"poolroids/ui/serve/route"
@@ -65,8 +66,8 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	arenaSize := fs.Int("arena-size", hub.DefaultSize, fmt.Sprintf("`N` ships in an arena (ssh -t host join NAME), 1..%d", game.MaxShips))
 	maxArenas := fs.Int("max-arenas", hub.DefaultMaxArenas, "`N` arenas open at once")
 	maxArenasPer := fs.Int("max-arenas-per-address", hub.DefaultMaxArenasPer, "`N` arenas open at once that players from one address opened")
-	watchers := fs.Int("watchers", hub.DefaultWatchers, "`N` watchers of live games at once (ssh -t host watch NAME); one more is told why")
-	watchersPerGame := fs.Int("watchers-per-game", hub.DefaultWatchersPerGame, "`N` watchers of one game at once")
+	watchers := fs.Int("watchers", gameplay.DefaultWatchers, "`N` watchers of live games at once (ssh -t host watch NAME); one more is told why")
+	watchersPerGame := fs.Int("watchers-per-game", gameplay.DefaultWatchersPerGame, "`N` watchers of one game at once")
 	watchable := fs.Bool("watchable", true, "solo games start open to watchers (a player hides theirs with o)")
 	metricsAddr := fs.String("metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics, a listener apart from the SSH port (default: none)")
 	withPprof := fs.Bool("pprof", false, "serve net/http/pprof under /debug/pprof/ on the -metrics listener")

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"poolroids/ui/scores"
-	"poolroids/ui/scores/pgtest"
+	"poolroids/game/scores"
+	"poolroids/game/scores/pgtest"
 )
 
 // TestServeScoresNotAFile checks that `serve --scores DIR` refuses to

@@ -7,7 +7,6 @@ import (
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/pool"
-	"poolroids/ui/scores"
 )
 
 // noticeFor is how long a notice (why a key did nothing) shows.
@@ -26,11 +25,9 @@ func (s *session) arenaInput() game.Input {
 }
 
 // arenaTick samples the shared pools and notices when the seat's game is
-// over, storing its score.
+// over (its Game scores it).
 func (s *session) arenaTick(now time.Duration) bool {
-	if entry, ok := s.arenaSample(now); ok {
-		s.recordLater(entry)
-	}
+	s.arenaSample(now)
 	return true
 }
 
@@ -43,17 +40,14 @@ func (s *session) seatNames(ar *hub.Arena) {
 }
 
 // arenaSample takes a sample and, when the seat's last ship is lost,
-// shows the game over and returns its high-score entry if it counts.
-func (s *session) arenaSample(now time.Duration) (scores.Entry, bool) {
+// lets the keys go: the game is over.
+func (s *session) arenaSample(now time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.sample(now)
-	res, ended := s.game.Observe()
-	if !ended {
-		return scores.Entry{}, false
+	if _, ended := s.game.Observe(); ended {
+		s.input.release()
 	}
-	s.input.release()
-	return s.gameOver(res)
 }
 
 // arenaPick asks the arena to switch the targeted pool(s) to st: only its

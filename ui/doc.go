@@ -7,12 +7,13 @@
 // the same way. The game's flow (title, play, game over, the stress
 // autopilot, what counts as a score) is package game/match's, and a solo
 // game or an arena seat is a game/play Game: it owns the lock the match
-// is changed under and, for a solo game, the goroutine that steps it. A
-// replay is a game/play Replay of the same shape (the seek, the speed,
-// the strategies held through seeks, the players' names by step). ui
-// draws what their View shows, sends them the keys' commands, and keeps
-// the screen's own state (the layout, the held keys, the notices, the
-// game-over table, the overlays' text).
+// is changed under and, for a solo game, the goroutine that steps it; it
+// also scores and saves a game that ended. A replay is a game/play Replay
+// of the same shape (the seek, the speed, the strategies held through
+// seeks, the players' names by step). ui draws what their View shows
+// (formatting a game-over result), sends them the keys' commands, and
+// keeps the screen's own state (the layout, the held keys, the notices,
+// the overlays' text).
 //
 // # Arenas
 //

@@ -15,11 +15,12 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/play"
 	"poolroids/game/replay"
+	"poolroids/game/scores"
 	"poolroids/levels"
 	"poolroids/pool"
 	"poolroids/ui"
-	"poolroids/ui/scores"
 )
 
 // The golden tests play whole sessions through the package's public API
@@ -434,7 +435,7 @@ func TestGoldenASCII(t *testing.T) {
 // TestGoldenWatchSolo: a watcher of ann's game in play.
 func TestGoldenWatchSolo(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		live, err := hub.NewLive(nil, hub.LiveConfig{})
+		live, err := play.NewLive(nil, play.LiveConfig{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -453,14 +454,14 @@ func TestGoldenWatchSolo(t *testing.T) {
 
 // arena opens the arena den of four ships on a hub closed after the test,
 // seats ann, and bob under the autopilot, and offers it to watchers.
-func arena(t *testing.T) (ann *hub.Seat, live *hub.Live) {
+func arena(t *testing.T) (ann *hub.Seat, live *play.Live) {
 	t.Helper()
 	h, err := hub.New(hub.Config{Size: 4, Game: game.Config{Seed: 7}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(h.Close)
-	if live, err = hub.NewLive(h, hub.LiveConfig{}); err != nil {
+	if live, err = play.NewLive(h, play.LiveConfig{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, name := range []string{"ann", "bob"} {

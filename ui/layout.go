@@ -10,8 +10,9 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"poolroids/game/play"
+	"poolroids/game/scores"
 	"poolroids/pool"
-	"poolroids/ui/scores"
 )
 
 // build makes the widgets: the arena on the left, the side panel right
@@ -505,28 +506,14 @@ func (s *session) inGame() bool {
 // takes over is left first, and scored as any game the player leaves.
 func (s *session) toggleStress() {
 	s.mu.Lock()
-	entry, scored := s.leave()
 	err := s.game.ToggleStress()
 	if s.seat == nil {
 		s.newGame()
 	}
 	s.mu.Unlock()
-	if scored {
-		s.record(entry)
-	}
 	if err != nil {
 		s.end(ReasonError, fmt.Errorf("ui: stress: %w", err))
 	}
-}
-
-// leave leaves the game in play, if there is one, and returns its
-// high-score entry if it counts. The caller holds the lock.
-func (s *session) leave() (scores.Entry, bool) {
-	res, left := s.game.Leave()
-	if !left {
-		return scores.Entry{}, false
-	}
-	return s.gameOver(res)
 }
 
 // press feeds a key event of a held control to the keys' state while the
@@ -602,21 +589,38 @@ func (s *session) drawTooSmall(scr tcell.Screen, w, h int) {
 	}
 }
 
+// overText is a game-over screen's text, formatted once for each change
+// of the Game's Over.
+type overText struct {
+	change uint64
+	lines  []string
+}
+
+// of returns the text of o, formatting it if o changed since the last
+// call. The caller holds the session's lock.
+func (t *overText) of(o play.Over, ascii bool) []string {
+	if o.Change != t.change || t.lines == nil {
+		t.change, t.lines = o.Change, overLines(o, ascii)
+	}
+	return t.lines
+}
+
 // overLines is the game-over screen: the score, whether it made the table
 // (or why it was not saved), the table, and what to press.
-func overLines(e scores.Entry, rank int, err error, top []scores.Entry, ascii bool) []string {
+func overLines(o play.Over, ascii bool) []string {
 	dot := utf8Glyphs.sep
 	if ascii {
 		dot = plainGlyphs.sep
 	}
+	e, top := o.Entry, o.Top
 	lines := []string{"GAME OVER", "", fmt.Sprintf("score %d%swave %d", e.Score, dot, e.Wave)}
 	switch {
-	case err != nil:
-		lines = append(lines, err.Error())
-	case rank == 1:
+	case o.Err != nil:
+		lines = append(lines, o.Err.Error())
+	case o.Rank == 1:
 		lines = append(lines, "a new high score!")
-	case rank > 0:
-		lines = append(lines, fmt.Sprintf("number %d in the high scores", rank))
+	case o.Rank > 0:
+		lines = append(lines, fmt.Sprintf("number %d in the high scores", o.Rank))
 	}
 	if len(top) > 0 {
 		lines = append(lines, "", "HIGH SCORES")

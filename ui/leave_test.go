@@ -10,7 +10,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
-	"poolroids/ui/scores"
+	"poolroids/game/scores"
 )
 
 // TestLeaveAsks: in a game q and x ask first, on the field's border; n

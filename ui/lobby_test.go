@@ -12,7 +12,7 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game/hub"
-	"poolroids/ui/scores"
+	"poolroids/game/scores"
 )
 
 // lobbyData is the lobby of the tests: three arenas (one full), two live

@@ -13,7 +13,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
-	"poolroids/ui/scores"
+	"poolroids/game/scores"
 	"poolroids/ui/vt"
 )
 

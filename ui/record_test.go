@@ -10,7 +10,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/replay"
-	"poolroids/ui/scores"
+	"poolroids/game/scores"
 )
 
 // TestHighScoreKeepsReplay: a game played to its end stores its score
@@ -36,7 +36,7 @@ func TestHighScoreKeepsReplay(t *testing.T) {
 		// The press-only hold times run on the session's clock.
 		d.s.step(time.Since(d.s.clock))
 	}
-	d.s.loops.Wait() // the score is stored on one of the session's goroutines
+	d.s.game.Close() // waits for the score, stored on a goroutine of the Game
 	top := store.Top(1)
 	if len(top) != 1 || top[0].Name != "ann" || top[0].Replay == "" {
 		t.Fatalf("the table: %+v", top)

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -15,10 +14,10 @@ import (
 	"poolroids/game/hub"
 	"poolroids/game/match"
 	"poolroids/game/play"
+	"poolroids/game/scores"
 	"poolroids/levels"
 	"poolroids/pool"
 	"poolroids/ui/kitty"
-	"poolroids/ui/scores"
 	"poolroids/ui/vt"
 )
 
@@ -42,11 +41,11 @@ type Options struct {
 	// Seed, Strategy, Bullets, Debris and Stress are then the arena's
 	// business). The caller gives the seat up after Run.
 	Arena *hub.Seat
-	// Live, if set, offers a solo game to watchers (see [hub.Live]) for
+	// Live, if set, offers a solo game to watchers (see [play.Live]) for
 	// as long as it runs, under a name made from Name ("": Player); the
 	// player hides or opens it with o. In an arena it counts the arena's
 	// watchers.
-	Live   *hub.Live
+	Live   *play.Live
 	Name   string
 	Hidden bool // a solo game starts hidden from watchers
 	// Watching, if set, is told true when a [Watch] starts and false when
@@ -159,8 +158,8 @@ type session struct {
 	// under the arena's read lock (taken after mu, never before), and
 	// changed only through the seat.
 	seat   *hub.Seat
-	solo   *hub.Solo             // the game offered to watchers; set by startLoops
-	watch  *hub.Watcher          // the game the session watches, read-only (see Watch)
+	solo   *play.Solo            // the game offered to watchers; set by startLoops
+	watch  *play.Watcher         // the game the session watches, read-only (see Watch)
 	whose  string                // whose game the watcher watches, for the header
 	names  [game.MaxShips]string // the arena's players by slot, as last painted; the loop's goroutine only
 	listed [2]pool.Strategy      // the strategies the list shows; the loop's goroutine only
@@ -177,9 +176,7 @@ type session struct {
 	ask      rune // the key (q or x) whose question shows on the border until askAt + confirmFor; 0: none
 	askAt    time.Duration
 	target   target
-	high     int // best score in the table
-	over     []string
-	replay   []byte // the ended game's recording, for record
+	over     overText // the game-over screen's text
 	view     view
 
 	ctx        context.Context
@@ -198,16 +195,16 @@ func newSession(screen tcell.Screen, opts Options) (*session, error) {
 	}
 	var s *session
 	var g *play.Game
+	sc := play.Scoring{Player: opts.Player, Scores: opts.Scores}
 	if opts.Arena != nil {
-		g = play.NewSeat(opts.Arena)
+		g = play.NewSeat(opts.Arena, sc)
 	} else {
 		var err error
 		g, err = play.NewSolo(game.Config{
 			Levels: opts.Levels, Seed: opts.Seed, Strategy: opts.Strategy,
 			Bullets: opts.Bullets, Debris: opts.Debris,
-		}, opts.Stress, opts.Player, play.Hooks{
+		}, opts.Stress, sc, play.Hooks{
 			Input:   func() (game.Input, bool) { return s.stepInput(time.Since(s.clock)) },
-			Ended:   func(res match.Result) { s.ended(res) },
 			Stepped: func(steps uint64) { s.stepped(steps) },
 		})
 		if err != nil {
@@ -255,11 +252,6 @@ func newSessionOf(screen tcell.Screen, opts Options, world *game.World, g *play.
 		supervised: make(chan struct{}),
 		quit:       make(chan struct{}),
 	}
-	if opts.Scores != nil {
-		if top := opts.Scores.Top(1); len(top) > 0 {
-			s.high = top[0].Score
-		}
-	}
 	s.screen = &appScreen{Screen: screen, failed: s.inputFailed, epoch: 1}
 	s.build()
 	s.loop = newLoop(s.screen, opts.FPS, s.frame)
@@ -288,12 +280,7 @@ func (s *session) run(ctx context.Context) (Result, error) {
 	}
 	// However the player left (q, Ctrl-C, a closed connection), the game
 	// in play goes on the score table if it counts.
-	s.mu.Lock()
-	entry, scored := s.leave()
-	s.mu.Unlock()
-	if scored {
-		s.record(entry)
-	}
+	s.game.Close()
 	return Result{Score: s.game.Best(), Reason: s.reason}, s.err
 }
 
@@ -414,37 +401,6 @@ func (s *session) every(d time.Duration, f func() bool) {
 // tick takes one step of a solo game as a test steps it.
 func (s *session) tick() { s.step(time.Since(s.clock)) }
 
-// recordLater records entry on a goroutine of the session's loops: a save
-// may wait on a disk's lock or a database's retries, and the game steps on
-// meanwhile. The session's end waits for it.
-func (s *session) recordLater(entry scores.Entry) {
-	s.loops.Add(1)
-	go func() {
-		defer s.loops.Done()
-		defer s.guard()
-		s.record(entry)
-	}()
-}
-
-// record stores a finished game's score, with its replay, and shows its
-// rank. The caller holds no lock.
-func (s *session) record(entry scores.Entry) {
-	s.mu.Lock()
-	replay := s.replay
-	s.replay = nil
-	s.mu.Unlock()
-	rank, err := s.opts.Scores.AddReplay(entry, replay)
-	top := s.opts.Scores.Top(8)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.game.Phase() == modeOver {
-		s.over = overLines(entry, rank, err, top, s.ascii)
-	}
-	if len(top) > 0 {
-		s.high = max(s.high, top[0].Score)
-	}
-}
-
 // step steps a solo game once with the keys at now, as its Run does on
 // the real clock (play.Hooks): tests step with it on their own.
 func (s *session) step(now time.Duration) {
@@ -459,17 +415,6 @@ func (s *session) stepInput(now time.Duration) (game.Input, bool) {
 	return s.input.input(now, s.inGame())
 }
 
-// ended shows the game-over screen of a solo game that ended in a step,
-// and stores its score if it counts (play.Hooks.Ended).
-func (s *session) ended(res match.Result) {
-	s.mu.Lock()
-	entry, scored := s.gameOver(res)
-	s.mu.Unlock()
-	if scored {
-		s.recordLater(entry)
-	}
-}
-
 // stepped samples the pools every sampleEvery steps (play.Hooks.Stepped).
 func (s *session) stepped(steps uint64) {
 	if steps%sampleEvery == 0 {
@@ -479,33 +424,13 @@ func (s *session) stepped(steps uint64) {
 	}
 }
 
-// gameOver shows the game-over screen of res and returns its high-score
-// entry, if it counts. The caller holds the lock.
-func (s *session) gameOver(res match.Result) (scores.Entry, bool) {
-	e := scores.Entry{Score: res.Score, Wave: res.Wave}
-	if !res.Counts {
-		s.over = overLines(e, 0, errAssisted, nil, s.ascii)
-		return scores.Entry{}, false
-	}
-	e.Name, e.Strategy, e.When = s.opts.Player, res.Strategy, time.Now()
-	if s.seat != nil {
-		e.Arena = s.seat.Arena().Name()
-	}
-	s.over = overLines(e, 0, nil, nil, s.ascii)
-	s.replay = res.Replay
-	return e, s.opts.Scores != nil && e.Score > 0
-}
-
-var errAssisted = errors.New("autopilot game: score not recorded")
-
 // newGame shows what the match started (a new game, the title, a stress
-// game in a world of its own) from a clean slate: no game-over screen, no
-// key held, the pools' figures from zero. The caller holds the lock.
+// game in a world of its own) from a clean slate: no key held, the pools'
+// figures from zero. The caller holds the lock.
 func (s *session) newGame() {
 	if s.seat == nil { // an arena's world is for good, and read without the lock
 		s.game.View(func(v play.View) { s.world = v.World })
 	}
-	s.over = nil
 	s.input.release()
 	s.view.pools[bulletsPool] = poolView{}
 	s.view.pools[debrisPool] = poolView{}
@@ -514,24 +439,26 @@ func (s *session) newGame() {
 // sample records the pools' statistics for the panel. The caller holds the
 // lock (or has the session to itself).
 func (s *session) sample(now time.Duration) {
-	s.readWorld(func(w *game.World) {
-		s.view.pools[bulletsPool].sample(w.BulletStats(), now)
-		s.view.pools[debrisPool].sample(w.Debris().Stats(), now)
-		if s.seat != nil {
-			s.view.step = s.seat.Arena().StepTime()
-		}
-	})
 	switch {
 	case s.seat != nil:
+		ar := s.seat.Arena()
+		ar.RLock()
+		s.samplePools(ar.World(), ar.StepTime(), now)
+		ar.RUnlock()
 	case s.game != nil:
-		if d, ok := s.game.StepTime(); ok {
-			s.view.step = d
-		}
+		s.game.View(func(v play.View) { s.samplePools(s.world, v.Step, now) })
 	case s.playback != nil:
-		if d, ok := s.playback.g.StepTime(); ok {
-			s.view.step = d
-		}
+		s.playback.g.View(func(v play.ReplayView) { s.samplePools(v.World, v.StepTime, now) })
 	}
+	s.view.gen++
+}
+
+// samplePools records w's pools and the mean step time for the panel,
+// read under the lock w steps under. The caller holds the session's lock.
+func (s *session) samplePools(w *game.World, step time.Duration, now time.Duration) {
+	s.view.pools[bulletsPool].sample(w.BulletStats(), now)
+	s.view.pools[debrisPool].sample(w.Debris().Stats(), now)
+	s.view.step = step
 	s.view.gen++
 }
 
@@ -599,24 +526,27 @@ func (s *session) paintSolo(a *arena) {
 }
 
 // soloHUD paints a solo game's world on a and returns its header, under
-// the game's lock. The caller holds the session's lock, for reading at
-// least.
+// the game's lock. The caller holds the session's lock.
 func (s *session) soloHUD(a *arena) hud {
 	var h hud
-	s.game.View(func(v play.View) {
-		w := s.world // the game's, or a test's
-		a.paintWorld(w)
-		h = hud{
-			level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),
-			high: max(s.high, v.Best), mode: v.Phase, paused: w.Paused(), stress: v.Stress,
-			over: s.over,
-		}
-		if v.Phase == modePlay && !v.Assisted {
-			h.high = max(h.high, w.Score())
-		}
-	})
+	s.game.View(func(v play.View) { h = s.viewHUD(v, s.world, a) }) // the game's world, or a test's
 	if s.solo != nil {
 		h.watching, h.hidden = s.solo.Watchers(), !s.solo.Open()
+	}
+	return h
+}
+
+// viewHUD paints w, the world of a solo game's View v, on a and returns
+// its header. The caller holds the session's lock.
+func (s *session) viewHUD(v play.View, w *game.World, a *arena) hud {
+	a.paintWorld(w)
+	h := hud{
+		level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),
+		high: v.High, mode: v.Phase, paused: w.Paused(), stress: v.Stress,
+		over: s.over.of(v.Over, s.ascii),
+	}
+	if v.Phase == modePlay && !v.Assisted {
+		h.high = max(h.high, w.Score())
 	}
 	return h
 }
@@ -630,7 +560,7 @@ func (s *session) paintArena(a *arena) {
 	var h hud
 	var counts bool
 	s.game.View(func(v play.View) {
-		h = hud{high: max(s.high, v.Best), mode: v.Phase, stress: v.Stress, over: s.over}
+		h = hud{high: v.High, mode: v.Phase, stress: v.Stress, over: s.over.of(v.Over, s.ascii)}
 		counts = h.mode == modePlay && !v.Assisted
 	})
 	s.mu.Unlock()

@@ -24,9 +24,10 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/play"
+	"poolroids/game/scores"
 	"poolroids/levels"
 	"poolroids/pool"
-	"poolroids/ui/scores"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -356,7 +357,7 @@ func (r *running) text() (s string) {
 
 // locked runs f with the world under its game's lock: it does not step
 // meanwhile.
-func (r *running) locked(f func(w *game.World)) { r.s.game.ReadWorld(f) }
+func (r *running) locked(f func(w *game.World)) { r.s.game.View(func(v play.View) { f(v.World) }) }
 
 func (r *running) key(k tcell.Key, ch rune) { r.scr.InjectKey(k, ch, tcell.ModNone) }
 
@@ -1393,7 +1394,7 @@ func TestOverTableAligned(t *testing.T) {
 		{Name: "bob", Score: 30, Wave: 2, Arena: "quakepit"},
 		{Name: "Wolfgang_Amadeus", Score: 20, Wave: 1, Arena: "den"},
 	}
-	lines := overLines(top[0], 1, nil, top, false)
+	lines := overLines(play.Over{Entry: top[0], Rank: 1, Top: top}, false)
 	var rows []string
 	for i, l := range lines {
 		if l == "HIGH SCORES" {

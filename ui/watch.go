@@ -7,8 +7,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
-	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/play"
 	"poolroids/pool"
 )
 
@@ -24,7 +24,7 @@ const ReasonGone = "gone"
 // watcher quits, ctx is done, or the game ends (ReasonGone), and stops w
 // then. Of opts, only FPS, ASCII and Keys count. screen is taken as by
 // [Run].
-func Watch(ctx context.Context, screen tcell.Screen, w *hub.Watcher, opts Options) (Result, error) {
+func Watch(ctx context.Context, screen tcell.Screen, w *play.Watcher, opts Options) (Result, error) {
 	defer w.Stop()
 	if opts.Watching != nil {
 		opts.Watching(true)
@@ -41,7 +41,7 @@ func Watch(ctx context.Context, screen tcell.Screen, w *hub.Watcher, opts Option
 
 // watchOf makes s the watcher of w: its world, its players box (an
 // arena's), whose game it is for the header.
-func (s *session) watchOf(w *hub.Watcher) {
+func (s *session) watchOf(w *play.Watcher) {
 	s.watch = w
 	s.whose = w.Name() + "'s game"
 	if w.Arena != nil { // its size is for good: read without the lock; the first frame lays it out
@@ -63,7 +63,7 @@ func (s *session) sharedArena() *hub.Arena {
 }
 
 // Gone tells a watcher why a Watch of w ended with ReasonGone.
-func Gone(w *hub.Watcher) string {
+func Gone(w *play.Watcher) string {
 	switch {
 	case w.Arena != nil:
 		return "the arena " + w.Name() + " closed"
@@ -73,57 +73,30 @@ func Gone(w *hub.Watcher) string {
 	return w.Name() + " left: the game is over"
 }
 
-// watchTick copies the watched game's pool figures for the panel, and
-// ends the session when a solo game is hidden.
+// watchTick samples the watched game's pools for the panel.
 func (s *session) watchTick(now time.Duration) bool {
-	if !s.watchSample(now) {
-		s.end(ReasonGone, nil)
-		return false
-	}
+	s.watchSample(now)
 	return true
 }
 
-// watchSample takes the panel's figures from the watched game: a solo
-// game's as its player's panel shows them, an arena's sampled here. It
-// reports false when a solo game was hidden.
-func (s *session) watchSample(now time.Duration) bool {
-	w := s.watch
-	if src := w.Solo; src != nil {
-		if !src.Open() {
-			return false
-		}
-		o := soloSession(src)
-		o.mu.RLock()
-		v := o.view
-		o.mu.RUnlock()
-		s.mu.Lock()
-		s.view = v
-		s.mu.Unlock()
-		return true
-	}
-	ar := w.Arena
-	ar.RLock()
-	b, d, step := ar.World().Bullets().Stats(), ar.World().Debris().Stats(), ar.StepTime()
-	ar.RUnlock()
+// watchSample samples the pools of the watched game's View, as its
+// players' screens sample theirs, at the watcher's own pace.
+func (s *session) watchSample(now time.Duration) {
 	s.mu.Lock()
-	s.view.pools[bulletsPool].sample(b, now)
-	s.view.pools[debrisPool].sample(d, now)
-	s.view.step = step
-	s.view.gen++
-	s.mu.Unlock()
-	return true
+	defer s.mu.Unlock()
+	s.watch.View(func(v play.View) { s.samplePools(v.World, v.Step, now) })
 }
 
 // paintWatch is paint for a watcher: the watched game's world and header,
-// copied under its read lock.
+// copied under its lock.
 func (s *session) paintWatch(a *arena) {
 	w := s.watch
-	if src := w.Solo; src != nil {
-		o := soloSession(src)
-		o.mu.RLock()
-		h := o.soloHUD(a)
-		o.mu.RUnlock()
-		h.whose = s.whose
+	if w.Solo != nil {
+		s.mu.Lock()
+		var h hud
+		w.View(func(v play.View) { h = s.viewHUD(v, v.World, a) })
+		s.mu.Unlock()
+		h.whose, h.watching = s.whose, w.Watchers()
 		a.hud = h
 		return
 	}
@@ -141,24 +114,9 @@ func (s *session) paintWatch(a *arena) {
 // watchedStrategies returns the watched game's strategies, read under its
 // lock.
 func (s *session) watchedStrategies() (bullets, debris pool.Strategy) {
-	w := s.watch
-	if src := w.Solo; src != nil {
-		return soloSession(src).strategies()
-	}
-	w.Arena.RLock()
-	defer w.Arena.RUnlock()
-	wd := w.Arena.World()
-	return wd.Bullets().Strategy(), wd.Debris().Strategy()
+	s.watch.View(func(v play.View) { bullets, debris = v.World.Bullets().Strategy(), v.World.Debris().Strategy() })
+	return bullets, debris
 }
-
-// ReadWorld calls fn with the solo game's world under the game's read
-// lock, as metrics read it (hub.SoloGame).
-func (s *session) ReadWorld(fn func(*game.World)) { s.game.ReadWorld(fn) }
-
-// soloSession is the session of the solo game src, which offer registered:
-// a watcher reads what it draws (the panel's view, the header) under that
-// session's read lock, held only while copying.
-func soloSession(src *hub.Solo) *session { return src.Game().(*session) }
 
 // keys is the session's key handler: a watcher's keys play nothing, a
 // replay's watcher's drive the replay.
@@ -230,7 +188,7 @@ func (s *session) offer() {
 	}
 	s.mu.Lock() // a watcher may read s.solo as soon as Add has listed it
 	defer s.mu.Unlock()
-	s.solo = s.opts.Live.Add(hub.FitName(name), s, !s.opts.Hidden)
+	s.solo = s.opts.Live.Add(hub.FitName(name), s.game, !s.opts.Hidden)
 }
 
 // toggleOpen opens the solo game to watchers or hides it (o); its

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -8,12 +9,15 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/play"
+	"poolroids/game/scores"
 )
 
 // watcherOf is a session watching w, drawn on a simulation screen of
 // w×h cells as Watch sets it up, without its goroutines.
-func watcherOf(t testing.TB, hw *hub.Watcher, w, h int) (*session, tcell.SimulationScreen) {
+func watcherOf(t testing.TB, hw *play.Watcher, w, h int) (*session, tcell.SimulationScreen) {
 	t.Helper()
 	scr := newSim(t, "UTF-8", w, h)
 	s, err := newSession(scr, Options{})
@@ -31,7 +35,7 @@ func watcherOf(t testing.TB, hw *hub.Watcher, w, h int) (*session, tcell.Simulat
 // and panel, the player's header counts the watcher, the watcher's keys
 // change nothing in the game, and neither frame allocates.
 func TestWatchSoloDraw(t *testing.T) {
-	live, err := hub.NewLive(nil, hub.LiveConfig{})
+	live, err := play.NewLive(nil, play.LiveConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +98,9 @@ func TestWatchSoloDraw(t *testing.T) {
 	if d.s.solo.Open() || !strings.Contains(d.text(), "hidden") {
 		t.Errorf("o did not hide the game:\n%s", d.text())
 	}
-	if ws.watchSample(time.Second) {
+	select {
+	case <-hw.Done():
+	default:
 		t.Error("the watcher of a hidden game watches on")
 	}
 	if g := live.Games(); len(g) != 0 {
@@ -105,6 +111,41 @@ func TestWatchSoloDraw(t *testing.T) {
 	case <-ws.quit:
 	default:
 		t.Error("q did not end the watch")
+	}
+}
+
+// TestWatchSoloGameOver: a watcher's game-over screen is the watched
+// Game's result, with its rank once saved, formatted by the watcher.
+func TestWatchSoloGameOver(t *testing.T) {
+	store, err := scores.Open(filepath.Join(t.TempDir(), "scores.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	live, err := play.NewLive(nil, play.LiveConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 7, Scores: store, Player: "ann", Live: live})
+	d.s.offer()
+	t.Cleanup(d.s.solo.Remove)
+	hw, err := live.Watch("ann")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hw.Stop)
+	ws, scr := watcherOf(t, hw, 100, 30)
+	d.key(tcell.KeyEnter, 0)
+	for i := 0; d.s.game.Phase() == modePlay; i++ {
+		if i > 600*game.TPS {
+			t.Fatalf("step %d: no game over", i)
+		}
+		d.s.game.Step(game.Input{Fire: i%8 == 0, Left: true, Hyperspace: i%30 == 0})
+	}
+	d.s.game.Close() // waits for the save
+	ws.root.Draw(scr)
+	scr.Show()
+	if text := screenText(scr); !strings.Contains(text, "GAME OVER") || !strings.Contains(text, "a new high score!") || !strings.Contains(text, "HIGH SCORES") {
+		t.Errorf("the watcher's screen lacks ann's game over:\n%s", text)
 	}
 }
 
@@ -126,7 +167,7 @@ func testWatchArenaDraw(t *testing.T) {
 		seat.SetAutopilot(true)
 		t.Cleanup(seat.Leave)
 	}
-	live, err := hub.NewLive(h, hub.LiveConfig{})
+	live, err := play.NewLive(h, play.LiveConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +213,7 @@ func testWatchArenaDraw(t *testing.T) {
 // player and for a watcher: a watcher must cost the game no more than its
 // player's own frames do.
 func BenchmarkWatchPaint(b *testing.B) {
-	live, err := hub.NewLive(nil, hub.LiveConfig{})
+	live, err := play.NewLive(nil, play.LiveConfig{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -27,7 +27,7 @@ type Arena struct {
 	stop  chan struct{} // closed by Close
 	done  chan struct{} // closed when the arena's goroutine has ended
 
-	watchers atomic.Int32 // counted by a Live, under its lock
+	watchers atomic.Int32 // counted by a registry of live games (AddWatchers)
 
 	mu       sync.RWMutex // guards what follows; a step holds it for writing
 	table    Table
@@ -184,8 +184,12 @@ func (a *Arena) step() (empty uint64, alone bool) {
 	return 0, false
 }
 
-// Watchers returns how many watch the arena through a [Live].
+// Watchers returns how many watch the arena (see [Arena.AddWatchers]).
 func (a *Arena) Watchers() int { return int(a.watchers.Load()) }
+
+// AddWatchers counts n more watchers of the arena (fewer, for n < 0): a
+// registry of live games (play.Live) counts them as they come and go.
+func (a *Arena) AddWatchers(n int) { a.watchers.Add(int32(n)) }
 
 // Name returns the arena's name.
 func (a *Arena) Name() string { return a.name }

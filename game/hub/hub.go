@@ -10,11 +10,10 @@
 // nobody but its creator ever sat in it), or when the hub is closed. How
 // many arenas may be open is bounded, in all and per owner (an address). It is recorded from its opening ([Arena.Recording]).
 //
-// A [Live] lists the games that may be watched: the arenas, and the solo
-// games front ends register as a [SoloGame], which keeps its own lock
-// (the registry reads it through [SoloGame.ReadWorld], never holding a
-// lock of the front end's). Arenas and watched games go by names of one
-// rule, [ParseName].
+// The registry of the games that may be watched, the arenas and the solo
+// games, is package game/play's (play.Live): it counts an arena's
+// watchers ([Arena.AddWatchers]). Arenas and watched games go by names of
+// one rule, [ParseName].
 package hub
 
 import (
@@ -242,7 +241,7 @@ type Info struct {
 	Mode     game.Mode
 	Players  int // seats taken
 	Size     int // seats in all
-	Watchers int // watching through a Live
+	Watchers int // watching (see Arena.AddWatchers)
 }
 
 // Arenas lists the open arenas by name, so that a lobby's list keeps its
@@ -258,6 +257,19 @@ func (h *Hub) Arenas() []Info {
 	}
 	slices.SortFunc(list, func(a, b Info) int { return strings.Compare(a.Name, b.Name) })
 	return list
+}
+
+// Worlds calls fn with the world of every open arena, each under its
+// read lock: for metrics, which sum the arenas' pools. fn must be quick,
+// since each arena waits for its step meanwhile.
+func (h *Hub) Worlds(fn func(w *game.World)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	for _, a := range h.arenas {
+		a.mu.RLock()
+		fn(a.world)
+		a.mu.RUnlock()
+	}
 }
 
 // ArenaOf returns the name of the arena where a player called player (in

@@ -11,8 +11,9 @@
 //	keys ─ commands ───────────────▶ mu ─ Start, Leave, … ───▶ the flow
 //	frame ─ View(fn) ──────────────▶ mu.RLock ─ fn(View) ──▶ world, phase
 //	                  ◀─ Hooks.Input    Run: steps at game.TPS
-//	                  ◀─ Hooks.Ended    a game that ended, to score
 //	                  ◀─ Hooks.Stepped  the pools to sample
+//	                                    a game that ended ─▶ View.Over,
+//	                                    saved (scores.Store) off the step
 //
 // The hooks are called without the Game's lock, so a front end may take
 // its own lock in them and call the Game from under it: the lock order is
@@ -29,6 +30,24 @@
 // front end shows. A seek plays on that goroutine in strides a tick, so a
 // long one holds no frame up; [ReplayHooks.Played] tells the front end
 // what the ticks changed, so it samples the pools.
+//
+// # Watching
+//
+// A [Live] lists the games that may be watched: the arenas of a hub, and
+// the solo Games their front ends register ([Live.Add]). A watcher's
+// [Watcher] is its own read-only game: its [Watcher.View] is the watched
+// Game's View, or an arena's, taken under that game's lock. Each screen,
+// the player's and every watcher's, samples the pools from the View it
+// draws at its own pace; the registry never holds a Game's lock, and a
+// Game never holds the registry's.
+//
+// # Results
+//
+// A Game owns the result of the game that ended last, however it ended
+// (lost, left, handed to the stress autopilot): its [Over] shows in the
+// View, and a game that counts is saved to the Game's [scores.Store] on a
+// goroutine of its own, since a save may wait on a disk's lock or a
+// database's retries while the game steps on. [Game.Close] waits for it.
 package play
 
 import (
@@ -38,12 +57,17 @@ import (
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/match"
+	"poolroids/game/scores"
 	"poolroids/pool"
 )
 
 // maxCatchUp is how many steps a late tick may take at once to keep game
 // time.
 const maxCatchUp = 5
+
+// StepSample is how many steps [View.Step] is the mean of: a quarter of a
+// second's.
+const StepSample = game.TPS / 4
 
 // Hooks is how a solo Game asks its front end for what it does not own.
 // They run on the goroutine that steps (Run's) without the Game's lock.
@@ -52,10 +76,15 @@ type Hooks struct {
 	// (the screen is too small, the key help is up): the world then
 	// does not step.
 	Input func() (game.Input, bool)
-	// Ended is told of a game that ended in a step, counted or not.
-	Ended func(match.Result)
 	// Stepped, if set, is told after each step how many were taken.
 	Stepped func(steps uint64)
+}
+
+// Scoring is whose a Game's games are and where those that count are
+// saved. The zero Scoring saves none.
+type Scoring struct {
+	Player string        // the name on the scores and in the recordings
+	Scores *scores.Store // the high-score table; nil: none kept
 }
 
 // Game is one player's match under its own lock. The zero Game is not
@@ -63,28 +92,43 @@ type Hooks struct {
 // concurrent use.
 type Game struct {
 	hooks Hooks
+	sc    Scoring
+	saves sync.WaitGroup // the saves under way
 
 	mu       sync.RWMutex
 	m        *match.Match
 	steps    uint64
-	stepTime stepTimer // since the last StepTime
+	stepTime stepTimer // the mean step, for View.Step
+	high     int       // the table's best score
+	over     Over      // the game that ended last
+	changes  uint64
 }
 
 // NewSolo makes a solo game of a world built from cfg, starting on the
-// title or, with stress, under the stress autopilot (see match.New);
-// player names the player in its recordings.
-func NewSolo(cfg game.Config, stress bool, player string, h Hooks) (*Game, error) {
+// title or, with stress, under the stress autopilot (see match.New).
+// It reads the table's best score, for the header.
+func NewSolo(cfg game.Config, stress bool, sc Scoring, h Hooks) (*Game, error) {
 	m, err := match.New(cfg, stress)
 	if err != nil {
 		return nil, err
 	}
-	m.SetPlayer(player)
-	return &Game{hooks: h, m: m}, nil
+	m.SetPlayer(sc.Player)
+	return newGame(m, sc, h), nil
 }
 
 // NewSeat makes the Game of seat, already playing in its arena.
-func NewSeat(seat *hub.Seat) *Game {
-	return &Game{m: match.NewSeat(seat)}
+func NewSeat(seat *hub.Seat, sc Scoring) *Game {
+	return newGame(match.NewSeat(seat), sc, Hooks{})
+}
+
+func newGame(m *match.Match, sc Scoring, h Hooks) *Game {
+	g := &Game{hooks: h, sc: sc, m: m}
+	if sc.Scores != nil {
+		if top := sc.Scores.Top(1); len(top) > 0 {
+			g.high = top[0].Score
+		}
+	}
+	return g
 }
 
 // View is what a frame shows of a Game. Its World is valid only within
@@ -94,7 +138,15 @@ type View struct {
 	Phase    match.Phase
 	Stress   bool // the stress autopilot plays
 	Assisted bool // the score does not count
-	Best     int  // the best score of the games that counted
+	// High is the best score of the table and of the games that counted
+	// here, the one in play excluded.
+	High int
+	// Over is the game that ended last, for the game-over screen
+	// (Phase match.Over).
+	Over Over
+	// Step is the mean time a step of a solo game took over the last
+	// StepSample steps; 0 before, and in an arena (see hub.Arena.StepTime).
+	Step time.Duration
 }
 
 // View calls fn with the Game as it stands, under its read lock: the
@@ -106,16 +158,9 @@ func (g *Game) View(fn func(v View)) {
 	defer g.mu.RUnlock()
 	fn(View{
 		World: g.m.World(), Phase: g.m.Phase(), Stress: g.m.Stress(),
-		Assisted: g.m.Assisted(), Best: g.m.Best(),
+		Assisted: g.m.Assisted(), High: max(g.high, g.m.Best()),
+		Over: g.over, Step: g.stepTime.mean,
 	})
-}
-
-// ReadWorld calls fn with the world on screen under the Game's read lock
-// (hub.SoloGame).
-func (g *Game) ReadWorld(fn func(w *game.World)) {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	fn(g.m.World())
 }
 
 // Phase returns the screen the player is on.
@@ -170,8 +215,8 @@ func (g *Game) step() {
 	}
 }
 
-// Step steps the world once with in (see match.Match.Step), and tells
-// the hooks of the step and of a game that ended in it. Run calls it; a
+// Step steps the world once with in (see match.Match.Step), scores a
+// game that ended in it, and tells the hooks of the step. Run calls it; a
 // test may instead, to step on its own clock.
 func (g *Game) Step(in game.Input) {
 	g.mu.Lock()
@@ -180,21 +225,13 @@ func (g *Game) Step(in game.Input) {
 	g.stepTime.add(time.Since(t0), 1)
 	g.steps++
 	steps := g.steps
-	g.mu.Unlock()
 	if ended {
-		g.hooks.Ended(res)
+		g.ended(res)
 	}
+	g.mu.Unlock()
 	if g.hooks.Stepped != nil {
 		g.hooks.Stepped(steps)
 	}
-}
-
-// StepTime returns the mean time a step took since it was last asked,
-// and false if no step was taken meanwhile.
-func (g *Game) StepTime() (time.Duration, bool) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	return g.stepTime.mean()
 }
 
 // Start starts a new game from the title or the game-over screen and
@@ -205,35 +242,59 @@ func (g *Game) Start() bool {
 	return g.m.Start()
 }
 
-// Leave leaves the game in play, if there is one, and returns it
-// (match.Match.Leave).
+// Leave leaves the game in play, if there is one, scores it as a game
+// that ended, and returns it (match.Match.Leave).
 func (g *Game) Leave() (match.Result, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	return g.leave()
+}
+
+// leave is Leave under the Game's lock.
+func (g *Game) leave() (match.Result, bool) {
 	if s := g.m.Seat(); s != nil {
 		ar := s.Arena()
 		ar.RLock()
 		defer ar.RUnlock()
 	}
-	return g.m.Leave()
+	res, left := g.m.Leave()
+	if left {
+		g.ended(res)
+	}
+	return res, left
 }
 
-// Observe follows an arena seat's ship and returns its game if it just
-// ended (match.Match.Observe).
+// Close leaves the game in play, scoring it, and waits for the saves
+// under way: the player is gone. The Game may still be read.
+func (g *Game) Close() {
+	g.Leave()
+	g.saves.Wait()
+}
+
+// Observe follows an arena seat's ship, and returns and scores its game
+// if it just ended (match.Match.Observe).
 func (g *Game) Observe() (match.Result, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	ar := g.m.Seat().Arena()
 	ar.RLock()
-	defer ar.RUnlock()
-	return g.m.Observe()
+	res, ended := g.m.Observe()
+	ar.RUnlock()
+	if ended {
+		g.ended(res)
+	}
+	return res, ended
 }
 
 // ToggleStress starts or stops the stress autopilot
-// (match.Match.ToggleStress).
+// (match.Match.ToggleStress). The player's game it takes over is left
+// first, and scored as any game the player leaves.
 func (g *Game) ToggleStress() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.m.Seat() == nil {
+		g.leave()
+	}
 	return g.m.ToggleStress()
 }
 

@@ -1,6 +1,8 @@
 package play
 
 import (
+	"errors"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -8,23 +10,61 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/match"
+	"poolroids/game/scores"
 )
 
-// newSolo makes a solo game whose hooks count its steps and keep the games
-// that ended; waits says whether the game waits instead of stepping.
-func newSolo(t *testing.T, in func() (game.Input, bool)) (*Game, *atomic.Uint64, *[]match.Result) {
+// newSolo makes ann's solo game, saving to st (nil: none), whose hooks
+// count its steps and take its keys from in.
+func newSolo(t *testing.T, st *scores.Store, in func() (game.Input, bool)) (*Game, *atomic.Uint64) {
 	t.Helper()
 	var steps atomic.Uint64
-	var ended []match.Result
-	g, err := NewSolo(game.Config{Seed: 1}, false, "ann", Hooks{
+	g, err := NewSolo(game.Config{Seed: 1}, false, Scoring{Player: "ann", Scores: st}, Hooks{
 		Input:   in,
-		Ended:   func(r match.Result) { ended = append(ended, r) },
 		Stepped: func(n uint64) { steps.Store(n) },
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g, &steps, &ended
+	return g, &steps
+}
+
+// newStore opens an empty high-score table in a directory of the test's.
+func newStore(t *testing.T) *scores.Store {
+	t.Helper()
+	st, err := scores.Open(filepath.Join(t.TempDir(), "scores.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// view returns what a frame of g shows.
+func view(g *Game) View {
+	var v View
+	g.View(func(gv View) { v = gv })
+	return v
+}
+
+// play plays g's game until it ends (see playOut), and returns how it
+// ended.
+func play(t *testing.T, g *Game) Over {
+	t.Helper()
+	if !playOut(g) {
+		t.Fatalf("no game over in 10 minutes: %v", g.Phase())
+	}
+	return view(g).Over
+}
+
+// playOut starts a game and plays it, shooting and jumping often (which
+// scores a little and loses every ship soon), for at most 10 minutes of
+// game time; it reports whether the game ended. It may run on a goroutine
+// of its own.
+func playOut(g *Game) bool {
+	g.Start()
+	for i := 0; g.Phase() == match.Play && i < 600*game.TPS; i++ {
+		g.Step(game.Input{Fire: i%8 == 0, Left: true, Hyperspace: i%30 == 0})
+	}
+	return g.Phase() == match.Over
 }
 
 func none() (game.Input, bool) { return game.Input{}, true }
@@ -33,7 +73,7 @@ func none() (game.Input, bool) { return game.Input{}, true }
 // returns when stopped.
 func TestRunKeepsGameTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g, steps, _ := newSolo(t, none)
+		g, steps := newSolo(t, nil, none)
 		stop, done := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(done)
@@ -55,44 +95,128 @@ func TestRunKeepsGameTime(t *testing.T) {
 // key help is up, say), the world stands still.
 func TestWaitingDoesNotStep(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g, steps, _ := newSolo(t, func() (game.Input, bool) { return game.Input{}, false })
+		g, steps := newSolo(t, nil, func() (game.Input, bool) { return game.Input{}, false })
 		stop := make(chan struct{})
 		go g.Run(stop)
 		time.Sleep(time.Second)
 		synctest.Wait()
 		close(stop)
-		var at uint64
-		g.ReadWorld(func(w *game.World) { at = w.Steps() })
+		at := view(g).World.Steps()
 		if steps.Load() != 0 || at != 0 {
 			t.Errorf("waiting, the game took %d steps (world at %d)", steps.Load(), at)
 		}
 	})
 }
 
-// TestEndedCountsThePlayersGame: a game the player plays to its end is
-// handed to Hooks.Ended, counted, with its recording, and the Game is on
-// the game-over screen.
-func TestEndedCountsThePlayersGame(t *testing.T) {
-	g, _, ended := newSolo(t, none)
-	if !g.Start() || g.Phase() != match.Play {
-		t.Fatalf("Start from the title: phase %v", g.Phase())
-	}
-	for i := 0; len(*ended) == 0; i++ {
-		if i > 600*game.TPS {
-			t.Fatal("no game over in 10 minutes")
+// TestEndedIsSaved: a game the player plays to its end shows its result
+// in the View at once, and is saved, with its replay, on a goroutine of
+// its own: once saved, the View shows its rank, the table and the new
+// high score.
+func TestEndedIsSaved(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		st := newStore(t)
+		g, _ := newSolo(t, st, none)
+		o := play(t, g)
+		if o.Entry.Score == 0 || o.Entry.Name != "ann" || o.Err != nil || g.Best() != o.Entry.Score {
+			t.Fatalf("ended %+v, best %d; want ann's scoring game", o, g.Best())
 		}
-		g.Step(game.Input{Hyperspace: i%30 == 0}) // jumping often loses every ship soon
+		g.Close() // waits for the save
+		v := view(g)
+		if o := v.Over; o.Saving || o.Rank != 1 || o.Err != nil || len(o.Top) != 1 || o.Top[0].Score != o.Entry.Score {
+			t.Errorf("once saved: %+v; want rank 1 of a table of one", o)
+		}
+		if v.High != o.Entry.Score || v.Over.Change == o.Change {
+			t.Errorf("high %d, change %d after %d; want %d, a new change", v.High, v.Over.Change, o.Change, o.Entry.Score)
+		}
+		top := st.Top(0)
+		if len(top) != 1 || top[0].Replay == "" {
+			t.Errorf("the table holds %+v; want the game with its replay", top)
+		}
+	})
+}
+
+// TestAssistedIsNotSaved: a game the stress autopilot plays does not
+// count: its game-over screen says so, and the table stays empty.
+func TestAssistedIsNotSaved(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		st := newStore(t)
+		g, _ := newSolo(t, st, none)
+		if err := g.ToggleStress(); err != nil {
+			t.Fatal(err)
+		}
+		for range game.TPS {
+			g.Step(game.Input{})
+		}
+		g.Close()
+		if o := view(g).Over; !errors.Is(o.Err, ErrAssisted) || o.Rank != 0 {
+			t.Errorf("a stress game left: %+v; want ErrAssisted", o)
+		}
+		if top := st.Top(0); len(top) != 0 {
+			t.Errorf("the table holds %+v", top)
+		}
+	})
+}
+
+// TestLeavingScores: a game left in play (the player quits, or hands it
+// to the stress autopilot) is scored as it stands.
+func TestLeavingScores(t *testing.T) {
+	for _, leave := range []struct {
+		name string
+		do   func(g *Game)
+	}{
+		{"close", (*Game).Close},
+		{"stress", func(g *Game) {
+			if err := g.ToggleStress(); err != nil {
+				t.Fatal(err)
+			}
+			g.saves.Wait() // not Close, which would leave the stress game
+		}},
+	} {
+		t.Run(leave.name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				st := newStore(t)
+				g, _ := newSolo(t, st, none)
+				g.Start()
+				for i := 0; view(g).World.Score() == 0; i++ {
+					if i > 60*game.TPS {
+						t.Fatal("no score in a minute")
+					}
+					g.Step(game.Input{Fire: i%8 == 0, Left: true})
+				}
+				score := view(g).World.Score()
+				leave.do(g)
+				if o := view(g).Over; o.Entry.Score != score || o.Rank != 1 {
+					t.Errorf("left at %d: %+v; want it saved first", score, o)
+				}
+				if top := st.Top(0); len(top) != 1 || top[0].Score != score {
+					t.Errorf("the table holds %+v", top)
+				}
+			})
+		})
 	}
-	r := (*ended)[0]
-	if !r.Counts || r.Replay == nil || g.Phase() != match.Over || g.Best() != r.Score {
-		t.Errorf("ended %+v (replay %d bytes), phase %v, best %d", r, len(r.Replay), g.Phase(), g.Best())
+}
+
+// TestStepTimeKept: the View's step time is a mean of the last
+// StepSample steps, the same however often it is read.
+func TestStepTimeKept(t *testing.T) {
+	g, _ := newSolo(t, nil, none)
+	for range StepSample - 1 {
+		g.Step(game.Input{})
+	}
+	if d := view(g).Step; d != 0 {
+		t.Errorf("before a sample: step %v", d)
+	}
+	g.Step(game.Input{})
+	d := view(g).Step
+	if d <= 0 || view(g).Step != d {
+		t.Errorf("step %v, then %v; want the same mean twice", d, view(g).Step)
 	}
 }
 
 // TestCommandsRefused: outside a game there is nothing to pause or
 // leave, and a second Start during one does nothing.
 func TestCommandsRefused(t *testing.T) {
-	g, _, _ := newSolo(t, none)
+	g, _ := newSolo(t, nil, none)
 	if g.TogglePause() {
 		t.Error("paused the title")
 	}
@@ -110,7 +234,7 @@ func TestCommandsRefused(t *testing.T) {
 
 // TestViewAllocatesNothing: a frame's look at the game is free.
 func TestViewAllocatesNothing(t *testing.T) {
-	g, _, _ := newSolo(t, none)
+	g, _ := newSolo(t, nil, none)
 	var score int
 	fn := func(v View) { score += v.World.Score() }
 	if n := testing.AllocsPerRun(100, func() { g.View(fn) }); n != 0 {

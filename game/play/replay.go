@@ -88,7 +88,7 @@ type Replay struct {
 	held     [2]pool.Strategy // the watcher's bullets' and debris' strategies; "": the recorded ones
 	failed   error            // a seek back could not start again: the replay stops
 	told     told             // what Hooks.Played was last told
-	stepTime stepTimer        // since the last StepTime
+	stepTime stepTimer        // the mean step, for ReplayView.StepTime
 }
 
 // told is what a Replay's front end knows of it.
@@ -133,6 +133,9 @@ type ReplayView struct {
 	Speed  int    // 0 (×¼) to Speeds-1 (×16)
 	Err    error  // why it stopped (ReplayDiffers)
 	Names  [game.MaxShips]string
+	// StepTime is the mean time a step took over the last StepSample
+	// steps played; 0 before.
+	StepTime time.Duration
 }
 
 // View calls fn with the replay as it stands, under its lock: the world
@@ -145,6 +148,7 @@ func (r *Replay) View(fn func(v ReplayView)) {
 	v := ReplayView{
 		World: w.World(), Step: w.Step(), SeekTo: r.seekTo, Len: w.Len(),
 		Speed: r.speed, Err: w.Err(), Names: *r.names.at(w.Step()),
+		StepTime: r.stepTime.mean,
 	}
 	if r.failed != nil {
 		v.Err = r.failed
@@ -246,14 +250,6 @@ func (r *Replay) report() (Played, bool) {
 		p.Switched[i] = now.strategies[i] != was.strategies[i]
 	}
 	return p, true
-}
-
-// StepTime returns the mean time a step took since it was last asked,
-// and false if no step was taken meanwhile.
-func (r *Replay) StepTime() (time.Duration, bool) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.stepTime.mean()
 }
 
 // TogglePause pauses or resumes; at the end it plays the replay again

@@ -66,9 +66,9 @@ func newReplay(t *testing.T, data []byte, strategy pool.Strategy) (*Replay, *[]P
 	return r, &told
 }
 
-// view returns r's view; its World is for reading only now, between
+// replayView returns r's view; its World is for reading only now, between
 // ticks.
-func view(r *Replay) ReplayView {
+func replayView(r *Replay) ReplayView {
 	var v ReplayView
 	r.View(func(rv ReplayView) { v = rv })
 	return v
@@ -86,18 +86,18 @@ func seekDone(t *testing.T, r *Replay, n int) int {
 	t.Helper()
 	for i := range n {
 		r.Tick()
-		if view(r).State != ReplaySeeking {
+		if replayView(r).State != ReplaySeeking {
 			return i + 1
 		}
 	}
-	t.Fatalf("still seeking after %d ticks, at step %d", n, view(r).Step)
+	t.Fatalf("still seeking after %d ticks, at step %d", n, replayView(r).Step)
 	return 0
 }
 
 // at checks that r is at step with the recording's world there.
 func at(t *testing.T, r *Replay, data []byte, step uint64, what string) {
 	t.Helper()
-	v := view(r)
+	v := replayView(r)
 	if got, want := v.World.Checksum(), sumAt(t, data, step); v.Step != step || got != want {
 		t.Errorf("%s: step %d checksum %016x, want %d and %016x", what, v.Step, got, step, want)
 	}
@@ -126,18 +126,18 @@ func TestReplayRunKeepsPace(t *testing.T) {
 		time.Sleep(2 * time.Second)
 		synctest.Wait()
 		// A tick on time is a nanosecond early (see TestRunKeepsGameTime).
-		if v := view(r); v.Step != 2*game.TPS-1 || v.State != ReplayPlaying || told.Load() != v.Step {
+		if v := replayView(r); v.Step != 2*game.TPS-1 || v.State != ReplayPlaying || told.Load() != v.Step {
 			t.Errorf("2s in: step %d, state %v, told of step %d; want %d, playing", v.Step, v.State, told.Load(), 2*game.TPS-1)
 		}
 		waiting.Store(true)
 		synctest.Wait()
-		from := view(r).Step
+		from := replayView(r).Step
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if got := view(r).Step; got != from {
+		if got := replayView(r).Step; got != from {
 			t.Errorf("waiting, the replay went from step %d to %d", from, got)
 		}
-		if _, ok := r.StepTime(); !ok {
+		if replayView(r).StepTime <= 0 {
 			t.Error("no step time after 2s of steps")
 		}
 		close(stop)
@@ -154,10 +154,10 @@ func TestReplaySpeeds(t *testing.T) {
 		r.Slower()
 	}
 	for i := range Speeds + 1 {
-		v := view(r)
+		v := replayView(r)
 		ticks(r, 8)
 		sp := min(i, Speeds-1)
-		if got, steps := view(r).Step-v.Step, uint64(2)<<sp; v.Speed != sp || got != steps || r.w.Speed() != want[sp] {
+		if got, steps := replayView(r).Step-v.Step, uint64(2)<<sp; v.Speed != sp || got != steps || r.w.Speed() != want[sp] {
 			t.Errorf("speed %d (%s): %d steps in 8 ticks, want %d; watch at %s", v.Speed, want[sp], got, steps, r.w.Speed())
 		}
 		r.Faster()
@@ -179,14 +179,14 @@ func TestReplayPause(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if v := view(r); v.Step != 13 || v.State != ReplayPaused {
+	if v := replayView(r); v.Step != 13 || v.State != ReplayPaused {
 		t.Errorf("paused, then three single steps: step %d, state %v; want 13, paused", v.Step, v.State)
 	}
 	if err := r.TogglePause(); err != nil {
 		t.Fatal(err)
 	}
 	ticks(r, 600)
-	if v := view(r); v.Step != 600 || v.State != ReplayEnd {
+	if v := replayView(r); v.Step != 600 || v.State != ReplayEnd {
 		t.Errorf("to the end: step %d, state %v", v.Step, v.State)
 	}
 	if err := r.StepOnce(); !errors.Is(err, ErrEnd) {
@@ -219,7 +219,7 @@ func TestReplaySeek(t *testing.T) {
 	if len(*told) == 0 || !(*told)[0].NewWorld || (*told)[0].From != 0 || (*told)[len(*told)-1].To != 1200 {
 		t.Errorf("the seek back told %+v", *told)
 	}
-	if v := view(r); v.State != ReplayPlaying {
+	if v := replayView(r); v.State != ReplayPlaying {
 		t.Errorf("after the seek: %v", v.State)
 	}
 	r.Seek(-600)
@@ -241,7 +241,7 @@ func TestReplaySeekSpread(t *testing.T) {
 	r.chunk = 100
 	r.Seek(1200)
 	r.Tick()
-	if v := view(r); v.State != ReplaySeeking || v.Step != 100 || v.SeekTo != 1200 {
+	if v := replayView(r); v.State != ReplaySeeking || v.Step != 100 || v.SeekTo != 1200 {
 		t.Errorf("a tick into the seek: %v at step %d to %d; want seeking at 100 to 1200", v.State, v.Step, v.SeekTo)
 	}
 	if n := seekDone(t, r, 100); n != 11 {
@@ -255,7 +255,7 @@ func TestReplaySeekSpread(t *testing.T) {
 	r.mu.Lock()
 	r.seekStrides(func() bool { strides++; return strides == 3 })
 	r.mu.Unlock()
-	if v := view(r); v.Step != 1200+3*seekStride || v.State != ReplaySeeking {
+	if v := replayView(r); v.Step != 1200+3*seekStride || v.State != ReplaySeeking {
 		t.Errorf("a tick whose time is up after 3 strides: step %d, %v; want %d, seeking", v.Step, v.State, 1200+3*seekStride)
 	}
 }
@@ -268,7 +268,7 @@ func TestReplayHeldStrategies(t *testing.T) {
 	r, told := newReplay(t, data, "")
 	all := pool.Strategies()
 	strategies := func() [2]pool.Strategy {
-		w := view(r).World
+		w := replayView(r).World
 		return [2]pool.Strategy{w.Bullets().Strategy(), w.Debris().Strategy()}
 	}
 	if err := r.SetStrategies(all[2], all[2]); err != nil {
@@ -298,7 +298,7 @@ func TestReplayHeldStrategies(t *testing.T) {
 	at(t, r, data, 680, "held, after a seek back")
 	r.Seek(3000)
 	seekDone(t, r, 10)
-	if v := view(r); v.State != ReplayEnd || strategies() != want {
+	if v := replayView(r); v.State != ReplayEnd || strategies() != want {
 		t.Errorf("to the end with the watcher's strategies: %v, %v, %v", v.State, strategies(), v.Err)
 	}
 	if err := r.SetStrategies("heap", ""); err == nil {
@@ -312,7 +312,7 @@ func TestReplayHeldFromStart(t *testing.T) {
 	data := recorded(t, 7, 600)
 	r, _ := newReplay(t, data, pool.Scan)
 	ticks(r, 600)
-	w := view(r).World
+	w := replayView(r).World
 	if b, d := w.Bullets().Strategy(), w.Debris().Strategy(); b != pool.Scan || d != pool.Scan {
 		t.Errorf("held to scan, at the end: %s %s", b, d)
 	}
@@ -350,7 +350,7 @@ func TestReplayDiffers(t *testing.T) {
 	}
 	ticks(r, 100)
 	var m *replay.MismatchError
-	if v := view(r); v.State != ReplayDiffers || !errors.As(v.Err, &m) || m.Step != due || v.Step != due {
+	if v := replayView(r); v.State != ReplayDiffers || !errors.As(v.Err, &m) || m.Step != due || v.Step != due {
 		t.Fatalf("stopped at step %d, %v, with %v; want a mismatch at step %d", v.Step, v.State, v.Err, due)
 	}
 	for name, err := range map[string]error{"pause": r.TogglePause(), "step": r.StepOnce(), "seek on": r.Seek(10)} {
@@ -362,7 +362,7 @@ func TestReplayDiffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	seekDone(t, r, 10)
-	if v := view(r); v.State != ReplayPlaying || v.Err != nil || v.Step != 0 {
+	if v := replayView(r); v.State != ReplayPlaying || v.Err != nil || v.Step != 0 {
 		t.Errorf("seek back to the start: %v at %d, %v", v.State, v.Step, v.Err)
 	}
 }
@@ -377,7 +377,7 @@ func TestReplayDiffersAtTheEnd(t *testing.T) {
 		r.Faster()
 	}
 	ticks(r, 100)
-	if v := view(r); v.State != ReplayDiffers || v.Step != 1001 {
+	if v := replayView(r); v.State != ReplayDiffers || v.Step != 1001 {
 		t.Errorf("at step %d: %v, %v; want the mismatch at step 1001", v.Step, v.State, v.Err)
 	}
 }
@@ -421,7 +421,7 @@ func TestReplayNames(t *testing.T) {
 	} {
 		r.Seek(c.seek)
 		seekDone(t, r, 10)
-		v := view(r)
+		v := replayView(r)
 		if got := [3]string(v.Names[:3]); got != c.want {
 			t.Errorf("at step %d: %q, want %q", v.Step, got, c.want)
 		}

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"poolroids/game/displayname"
 	"poolroids/game/hub"
-	"poolroids/ui/displayname"
 )
 
 // Verb is what an SSH command line asks for.

@@ -11,8 +11,8 @@ import (
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/replay"
+	"poolroids/game/scores"
 	"poolroids/ui"
-	"poolroids/ui/scores"
 )
 
 // TestLobbyReplay: a high score kept with its replay is listed in the

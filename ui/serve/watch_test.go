@@ -12,12 +12,13 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	gameplay "poolroids/game/play"
 	"poolroids/ui"
 )
 
 // watchPlay is arenaPlay with live games to watch, wired as `poolroids
 // serve` wires them: solo games offered through live, watch NAME.
-func watchPlay(h *hub.Hub, live *hub.Live) PlayFunc {
+func watchPlay(h *hub.Hub, live *gameplay.Live) PlayFunc {
 	return func(ctx context.Context, screen tcell.Screen, s Session) (int, error) {
 		o := ui.Options{Seed: 1, ASCII: s.ASCII, Keys: s.Keys, Player: s.Player(), Name: s.Name, Live: live, Watching: s.SetWatching}
 		var res ui.Result
@@ -46,20 +47,20 @@ func watchPlay(h *hub.Hub, live *hub.Live) PlayFunc {
 	}
 }
 
-func startWatch(t *testing.T, cfg hub.LiveConfig) (*testServer, *hub.Hub, *hub.Live) {
+func startWatch(t *testing.T, cfg gameplay.LiveConfig) (*testServer, *hub.Hub, *gameplay.Live) {
 	t.Helper()
 	return startWatchOn(t, cfg, startServer, 0)
 }
 
 // startWatchOn is startWatch with the server started by start, with the
 // idle limit idle (0: its default).
-func startWatchOn(t *testing.T, cfg hub.LiveConfig, start func(testing.TB, Config) *testServer, idle time.Duration) (*testServer, *hub.Hub, *hub.Live) {
+func startWatchOn(t *testing.T, cfg gameplay.LiveConfig, start func(testing.TB, Config) *testServer, idle time.Duration) (*testServer, *hub.Hub, *gameplay.Live) {
 	t.Helper()
 	h, err := hub.New(hub.Config{Linger: 300 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
 	}
-	live, err := hub.NewLive(h, cfg)
+	live, err := gameplay.NewLive(h, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +76,7 @@ func startWatchOn(t *testing.T, cfg hub.LiveConfig, start func(testing.TB, Confi
 func TestWatcherNotIdle(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const idle = 500 * time.Millisecond
-		ts, _, live := startWatchOn(t, hub.LiveConfig{}, startPipeServer, idle)
+		ts, _, live := startWatchOn(t, gameplay.LiveConfig{}, startPipeServer, idle)
 		ann := playSolo(t, ts, live, "ann")
 		wes := play(t, ts.mustDial(t, "wes", nil), ptyOpts{w: 120, h: 40})
 		wes.waitScreen(t, "WATCH")
@@ -109,14 +110,15 @@ type soloState struct {
 	steps    uint64 // not compared: the game goes on
 }
 
-func soloOf(t *testing.T, live *hub.Live, name string) soloState {
+func soloOf(t *testing.T, live *gameplay.Live, name string) soloState {
 	t.Helper()
 	src := live.Solo(name)
 	if src == nil {
 		t.Fatalf("no solo game %s", name)
 	}
 	var st soloState
-	src.Game().ReadWorld(func(w *game.World) {
+	src.Game().View(func(v gameplay.View) {
+		w := v.World
 		p := w.Player(0)
 		st = soloState{world: w, ship: p.Ship, paused: w.Paused(), bullets: string(w.Bullets().Strategy()), phase: p.Phase, steps: w.Steps()}
 	})
@@ -126,7 +128,7 @@ func soloOf(t *testing.T, live *hub.Live, name string) soloState {
 
 // playSolo logs name in, plays a solo game from the lobby and waits until
 // watchers can find it.
-func playSolo(t *testing.T, ts *testServer, live *hub.Live, name string) *player {
+func playSolo(t *testing.T, ts *testServer, live *gameplay.Live, name string) *player {
 	t.Helper()
 	p := play(t, ts.mustDial(t, name, nil), ptyOpts{w: 120, h: 40})
 	p.waitScreen(t, "Play solo")
@@ -144,7 +146,7 @@ func playSolo(t *testing.T, ts *testServer, live *hub.Live, name string) *player
 // hidden game is neither listed nor watched; a lobby watcher is told when
 // the player leaves and is back in the lobby.
 func TestWatchSolo(t *testing.T) {
-	ts, _, live := startWatch(t, hub.LiveConfig{PerGame: 1})
+	ts, _, live := startWatch(t, gameplay.LiveConfig{PerGame: 1})
 	ann := playSolo(t, ts, live, "ann")
 
 	lobby := play(t, ts.mustDial(t, "lou", nil), ptyOpts{w: 120, h: 40})
@@ -221,7 +223,7 @@ func TestWatchSolo(t *testing.T) {
 // TestWatchArena: an arena's watcher sees it and its player sees the
 // watcher; when the arena closes the watcher is told.
 func TestWatchArena(t *testing.T) {
-	ts, h, _ := startWatch(t, hub.LiveConfig{})
+	ts, h, _ := startWatch(t, gameplay.LiveConfig{})
 	ann := play(t, ts.mustDial(t, "ann", nil), ptyOpts{w: 120, h: 40, cmd: "join den"})
 	ann.waitScreen(t, "arena den")
 	bob := play(t, ts.mustDial(t, "bob", nil), ptyOpts{w: 120, h: 40, cmd: "watch den"})
@@ -245,7 +247,7 @@ func TestWatchArena(t *testing.T) {
 
 // TestWatchNoLeaks: watchers coming and going leave no goroutine behind.
 func TestWatchNoLeaks(t *testing.T) {
-	ts, _, live := startWatch(t, hub.LiveConfig{})
+	ts, _, live := startWatch(t, gameplay.LiveConfig{})
 	ann := playSolo(t, ts, live, "ann")
 	warm := play(t, ts.mustDial(t, "warm", nil), ptyOpts{w: 100, h: 30, cmd: "watch ann"})
 	warm.waitScreen(t, "1 watching")

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"poolroids/ui/scores/pgtest"
+	"poolroids/game/scores/pgtest"
 )
 
 // holdings is what a test member holds, changed as the test goes.

@@ -49,7 +49,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"poolroids/game"
-	"poolroids/game/hub"
+	"poolroids/game/play"
 	"poolroids/pool"
 	"poolroids/ui/serve"
 )
@@ -157,7 +157,7 @@ func (m *Metrics) Sessions(sessions func() int, limit int) {
 
 // Games exports live's arenas, players and watchers, and the pools of
 // every live game, read at each scrape. Call it once.
-func (m *Metrics) Games(live *hub.Live) {
+func (m *Metrics) Games(live *play.Live) {
 	m.reg.MustRegister(&games{live: live, seen: make(map[poolOf]pool.Stats), totals: make(map[poolKey]poolTotals)})
 }
 
@@ -199,7 +199,7 @@ var (
 
 // games collects the live games' figures at each scrape.
 type games struct {
-	live *hub.Live
+	live *play.Live
 
 	mu     sync.Mutex // one scrape at a time
 	seen   map[poolOf]pool.Stats

@@ -8,23 +8,21 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"poolroids/game"
-	"poolroids/game/hub"
+	"poolroids/game/play"
 	"poolroids/pool"
 )
 
-// solo is a solo game for a hub.Live, stepped by the test alone: it needs
-// no lock.
-type solo struct{ w *game.World }
-
-func (s solo) ReadWorld(fn func(*game.World)) { fn(s.w) }
-
-func newWorld(t *testing.T, s pool.Strategy) *game.World {
+// newSolo makes a solo game for a play.Live, and returns its world, which
+// the test changes by itself: it never runs the game.
+func newSolo(t *testing.T, cfg game.Config) (*play.Game, *game.World) {
 	t.Helper()
-	w, err := game.New(game.Config{Strategy: s, Bullets: 8, Debris: 8})
+	g, err := play.NewSolo(cfg, false, play.Scoring{}, play.Hooks{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return w
+	var w *game.World
+	g.View(func(v play.View) { w = v.World })
+	return g, w
 }
 
 // acquire takes n bullets from w's pool.
@@ -41,15 +39,17 @@ func acquire(t *testing.T, w *game.World, n int) {
 // do between scrapes: they sum every game, hidden ones too; they keep what
 // a game that ended counted; they count under the strategy in use.
 func TestPoolsNeverGoDown(t *testing.T) {
-	live, err := hub.NewLive(nil, hub.LiveConfig{})
+	live, err := play.NewLive(nil, play.LiveConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := New()
 	m.Games(live)
-	a, b := newWorld(t, pool.FreeList), newWorld(t, pool.FreeList)
-	ga := live.Add("a", solo{a}, true)
-	live.Add("b", solo{b}, false) // hidden from watchers, not from metrics
+	cfg := game.Config{Strategy: pool.FreeList, Bullets: 8, Debris: 8}
+	ga, a := newSolo(t, cfg)
+	gb, b := newSolo(t, cfg)
+	sa := live.Add("a", ga, true)
+	live.Add("b", gb, false) // hidden from watchers, not from metrics
 	check := func(step, want string) {
 		t.Helper()
 		err := testutil.GatherAndCompare(m.Registry(), strings.NewReader(want),
@@ -73,7 +73,7 @@ poolroids_pool_acquires_total{pool="debris",strategy="freelist"} 0
 poolroids_pool_in_use{pool="bullets",strategy="freelist"} 5
 poolroids_pool_in_use{pool="debris",strategy="freelist"} 0
 `)
-	ga.Remove()
+	sa.Remove()
 	if err := b.Bullets().SetStrategy(pool.Bitset); err != nil {
 		t.Fatal(err)
 	}
@@ -107,17 +107,14 @@ func TestFrameAllocs(t *testing.T) {
 // A shot refused over its ship's share counts as a bullet miss, as the
 // panel counts it.
 func TestMissesOverShare(t *testing.T) {
-	live, err := hub.NewLive(nil, hub.LiveConfig{})
+	live, err := play.NewLive(nil, play.LiveConfig{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	m := New()
 	m.Games(live)
-	w, err := game.New(game.Config{Seed: 1}) // the shipped set: four shots a ship
-	if err != nil {
-		t.Fatal(err)
-	}
-	live.Add("a", solo{w}, true)
+	g, w := newSolo(t, game.Config{Seed: 1}) // the shipped set: four shots a ship
+	live.Add("a", g, true)
 	for range 2 * game.TPS {
 		w.Step(game.Input{Fire: true})
 	}

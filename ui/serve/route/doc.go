@@ -5,7 +5,7 @@
 // # A session's route
 //
 // A [Router] holds one server's arenas ([hub.Hub]) and its registry of
-// live games ([hub.Live]), and [Router.Play] is the server's
+// live games ([play.Live]), and [Router.Play] is the server's
 // [serve.PlayFunc]. The session's command ([serve.Command]) chooses once
 // where it goes:
 //

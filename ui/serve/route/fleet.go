@@ -13,6 +13,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/play"
 	"poolroids/ui"
 	"poolroids/ui/serve"
 	"poolroids/ui/serve/fleet"
@@ -75,7 +76,7 @@ type member struct {
 	key  ssh.Signer
 	hop  string // this server's hop address, its name in the directory
 	hub  *hub.Hub
-	live *hub.Live
+	live *play.Live
 	log  *slog.Logger
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/play"
 	"poolroids/ui"
 	"poolroids/ui/serve"
 	"poolroids/ui/serve/fleet"
@@ -108,15 +109,20 @@ func TestPlayRoutesAcrossFleet(t *testing.T) {
 
 	watch.Relayed = true
 	_, err = r.Play(context.Background(), nil, watch)
-	if got := refusal(t, err); !strings.HasPrefix(got, hub.ErrNoGame.Error()) {
-		t.Errorf("a relay: refused with %q, want %q", got, hub.ErrNoGame)
+	if got := refusal(t, err); !strings.HasPrefix(got, play.ErrNoGame.Error()) {
+		t.Errorf("a relay: refused with %q, want %q", got, play.ErrNoGame)
 	}
 }
 
 // solo is a solo game that never steps.
-type solo struct{ w game.World }
-
-func (s *solo) ReadWorld(fn func(*game.World)) { fn(&s.w) }
+func solo(t *testing.T) *play.Game {
+	t.Helper()
+	g, err := play.NewSolo(game.Config{}, false, play.Scoring{}, play.Hooks{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
 
 // TestHoldings: the directory lists the arenas with players and the solo
 // games open to watchers, not the hidden ones.
@@ -125,8 +131,8 @@ func TestHoldings(t *testing.T) {
 	r := newRouter(t, 2)
 	seat(t, r, hub.Request{Arena: "coop", Player: "bob"})
 	seat(t, r, hub.Request{Arena: "duel", Player: "cy", Mode: game.PvP})
-	r.live.Add("ann", &solo{}, true)
-	r.live.Add("dan", &solo{}, false)
+	r.live.Add("ann", solo(t), true)
+	r.live.Add("dan", solo(t), false)
 	got := testMember(r, &fakeDir{}).holdings(nil)
 	want := []fleet.Room{
 		{Name: "coop", Arena: true, Players: 1, Size: 2},
@@ -143,11 +149,11 @@ func TestHoldings(t *testing.T) {
 func TestSoloNamesAvoidFleet(t *testing.T) {
 	t.Parallel()
 	r := newRouter(t, 1)
-	if got := r.live.Add("bob", &solo{}, true).Name(); got != "bob" {
+	if got := r.live.Add("bob", solo(t), true).Name(); got != "bob" {
 		t.Errorf("alone: named %q, want bob", got)
 	}
 	r.fleet = testMember(r, &fakeDir{rooms: []fleet.Room{{Name: "eve"}}})
-	if got := r.live.Add("eve", &solo{}, true).Name(); got != "eve-2" {
+	if got := r.live.Add("eve", solo(t), true).Name(); got != "eve-2" {
 		t.Errorf("in a fleet: named %q, want eve-2", got)
 	}
 }

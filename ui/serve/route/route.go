@@ -11,6 +11,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/play"
 	"poolroids/ui"
 	"poolroids/ui/serve"
 )
@@ -37,7 +38,7 @@ type Config struct {
 // [Router.Close] it once the server has shut down.
 type Router struct {
 	hub   *hub.Hub
-	live  *hub.Live
+	live  *play.Live
 	game  ui.Options
 	log   *slog.Logger
 	fleet *member // nil: alone
@@ -59,7 +60,7 @@ func New(cfg Config) (*Router, error) {
 	unique := func(name string, taken func(string) bool) string {
 		return hub.UniqueName(name, func(n string) bool { return taken(n) || r.elsewhere(n) })
 	}
-	if r.live, err = hub.NewLive(r.hub, hub.LiveConfig{PerGame: cfg.WatchersPerGame, Total: cfg.Watchers, Unique: unique}); err != nil {
+	if r.live, err = play.NewLive(r.hub, play.LiveConfig{PerGame: cfg.WatchersPerGame, Total: cfg.Watchers, Unique: unique}); err != nil {
 		r.hub.Close()
 		return nil, err
 	}
@@ -68,7 +69,7 @@ func New(cfg Config) (*Router, error) {
 }
 
 // Live is the registry of the games that may be watched, for metrics.
-func (r *Router) Live() *hub.Live { return r.live }
+func (r *Router) Live() *play.Live { return r.live }
 
 // Close leaves the fleet and ends every arena.
 func (r *Router) Close() {

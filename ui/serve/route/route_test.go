@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"poolroids/game/hub"
+	"poolroids/game/play"
 	"poolroids/ui/serve"
 )
 
@@ -59,7 +60,7 @@ func TestPlayRefuses(t *testing.T) {
 		cmd  serve.Command
 		want error
 	}{
-		{"watch nothing", serve.Command{Verb: serve.VerbWatch, Name: "nobody"}, hub.ErrNoGame},
+		{"watch nothing", serve.Command{Verb: serve.VerbWatch, Name: "nobody"}, play.ErrNoGame},
 		{"join a full arena", serve.Command{Verb: serve.VerbJoin, Name: "full"}, hub.ErrFull},
 		{"new an open arena", serve.Command{Verb: serve.VerbNew, Name: "full"}, hub.ErrExists},
 	} {

@@ -9,7 +9,7 @@
 // printable or not one cell wide (control and format characters, bidi
 // overrides and isolates, combining marks, wide and zero-width runes,
 // invalid UTF-8). Every name a player sees passes this one rule: the
-// players of an arena, the high-score table (ui/scores), an SSH user name
+// players of an arena, the high-score table (game/scores), an SSH user name
 // (ui/serve).
 package displayname
 

@@ -79,8 +79,8 @@ import (
 	"syscall"
 	"time"
 
+	"poolroids/game/displayname"
 	"poolroids/levels/regfile"
-	"poolroids/ui/displayname"
 )
 
 const (

@@ -1,4 +1,4 @@
-package hub
+package play
 
 import (
 	"errors"
@@ -9,6 +9,8 @@ import (
 	"sync/atomic"
 
 	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/game/match"
 )
 
 // Default watcher bounds of a [Live] whose LiveConfig leaves them 0.
@@ -30,7 +32,7 @@ type LiveConfig struct {
 	Total   int // watchers of all games; 0: DefaultWatchers
 	// Unique returns name, or a variant of it for which taken is false:
 	// solo games' names are unique among solo games and open arenas.
-	// nil: [UniqueName].
+	// nil: [hub.UniqueName].
 	Unique func(name string, taken func(string) bool) string
 }
 
@@ -40,7 +42,7 @@ type LiveConfig struct {
 // arena, and an arena opened later under a solo game's name hides it from
 // watch by name. Its methods are safe for concurrent use.
 type Live struct {
-	hub *Hub
+	hub *hub.Hub
 	cfg LiveConfig
 
 	mu       sync.Mutex
@@ -50,7 +52,7 @@ type Live struct {
 
 // NewLive returns an empty registry of live games whose arenas are h's
 // (nil: none).
-func NewLive(h *Hub, cfg LiveConfig) (*Live, error) {
+func NewLive(h *hub.Hub, cfg LiveConfig) (*Live, error) {
 	if cfg.PerGame == 0 {
 		cfg.PerGame = DefaultWatchersPerGame
 	}
@@ -58,30 +60,25 @@ func NewLive(h *Hub, cfg LiveConfig) (*Live, error) {
 		cfg.Total = DefaultWatchers
 	}
 	if cfg.PerGame < 0 || cfg.Total < 0 {
-		return nil, fmt.Errorf("hub: watcher bounds %d a game, %d in all: want 0 or more", cfg.PerGame, cfg.Total)
+		return nil, fmt.Errorf("play: watcher bounds %d a game, %d in all: want 0 or more", cfg.PerGame, cfg.Total)
 	}
 	if cfg.Unique == nil {
-		cfg.Unique = UniqueName
+		cfg.Unique = hub.UniqueName
 	}
 	return &Live{hub: h, cfg: cfg, solos: make(map[string]*Solo)}, nil
 }
 
-// SoloGame is a solo game as the registry's readers see it: metrics sum
-// its pools, watchers draw it. The game owns its lock and steps under it;
-// the registry never holds it.
-type SoloGame interface {
-	// ReadWorld calls fn with the game's world under the game's own read
-	// lock: its step waits meanwhile, so fn only copies what it needs.
-	ReadWorld(fn func(w *game.World))
-}
-
-// Solo is a solo game registered with [Live.Add]. Its front end steps it;
-// watchers read it through [Solo.Game], and draw at their own pace.
+// Solo is a solo [Game] registered with [Live.Add]. Its front end steps
+// it; watchers read its View through their [Watcher], and draw at their
+// own pace.
 type Solo struct {
 	live *Live
 	name string
-	game SoloGame
-	done chan struct{} // closed by Remove
+	game *Game
+	// done is closed while the game is hidden, and once it is removed:
+	// its watchers leave. Opened again, it has a new one. Guarded by
+	// live.mu.
+	done chan struct{}
 
 	open     atomic.Bool
 	watchers atomic.Int32
@@ -90,8 +87,8 @@ type Solo struct {
 // Add registers the solo game g under a name made from name, unique among
 // the solo games and the open arenas. open says whether it may be watched
 // (see [Solo.SetOpen]). The game's lock may be held meanwhile: the
-// registry takes it only through g, and never under its own.
-func (l *Live) Add(name string, g SoloGame, open bool) *Solo {
+// registry takes it only through g's View, and never under its own.
+func (l *Live) Add(name string, g *Game, open bool) *Solo {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	name = l.cfg.Unique(name, func(n string) bool {
@@ -99,6 +96,9 @@ func (l *Live) Add(name string, g SoloGame, open bool) *Solo {
 	})
 	s := &Solo{live: l, name: name, game: g, done: make(chan struct{})}
 	s.open.Store(open)
+	if !open {
+		close(s.done)
+	}
 	l.solos[name] = s
 	return s
 }
@@ -114,20 +114,29 @@ func (l *Live) Solo(name string) *Solo {
 func (s *Solo) Name() string { return s.name }
 
 // Game returns the game given to Add.
-func (s *Solo) Game() SoloGame { return s.game }
+func (s *Solo) Game() *Game { return s.game }
 
 // SetOpen opens the game to watchers (listed, and watch NAME finds it) or
-// hides it; its watchers see Open turn false and leave.
-func (s *Solo) SetOpen(open bool) { s.open.Store(open) }
+// hides it; its watchers see Done, and Open false, and leave.
+func (s *Solo) SetOpen(open bool) {
+	l := s.live
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if s.open.Swap(open) == open || l.solos[s.name] != s {
+		return
+	}
+	if open {
+		s.done = make(chan struct{})
+	} else {
+		close(s.done)
+	}
+}
 
 // Open reports whether the game may be watched.
 func (s *Solo) Open() bool { return s.open.Load() }
 
 // Watchers returns how many watch the game. It costs an atomic load.
 func (s *Solo) Watchers() int { return int(s.watchers.Load()) }
-
-// Done is closed when the game is removed: its player left.
-func (s *Solo) Done() <-chan struct{} { return s.done }
 
 // Remove takes the game off the registry; its watchers see Done. Removing
 // twice does nothing.
@@ -137,16 +146,20 @@ func (s *Solo) Remove() {
 	defer l.mu.Unlock()
 	if l.solos[s.name] == s {
 		delete(l.solos, s.name)
-		close(s.done)
+		if s.open.Load() { // a hidden game's is closed already
+			close(s.done)
+		}
 	}
 }
 
-// Watcher is one watcher's hold on a live game: exactly one of Arena and
-// Solo is set. Stop gives it up.
+// Watcher is one watcher's hold on a live game, and the watcher's own
+// Game: read-only, it shows the watched game's [Watcher.View]. Exactly
+// one of Arena and Solo is set. Stop gives it up.
 type Watcher struct {
-	Arena *Arena
+	Arena *hub.Arena
 	Solo  *Solo
 	live  *Live
+	done  <-chan struct{} // a solo game's, as it was when watched
 	once  sync.Once
 }
 
@@ -155,7 +168,7 @@ type Watcher struct {
 // when there is none (a hidden solo game is none), and ErrWatchersFull when
 // the game or the server has as many watchers as allowed.
 func (l *Live) Watch(name string) (*Watcher, error) {
-	var a *Arena
+	var a *hub.Arena
 	if l.hub != nil {
 		a = l.hub.Arena(name)
 	}
@@ -169,7 +182,7 @@ func (l *Live) Watch(name string) (*Watcher, error) {
 }
 
 // watch is Watch once the arena called name, if any, is found.
-func (l *Live) watch(name string, a *Arena) (*Watcher, error) {
+func (l *Live) watch(name string, a *hub.Arena) (*Watcher, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s := l.solos[name]
@@ -190,11 +203,11 @@ func (l *Live) watch(name string, a *Arena) (*Watcher, error) {
 	}
 	l.watchers++
 	if a != nil {
-		a.watchers.Add(1)
+		a.AddWatchers(1)
 		return &Watcher{Arena: a, live: l}, nil
 	}
 	s.watchers.Add(1)
-	return &Watcher{Solo: s, live: l}, nil
+	return &Watcher{Solo: s, live: l, done: s.done}, nil
 }
 
 // Name returns the watched game's name.
@@ -205,12 +218,28 @@ func (w *Watcher) Name() string {
 	return w.Solo.Name()
 }
 
-// Done is closed when the watched game has ended.
+// Done is closed when the watched game is gone: the arena closed, the
+// solo game's player left or hid it.
 func (w *Watcher) Done() <-chan struct{} {
 	if w.Arena != nil {
 		return w.Arena.Done()
 	}
-	return w.Solo.Done()
+	return w.done
+}
+
+// View calls fn with the watched game as it stands, under its lock, as
+// [Game.View] does: a solo game's View is its player's (game-over screen
+// and high score included); an arena's shows its world in play, read
+// under the arena's read lock, and its step time. It allocates nothing.
+func (w *Watcher) View(fn func(v View)) {
+	if w.Solo != nil {
+		w.Solo.game.View(fn)
+		return
+	}
+	ar := w.Arena
+	ar.RLock()
+	defer ar.RUnlock()
+	fn(View{World: ar.World(), Phase: match.Play, Step: ar.StepTime()})
 }
 
 // Watchers returns how many watch w's game, w included.
@@ -232,12 +261,12 @@ func (w *Watcher) Stop() {
 			w.Solo.watchers.Add(-1)
 			return
 		}
-		w.Arena.watchers.Add(-1)
+		w.Arena.AddWatchers(-1)
 	})
 }
 
-// Game describes a live game, for a lobby.
-type Game struct {
+// LiveGame describes a live game, for a lobby.
+type LiveGame struct {
 	Name     string // what Watch takes
 	Arena    bool   // an arena, not a solo game
 	Players  int
@@ -246,12 +275,12 @@ type Game struct {
 
 // Games lists the open arenas and the open solo games, arenas first, each
 // sorted by name.
-func (l *Live) Games() []Game {
-	var list []Game
+func (l *Live) Games() []LiveGame {
+	var list []LiveGame
 	if l.hub != nil {
 		for _, in := range l.hub.Arenas() { // by name
 			if in.Players > 0 { // an arena closing after its last player shows nothing
-				list = append(list, Game{Name: in.Name, Arena: true, Players: in.Players, Watchers: in.Watchers})
+				list = append(list, LiveGame{Name: in.Name, Arena: true, Players: in.Players, Watchers: in.Watchers})
 			}
 		}
 	}
@@ -259,11 +288,11 @@ func (l *Live) Games() []Game {
 	l.mu.Lock()
 	for _, s := range l.solos {
 		if s.Open() {
-			list = append(list, Game{Name: s.name, Players: 1, Watchers: s.Watchers()})
+			list = append(list, LiveGame{Name: s.name, Players: 1, Watchers: s.Watchers()})
 		}
 	}
 	l.mu.Unlock()
-	slices.SortFunc(list[arenas:], func(a, b Game) int { return strings.Compare(a.Name, b.Name) })
+	slices.SortFunc(list[arenas:], func(a, b LiveGame) int { return strings.Compare(a.Name, b.Name) })
 	return list
 }
 
@@ -273,13 +302,7 @@ func (l *Live) Games() []Game {
 // since each game waits for its step meanwhile.
 func (l *Live) Worlds(fn func(w *game.World, arena bool)) {
 	if l.hub != nil {
-		l.hub.mu.Lock()
-		for _, a := range l.hub.arenas {
-			a.mu.RLock()
-			fn(a.world, true)
-			a.mu.RUnlock()
-		}
-		l.hub.mu.Unlock()
+		l.hub.Worlds(func(w *game.World) { fn(w, true) })
 	}
 	// A solo game's lock may be held around Add, which takes l.mu: the
 	// games are read once l.mu is released.
@@ -289,9 +312,9 @@ func (l *Live) Worlds(fn func(w *game.World, arena bool)) {
 		solos = append(solos, s)
 	}
 	l.mu.Unlock()
-	solo := func(w *game.World) { fn(w, false) }
+	solo := func(v View) { fn(v.World, false) }
 	for _, s := range solos {
-		s.game.ReadWorld(solo)
+		s.game.View(solo)
 	}
 }
 

@@ -1,28 +1,38 @@
-package hub
+package play
 
 import (
 	"errors"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
+	"testing/synctest"
 
-	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/game/match"
 )
 
-// soloGame is a solo game's world as a SoloGame, with its own lock.
-type soloGame struct {
-	mu *sync.RWMutex
-	w  *game.World
+// newHub opens a hub of arenas, closed when the test ends.
+func newHub(t *testing.T) *hub.Hub {
+	t.Helper()
+	h, err := hub.New(hub.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return h
 }
 
-func (g soloGame) ReadWorld(fn func(*game.World)) {
-	g.mu.RLock()
-	defer g.mu.RUnlock()
-	fn(g.w)
+// join seats player in the arena called arena.
+func join(t *testing.T, h *hub.Hub, arena, player string) *hub.Seat {
+	t.Helper()
+	s, err := h.Join(hub.Request{Arena: arena, Player: player})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
 
-func newLive(t *testing.T, h *Hub, cfg LiveConfig) *Live {
+func newLive(t *testing.T, h *hub.Hub, cfg LiveConfig) *Live {
 	t.Helper()
 	l, err := NewLive(h, cfg)
 	if err != nil {
@@ -33,11 +43,8 @@ func newLive(t *testing.T, h *Hub, cfg LiveConfig) *Live {
 
 func addSolo(t *testing.T, l *Live, name string, open bool) *Solo {
 	t.Helper()
-	w, err := game.New(game.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return l.Add(name, soloGame{new(sync.RWMutex), w}, open)
+	g, _ := newSolo(t, nil, none)
+	return l.Add(name, g, open)
 }
 
 func watch(t *testing.T, l *Live, name string) *Watcher {
@@ -62,8 +69,8 @@ func TestLiveConfig(t *testing.T) {
 // TestLiveNames: solo games' names are unique among solo games and open
 // arenas, and watch finds the arena first.
 func TestLiveNames(t *testing.T) {
-	h := newHub(t, Config{})
-	join(t, h, Request{Arena: "den", Player: "x"})
+	h := newHub(t)
+	join(t, h, "den", "x")
 	l := newLive(t, h, LiveConfig{})
 	a, b, c := addSolo(t, l, "ann", true), addSolo(t, l, "ann", true), addSolo(t, l, "den", true)
 	if a.Name() != "ann" || b.Name() != "ann-2" || c.Name() != "den-2" {
@@ -119,7 +126,7 @@ func TestLiveHidden(t *testing.T) {
 	}
 	ann.SetOpen(true)
 	w := watch(t, l, "ann")
-	if g := l.Games(); !slices.Equal(g, []Game{{Name: "ann", Players: 1, Watchers: 1}}) {
+	if g := l.Games(); !slices.Equal(g, []LiveGame{{Name: "ann", Players: 1, Watchers: 1}}) {
 		t.Errorf("games %+v", g)
 	}
 	ann.Remove()
@@ -137,15 +144,15 @@ func TestLiveHidden(t *testing.T) {
 // TestLiveArenas: arenas are listed first with their players and
 // watchers, while they have players.
 func TestLiveArenas(t *testing.T) {
-	h := newHub(t, Config{})
-	join(t, h, Request{Arena: "zoo", Player: "a"})
-	join(t, h, Request{Arena: "zoo", Player: "b"})
-	c := join(t, h, Request{Arena: "den", Player: "c"})
+	h := newHub(t)
+	join(t, h, "zoo", "a")
+	join(t, h, "zoo", "b")
+	c := join(t, h, "den", "c")
 	l := newLive(t, h, LiveConfig{})
 	addSolo(t, l, "ann", true)
 	w := watch(t, l, "zoo")
 	watch(t, l, "zoo")
-	want := []Game{
+	want := []LiveGame{
 		{Name: "den", Arena: true, Players: 1},
 		{Name: "zoo", Arena: true, Players: 2, Watchers: 2},
 		{Name: "ann", Players: 1},
@@ -166,8 +173,81 @@ func TestLiveArenas(t *testing.T) {
 	// An arena whose last player left has nothing to show while it
 	// lingers: not listed.
 	c.Leave()
-	want = []Game{{Name: "zoo", Arena: true, Players: 2, Watchers: 1}, {Name: "ann", Players: 1}}
+	want = []LiveGame{{Name: "zoo", Arena: true, Players: 2, Watchers: 1}, {Name: "ann", Players: 1}}
 	if g := l.Games(); !slices.Equal(g, want) {
 		t.Errorf("games after den's last player left\n%+v, want\n%+v", g, want)
+	}
+}
+
+// TestWatchSeesTheSoloGame: a watcher's View is the watched Game's, its
+// world as it steps and, once the game ends, its result and rank.
+func TestWatchSeesTheSoloGame(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		l := newLive(t, nil, LiveConfig{})
+		g, _ := newSolo(t, newStore(t), none)
+		l.Add("ann", g, true)
+		w := watch(t, l, "ann")
+		defer w.Stop()
+		var seen View
+		w.View(func(v View) { seen = v })
+		if seen.World != view(g).World || seen.Phase != match.Title {
+			t.Fatalf("the watcher sees %+v, want ann's title", seen)
+		}
+		over := play(t, g)
+		g.Close()
+		w.View(func(v View) { seen = v })
+		if seen.Phase != match.Over || seen.Over.Entry != over.Entry || seen.Over.Rank != 1 || seen.High != over.Entry.Score {
+			t.Errorf("the watcher sees %v, %+v, high %d; want ann's game over at rank 1", seen.Phase, seen.Over, seen.High)
+		}
+	})
+}
+
+// TestWatchArena: an arena's watcher sees its world in play, read under
+// its lock, and the arena's step time.
+func TestWatchArena(t *testing.T) {
+	h := newHub(t)
+	seat := join(t, h, "den", "ann")
+	l := newLive(t, h, LiveConfig{})
+	w := watch(t, l, "den")
+	defer w.Stop()
+	w.View(func(v View) {
+		if v.World != seat.Arena().World() || v.Phase != match.Play {
+			t.Errorf("the watcher sees %+v, want den's world in play", v)
+		}
+	})
+	if n := testing.AllocsPerRun(100, func() { w.View(func(View) {}) }); n != 0 {
+		t.Errorf("an arena's View allocates %v times", n)
+	}
+}
+
+// TestHiddenEndsWatchers: hiding a solo game ends its watchers at once
+// (Done), and opened again it takes new ones, which its removal ends.
+func TestHiddenEndsWatchers(t *testing.T) {
+	l := newLive(t, nil, LiveConfig{})
+	ann := addSolo(t, l, "ann", true)
+	w := watch(t, l, "ann")
+	ann.SetOpen(false)
+	ann.SetOpen(false)
+	select {
+	case <-w.Done():
+	default:
+		t.Fatal("a hidden game's watcher is not done")
+	}
+	w.Stop()
+	ann.SetOpen(true)
+	w2 := watch(t, l, "ann")
+	select {
+	case <-w2.Done():
+		t.Fatal("a watcher of the game opened again is done")
+	default:
+	}
+	ann.Remove()
+	select {
+	case <-w2.Done():
+	default:
+		t.Error("a removed game's watcher is not done")
+	}
+	if n := l.Watchers(); n != 1 {
+		t.Errorf("%d watchers, want 1 (w2 not stopped)", n)
 	}
 }

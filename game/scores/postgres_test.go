@@ -14,7 +14,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"poolroids/ui/scores/pgtest"
+	"poolroids/game/scores/pgtest"
 )
 
 func openPG(t testing.TB, url string) *Store {

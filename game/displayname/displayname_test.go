@@ -3,7 +3,7 @@ package displayname_test
 import (
 	"testing"
 
-	"poolroids/ui/displayname"
+	"poolroids/game/displayname"
 )
 
 // Clean removes escapes whole and keeps only one-cell runes: the SSH user

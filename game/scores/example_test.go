@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"poolroids/ui/scores"
+	"poolroids/game/scores"
 )
 
 func Example() {

@@ -1,6 +1,6 @@
 //go:build linux || darwin || freebsd || openbsd || netbsd || dragonfly
 
-package ui
+package play
 
 import (
 	"os"
@@ -9,16 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gdamore/tcell/v2"
-
 	"poolroids/game"
-	"poolroids/ui/scores"
+	"poolroids/game/scores"
 )
 
 // TestSaveDoesNotStopTheGame: the save of a finished game waits, here on
 // another process's lock of the score file (over SSH it may wait on a
-// database's retries), and the game steps on meanwhile; the score is
-// saved once the lock is free.
+// database's retries), and the game steps on meanwhile, showing the game
+// over as saving; the score is saved once the lock is free, and Close
+// waits for it. The lock is a real one: no fake clock.
 func TestSaveDoesNotStopTheGame(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "scores.json")
 	store, err := scores.Open(path)
@@ -33,32 +32,28 @@ func TestSaveDoesNotStopTheGame(t *testing.T) {
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
-	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 7, Scores: store, Player: "ann"})
-	d.key(tcell.KeyEnter, 0)
-	played := make(chan struct{})
+	g, _ := newSolo(t, store, none)
+	played := make(chan bool)
 	go func() {
-		defer close(played)
-		for i := 0; d.s.game.Phase() == modePlay && i < 600*game.TPS; i++ {
-			d.key(tcell.KeyRune, ' ')
-			if i%30 == 0 {
-				d.key(tcell.KeyRune, 'h') // jumping often loses every ship soon
-			}
-			d.s.tick()
-		}
+		ended := playOut(g)
 		for range game.TPS { // a second after the end
-			d.s.tick()
+			g.Step(game.Input{})
 		}
+		played <- ended
 	}()
 	select {
-	case <-played:
+	case ended := <-played:
+		if o := view(g).Over; !ended || !o.Saving {
+			t.Fatalf("at the end: %+v, phase %v; want the game over, saving", o, g.Phase())
+		}
 	case <-time.After(20 * time.Second):
 		t.Fatal("the game stopped stepping: it waits for its save")
 	}
-	if d.s.game.Phase() == modePlay {
-		t.Fatal("the game never ended")
-	}
 	lock.Close() // frees the lock
-	d.s.loops.Wait()
+	g.Close()
+	if o := view(g).Over; o.Saving || o.Rank != 1 {
+		t.Errorf("once saved: %+v, want rank 1", o)
+	}
 	again, err := scores.Open(path)
 	if err != nil {
 		t.Fatal(err)
