@@ -109,6 +109,7 @@ type arena struct {
 	frame  rect // where the field was last drawn, border excluded
 	shown  arenaShown
 
+	names  shipNames           // the players by slot, in an arena, as the show last painted them
 	labels []label             // the players' names by their ships, in an arena, and respawn countdowns
 	spots  [game.MaxShips]rect // where each label shows: see drawLabels
 	cells  cellPutter
@@ -306,7 +307,7 @@ func (a *arena) ship(w *game.World, slot int) {
 	if !sh.Alive {
 		return
 	}
-	a.note(sh.Pos, slot, a.s.names[slot])
+	a.note(sh.Pos, slot, a.names[slot])
 	k := inkShip + ink(slot)
 	if sh.Invulnerable > 0 && sh.Invulnerable/8%2 == 0 {
 		k = inkShipGhost
@@ -554,12 +555,8 @@ var titleScreen = []string{
 func (a *arena) overlay() ([]string, rect) {
 	var lines []string
 	switch {
-	case a.s.fit.help && a.s.watch != nil:
-		lines = watchHelp
-	case a.s.fit.help && a.s.seat != nil:
-		lines = a.s.glyphs().arenaHelp
 	case a.s.fit.help:
-		lines = a.s.glyphs().helpScreen
+		lines = a.s.show.help(a.s.glyphs())
 	case a.hud.mode == modeTitle:
 		lines = titleScreen
 	case a.hud.mode == modeOver:

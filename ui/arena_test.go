@@ -25,7 +25,7 @@ func arenaSession(t *testing.T, h *hub.Hub, name string, w, ht int) (*session, *
 		t.Fatal(err)
 	}
 	t.Cleanup(seat.Leave)
-	s, err := newSession(newSim(t, "UTF-8", w, ht), Options{Arena: seat})
+	s, err := newPlayerSession(newSim(t, "UTF-8", w, ht), Options{Arena: seat})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,7 +58,7 @@ func TestArenaDraw(t *testing.T) {
 			_, seat := arenaSession(t, h, "p"+string(rune('a'+i)), 100, 30)
 			seat.SetAutopilot(true)
 		}
-		ar := s.seat.Arena()
+		ar := s.seat().Arena()
 		busy := func() bool {
 			ar.RLock()
 			defer ar.RUnlock()
@@ -279,7 +279,7 @@ func TestArenaRefusesStress(t *testing.T) {
 	if bottom := textIn(text, rect{fx, fy + fh - 1, fw, 1}); !strings.Contains(bottom, "no stress autopilot in an arena") {
 		t.Errorf("the field's bottom row is %q, want the refusal:\n%s", bottom, text)
 	}
-	if s.game.Stress() {
+	if s.game().Stress() {
 		t.Error("x started the stress autopilot in an arena")
 	}
 }

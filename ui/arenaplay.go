@@ -4,109 +4,141 @@ import (
 	"errors"
 	"time"
 
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/play"
 	"poolroids/pool"
 )
 
-// noticeFor is how long a notice (why a key did nothing) shows.
-const noticeFor = 3 * time.Second
+// seatShow is an arena seat: the player's ship in the arena's shared
+// world, which the arena steps on its own goroutine, asking the seat for
+// its keys; the show samples the shared pools and follows the seat's game.
+type seatShow struct {
+	player
+	seat *hub.Seat
+}
 
-// arenaInput is the seat's input, asked for by the arena's goroutine
-// before each step: the keys held, nothing outside a game or while the
-// session waits (the arena plays on, but this ship waits for its player).
-// It takes the keys' lock and the seat's Game's, never the session's
-// (the arena's is not held meanwhile), and never reads the world; the
-// seat's autopilot, when on, is the arena's to run.
-func (s *session) arenaInput() game.Input {
-	defer s.guard()
-	in, _ := s.input.input(time.Since(s.clock), s.inGame())
+// newSeat makes the show of Options.Arena's seat, with the players box.
+func newSeat(s *session) (show, error) {
+	seat := s.opts.Arena
+	sh := &seatShow{player: player{s: s}, seat: seat}
+	sh.g = play.NewSeat(seat, play.Scoring{Player: s.opts.Player, Scores: s.opts.Scores})
+	s.players = newPlayers(s, seat.Arena())
+	return sh, nil
+}
+
+// run gives the arena the seat's keys and follows the seat's game, until
+// stop: a game that ended lets the keys go.
+func (sh *seatShow) run(stop <-chan struct{}) {
+	sh.seat.SetInput(sh.input)
+	defer sh.seat.SetInput(nil)
+	every(stop, sampling, func() {
+		sh.s.sample()
+		if _, ended := sh.g.Observe(); ended {
+			sh.s.input.release()
+		}
+	})
+}
+
+// input is the seat's input, asked for by the arena's goroutine before
+// each step: the keys held, nothing outside a game or while the session
+// waits (the arena plays on, but this ship waits for its player). It
+// takes the keys' lock and the seat's Game's, never the session's (the
+// arena's is not held meanwhile), and never reads the world; the seat's
+// autopilot, when on, is the arena's to run.
+func (sh *seatShow) input() game.Input {
+	defer sh.s.guard()
+	in, _ := sh.s.input.input(sh.s.now(), sh.inGame())
 	return in
 }
 
-// arenaTick samples the shared pools and notices when the seat's game is
-// over (its Game scores it).
-func (s *session) arenaTick(now time.Duration) bool {
-	s.arenaSample(now)
-	return true
+func (sh *seatShow) gone() <-chan struct{}   { return sh.seat.Arena().Done() }
+func (sh *seatShow) why() (string, error)    { return ReasonCanceled, sh.seat.Arena().Err() }
+func (sh *seatShow) help(g *glyphs) []string { return g.arenaHelp }
+
+func (sh *seatShow) bottom() tview.Primitive {
+	return newHelpLine(sh.s, func(g *glyphs) []helpItem { return g.arenaLine })
 }
 
-// seatNames copies the names of ar's players, by slot, for the labels by
-// their ships. The caller holds ar's read lock.
-func (s *session) seatNames(ar *hub.Arena) {
-	for i := range s.names {
-		s.names[i], _ = ar.Seated(i)
+// paint takes the seat's Game's lock and then the arena's read lock, each
+// held only while copying, one after the other.
+func (sh *seatShow) paint(a *arena) hud {
+	var h hud
+	var counts bool
+	sh.g.View(func(v play.View) {
+		h = hud{high: v.High, mode: v.Phase, stress: v.Stress, over: sh.over.of(v.Over, sh.s.ascii)}
+		counts = h.mode == modePlay && !v.Assisted
+	})
+	ar := sh.seat.Arena()
+	ar.RLock()
+	w := ar.World()
+	a.names.of(ar)
+	a.paintShared(ar, w)
+	me := w.Player(sh.seat.Slot())
+	h.level, h.score, h.lives, h.wave = w.Level().Name, me.Score, me.Lives, w.Wave()
+	ar.RUnlock()
+	if counts {
+		h.high = max(h.high, h.score)
 	}
+	h.watching = ar.Watchers()
+	return h
 }
 
-// arenaSample takes a sample and, when the seat's last ship is lost,
-// lets the keys go: the game is over.
-func (s *session) arenaSample(now time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.sample(now)
-	if _, ended := s.game.Observe(); ended {
-		s.input.release()
-	}
+func (sh *seatShow) sample(v *view, now time.Duration) {
+	ar := sh.seat.Arena()
+	ar.RLock()
+	defer ar.RUnlock()
+	samplePools(v, ar.World(), ar.StepTime(), now)
 }
 
-// arenaPick asks the arena to switch the targeted pool(s) to st: only its
-// creator may; anyone else is told why nothing happens. The caller holds
-// the lock.
-func (s *session) arenaPick(st pool.Strategy) error {
-	var b, d pool.Strategy
-	switch s.target {
-	case targetBoth:
-		b, d = st, st
-	case targetBullets:
-		b = st
-	case targetDebris:
-		d = st
-	}
-	err := s.game.SetStrategies(b, d)
+func (sh *seatShow) strategies() (bullets, debris pool.Strategy) {
+	ar := sh.seat.Arena()
+	ar.RLock()
+	defer ar.RUnlock()
+	return ar.World().Bullets().Strategy(), ar.World().Debris().Strategy()
+}
+
+// pick asks the arena to switch its pools: only its creator may; anyone
+// else is told who does.
+func (sh *seatShow) pick(bullets, debris pool.Strategy) error {
+	err := sh.g.SetStrategies(bullets, debris)
 	if errors.Is(err, hub.ErrNotCreator) {
-		s.tell(s.creatorOnly())
-		return nil
+		ar := sh.seat.Arena()
+		ar.RLock()
+		defer ar.RUnlock()
+		return errors.New("only " + ar.Creator() + " switches the pools")
 	}
 	return err
 }
 
-// creatorOnly says who switches the arena's strategies. The caller holds
-// the lock.
-func (s *session) creatorOnly() string {
-	ar := s.seat.Arena()
-	ar.RLock()
-	defer ar.RUnlock()
-	return "only " + ar.Creator() + " switches the pools"
-}
-
-// tell shows a notice for noticeFor. The caller holds the lock.
-func (s *session) tell(notice string) {
-	s.notice, s.noticeAt = notice, time.Since(s.clock)
-}
-
-// syncStrategies redraws the strategy list when the pools' strategies
-// changed without the player: another player switched the arena's, the
-// watched game switched, a replay's recorded switch came. It runs on
-// tview's goroutine.
-func (s *session) syncStrategies() {
-	if b, d := s.strategies(); b != s.listed[0] || d != s.listed[1] {
-		s.syncList()
+// key refuses what an arena does not do, and plays the rest.
+func (sh *seatShow) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
+	if ev.Key() == tcell.KeyRune {
+		switch ev.Rune() {
+		case 'p', 'P':
+			sh.s.tell("an arena plays on: no pause")
+			return nil
+		case 'x', 'X': // refused (match.ErrShared) before it asks
+			sh.s.tell("no stress autopilot in an arena")
+			return nil
+		case 'o', 'O':
+			sh.s.tell("an arena is always open to watchers")
+			return nil
+		}
 	}
+	return sh.player.key(ev, now)
 }
 
-// playing reports whether the player's keys play: a game in play, not
-// paused.
-func (s *session) playing() bool { return s.game.Phase() == modePlay && !s.game.Paused() }
+// shipNames are the names of an arena's players by slot, as last
+// painted, for the labels by their ships.
+type shipNames [game.MaxShips]string
 
-// strategies returns the pools' strategies, read under the lock the
-// world steps under (see readWorld). It runs on tview's goroutine.
-func (s *session) strategies() (bullets, debris pool.Strategy) {
-	if s.watch != nil {
-		return s.watchedStrategies()
+// of copies the names of ar's players. The caller holds ar's read lock.
+func (n *shipNames) of(ar *hub.Arena) {
+	for i := range n {
+		n[i], _ = ar.Seated(i)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.readWorld(func(w *game.World) { bullets, debris = w.Bullets().Strategy(), w.Debris().Strategy() })
-	return bullets, debris
 }

@@ -1,19 +1,37 @@
-// Package ui plays poolroids in a terminal: a tview application on a tcell
-// screen, with the arena on the left, the pools' side panel on the right and
+// Package ui plays poolroids in a terminal on a tcell screen, with tview's
+// widgets: the arena on the left, the pools' side panel on the right and
 // a line of key help at the bottom. [Run] is the whole of it; local play
-// (package main) and every SSH session (package ui/serve) call it with
-// their own screen. [PlayLobby] is the SSH lobby around it, [Watch] shows
-// another session's game read-only, and [RunReplay] plays a replay file
-// the same way. The game's flow (title, play, game over, the stress
-// autopilot, what counts as a score) is package game/match's, and a solo
-// game or an arena seat is a game/play Game: it owns the lock the match
-// is changed under and, for a solo game, the goroutine that steps it; it
-// also scores and saves a game that ended. A replay is a game/play Replay
-// of the same shape (the seek, the speed, the strategies held through
-// seeks, the players' names by step). ui draws what their View shows
-// (formatting a game-over result), sends them the keys' commands, and
-// keeps the screen's own state (the layout, the held keys, the notices,
-// the overlays' text).
+// (package main) and every SSH session (package ui/serve/route) call it
+// with their own screen. [PlayLobby] is the SSH lobby around it, [Watch]
+// shows another session's game read-only, and [RunReplay] plays a replay
+// file the same way.
+//
+// ui draws and reads keys; the game is headless, in package game/play.
+// The game's flow (title, play, game over, the stress autopilot, what
+// counts as a score) is package game/match's; a solo game or an arena
+// seat is a play.Game, which owns the lock its match is changed under,
+// the goroutine that steps a solo game, and the result of a game that
+// ended, which it saves; a watcher reads a live game through a
+// play.Watcher, and a replay is a play.Replay (the seek, the speed, the
+// strategies held through seeks, the players' names by step).
+//
+// # Structure
+//
+//	session ── loop: keys, clicks, a frame per tick ── widgets: arena, panel, players, list, line
+//	   │
+//	   └── show (chosen once) ── soloShow   ── play.Game (solo)  ── match
+//	                              seatShow   ── play.Game (seat)  ── hub.Arena
+//	                              watchShow  ── play.Watcher      ── a live Game, or an arena
+//	                              replayShow ── play.Replay       ── replay.Watch
+//
+// A session lays out, draws and times every show the same way, keeps what
+// drawing needs (the widgets, the layout, the frame clock, the held keys,
+// the notice on the field's border, the panel's samples) and asks its
+// [show] for the rest: the world and header to paint, the pools to
+// sample, what a key does there, the key help. A show reads its game
+// through the game's View, under the game's own lock, and sends it
+// commands, which the game may refuse with an error the session shows as
+// a notice.
 //
 // # Arenas
 //
@@ -62,8 +80,8 @@
 // under the Game's lock, which the drawing takes to copy it; it waits
 // while the terminal is too small or the key help is up. The session's
 // own lock is always taken before the Game's, never after: the Game
-// calls back (for the keys, a game that ended, a sample) without its
-// lock. The screen is redrawn
+// calls back (for the keys, a sample) without its lock. The screen is
+// redrawn
 // Options.FPS times a second by the session's own event loop in the place
 // of tview's Application (see loop), never on input, so a flood of keys
 // cannot raise the frame rate. A

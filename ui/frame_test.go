@@ -64,11 +64,11 @@ func crowd(t testing.TB, restless bool, ss ...*session) (step func()) {
 		}
 		aps[i] = game.Autopilot{Pressure: true, Slot: i}
 		for _, s := range ss {
-			s.names[i] = "player" + string(rune('a'+i))
+			s.arena.names[i] = "player" + string(rune('a'+i))
 		}
 	}
 	for _, s := range ss {
-		s.world = w
+		showWorld(s, w)
 	}
 	var in game.Inputs
 	step = func() {
@@ -98,7 +98,7 @@ func TestKeptArenaFrames(t *testing.T) {
 	var scrs [2]tcell.SimulationScreen
 	for i := range ss {
 		scrs[i] = newSim(t, "UTF-8", w, h)
-		s, err := newSession(scrs[i], Options{Seed: 9, Stress: true})
+		s, err := newPlayerSession(scrs[i], Options{Seed: 9, Stress: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +222,7 @@ func TestMonoBlanks(t *testing.T) {
 		if mono {
 			scr = monoScreen{sim}
 		}
-		s, err := newSession(scr, Options{Seed: 9, Stress: true})
+		s, err := newPlayerSession(scr, Options{Seed: 9, Stress: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -272,7 +272,7 @@ func BenchmarkFrameBytes(b *testing.B) {
 				step = crowd(b, false, s)
 			} else {
 				ap := game.Autopilot{Pressure: true}
-				step = func() { s.world.Step(ap.Input(s.world)) }
+				step = func() { s.world().Step(ap.Input(s.world())) }
 			}
 			f := s.screen.frame
 			if f == nil {
@@ -474,8 +474,8 @@ func TestPanelShowsOutput(t *testing.T) {
 	s.root.SetRect(0, 0, 120, 40)
 	ap := game.Autopilot{Pressure: true}
 	frame := func() (sent int64) {
-		s.world.Step(ap.Input(s.world))
-		s.world.Step(ap.Input(s.world))
+		s.world().Step(ap.Input(s.world()))
+		s.world().Step(ap.Input(s.world()))
 		s.screen.resize()
 		s.root.Draw(s.screen)
 		n := tty.n.Load()
@@ -483,13 +483,13 @@ func TestPanelShowsOutput(t *testing.T) {
 		return tty.n.Load() - n
 	}
 	frame() // the whole screen
-	s.sample(time.Second)
+	s.sampleAt(time.Second)
 	const frames = 20
 	sent := frame() // the panel measures in its draw, before its Show
 	for range frames - 1 {
 		sent += frame()
 	}
-	s.sample(2 * time.Second)
+	s.sampleAt(2 * time.Second)
 	s.screen.resize()
 	s.root.Draw(s.screen) // the panel measures again, before this frame's Show
 	var text strings.Builder

@@ -91,8 +91,14 @@ func (it helpItem) draw(scr tcell.Screen, x, y int) {
 type helpLine struct {
 	*tview.Box
 	s     *session
+	items func(g *glyphs) []helpItem // the show's keys in g
 	shown shown
 	g     *glyphs // as last drawn
+}
+
+// newHelpLine makes the help line of the keys items gives.
+func newHelpLine(s *session, items func(g *glyphs) []helpItem) *helpLine {
+	return &helpLine{Box: tview.NewBox(), s: s, items: items}
 }
 
 func (h *helpLine) Draw(scr tcell.Screen) {
@@ -103,16 +109,7 @@ func (h *helpLine) Draw(scr tcell.Screen) {
 		return // it never changes: its last frame stays
 	}
 	h.g = g
-	items := g.helpLine
-	switch {
-	case h.s.watch != nil:
-		items = watchHelpLine
-	case h.s.seat != nil:
-		items = g.arenaLine
-	case h.s.opts.Live == nil:
-		items = g.localLine
-	}
-	drawKeys(scr, x, y, w, items)
+	drawKeys(scr, x, y, w, h.items(g))
 }
 
 // drawKeys draws a line of key help w cells wide: "? help" and "q quit" at

@@ -181,10 +181,10 @@ func TestSIsHyperspace(t *testing.T) {
 		d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 4})
 		d.s.startGame()
 		d.steps(game.TPS)
-		before := d.s.world.Ship().Pos
+		before := d.s.world().Ship().Pos
 		d.key(tcell.KeyRune, k)
 		d.steps(1)
-		if after := d.s.world.Ship(); after.Pos == before && after.Alive {
+		if after := d.s.world().Ship(); after.Pos == before && after.Alive {
 			t.Errorf("%c: the ship stayed at %v", k, before)
 		}
 	}

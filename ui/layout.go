@@ -16,8 +16,8 @@ import (
 )
 
 // build makes the widgets: the arena on the left, the side panel right
-// of it in the form that fits (see arrange), one line of key help at the
-// bottom.
+// of it in the form that fits (see arrange), the show's line (the key
+// help, a replay's status) at the bottom.
 func (s *session) build() {
 	s.arena = newArena(s)
 	s.panel = newPanel(s)
@@ -34,12 +34,9 @@ func (s *session) build() {
 	s.list.SetBorderPadding(1, 1, 1, 1)
 	s.fit.side = tview.NewFlex().SetDirection(tview.FlexRow)
 	s.fit.body = tview.NewFlex()
-	if s.seat != nil {
-		s.players = newPlayers(s, s.world.Ships())
-	}
 	s.root = tview.NewFlex().SetDirection(tview.FlexRow).
 		AddItem(s.fit.body, 0, 1, true).
-		AddItem(&helpLine{Box: tview.NewBox(), s: s}, 1, 0, false)
+		AddItem(s.show.bottom(), 1, 0, false)
 	s.arrange(formFull)
 	s.syncList()
 }
@@ -174,7 +171,7 @@ func (s *session) showHelp(on bool) {
 }
 
 // setHeld stops or resumes the game: it waits while the too-small notice
-// or the key help is up (see session.step). Keys held when it stops do not
+// or the key help is up (see keyState.waiting). Keys held when it stops do not
 // act after it resumes.
 func (s *session) setHeld(on bool) { s.input.setHeld(on) }
 
@@ -189,8 +186,8 @@ func (s *session) syncList() {
 	t := s.target
 	s.mu.Unlock()
 	g := s.glyphs()
-	b, d := s.strategies()
-	s.listed = [2]pool.Strategy{b, d}
+	b, d := s.show.strategies()
+	s.list.listed = [2]pool.Strategy{b, d}
 	cur := b
 	if t == targetDebris {
 		cur = d
@@ -215,6 +212,16 @@ func (s *session) syncList() {
 	s.panel.stale = true // the compact panel names the target
 }
 
+// syncStrategies redraws the strategy list when the pools' strategies
+// changed without the player: another player switched the arena's, the
+// watched game switched, a replay's recorded switch came. It runs on the
+// loop's goroutine.
+func (s *session) syncStrategies() {
+	if b, d := s.show.strategies(); b != s.list.listed[0] || d != s.list.listed[1] {
+		s.syncList()
+	}
+}
+
 // strategyList is the tview.List of strategies, keyboard and mouse and
 // all, whose cells are kept from one draw to the next: tview redraws every
 // primitive on every frame, and drawing a List costs hundreds of
@@ -225,12 +232,13 @@ func (s *session) syncList() {
 // frame stays, it does not even replay them then.
 type strategyList struct {
 	*tview.List
-	s     *session
-	title string
-	valid bool
-	state listState
-	cells []listCell
-	shown shown
+	s      *session
+	listed [2]pool.Strategy // the bullets' and debris' strategies it shows
+	title  string
+	valid  bool
+	state  listState
+	cells  []listCell
+	shown  shown
 }
 
 type listState struct {
@@ -288,8 +296,8 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 }
 
 // pick switches the targeted pool(s) to strategy i of pool.Strategies(),
-// between two steps: it holds the lock the stepping goroutine steps under.
-// An arena's go through its creator; a replay's hold (replayView.hold).
+// or shows why the show may not (an arena's creator switches its pools,
+// a watcher none).
 func (s *session) pick(i int) {
 	all := pool.Strategies()
 	if i < 0 || i >= len(all) {
@@ -297,37 +305,31 @@ func (s *session) pick(i int) {
 	}
 	st := all[i]
 	s.mu.Lock()
-	now := time.Since(s.clock)
-	var err error
-	switch {
-	case s.seat != nil:
-		err = s.arenaPick(st)
-	case s.playback != nil:
-		err = s.playback.hold(st)
-		now = s.playback.now()
-	case s.target == targetBoth:
-		err = s.game.SetStrategies(st, st)
-		s.view.pools[bulletsPool].restart()
-		s.view.pools[debrisPool].restart()
-	case s.target == targetBullets:
-		err = s.game.SetStrategies(st, "")
-		s.view.pools[bulletsPool].restart()
-	case s.target == targetDebris:
-		err = s.game.SetStrategies("", st)
-		s.view.pools[debrisPool].restart()
-	}
-	s.sample(now) // the panel names the new strategy at once
+	t := s.target
 	s.mu.Unlock()
-	if err != nil {
-		s.end(ReasonError, fmt.Errorf("ui: switching to %s: %w", st, err))
-		return
+	var b, d pool.Strategy
+	if t != targetDebris {
+		b = st
 	}
+	if t != targetBullets {
+		d = st
+	}
+	if err := s.show.pick(b, d); err != nil {
+		s.tell(err.Error())
+	} else {
+		s.mu.Lock()
+		s.restart()
+		s.mu.Unlock()
+	}
+	s.sample() // the panel names the new strategy at once
 	s.syncList()
 }
 
-// onKey sees every key before the widgets. Ctrl-C quits; while the key help is up any other key closes it, and behind the
-// too-small notice only q acts. Keys the focused strategy list navigates
-// with go to it; all others play.
+// onKey sees every key before the widgets. Ctrl-C quits; while the key
+// help is up any other key closes it, and behind the too-small notice
+// only q acts. Keys the focused strategy list navigates with go to it;
+// the show plays the others, and passes on those of the panel, the list
+// and the help, and the answers to a question.
 func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	defer s.guard()
 	q := ev.Key() == tcell.KeyRune && (ev.Rune() == 'q' || ev.Rune() == 'Q')
@@ -348,7 +350,10 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 			return ev
 		}
 	}
-	now := time.Since(s.clock)
+	now := s.now()
+	if ev = s.show.key(ev, now); ev == nil {
+		return nil
+	}
 	switch ev.Key() {
 	case tcell.KeyTab, tcell.KeyBacktab:
 		switch {
@@ -360,27 +365,43 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 		default:
 			s.loop.focus(s.list)
 		}
-	case tcell.KeyLeft:
-		s.press(ctlLeft, now)
-	case tcell.KeyRight:
-		s.press(ctlRight, now)
-	case tcell.KeyUp:
-		s.press(ctlThrust, now)
-	case tcell.KeyEnter:
-		s.startGame()
 	case tcell.KeyEscape:
-		s.mu.Lock()
-		s.ask = 0
-		s.mu.Unlock()
+		s.withdraw()
 	case tcell.KeyRune:
 		s.onRune(ev.Rune(), now)
 	}
 	return nil
 }
 
-// onMouse sees every mouse event before tview: while the key help or the
-// too-small notice is up the strategy list must not switch behind it, and
-// a click takes the help down.
+// onRune acts on the keys every show leaves to the session.
+func (s *session) onRune(r rune, now time.Duration) {
+	switch r {
+	case 'y', 'Y':
+		if k := s.asked(now); k != 0 { // the second press the question asked for
+			s.show.key(tcell.NewEventKey(tcell.KeyRune, k, tcell.ModNone), now)
+		}
+	case 'n', 'N':
+		s.withdraw()
+	case 'b', 'B':
+		s.mu.Lock()
+		s.target = (s.target + 1) % numTargets
+		s.mu.Unlock()
+		s.syncList()
+	case 'v', 'V':
+		s.arrange((s.fit.form + 1) % numForms)
+		s.focusShown()
+	case '?':
+		s.showHelp(true)
+	default:
+		if i := strings.IndexRune(strategyKeys, r); i >= 0 {
+			s.pick(i)
+		}
+	}
+}
+
+// onMouse sees every mouse event before the widgets: while the key help
+// or the too-small notice is up the strategy list must not switch behind
+// it, and a click takes the help down.
 func (s *session) onMouse(ev *tcell.EventMouse, action tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) {
 	if !s.fit.help && !s.fit.small {
 		return ev, action
@@ -391,148 +412,6 @@ func (s *session) onMouse(ev *tcell.EventMouse, action tview.MouseAction) (*tcel
 	return nil, action
 }
 
-func (s *session) onRune(r rune, now time.Duration) {
-	switch r {
-	case 'q', 'Q':
-		if s.confirmed('q', now) {
-			s.end(ReasonQuit, nil)
-		}
-	case 'y', 'Y':
-		s.mu.Lock()
-		k := s.asking(now)
-		s.mu.Unlock()
-		if k != 0 {
-			s.onRune(k, now) // the second press the question asked for
-		}
-	case 'n', 'N':
-		s.mu.Lock()
-		s.ask = 0
-		s.mu.Unlock()
-	case 'a', 'A':
-		s.press(ctlLeft, now)
-	case 'd', 'D':
-		s.press(ctlRight, now)
-	case 'w', 'W':
-		s.press(ctlThrust, now)
-	case ' ':
-		if s.game.Phase() == modePlay {
-			s.press(ctlFire, now)
-		} else {
-			s.startGame()
-		}
-	case 'h', 'H', 's', 'S':
-		if s.playing() {
-			s.input.jump()
-		}
-	case 'p', 'P':
-		s.mu.Lock()
-		switch {
-		case s.seat != nil:
-			s.tell("an arena plays on: no pause")
-		case s.game.TogglePause():
-			s.input.release()
-		}
-		s.mu.Unlock()
-	case 'x', 'X':
-		if s.seat != nil { // refused (match.ErrShared) before it asks
-			s.mu.Lock()
-			s.tell("no stress autopilot in an arena")
-			s.mu.Unlock()
-		} else if s.confirmed('x', now) {
-			s.toggleStress()
-		}
-	case 'b', 'B':
-		s.mu.Lock()
-		s.target = (s.target + 1) % numTargets
-		s.mu.Unlock()
-		s.syncList()
-	case 'v', 'V':
-		s.arrange((s.fit.form + 1) % numForms)
-		s.focusShown()
-	case 'o', 'O':
-		s.toggleOpen()
-	case '?':
-		s.showHelp(true)
-	default:
-		for i, k := range strategyKeys {
-			if r == k {
-				s.pick(i)
-			}
-		}
-	}
-}
-
-// confirmFor is how long a question on the field's border waits for its
-// answer.
-const confirmFor = 2 * time.Second
-
-// confirmed reports whether k (q or x), pressed at now, acts: at once
-// outside a game of the player's own, else as the answer to the question
-// its first press asked on the field's border (k again within
-// confirmFor, or y; n or Esc withdraws it).
-func (s *session) confirmed(k rune, now time.Duration) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !s.inGame() || s.asking(now) == k {
-		s.ask = 0
-		return true
-	}
-	s.ask, s.askAt = k, now
-	return false
-}
-
-// asking returns the key whose question waits for an answer at now, or 0.
-// The caller holds the lock.
-func (s *session) asking(now time.Duration) rune {
-	if now-s.askAt >= confirmFor {
-		return 0
-	}
-	return s.ask
-}
-
-// questions are what a first q or x asks, on the field's border.
-var questions = map[rune]string{
-	'q': "quit? q or y: yes, n: no",
-	'x': "stress autopilot? x or y: yes, n: no",
-}
-
-// inGame reports whether the player plays a game of their own, which q
-// and x would leave. The caller holds the lock.
-func (s *session) inGame() bool {
-	return s.game != nil && s.game.Phase() == modePlay && !s.game.Stress()
-}
-
-// toggleStress starts or stops the stress autopilot. The player's game it
-// takes over is left first, and scored as any game the player leaves.
-func (s *session) toggleStress() {
-	s.mu.Lock()
-	err := s.game.ToggleStress()
-	if s.seat == nil {
-		s.newGame()
-	}
-	s.mu.Unlock()
-	if err != nil {
-		s.end(ReasonError, fmt.Errorf("ui: stress: %w", err))
-	}
-}
-
-// press feeds a key event of a held control to the keys' state while the
-// player plays.
-func (s *session) press(c control, now time.Duration) {
-	if s.playing() {
-		s.input.press(c, now)
-	}
-}
-
-// startGame leaves the title or game-over screen for a new game.
-func (s *session) startGame() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.game.Start() {
-		s.newGame()
-	}
-}
-
 // frame draws a frame on the session's screen and shows it; the loop
 // calls it at every tick of the frame clock, and at no other time: what
 // the keys changed since the last frame shows now, however fast they came.
@@ -541,19 +420,19 @@ func (s *session) frame() {
 	start := time.Now()
 	s.screen.resize()
 	s.draw(s.screen)
-	s.frames++
-	s.render += time.Since(start)
+	s.stats.frames++
+	s.stats.render += time.Since(start)
 	s.screen.Show()
 	if s.opts.Frame != nil {
-		gap := start.Sub(s.lastFrame)
+		gap := start.Sub(s.stats.lastFrame)
 		var cells uint64
 		if f := s.screen.frame; f != nil {
 			st := f.Stats()
-			cells, s.sent = st.Cells-s.sent.Cells, st
+			cells, s.stats.sent = st.Cells-s.stats.sent.Cells, st
 		}
-		s.opts.Frame(!s.lastFrame.IsZero() && gap > 2*time.Second/time.Duration(s.opts.FPS), cells)
+		s.opts.Frame(!s.stats.lastFrame.IsZero() && gap > 2*time.Second/time.Duration(s.opts.FPS), cells)
 	}
-	s.lastFrame = start
+	s.stats.lastFrame = start
 }
 
 // draw draws the session on scr: the widgets laid out for its size, or,

@@ -25,14 +25,14 @@ func testLeaveAsks(t *testing.T) {
 	}
 	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 6, Scores: store, Player: "ann"})
 	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { return r.s.game.Phase() == modePlay })
+	r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == modePlay })
 	// The autopilot scores, its input recorded as a player's would be.
 	var ap game.Autopilot
 	r.waitFor("a score", func() (ok bool) {
 		for range game.TPS {
 			var in game.Input
 			r.locked(func(w *game.World) { in = ap.Input(w) })
-			r.s.game.Step(in)
+			r.s.game().Step(in)
 		}
 		r.locked(func(w *game.World) { ok = w.Score() > 0 })
 		return ok
@@ -49,8 +49,8 @@ func testLeaveAsks(t *testing.T) {
 	asked("x to ask", questions['x'], true)
 	r.key(tcell.KeyEscape, 0)
 	asked("Esc to withdraw it", questions['x'], false)
-	if r.s.game.Stress() || r.s.game.Phase() != modePlay {
-		t.Errorf("after x and Esc: stress %v, phase %v; want the game on", r.s.game.Stress(), r.s.game.Phase())
+	if r.s.game().Stress() || r.s.game().Phase() != modePlay {
+		t.Errorf("after x and Esc: stress %v, phase %v; want the game on", r.s.game().Stress(), r.s.game().Phase())
 	}
 	var score int
 	r.locked(func(w *game.World) { score = w.Score() })
@@ -73,7 +73,7 @@ func testLeaveAsks(t *testing.T) {
 // asks again; outside a game q acts at once.
 func TestQuestionExpires(t *testing.T) {
 	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 2})
-	if !d.s.confirmed('q', 0) {
+	if !d.s.confirmed('q', 0, d.s.player().inGame()) {
 		t.Error("q on the title asked")
 	}
 	d.key(tcell.KeyEnter, 0)
@@ -87,7 +87,7 @@ func TestQuestionExpires(t *testing.T) {
 		{'x', 11 * s, false}, {'q', 11*s + 1, false}, // another key's question
 		{'q', 11*s + 2, true},
 	} {
-		if got := d.s.confirmed(tt.k, tt.at); got != tt.want {
+		if got := d.s.confirmed(tt.k, tt.at, d.s.player().inGame()); got != tt.want {
 			t.Errorf("%c at %v: confirmed %v, want %v", tt.k, tt.at, got, tt.want)
 		}
 	}

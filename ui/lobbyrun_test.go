@@ -138,7 +138,7 @@ func BenchmarkJunk(b *testing.B) {
 	})
 	game := func(b *testing.B, o Options) {
 		tty, scr := newTerminal(b, 120, 40)
-		s, err := newSession(scr, o)
+		s, err := newPlayerSession(scr, o)
 		if err != nil {
 			b.Fatal(err)
 		}

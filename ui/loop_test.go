@@ -48,7 +48,7 @@ func testFrameClock(t *testing.T, fps int) {
 	if afterDrawn != drawn || afterShown != shown {
 		t.Errorf("a burst of 1000 keys drew %d frames and showed %d, want none", afterDrawn-drawn, afterShown-shown)
 	}
-	if phase := r.s.game.Phase(); phase != modePlay {
+	if phase := r.s.game().Phase(); phase != modePlay {
 		t.Fatalf("after the burst the game is in phase %v, want play", phase)
 	}
 
@@ -176,7 +176,7 @@ func TestReplayListMouse(t *testing.T) {
 		r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
 		r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
 		r.waitFor("a click on queue", func() (ok bool) {
-			s.playback.g.View(func(v play.ReplayView) {
+			s.show.(*replayShow).g.View(func(v play.ReplayView) {
 				ok = v.World.Bullets().Strategy() == pool.Queue && v.World.Debris().Strategy() == pool.Queue
 			})
 			return ok

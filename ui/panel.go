@@ -493,7 +493,7 @@ func (p *panel) spark(l *textLine, i int) {
 // memory statistics at most every memEvery (reading them stops the world
 // briefly, so never every frame).
 func (p *panel) measure(now time.Time) {
-	frames, render := p.s.frames, p.s.render
+	frames, render := p.s.stats.frames, p.s.stats.render
 	if dt := now.Sub(p.fpsAt); !p.fpsAt.IsZero() && dt > 0 {
 		p.fps = float64(frames-p.fpsFrames) / dt.Seconds()
 		if n := frames - p.fpsFrames; n > 0 {

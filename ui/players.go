@@ -7,6 +7,7 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/hub"
 )
 
 // newsLines is how many lines of news the players box shows.
@@ -29,6 +30,7 @@ func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines }
 type players struct {
 	*tview.Box
 	s     *session
+	ar    *hub.Arena
 	text  textLines
 	title textCache
 	buf   []byte
@@ -44,8 +46,11 @@ type players struct {
 // small part of what a seat costs the server.
 const playersEvery = 100 * time.Millisecond
 
-func newPlayers(s *session, size int) *players {
-	return &players{Box: tview.NewBox(), s: s, text: newTextLines(playersHeight(size) - 2), buf: make([]byte, 0, 64)}
+// newPlayers makes the players box of ar, whose size is for good: read
+// without its lock.
+func newPlayers(s *session, ar *hub.Arena) *players {
+	size := ar.World().Ships()
+	return &players{Box: tview.NewBox(), s: s, ar: ar, text: newTextLines(playersHeight(size) - 2), buf: make([]byte, 0, 64)}
 }
 
 func (p *players) Draw(scr tcell.Screen) {
@@ -67,7 +72,7 @@ func (p *players) Draw(scr tcell.Screen) {
 
 // seated counts the arena's players.
 func (p *players) seated() int {
-	ar := p.s.sharedArena()
+	ar := p.ar
 	ar.RLock()
 	defer ar.RUnlock()
 	n := 0
@@ -82,7 +87,7 @@ func (p *players) seated() int {
 // format rebuilds the lines from the arena.
 func (p *players) format() {
 	s := p.s
-	ar := s.sharedArena()
+	ar := p.ar
 	ar.RLock()
 	defer ar.RUnlock()
 	w := ar.World()

@@ -25,7 +25,7 @@ func TestSharedRaster(t *testing.T) {
 		bob, _ := arenaSession(t, h, "bob", 120, 40)
 		cat, _ := arenaSession(t, h, "cat", 100, 30)
 		time.Sleep(2 * time.Second) // the arena steps
-		set := rastersOf(ann.seat.Arena())
+		set := rastersOf(ann.seat().Arena())
 		const mark = "⣿⣿⣿⣿⣿⣿⣿⣿⣿⣿"
 		drawArena(ann, 120, 40)
 		set.mu.Lock()
@@ -78,7 +78,7 @@ func fieldText(s *session, w, h int) string {
 // which nothing changed, and goes once the name moves.
 func TestLabelsKept(t *testing.T) {
 	scr := newSim(t, "UTF-8", 120, 40)
-	s, err := newSession(scr, Options{Seed: 9, Stress: true})
+	s, err := newPlayerSession(scr, Options{Seed: 9, Stress: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestSeatFrameAllocs(t *testing.T) {
 			other.SetAutopilot(true)
 		}
 		_, scr := newTerminal(t, 120, 40)
-		s, err := newSession(scr, Options{Arena: seat})
+		s, err := newPlayerSession(scr, Options{Arena: seat})
 		if err != nil {
 			t.Fatal(err)
 		}

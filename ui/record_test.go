@@ -22,10 +22,10 @@ func TestHighScoreKeepsReplay(t *testing.T) {
 	}
 	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 7, Scores: store, Player: "ann"})
 	d.key(tcell.KeyEnter, 0)
-	if d.s.game.Phase() != modePlay {
-		t.Fatalf("after Enter: %v, want play", d.s.game.Phase())
+	if d.s.game().Phase() != modePlay {
+		t.Fatalf("after Enter: %v, want play", d.s.game().Phase())
 	}
-	for i := 0; d.s.game.Phase() == modePlay; i++ {
+	for i := 0; d.s.game().Phase() == modePlay; i++ {
 		if i > 600*game.TPS {
 			t.Fatalf("step %d: no game over", i)
 		}
@@ -36,7 +36,7 @@ func TestHighScoreKeepsReplay(t *testing.T) {
 		// The press-only hold times run on the session's clock.
 		d.s.step(time.Since(d.s.clock))
 	}
-	d.s.game.Close() // waits for the score, stored on a goroutine of the Game
+	d.s.game().Close() // waits for the score, stored on a goroutine of the Game
 	top := store.Top(1)
 	if len(top) != 1 || top[0].Name != "ann" || top[0].Replay == "" {
 		t.Fatalf("the table: %+v", top)

@@ -44,48 +44,66 @@ var replaySpeeds = [2][play.Speeds]string{
 // replay, or whose start differs, is an error before anything is drawn.
 // The Result's Score is 0.
 func RunReplay(ctx context.Context, screen tcell.Screen, data []byte, opts Options) (Result, error) {
-	s, err := newReplaySession(screen, data, opts)
+	opts.Arena, opts.Stress, opts.Live = nil, false, nil // a replay is no live game to watch
+	s, err := newSession(screen, opts, func(s *session) (show, error) { return newReplay(s, data) })
 	if err != nil {
 		return Result{}, err
 	}
 	return s.run(ctx)
 }
 
-// replayView is what a session watching a replay adds: the replay it
-// draws and sends the keys to (a play.Replay, which steps on its own
-// goroutine), its status line and its overlay's text.
-type replayView struct {
+// replayShow is the show of a replay: the play.Replay it draws and sends
+// the keys to, which steps on the show's goroutine, its status line and
+// its overlay's text.
+type replayShow struct {
 	s      *session
 	g      *play.Replay
 	status *replayLine
 
-	// Guarded by s.mu.
-	help    bool     // the key help is up
+	// The loop's goroutine only.
 	differs error    // the mismatch text says
 	text    []string // differsLines(differs)
 }
 
-func newReplaySession(screen tcell.Screen, data []byte, opts Options) (*session, error) {
-	if err := checkFPS(&opts); err != nil {
-		return nil, err
-	}
-	v := &replayView{}
-	g, err := play.NewReplay(data, opts.Strategy, play.ReplayHooks{
-		Waiting: func() bool { return v.s.input.waiting() },
+// newReplay makes the show of the replay data holds, holding its pools to
+// Options.Strategy if set.
+func newReplay(s *session, data []byte) (*replayShow, error) {
+	v := &replayShow{s: s}
+	g, err := play.NewReplay(data, s.opts.Strategy, play.ReplayHooks{
+		Waiting: s.input.waiting,
 		Played:  v.played,
 	})
 	if err != nil {
 		return nil, err
 	}
 	v.g = g
-	opts.Arena, opts.Stress, opts.Live = nil, false, nil // a replay is no live game to watch
-	s := newSessionOf(screen, opts, nil, nil, v)
-	v.s = s
 	v.status = &replayLine{Box: tview.NewBox(), v: v, buf: make([]byte, 0, 64), tmp: make([]byte, 0, 32)}
-	s.root = tview.NewFlex().SetDirection(tview.FlexRow).
-		AddItem(s.fit.body, 0, 1, true).
-		AddItem(v.status, 1, 0, false)
-	return s, nil
+	return v, nil
+}
+
+func (v *replayShow) run(stop <-chan struct{}) { v.g.Run(stop) }
+func (v *replayShow) gone() <-chan struct{}    { return nil }
+func (v *replayShow) why() (string, error)     { return ReasonCanceled, nil }
+func (v *replayShow) bottom() tview.Primitive  { return v.status }
+func (v *replayShow) close() int               { return 0 }
+
+// sample samples the pools on the replay's own clock: the rates are per
+// second of game, whatever the speed.
+func (v *replayShow) sample(pv *view, _ time.Duration) {
+	v.g.View(func(rv play.ReplayView) { samplePools(pv, rv.World, rv.StepTime, gameTime(rv.Step)) })
+}
+
+func (v *replayShow) strategies() (bullets, debris pool.Strategy) {
+	v.g.View(func(rv play.ReplayView) {
+		bullets, debris = rv.World.Bullets().Strategy(), rv.World.Debris().Strategy()
+	})
+	return bullets, debris
+}
+
+// pick holds the pools to a strategy, through seeks: the recorded
+// switches no longer apply.
+func (v *replayShow) pick(bullets, debris pool.Strategy) error {
+	return v.g.SetStrategies(bullets, debris)
 }
 
 // gameTime is the game time of step: the pools' rates are per second of
@@ -96,10 +114,9 @@ func gameTime(step uint64) time.Duration { return time.Duration(step) * time.Sec
 // (play.ReplayHooks.Played): a new world or strategy starts a pool's
 // rates again and shows at once; else the pools are sampled every
 // sampleEvery steps of game.
-func (v *replayView) played(p play.Played) {
+func (v *replayShow) played(p play.Played) {
 	s := v.s
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	fresh := p.NewWorld
 	for i, switched := range p.Switched {
 		if switched || p.NewWorld {
@@ -107,16 +124,10 @@ func (v *replayView) played(p play.Played) {
 			fresh = true
 		}
 	}
+	s.mu.Unlock()
 	if fresh || p.To/sampleEvery != p.From/sampleEvery {
-		s.sample(gameTime(p.To))
+		s.sample()
 	}
-}
-
-// now is the game time of the step on screen.
-func (v *replayView) now() time.Duration {
-	var t time.Duration
-	v.g.View(func(rv play.ReplayView) { t = gameTime(rv.Step) })
-	return t
 }
 
 var endLines = []string{"END OF REPLAY", "", "space: again  left: seek back  q: quit"}
@@ -139,81 +150,42 @@ func differsLines(err error) []string {
 	return append(lines, line, "", "it stopped there; q: quit")
 }
 
-// hold holds the targeted pool(s) to st, through seeks: the recorded
-// switches no longer apply. The caller holds the lock.
-func (v *replayView) hold(st pool.Strategy) error {
-	var b, d pool.Strategy
-	if v.s.target != targetDebris {
-		b = st
-	}
-	if v.s.target != targetBullets {
-		d = st
-	}
-	return v.g.SetStrategies(b, d)
-}
-
-// refused shows why the replay refused a key, if it did.
-func (v *replayView) refused(err error) {
-	if err != nil {
-		v.s.mu.Lock()
-		v.s.tell(err.Error())
-		v.s.mu.Unlock()
-	}
-}
-
-// onKey sees every key of a replay session before tview: the watcher's
-// keys here, the panel's and q in the session's onKey, the game's none.
-func (v *replayView) onKey(ev *tcell.EventKey) *tcell.EventKey {
+// key drives the replay: the session's own keys (the panel's, the
+// strategy list's, the help's) do the rest.
+func (v *replayShow) key(ev *tcell.EventKey, _ time.Duration) *tcell.EventKey {
 	s := v.s
-	defer s.guard()
-	switch {
-	case ev.Key() == tcell.KeyCtrlC || s.fit.help || s.fit.small:
-		return s.onKey(ev)
-	case v.showHelp(false):
-		return nil // a key that closes the help does nothing else
-	}
-	s.focusShown()
 	switch ev.Key() {
-	case tcell.KeyUp, tcell.KeyDown, tcell.KeyEnter, tcell.KeyHome, tcell.KeyEnd, tcell.KeyPgUp, tcell.KeyPgDn:
-		if s.list.HasFocus() {
-			return ev
-		}
-	case tcell.KeyTab, tcell.KeyBacktab:
-		return s.onKey(ev)
 	case tcell.KeyLeft:
-		v.refused(v.g.Seek(-seekBy))
+		s.refused(v.g.Seek(-seekBy))
 	case tcell.KeyRight:
-		v.refused(v.g.Seek(seekBy))
+		s.refused(v.g.Seek(seekBy))
 	case tcell.KeyRune:
-		switch r := ev.Rune(); r {
+		switch ev.Rune() {
 		case ' ', 'p', 'P':
-			v.refused(v.g.TogglePause())
+			s.refused(v.g.TogglePause())
 		case '+', '=', ']':
 			v.g.Faster()
 		case '-', '_', '[':
 			v.g.Slower()
 		case '.':
-			v.refused(v.g.StepOnce())
-		case '?':
-			v.showHelp(true)
-		case 'q', 'Q', 'b', 'B', 'v', 'V':
-			return s.onKey(ev)
+			s.refused(v.g.StepOnce())
+		case 'q', 'Q':
+			s.end(ReasonQuit, nil)
 		default:
-			if i := strings.IndexRune(strategyKeys, r); i >= 0 {
-				s.pick(i)
-			}
+			return ev
 		}
+	default:
+		return ev
 	}
 	return nil
 }
 
-// showHelp puts the key help up or takes it down, and reports whether
-// it was up.
-func (v *replayView) showHelp(on bool) (was bool) {
-	v.s.mu.Lock()
-	defer v.s.mu.Unlock()
-	was, v.help = v.help, on
-	return was
+// help is the key help of a replay.
+func (v *replayShow) help(g *glyphs) []string {
+	if g == plainGlyphs {
+		return replayHelp[1]
+	}
+	return replayHelp[0]
 }
 
 // replayHelp is the key help of a replay, in each glyph set.
@@ -237,38 +209,32 @@ func newReplayHelp(g *glyphs) []string {
 	return keyColumns("REPLAY KEYS", keys)
 }
 
-// paint copies the world onto a's canvas and the header into a.hud: the
+// paint copies the world onto a's canvas and returns the header: the
 // level and wave, and the score and lives of a solo game, or an arena's
-// best score; the key help, the end or the mismatch over it.
-func (v *replayView) paint(a *arena) {
-	s := v.s
-	s.mu.Lock()
-	defer s.mu.Unlock()
+// best score; the end or the mismatch over it.
+func (v *replayShow) paint(a *arena) hud {
+	var h hud
 	v.g.View(func(rv play.ReplayView) {
 		w := rv.World
 		if w.Ships() > 1 {
-			s.names = rv.Names
+			a.names = rv.Names
 		}
 		a.paintWorld(w)
-		h := hud{level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(), mode: modePlay, best: w.Ships() > 1}
+		h = hud{level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(), mode: modePlay, best: w.Ships() > 1}
 		for i := range w.Ships() {
 			h.high = max(h.high, w.Player(i).Score)
 		}
-		switch {
-		case v.help && s.ascii:
-			h.mode, h.over = modeOver, replayHelp[1]
-		case v.help:
-			h.mode, h.over = modeOver, replayHelp[0]
-		case rv.State == play.ReplayDiffers:
+		switch rv.State {
+		case play.ReplayDiffers:
 			if rv.Err != v.differs {
 				v.differs, v.text = rv.Err, differsLines(rv.Err)
 			}
 			h.mode, h.over = modeOver, v.text
-		case rv.State == play.ReplayEnd:
+		case play.ReplayEnd:
 			h.mode, h.over = modeOver, endLines
 		}
-		a.hud = h
 	})
+	return h
 }
 
 // replayLine is the bottom line of a replay: its state, position and
@@ -276,7 +242,7 @@ func (v *replayView) paint(a *arena) {
 // the keys, which it draws only when its place changed.
 type replayLine struct {
 	*tview.Box
-	v     *replayView
+	v     *replayShow
 	buf   []byte
 	tmp   []byte
 	pos   textCache

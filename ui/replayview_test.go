@@ -78,7 +78,7 @@ func panelLine(text, label string) string {
 // without its goroutines: the test ticks and types.
 type watched struct {
 	*drawn
-	v *replayView
+	v *replayShow
 }
 
 func newWatched(t *testing.T, data []byte, w, h int) *watched {
@@ -95,7 +95,7 @@ func newWatchedWith(t *testing.T, data []byte, w, h int, opts Options) *watched 
 	}
 	s.ascii = !utf8Charset(scr.CharacterSet())
 	s.syncList()
-	d := &watched{drawn: &drawn{t: t, s: s, scr: scr}, v: s.playback}
+	d := &watched{drawn: &drawn{t: t, s: s, scr: scr}, v: s.show.(*replayShow)}
 	d.frame()
 	return d
 }
@@ -115,7 +115,7 @@ func (d *watched) press(keys ...any) {
 		case tcell.Key:
 			ev = tcell.NewEventKey(k, 0, tcell.ModNone)
 		}
-		d.v.onKey(ev)
+		d.s.onKey(ev)
 	}
 }
 
@@ -348,7 +348,7 @@ func TestReplayRecordedSwitch(t *testing.T) {
 	if row := strings.Fields(panelLine(d.text(), "strategy ")); len(row) != 3 || row[1] != string(pool.Bitset) {
 		t.Errorf("after the recorded switch: panel %q", row)
 	}
-	if got := d.s.listed; got != [2]pool.Strategy{pool.Bitset, pool.Bitset} {
+	if got := d.s.list.listed; got != [2]pool.Strategy{pool.Bitset, pool.Bitset} {
 		t.Errorf("the list shows %v", got)
 	}
 }
@@ -410,7 +410,7 @@ func TestReplayArenaNames(t *testing.T) {
 	d := newWatched(t, recorded(t, 9, 3, 900), 120, 40)
 	d.ticks(400)
 	d.frame()
-	if got := d.s.names[:3]; got[0] != "autopilot 0" || got[1] != "autopilot 1" || got[2] != "autopilot 2" {
+	if got := d.s.arena.names[:3]; got[0] != "autopilot 0" || got[1] != "autopilot 1" || got[2] != "autopilot 2" {
 		t.Errorf("names %q", got)
 	}
 	// Slot 0's may lie under another's: the ships meet at the centre.
@@ -466,7 +466,7 @@ func TestRunReplay(t *testing.T) {
 		}()
 		time.Sleep(time.Second + 20*time.Millisecond) // 61 ticks of a clock a little fast
 		synctest.Wait()
-		d := watched{v: s.playback}
+		d := watched{v: s.show.(*replayShow)}
 		step := d.step()
 		if step != game.TPS {
 			t.Errorf("a second in: step %d, want %d", step, game.TPS)

@@ -15,7 +15,7 @@ import (
 func TestRespawnCountdown(t *testing.T) {
 	d := newDrawn(t, "UTF-8", 120, 40, Options{Levels: testLevels(t), Seed: 3})
 	d.key(tcell.KeyRune, ' ') // play
-	w := d.s.world
+	w := d.s.world()
 	for i := 0; !w.Player(0).Blocked; i++ {
 		if i > 10*60*game.TPS || w.Phase() == game.GameOver {
 			t.Fatalf("after %d steps (%v): no ship kept from its place", i, w.Phase())

@@ -21,7 +21,6 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/gdamore/tcell/v2/terminfo"
-	"github.com/rivo/tview"
 
 	"poolroids/game"
 	"poolroids/game/play"
@@ -131,10 +130,10 @@ func busyWorld(t testing.TB, s *session, steps int) {
 	t.Helper()
 	ap := game.Autopilot{Pressure: true}
 	for range steps {
-		s.world.Step(ap.Input(s.world))
+		s.world().Step(ap.Input(s.world()))
 	}
-	if s.world.Bullets().Len() == 0 || s.world.Debris().Len() == 0 {
-		t.Fatalf("after %d steps: %d bullets, %d debris; want some of each", steps, s.world.Bullets().Len(), s.world.Debris().Len())
+	if s.world().Bullets().Len() == 0 || s.world().Debris().Len() == 0 {
+		t.Fatalf("after %d steps: %d bullets, %d debris; want some of each", steps, s.world().Bullets().Len(), s.world().Debris().Len())
 	}
 }
 
@@ -150,7 +149,7 @@ func TestArena(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			scr := newSim(t, tt.charset, 90, 34)
-			s, err := newSession(scr, Options{Levels: testLevels(t), Seed: 7, Stress: true})
+			s, err := newPlayerSession(scr, Options{Levels: testLevels(t), Seed: 7, Stress: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -188,18 +187,18 @@ func TestFieldSize(t *testing.T) {
 
 func TestPanelShowsPoolNumbers(t *testing.T) {
 	scr := newSim(t, "UTF-8", panelWidth, panelHeight)
-	s, err := newSession(scr, Options{Seed: 3, Strategy: pool.Bitset, Bullets: 123, Debris: 4567})
+	s, err := newPlayerSession(scr, Options{Seed: 3, Strategy: pool.Bitset, Bullets: 123, Debris: 4567})
 	if err != nil {
 		t.Fatal(err)
 	}
 	busyWorld(t, s, 300)
-	s.sample(time.Second)
+	s.sampleAt(time.Second)
 	s.panel.SetRect(0, 0, panelWidth, panelHeight)
 	s.panel.Draw(scr)
 	scr.Show()
 	text := screenText(scr)
-	b, d := s.world.Bullets().Stats(), s.world.Debris().Stats()
-	if s.world.OverShare() == 0 {
+	b, d := s.world().Bullets().Stats(), s.world().Debris().Stats()
+	if s.world().OverShare() == 0 {
 		t.Fatal("the busy world refused no shot over its ship's share")
 	}
 	rows := []struct{ label, want string }{
@@ -208,7 +207,7 @@ func TestPanelShowsPoolNumbers(t *testing.T) {
 		{"active", itoa(b.Active) + " " + itoa(d.Active)},
 		{"free", itoa(b.Capacity-b.Active) + " " + itoa(d.Capacity-d.Active)},
 		{"high-water", itoa(b.HighWater) + " " + itoa(d.HighWater)},
-		{"misses", itoa(int(b.Misses+s.world.OverShare())) + " " + itoa(int(d.Misses))}, // with the shots over the ship's share
+		{"misses", itoa(int(b.Misses+s.world().OverShare())) + " " + itoa(int(d.Misses))}, // with the shots over the ship's share
 		{"rejects", "0 0"},
 		{"input", "press-only"},
 	}
@@ -230,21 +229,21 @@ func TestPanelShowsPoolNumbers(t *testing.T) {
 // pooled strategy never does.
 func TestPanelAllocsPerSecond(t *testing.T) {
 	scr := newSim(t, "UTF-8", panelWidth, panelHeight)
-	s, err := newSession(scr, Options{Seed: 3, Strategy: pool.Alloc})
+	s, err := newPlayerSession(scr, Options{Seed: 3, Strategy: pool.Alloc})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.world.Debris().SetStrategy(pool.FreeList); err != nil {
+	if err := s.world().Debris().SetStrategy(pool.FreeList); err != nil {
 		t.Fatal(err)
 	}
-	s.sample(0)
+	s.sampleAt(0)
 	busyWorld(t, s, 300)
-	s.sample(2 * time.Second)
+	s.sampleAt(2 * time.Second)
 	s.panel.SetRect(0, 0, panelWidth, panelHeight)
 	s.panel.Draw(scr)
 	scr.Show()
 	text := screenText(scr)
-	b := s.world.Bullets().Stats()
+	b := s.world().Bullets().Stats()
 	if b.Allocs == 0 || b.Allocs != b.Acquires {
 		t.Fatalf("alloc bullets: %d allocs for %d acquires, want one each", b.Allocs, b.Acquires)
 	}
@@ -303,7 +302,7 @@ type running struct {
 func startRun(t *testing.T, charset string, w, h int, opts Options) *running {
 	t.Helper()
 	scr := &sizedScreen{SimulationScreen: tcell.NewSimulationScreen(charset), w: w, h: h}
-	s, err := newSession(scr, opts)
+	s, err := newPlayerSession(scr, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -357,7 +356,7 @@ func (r *running) text() (s string) {
 
 // locked runs f with the world under its game's lock: it does not step
 // meanwhile.
-func (r *running) locked(f func(w *game.World)) { r.s.game.View(func(v play.View) { f(v.World) }) }
+func (r *running) locked(f func(w *game.World)) { r.s.game().View(func(v play.View) { f(v.World) }) }
 
 func (r *running) key(k tcell.Key, ch rune) { r.scr.InjectKey(k, ch, tcell.ModNone) }
 
@@ -390,7 +389,7 @@ func TestKeys(t *testing.T) {
 		t.Fatalf("no title screen:\n%s", r.text())
 	}
 	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { return r.s.game.Phase() == modePlay })
+	r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == modePlay })
 
 	t.Run("rotate", func(t *testing.T) {
 		var before float64
@@ -586,14 +585,14 @@ func testStressKey(t *testing.T) {
 // compact) and the help line allocates nothing once the canvas exists.
 func TestDrawAllocs(t *testing.T) {
 	scr := newSim(t, "UTF-8", 200, 60)
-	s, err := newSession(scr, Options{Seed: 9, Stress: true})
+	s, err := newPlayerSession(scr, Options{Seed: 9, Stress: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	busyWorld(t, s, 400)
 	s.arena.SetRect(0, 0, 200-panelWidth, 59)
 	s.panel.SetRect(200-panelWidth, 0, panelWidth, panelHeight)
-	help := &helpLine{Box: tview.NewBox(), s: s}
+	help := newHelpLine(s, func(g *glyphs) []helpItem { return g.helpLine })
 	help.SetRect(0, 59, 200, 1)
 	s.arena.Draw(scr)
 	s.panel.Draw(scr)
@@ -623,8 +622,8 @@ func TestTerminalFrameAllocs(t *testing.T) {
 	}
 	ap := game.Autopilot{Pressure: true}
 	frame := func() {
-		s.world.Step(ap.Input(s.world))
-		s.world.Step(ap.Input(s.world))
+		s.world().Step(ap.Input(s.world()))
+		s.world().Step(ap.Input(s.world()))
 		s.screen.resize()
 		s.root.Draw(s.screen)
 		s.screen.Show()
@@ -664,8 +663,8 @@ func BenchmarkRender(b *testing.B) {
 		ap := game.Autopilot{Pressure: true}
 		b.ReportAllocs()
 		for b.Loop() {
-			s.world.Step(ap.Input(s.world))
-			s.world.Step(ap.Input(s.world))
+			s.world().Step(ap.Input(s.world()))
+			s.world().Step(ap.Input(s.world()))
 			s.screen.resize()
 			s.root.Draw(s.screen)
 		}
@@ -677,8 +676,8 @@ func BenchmarkRender(b *testing.B) {
 		b.ReportAllocs()
 		start := tty.n.Load()
 		for b.Loop() {
-			s.world.Step(ap.Input(s.world))
-			s.world.Step(ap.Input(s.world))
+			s.world().Step(ap.Input(s.world()))
+			s.world().Step(ap.Input(s.world()))
 			s.screen.resize()
 			s.root.Draw(s.screen)
 			s.screen.Show()
@@ -727,7 +726,7 @@ func TestShowSendsOnlyChanges(t *testing.T) { synctest.Test(t, testShowSendsOnly
 
 func testShowSendsOnlyChanges(t *testing.T) {
 	tty, scr := newTerminal(t, 120, 40)
-	s, err := newSession(scr, Options{Seed: 4})
+	s, err := newPlayerSession(scr, Options{Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -744,8 +743,8 @@ func testShowSendsOnlyChanges(t *testing.T) {
 		return tty.n.Load() - n
 	}
 	first, same := frame(), frame()
-	s.world.Step(game.Input{Thrust: true})
-	s.world.Step(game.Input{Thrust: true})
+	s.world().Step(game.Input{Thrust: true})
+	s.world().Step(game.Input{Thrust: true})
 	moved := frame()
 	if same != 0 || moved <= same || moved > first/4 {
 		t.Errorf("bytes written: first frame %d, same frame again %d, after two steps %d", first, same, moved)
@@ -753,7 +752,7 @@ func testShowSendsOnlyChanges(t *testing.T) {
 }
 
 func benchSession(b testing.TB, scr tcell.Screen) *session {
-	s, err := newSession(scr, Options{Seed: 9, Stress: true})
+	s, err := newPlayerSession(scr, Options{Seed: 9, Stress: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -864,7 +863,7 @@ func TestKeptFrames(t *testing.T) {
 	sides := [2]side{}
 	for i := range sides {
 		scr := newSim(t, "UTF-8", w, h)
-		s, err := newSession(scr, Options{Seed: 5})
+		s, err := newPlayerSession(scr, Options{Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -926,8 +925,8 @@ func TestKeptFrames(t *testing.T) {
 		{"full panel", func(s *session) { s.onRune('v', now) }, 10},
 		{"game over", func(s *session) {
 			s.mu.Lock()
-			for s.world.Phase() != game.GameOver {
-				s.world.Step(game.Input{Hyperspace: true})
+			for s.world().Phase() != game.GameOver {
+				s.world().Step(game.Input{Hyperspace: true})
 			}
 			s.mu.Unlock()
 		}, 5},
@@ -999,7 +998,7 @@ type drawn struct {
 func newDrawn(t *testing.T, charset string, w, h int, opts Options) *drawn {
 	t.Helper()
 	scr := newSim(t, charset, w, h)
-	s, err := newSession(scr, opts)
+	s, err := newPlayerSession(scr, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1167,21 +1166,21 @@ func TestHelp(t *testing.T) {
 					t.Errorf("help lacks %q:\n%s", key, text)
 				}
 			}
-			steps := d.s.world.Steps()
+			steps := d.s.world().Steps()
 			d.steps(30)
-			if got := d.s.world.Steps(); got != steps {
+			if got := d.s.world().Steps(); got != steps {
 				t.Errorf("the world stepped from %d to %d under the help", steps, got)
 			}
 			d.key(tcell.KeyRune, 'p') // closes the help, and does not pause
 			d.frame()
-			if d.s.fit.help || d.s.world.Paused() || strings.Contains(d.text(), "KEYS") {
-				t.Errorf("after p: help %v, paused %v; want neither\n%s", d.s.fit.help, d.s.world.Paused(), d.text())
+			if d.s.fit.help || d.s.world().Paused() || strings.Contains(d.text(), "KEYS") {
+				t.Errorf("after p: help %v, paused %v; want neither\n%s", d.s.fit.help, d.s.world().Paused(), d.text())
 			}
 			d.steps(1)
 			if in, _ := d.s.stepInput(d.now); in != (game.Input{}) {
 				t.Errorf("a key held into the help acts after it: %+v", in)
 			}
-			if got := d.s.world.Steps(); got != steps+1 {
+			if got := d.s.world().Steps(); got != steps+1 {
 				t.Errorf("the world stepped from %d to %d after the help, want one step", steps, got)
 			}
 		})
@@ -1200,7 +1199,7 @@ func TestTooSmallHoldsGame(t *testing.T) {
 	if !strings.Contains(d.text(), "needs at least 80×24") {
 		t.Fatalf("no notice:\n%s", d.text())
 	}
-	w := d.s.world
+	w := d.s.world()
 	steps, ship, lives, acq := w.Steps(), w.Ship(), w.Lives(), w.Bullets().Stats().Acquires
 	strategy := w.Bullets().Strategy()
 	for _, k := range []rune{' ', 'h', 'p', 'x', '3', 'b', 'v', '?'} {
@@ -1217,9 +1216,9 @@ func TestTooSmallHoldsGame(t *testing.T) {
 	case w.Ship() != ship || w.Lives() != lives || w.Bullets().Stats().Acquires != acq:
 		t.Errorf("the ship changed behind the notice: %+v, %d lives, %d shots; was %+v, %d, %d",
 			w.Ship(), w.Lives(), w.Bullets().Stats().Acquires, ship, lives, acq)
-	case w.Paused() || d.s.game.Stress() || d.s.fit.help || d.s.fit.form != formCompact || d.s.list.HasFocus() || w.Bullets().Strategy() != strategy:
+	case w.Paused() || d.s.game().Stress() || d.s.fit.help || d.s.fit.form != formCompact || d.s.list.HasFocus() || w.Bullets().Strategy() != strategy:
 		t.Errorf("keys acted behind the notice: paused %v, stress %v, help %v, form %d, list focused %v, strategy %s",
-			w.Paused(), d.s.game.Stress(), d.s.fit.help, d.s.fit.form, d.s.list.HasFocus(), w.Bullets().Strategy())
+			w.Paused(), d.s.game().Stress(), d.s.fit.help, d.s.fit.form, d.s.list.HasFocus(), w.Bullets().Strategy())
 	}
 	d.resize(80, 24)
 	if strings.Contains(d.text(), "needs at least") {
@@ -1235,7 +1234,7 @@ func TestTooSmallHoldsGame(t *testing.T) {
 	d.resize(60, 20)
 	d.key(tcell.KeyRune, 'q')
 	select {
-	case <-d.s.quit:
+	case <-d.s.life.quit:
 	default:
 		t.Error("q behind the notice did not quit")
 	}
@@ -1266,7 +1265,7 @@ func TestASCIIText(t *testing.T) {
 			check("title")
 			d.key(tcell.KeyRune, 'x')
 			d.steps(300)
-			d.s.sample(d.now)
+			d.s.sampleAt(d.now)
 			check("stress")
 			if !strings.Contains(d.text(), "STRESS AUTOPILOT . x to stop") || !strings.Contains(d.text(), " . last pause") {
 				t.Errorf("no . separators:\n%s", d.text())
@@ -1284,8 +1283,8 @@ func TestASCIIText(t *testing.T) {
 			d.key(tcell.KeyRune, 'p')
 			check("paused")
 			d.s.mu.Lock()
-			d.s.world.SetPaused(false)
-			for w := d.s.world; w.Phase() != game.GameOver; {
+			d.s.world().SetPaused(false)
+			for w := d.s.world(); w.Phase() != game.GameOver; {
 				w.Step(game.Input{Hyperspace: true})
 			}
 			d.s.mu.Unlock()
@@ -1350,7 +1349,7 @@ func TestListFocusResize(t *testing.T) {
 		t.Errorf("the strategy list still shows at 80×24:\n%s", text)
 	}
 	r.key(tcell.KeyRune, ' ') // the title's key: play
-	r.waitFor("play", func() (ok bool) { return r.s.game.Phase() == modePlay })
+	r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == modePlay })
 	if r.onLoop(func() {}); r.s.list.HasFocus() {
 		t.Error("the hidden list kept the keys")
 	}

@@ -2,12 +2,12 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
-	"poolroids/game/hub"
 	"poolroids/game/play"
 	"poolroids/pool"
 )
@@ -30,36 +30,33 @@ func Watch(ctx context.Context, screen tcell.Screen, w *play.Watcher, opts Optio
 		opts.Watching(true)
 		defer opts.Watching(false)
 	}
-	s, err := newSession(screen, Options{FPS: opts.FPS, ASCII: opts.ASCII, Keys: opts.Keys})
+	s, err := newSession(screen, Options{FPS: opts.FPS, ASCII: opts.ASCII, Keys: opts.Keys}, func(s *session) (show, error) {
+		return newWatch(s, w), nil
+	})
 	if err != nil {
 		return Result{}, err
 	}
-	s.watchOf(w)
-	s.watchSample(0) // the panel shows the game's pools from the first frame
 	return s.run(ctx)
 }
 
-// watchOf makes s the watcher of w: its world, its players box (an
-// arena's), whose game it is for the header.
-func (s *session) watchOf(w *play.Watcher) {
-	s.watch = w
-	s.whose = w.Name() + "'s game"
-	if w.Arena != nil { // its size is for good: read without the lock; the first frame lays it out
-		s.players = newPlayers(s, w.Arena.World().Ships())
-		s.whose = "arena " + w.Name()
-	}
+// watchShow is a watcher's show: the live game w holds, read through its
+// play.Watcher, sampled at the watcher's own pace. Its keys move nothing.
+type watchShow struct {
+	s     *session
+	w     *play.Watcher
+	whose string   // whose game it is, for the header
+	over  overText // the loop's goroutine only
 }
 
-// sharedArena returns the arena on screen: the seat's, or the watched
-// one; nil in a solo game.
-func (s *session) sharedArena() *hub.Arena {
-	switch {
-	case s.seat != nil:
-		return s.seat.Arena()
-	case s.watch != nil:
-		return s.watch.Arena
+// newWatch makes the show of w: whose game it is for the header, and an
+// arena's players box.
+func newWatch(s *session, w *play.Watcher) *watchShow {
+	sh := &watchShow{s: s, w: w, whose: w.Name() + "'s game"}
+	if w.Arena != nil {
+		s.players = newPlayers(s, w.Arena)
+		sh.whose = "arena " + w.Name()
 	}
-	return nil
+	return sh
 }
 
 // Gone tells a watcher why a Watch of w ended with ReasonGone.
@@ -73,89 +70,65 @@ func Gone(w *play.Watcher) string {
 	return w.Name() + " left: the game is over"
 }
 
-// watchTick samples the watched game's pools for the panel.
-func (s *session) watchTick(now time.Duration) bool {
-	s.watchSample(now)
-	return true
+func (sh *watchShow) run(stop <-chan struct{}) { every(stop, sampling, sh.s.sample) }
+func (sh *watchShow) gone() <-chan struct{}    { return sh.w.Done() }
+func (sh *watchShow) why() (string, error)     { return ReasonGone, nil }
+func (sh *watchShow) help(*glyphs) []string    { return watchHelp }
+func (sh *watchShow) close() int               { return 0 }
+
+func (sh *watchShow) bottom() tview.Primitive {
+	return newHelpLine(sh.s, func(*glyphs) []helpItem { return watchHelpLine })
 }
 
-// watchSample samples the pools of the watched game's View, as its
-// players' screens sample theirs, at the watcher's own pace.
-func (s *session) watchSample(now time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.watch.View(func(v play.View) { s.samplePools(v.World, v.Step, now) })
+// sample samples the pools of the watched game's View, as its players'
+// screens sample theirs, at the watcher's own pace.
+func (sh *watchShow) sample(v *view, now time.Duration) {
+	sh.w.View(func(gv play.View) { samplePools(v, gv.World, gv.Step, now) })
 }
 
-// paintWatch is paint for a watcher: the watched game's world and header,
-// copied under its lock.
-func (s *session) paintWatch(a *arena) {
-	w := s.watch
-	if w.Solo != nil {
-		s.mu.Lock()
-		var h hud
-		w.View(func(v play.View) { h = s.viewHUD(v, v.World, a) })
-		s.mu.Unlock()
-		h.whose, h.watching = s.whose, w.Watchers()
-		a.hud = h
-		return
+// paint copies the watched game's world and header under its lock: a
+// solo game's as its player sees it, an arena's with its players' names
+// and its best score.
+func (sh *watchShow) paint(a *arena) hud {
+	var h hud
+	if ar := sh.w.Arena; ar != nil {
+		ar.RLock()
+		w := ar.World()
+		a.names.of(ar)
+		a.paintWorld(w)
+		h = hud{level: w.Level().Name, wave: w.Wave(), mode: modePlay, board: true}
+		ar.RUnlock()
+	} else {
+		sh.w.View(func(v play.View) { h = soloHUD(a, v, &sh.over, sh.s.ascii) })
 	}
-	ar := w.Arena
-	ar.RLock()
-	wd := ar.World()
-	s.seatNames(ar)
-	a.paintWorld(wd)
-	h := hud{level: wd.Level().Name, wave: wd.Wave(), mode: modePlay, whose: s.whose, board: true}
-	ar.RUnlock()
-	h.watching = w.Watchers()
-	a.hud = h
+	h.whose, h.watching = sh.whose, sh.w.Watchers()
+	return h
 }
 
-// watchedStrategies returns the watched game's strategies, read under its
-// lock.
-func (s *session) watchedStrategies() (bullets, debris pool.Strategy) {
-	s.watch.View(func(v play.View) { bullets, debris = v.World.Bullets().Strategy(), v.World.Debris().Strategy() })
+func (sh *watchShow) strategies() (bullets, debris pool.Strategy) {
+	sh.w.View(func(v play.View) { bullets, debris = v.World.Bullets().Strategy(), v.World.Debris().Strategy() })
 	return bullets, debris
 }
 
-// keys is the session's key handler: a watcher's keys play nothing, a
-// replay's watcher's drive the replay.
-func (s *session) keys() func(*tcell.EventKey) *tcell.EventKey {
-	switch {
-	case s.watch != nil:
-		return s.onWatchKey
-	case s.playback != nil:
-		return s.playback.onKey
-	}
-	return s.onKey
-}
+// errWatching is why a watcher's pick does nothing.
+var errWatching = errors.New("you watch: the pools are the players'")
 
-// mouse is the session's mouse handler: a watcher's clicks switch nothing.
-func (s *session) mouse() func(*tcell.EventMouse, tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) {
-	if s.watch != nil {
-		return func(_ *tcell.EventMouse, a tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) { return nil, a }
-	}
-	return s.onMouse
-}
+func (sh *watchShow) pick(_, _ pool.Strategy) error { return errWatching }
 
-// onWatchKey is onKey for a watcher: q and Ctrl-C leave, Tab and v change
-// the panel's form, ? shows the keys; nothing else acts.
-func (s *session) onWatchKey(ev *tcell.EventKey) *tcell.EventKey {
-	defer s.guard()
+// key: q leaves, Tab and v change the panel's form, ? shows the keys;
+// nothing else acts.
+func (sh *watchShow) key(ev *tcell.EventKey, _ time.Duration) *tcell.EventKey {
 	r := ev.Rune()
 	if ev.Key() != tcell.KeyRune {
 		r = 0
 	}
 	switch {
-	case ev.Key() == tcell.KeyCtrlC, r == 'q', r == 'Q':
-		s.end(ReasonQuit, nil)
-	case s.fit.help:
-		s.showHelp(false)
-	case s.fit.small:
+	case r == 'q', r == 'Q':
+		sh.s.end(ReasonQuit, nil)
 	case ev.Key() == tcell.KeyTab, ev.Key() == tcell.KeyBacktab, r == 'v', r == 'V':
-		s.arrange((s.fit.form + 1) % numForms)
+		sh.s.arrange((sh.s.fit.form + 1) % numForms)
 	case r == '?':
-		s.showHelp(true)
+		sh.s.showHelp(true)
 	}
 	return nil
 }
@@ -175,32 +148,3 @@ var watchHelp = []string{
 
 // watchHelpLine is the help line of a watcher.
 var watchHelpLine = []helpItem{{"tab/v", "panel"}}
-
-// offer offers a solo game to watchers when the options ask for it. It
-// runs once, as the loops start.
-func (s *session) offer() {
-	if s.opts.Live == nil {
-		return
-	}
-	name := s.opts.Name
-	if name == "" {
-		name = s.opts.Player
-	}
-	s.mu.Lock() // a watcher may read s.solo as soon as Add has listed it
-	defer s.mu.Unlock()
-	s.solo = s.opts.Live.Add(hub.FitName(name), s.game, !s.opts.Hidden)
-}
-
-// toggleOpen opens the solo game to watchers or hides it (o); its
-// watchers leave when it is hidden. An arena, or local play, has nothing to
-// toggle.
-func (s *session) toggleOpen() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	switch {
-	case s.solo != nil:
-		s.solo.SetOpen(!s.solo.Open())
-	case s.seat != nil:
-		s.tell("an arena is always open to watchers")
-	}
-}

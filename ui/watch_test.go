@@ -20,11 +20,10 @@ import (
 func watcherOf(t testing.TB, hw *play.Watcher, w, h int) (*session, tcell.SimulationScreen) {
 	t.Helper()
 	scr := newSim(t, "UTF-8", w, h)
-	s, err := newSession(scr, Options{})
+	s, err := newWatchSession(scr, hw, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.watchOf(hw)
 	s.syncList()
 	s.fitTo(w, h) // as beforeDraw does
 	s.root.SetRect(0, 0, w, h)
@@ -41,7 +40,7 @@ func TestWatchSoloDraw(t *testing.T) {
 	}
 	d := newDrawn(t, "UTF-8", 200, 60, Options{Seed: 9, Stress: true, Live: live, Name: "Ann"})
 	d.s.offer()
-	t.Cleanup(d.s.solo.Remove)
+	t.Cleanup(d.s.solo().Remove)
 	busyWorld(t, d.s, 400)
 	hw, err := live.Watch("ann")
 	if err != nil {
@@ -49,7 +48,7 @@ func TestWatchSoloDraw(t *testing.T) {
 	}
 	t.Cleanup(hw.Stop)
 	ws, scr := watcherOf(t, hw, 160, 50)
-	ws.watchSample(0)
+	ws.sample()
 	ws.root.Draw(scr)
 	scr.Show()
 	text := screenText(scr)
@@ -63,23 +62,23 @@ func TestWatchSoloDraw(t *testing.T) {
 		t.Errorf("the player's screen does not count the watcher:\n%s", d.text())
 	}
 
-	ship, world := d.s.world.Player(0).Ship, d.s.world
+	ship, world := d.s.world().Player(0).Ship, d.s.world()
 	for _, r := range "wasd hpxb1?" {
-		ws.onWatchKey(tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
+		ws.onKey(tcell.NewEventKey(tcell.KeyRune, r, tcell.ModNone))
 	}
 	for _, k := range []tcell.Key{tcell.KeyUp, tcell.KeyLeft, tcell.KeyEnter, tcell.KeyEsc} {
-		ws.onWatchKey(tcell.NewEventKey(k, 0, tcell.ModNone))
+		ws.onKey(tcell.NewEventKey(k, 0, tcell.ModNone))
 	}
-	if d.s.world != world || d.s.world.Player(0).Ship != ship || d.s.world.Paused() || !d.s.game.Stress() {
+	if d.s.world() != world || d.s.world().Player(0).Ship != ship || d.s.world().Paused() || !d.s.game().Stress() {
 		t.Error("a watcher's keys changed the game")
 	}
 	select {
-	case <-ws.quit:
+	case <-ws.life.quit:
 		t.Fatal("a watcher's key other than q ended the watch")
 	default:
 	}
 	form := ws.fit.form
-	ws.onWatchKey(tcell.NewEventKey(tcell.KeyTab, 0, tcell.ModNone))
+	ws.onKey(tcell.NewEventKey(tcell.KeyTab, 0, tcell.ModNone))
 	if ws.fit.form == form || ws.list.HasFocus() {
 		t.Errorf("Tab: the panel's form stays %v (list focused: %v), want the next form", form, ws.list.HasFocus())
 	}
@@ -95,7 +94,7 @@ func TestWatchSoloDraw(t *testing.T) {
 
 	d.key(tcell.KeyRune, 'o')
 	d.frame()
-	if d.s.solo.Open() || !strings.Contains(d.text(), "hidden") {
+	if d.s.solo().Open() || !strings.Contains(d.text(), "hidden") {
 		t.Errorf("o did not hide the game:\n%s", d.text())
 	}
 	select {
@@ -106,9 +105,9 @@ func TestWatchSoloDraw(t *testing.T) {
 	if g := live.Games(); len(g) != 0 {
 		t.Errorf("a hidden game listed: %+v", g)
 	}
-	ws.onWatchKey(tcell.NewEventKey(tcell.KeyRune, 'q', tcell.ModNone))
+	ws.onKey(tcell.NewEventKey(tcell.KeyRune, 'q', tcell.ModNone))
 	select {
-	case <-ws.quit:
+	case <-ws.life.quit:
 	default:
 		t.Error("q did not end the watch")
 	}
@@ -127,7 +126,7 @@ func TestWatchSoloGameOver(t *testing.T) {
 	}
 	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 7, Scores: store, Player: "ann", Live: live})
 	d.s.offer()
-	t.Cleanup(d.s.solo.Remove)
+	t.Cleanup(d.s.solo().Remove)
 	hw, err := live.Watch("ann")
 	if err != nil {
 		t.Fatal(err)
@@ -135,13 +134,13 @@ func TestWatchSoloGameOver(t *testing.T) {
 	t.Cleanup(hw.Stop)
 	ws, scr := watcherOf(t, hw, 100, 30)
 	d.key(tcell.KeyEnter, 0)
-	for i := 0; d.s.game.Phase() == modePlay; i++ {
+	for i := 0; d.s.game().Phase() == modePlay; i++ {
 		if i > 600*game.TPS {
 			t.Fatalf("step %d: no game over", i)
 		}
-		d.s.game.Step(game.Input{Fire: i%8 == 0, Left: true, Hyperspace: i%30 == 0})
+		d.s.game().Step(game.Input{Fire: i%8 == 0, Left: true, Hyperspace: i%30 == 0})
 	}
-	d.s.game.Close() // waits for the save
+	d.s.game().Close() // waits for the save
 	ws.root.Draw(scr)
 	scr.Show()
 	if text := screenText(scr); !strings.Contains(text, "GAME OVER") || !strings.Contains(text, "a new high score!") || !strings.Contains(text, "HIGH SCORES") {
@@ -188,7 +187,7 @@ func testWatchArenaDraw(t *testing.T) {
 			t.Fatal("no bullet ever flew in the arena")
 		}
 	}
-	ws.watchSample(0)
+	ws.sample()
 	ws.root.Draw(scr)
 	ws.root.Draw(scr)
 	scr.Show()
@@ -218,13 +217,13 @@ func BenchmarkWatchPaint(b *testing.B) {
 		b.Fatal(err)
 	}
 	scr := newSim(b, "UTF-8", 200, 60)
-	s, err := newSession(scr, Options{Seed: 9, Stress: true, Live: live})
+	s, err := newPlayerSession(scr, Options{Seed: 9, Stress: true, Live: live})
 	if err != nil {
 		b.Fatal(err)
 	}
 	s.offer()
 	busyWorld(b, s, 400)
-	hw, err := live.Watch(s.solo.Name())
+	hw, err := live.Watch(s.solo().Name())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,0 +1,245 @@
+package ui
+
+import (
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/game/play"
+	"poolroids/pool"
+)
+
+// player is what the shows of the player's own game share: its
+// play.Game, the keys that play it, and the text of its game-over
+// screen.
+type player struct {
+	s    *session
+	g    *play.Game
+	over overText // the loop's goroutine only
+}
+
+// inGame reports whether the player plays a game of their own, which q
+// and x would leave.
+func (p *player) inGame() bool { return p.g.Phase() == modePlay && !p.g.Stress() }
+
+// playing reports whether the player's keys play: a game in play, not
+// paused.
+func (p *player) playing() bool { return p.g.Phase() == modePlay && !p.g.Paused() }
+
+// press feeds a key event of a held control to the keys' state while the
+// player plays.
+func (p *player) press(c control, now time.Duration) {
+	if p.playing() {
+		p.s.input.press(c, now)
+	}
+}
+
+// start leaves the title or game-over screen for a new game.
+func (p *player) start() {
+	if p.g.Start() {
+		p.fresh()
+	}
+}
+
+// fresh shows what the Game started (a new game, the title, a stress game
+// in a world of its own) from a clean slate: no key held, the pools'
+// figures from zero.
+func (p *player) fresh() {
+	s := p.s
+	s.input.release()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.view.pools[bulletsPool] = poolView{}
+	s.view.pools[debrisPool] = poolView{}
+}
+
+// key plays the keys a solo game and a seat share: the ship's, starting a
+// game and quitting it.
+func (p *player) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
+	switch ev.Key() {
+	case tcell.KeyLeft:
+		p.press(ctlLeft, now)
+	case tcell.KeyRight:
+		p.press(ctlRight, now)
+	case tcell.KeyUp:
+		p.press(ctlThrust, now)
+	case tcell.KeyEnter:
+		p.start()
+	case tcell.KeyRune:
+		switch ev.Rune() {
+		case 'q', 'Q':
+			if p.s.confirmed('q', now, p.inGame()) {
+				p.s.end(ReasonQuit, nil)
+			}
+		case 'a', 'A':
+			p.press(ctlLeft, now)
+		case 'd', 'D':
+			p.press(ctlRight, now)
+		case 'w', 'W':
+			p.press(ctlThrust, now)
+		case ' ':
+			if p.g.Phase() == modePlay {
+				p.press(ctlFire, now)
+			} else {
+				p.start()
+			}
+		case 'h', 'H', 's', 'S':
+			if p.playing() {
+				p.s.input.jump()
+			}
+		default:
+			return ev
+		}
+	default:
+		return ev
+	}
+	return nil
+}
+
+// soloHUD paints the world of a solo game's View v on a and returns its
+// header, the game-over text from over: as its player and its watchers
+// see it.
+func soloHUD(a *arena, v play.View, over *overText, ascii bool) hud {
+	w := v.World
+	a.paintWorld(w)
+	h := hud{
+		level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),
+		high: v.High, mode: v.Phase, paused: w.Paused(), stress: v.Stress,
+		over: over.of(v.Over, ascii),
+	}
+	if v.Phase == modePlay && !v.Assisted {
+		h.high = max(h.high, w.Score())
+	}
+	return h
+}
+
+// close leaves the game in play, scored if it counts, and returns the
+// best score of the games that counted.
+func (p *player) close() int {
+	p.g.Close()
+	return p.g.Best()
+}
+
+// soloShow is a solo game: the player's world, stepped on the show's
+// goroutine, and offered to watchers where Options.Live says.
+type soloShow struct {
+	player
+	live atomic.Pointer[play.Solo] // the game offered to watchers; nil: none
+}
+
+// newSolo makes the solo game Options ask for.
+func newSolo(s *session) (show, error) {
+	o := &s.opts
+	sh := &soloShow{player: player{s: s}}
+	g, err := play.NewSolo(game.Config{
+		Levels: o.Levels, Seed: o.Seed, Strategy: o.Strategy,
+		Bullets: o.Bullets, Debris: o.Debris,
+	}, o.Stress, play.Scoring{Player: o.Player, Scores: o.Scores}, play.Hooks{
+		Input: func() (game.Input, bool) { return s.input.input(s.now(), sh.inGame()) },
+		Stepped: func(steps uint64) {
+			if steps%sampleEvery == 0 {
+				s.sample()
+			}
+		},
+	})
+	sh.g = g
+	return sh, err
+}
+
+func (sh *soloShow) run(stop <-chan struct{}) {
+	sh.offer()
+	sh.g.Run(stop)
+}
+
+// offer offers the game to watchers when the options ask for it.
+func (sh *soloShow) offer() {
+	o := &sh.s.opts
+	if o.Live == nil {
+		return
+	}
+	name := o.Name
+	if name == "" {
+		name = o.Player
+	}
+	sh.live.Store(o.Live.Add(hub.FitName(name), sh.g, !o.Hidden))
+}
+
+func (sh *soloShow) gone() <-chan struct{}   { return nil }
+func (sh *soloShow) why() (string, error)    { return ReasonCanceled, nil }
+func (sh *soloShow) help(g *glyphs) []string { return g.helpScreen }
+
+func (sh *soloShow) bottom() tview.Primitive {
+	if sh.s.opts.Live == nil {
+		return newHelpLine(sh.s, func(g *glyphs) []helpItem { return g.localLine })
+	}
+	return newHelpLine(sh.s, func(g *glyphs) []helpItem { return g.helpLine })
+}
+
+func (sh *soloShow) paint(a *arena) hud {
+	var h hud
+	sh.g.View(func(v play.View) { h = soloHUD(a, v, &sh.over, sh.s.ascii) })
+	if live := sh.live.Load(); live != nil {
+		h.watching, h.hidden = live.Watchers(), !live.Open()
+	}
+	return h
+}
+
+func (sh *soloShow) sample(v *view, now time.Duration) {
+	sh.g.View(func(gv play.View) { samplePools(v, gv.World, gv.Step, now) })
+}
+
+func (sh *soloShow) strategies() (bullets, debris pool.Strategy) {
+	sh.g.View(func(v play.View) { bullets, debris = v.World.Bullets().Strategy(), v.World.Debris().Strategy() })
+	return bullets, debris
+}
+
+func (sh *soloShow) pick(bullets, debris pool.Strategy) error {
+	return sh.g.SetStrategies(bullets, debris)
+}
+
+// key adds to the player's keys those of a game of one's own: pause, the
+// stress autopilot, and opening the game to watchers or hiding it.
+func (sh *soloShow) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
+	if ev.Key() == tcell.KeyRune {
+		switch ev.Rune() {
+		case 'p', 'P':
+			if sh.g.TogglePause() {
+				sh.s.input.release()
+			}
+			return nil
+		case 'x', 'X':
+			if sh.s.confirmed('x', now, sh.inGame()) {
+				sh.toggleStress()
+			}
+			return nil
+		case 'o', 'O':
+			if live := sh.live.Load(); live != nil { // local play has no watchers
+				live.SetOpen(!live.Open())
+			}
+			return nil
+		}
+	}
+	return sh.player.key(ev, now)
+}
+
+// toggleStress starts or stops the stress autopilot. The player's game it
+// takes over is left first, and scored as any game the player leaves.
+func (sh *soloShow) toggleStress() {
+	err := sh.g.ToggleStress()
+	sh.fresh()
+	if err != nil {
+		sh.s.end(ReasonError, fmt.Errorf("ui: stress: %w", err))
+	}
+}
+
+func (sh *soloShow) close() int {
+	if live := sh.live.Load(); live != nil {
+		live.Remove()
+	}
+	return sh.player.close()
+}

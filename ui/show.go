@@ -1,0 +1,138 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"poolroids/pool"
+)
+
+// show is what a session shows and what the keys do there, over a
+// headless game of package game/play: the player's own game (a solo game,
+// [soloShow], or an arena seat, [seatShow]), a game watched
+// ([watchShow]) or a replay ([replayShow]). It is chosen once, when the
+// session is made ([Run], [Watch], [RunReplay]); the session lays out,
+// draws and times every show the same way and asks the show for the rest,
+// never which show it is.
+//
+// A show's methods take the game's lock as they read or command it; the
+// session may hold its own lock meanwhile (the order is the session's,
+// then the game's, then an arena's), except in run, key and close.
+type show interface {
+	// run steps or follows the game until stop is closed: besides the
+	// frame loop, the session's one goroutine.
+	run(stop <-chan struct{})
+	// gone is closed when the game ends by itself (its arena closed, the
+	// game watched is over); nil: never. why then says how the session
+	// ends.
+	gone() <-chan struct{}
+	why() (reason string, err error)
+	// paint copies the world onto a's canvas and returns the header.
+	paint(a *arena) hud
+	// sample records the pools' figures at now into v.
+	sample(v *view, now time.Duration)
+	// strategies returns the pools' strategies.
+	strategies() (bullets, debris pool.Strategy)
+	// pick switches the pools' strategies ("" keeps a pool's), or says
+	// why it may not: the error is shown as a notice.
+	pick(bullets, debris pool.Strategy) error
+	// key acts on a key the session passed on (see session.onKey). It
+	// returns the key when the session's own keys (the panel's, the
+	// strategy list's, the help's) should have it.
+	key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey
+	// help is the key help's overlay text; bottom the line under the
+	// field.
+	help(g *glyphs) []string
+	bottom() tview.Primitive
+	// close ends the show as the session ends, and returns the best
+	// score of a game that counted.
+	close() int
+}
+
+// noticeFor is how long a notice (why a key did nothing) shows.
+const noticeFor = 3 * time.Second
+
+// confirmFor is how long a question on the field's border waits for its
+// answer.
+const confirmFor = 2 * time.Second
+
+// questions are what a first q or x asks, on the field's border.
+var questions = map[rune]string{
+	'q': "quit? q or y: yes, n: no",
+	'x': "stress autopilot? x or y: yes, n: no",
+}
+
+// border is what the field's border says besides the game: why a key did
+// nothing (a notice, for noticeFor), or the question a first q or x asks
+// (for confirmFor). Times are on the session's clock.
+type border struct {
+	notice   string
+	noticeAt time.Duration
+	ask      rune // the key whose question shows; 0: none
+	askAt    time.Duration
+}
+
+// text is what the border says at now, if anything.
+func (b *border) text(now time.Duration) string {
+	switch {
+	case b.asking(now) != 0:
+		return questions[b.ask]
+	case b.notice != "" && now-b.noticeAt < noticeFor:
+		return b.notice
+	}
+	return ""
+}
+
+// asking returns the key whose question waits for an answer at now, or 0.
+func (b *border) asking(now time.Duration) rune {
+	if now-b.askAt >= confirmFor {
+		return 0
+	}
+	return b.ask
+}
+
+// tell shows a notice on the border for noticeFor.
+func (s *session) tell(notice string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.border.notice, s.border.noticeAt = notice, s.now()
+}
+
+// refused shows why a command was refused, if it was.
+func (s *session) refused(err error) {
+	if err != nil {
+		s.tell(err.Error())
+	}
+}
+
+// confirmed reports whether k (q or x), pressed at now, acts: at once
+// outside a game of the player's own (inGame false), else as the answer
+// to the question its first press asked on the field's border (k again
+// within confirmFor, or y; n or Esc withdraws it).
+func (s *session) confirmed(k rune, now time.Duration, inGame bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !inGame || s.border.asking(now) == k {
+		s.border.ask = 0
+		return true
+	}
+	s.border.ask, s.border.askAt = k, now
+	return false
+}
+
+// asked returns the key whose question waits on the border at now, or
+// 0: y answers it as a second press of that key would.
+func (s *session) asked(now time.Duration) rune {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.border.asking(now)
+}
+
+// withdraw takes the question off the border (n, Esc).
+func (s *session) withdraw() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.border.ask = 0
+}

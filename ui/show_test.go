@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"time"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"poolroids/game"
+	"poolroids/game/hub"
+	"poolroids/game/play"
+	"poolroids/pool"
+)
+
+// Tests reach the game a session shows through these, to read or step it
+// between frames.
+
+// player returns the player's own game's show: a solo game's or a seat's.
+func (s *session) player() *player {
+	switch sh := s.show.(type) {
+	case *soloShow:
+		return &sh.player
+	case *seatShow:
+		return &sh.player
+	}
+	panic("ui: the session shows no game of the player's")
+}
+
+// game returns the player's Game.
+func (s *session) game() *play.Game { return s.player().g }
+
+// world returns the world of the player's Game.
+func (s *session) world() *game.World {
+	var w *game.World
+	s.game().View(func(v play.View) { w = v.World })
+	return w
+}
+
+// seat returns a seat's seat.
+func (s *session) seat() *hub.Seat { return s.show.(*seatShow).seat }
+
+// solo returns the solo game as offered to watchers; nil: not offered.
+func (s *session) solo() *play.Solo { return s.show.(*soloShow).live.Load() }
+
+// offer offers a solo game to watchers, as its goroutine does first.
+func (s *session) offer() { s.show.(*soloShow).offer() }
+
+// stepInput is a solo game's keys for its next step at now.
+func (s *session) stepInput(now time.Duration) (game.Input, bool) {
+	return s.input.input(now, s.player().inGame())
+}
+
+// step steps a solo game once with the keys at now, as its Game's Run
+// does on the real clock.
+func (s *session) step(now time.Duration) {
+	if in, ok := s.stepInput(now); ok {
+		s.game().Step(in)
+	}
+}
+
+// startGame starts a game, as space on the title does.
+func (s *session) startGame() { s.player().start() }
+
+// newReplaySession makes the session RunReplay runs.
+func newReplaySession(screen tcell.Screen, data []byte, opts Options) (*session, error) {
+	return newSession(screen, opts, func(s *session) (show, error) { return newReplay(s, data) })
+}
+
+// newWatchSession makes the session Watch runs.
+func newWatchSession(screen tcell.Screen, w *play.Watcher, opts Options) (*session, error) {
+	return newSession(screen, opts, func(s *session) (show, error) { return newWatch(s, w), nil })
+}
+
+// worldShow shows a world the test steps itself, as a solo game's is
+// drawn, in play.
+type worldShow struct {
+	s    *session
+	w    *game.World
+	over overText
+}
+
+// showWorld makes s show w.
+func showWorld(s *session, w *game.World) { s.show = &worldShow{s: s, w: w} }
+
+func (sh *worldShow) run(stop <-chan struct{}) { <-stop }
+func (sh *worldShow) gone() <-chan struct{}    { return nil }
+func (sh *worldShow) why() (string, error)     { return ReasonCanceled, nil }
+func (sh *worldShow) help(g *glyphs) []string  { return g.helpScreen }
+func (sh *worldShow) close() int               { return 0 }
+
+func (sh *worldShow) bottom() tview.Primitive {
+	return newHelpLine(sh.s, func(g *glyphs) []helpItem { return g.helpLine })
+}
+
+func (sh *worldShow) paint(a *arena) hud {
+	return soloHUD(a, play.View{World: sh.w, Phase: modePlay}, &sh.over, sh.s.ascii)
+}
+
+func (sh *worldShow) sample(v *view, now time.Duration) { samplePools(v, sh.w, 0, now) }
+
+func (sh *worldShow) strategies() (bullets, debris pool.Strategy) {
+	return sh.w.Bullets().Strategy(), sh.w.Debris().Strategy()
+}
+
+func (sh *worldShow) pick(bullets, debris pool.Strategy) error {
+	return sh.w.SetStrategies(bullets, debris)
+}
+
+func (sh *worldShow) key(ev *tcell.EventKey, _ time.Duration) *tcell.EventKey { return ev }
