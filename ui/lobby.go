@@ -100,7 +100,7 @@ type Choice struct {
 // each [Lobby.Refresh], and reports each choice to the choose function;
 // the owner decides what follows (and may say with [Lobby.SetStatus] why
 // a choice failed). All its methods, and the two functions, run on the
-// goroutine that draws (tview's), like any primitive's. A refresh of
+// goroutine that draws, like any tview primitive's. A refresh of
 // unchanged data allocates nothing; text that changed costs one string a
 // line.
 type Lobby struct {
@@ -169,7 +169,7 @@ func NewLobby(data func() LobbyData, choose func(Choice)) *Lobby {
 // Refresh reads the data function again and shows what it returns. The
 // selection stays on the same arena, game or score when it is still
 // listed, else on the line where it was. The owner calls it a few times a
-// second (with tview's QueueUpdateDraw from another goroutine).
+// second, on the goroutine that draws.
 func (l *Lobby) Refresh() {
 	var was Choice
 	if l.sel < len(l.items) {
