@@ -326,46 +326,6 @@ func TestLobbyScroll(t *testing.T) {
 	lt.chose(Choice{Kind: ChoiceReplay, Score: lt.data.Scores[9]})
 }
 
-// An application on a simulation screen delivers keys and clicks to the
-// lobby as its root.
-func TestLobbyApp(t *testing.T) {
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	scr.SetSize(80, 24)
-	app := tview.NewApplication().SetScreen(scr).EnableMouse(true)
-	choices := make(chan Choice, 4)
-	l := NewLobby(lobbyData, func(c Choice) { choices <- c })
-	drawn := make(chan struct{}, 1)
-	app.SetRoot(l, true).SetAfterDrawFunc(func(tcell.Screen) {
-		select {
-		case drawn <- struct{}{}:
-		default:
-		}
-	})
-	done := make(chan error)
-	go func() { done <- app.Run() }()
-	<-drawn
-	scr.InjectKey(tcell.KeyDown, 0, tcell.ModNone)
-	scr.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
-	if c := <-choices; c != (Choice{Kind: ChoiceJoin, Name: "alpha"}) {
-		t.Errorf("Down, Enter chose %+v", c)
-	}
-	app.QueueUpdateDraw(l.Refresh)
-	<-drawn
-	// alice (the first game) is on the lobby's row 10.
-	scr.InjectMouse(6, 10, tcell.Button1, tcell.ModNone)
-	scr.InjectMouse(6, 10, tcell.ButtonNone, tcell.ModNone)
-	if c := <-choices; c != (Choice{Kind: ChoiceWatch, Name: "alice"}) {
-		t.Errorf("a click on alice chose %+v", c)
-	}
-	app.Stop()
-	if err := <-done; err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestLobbyRefreshAllocs(t *testing.T) {
 	d := lobbyData()
 	l := NewLobby(func() LobbyData { return d }, func(Choice) {})
