@@ -50,7 +50,7 @@ type loop struct {
 
 	focused  tview.Primitive
 	setFocus func(tview.Primitive) // l.focus, made once: handlers take it with every event
-	events   chan tcell.Event
+	events   chan tcell.Event      // buffered: see eventsAhead
 	mice     mice
 	dirty    bool // something changed since the last frame
 }
@@ -65,11 +65,18 @@ type mice struct {
 	capturing          tview.Primitive
 }
 
+// eventsAhead is how many events the screen's goroutine may read ahead of
+// the loop. Handed over one by one, every key of a burst (a paste, junk)
+// would cost two switches between the goroutines; as tview's Application
+// does, the loop reads a burst from a buffer instead. Those left in it
+// when the loop stops are dropped, as tview's were.
+const eventsAhead = 64
+
 // newLoop makes the loop that draws on screen fps times a second with
 // frame. Its root must be set before it runs, and its other options
 // (keys, mouse, lazy, update) too if any.
 func newLoop(screen tcell.Screen, fps int, frame func()) *loop {
-	l := &loop{screen: screen, fps: fps, frame: frame, events: make(chan tcell.Event)}
+	l := &loop{screen: screen, fps: fps, frame: frame, events: make(chan tcell.Event, eventsAhead)}
 	l.setFocus = l.focus
 	return l
 }
