@@ -23,10 +23,10 @@ import (
 //
 // A menu (the lobby) changes only with input and its data, so its loop
 // is lazy: a tick draws only when something changed since the last frame
-// (a key, a click, a resize, an update), and a tick with nothing to draw
-// stops the clock. An idle menu then costs nothing, and the first change
-// after a pause draws at once and starts the clock again: a burst of
-// keys still draws at most one frame a tick.
+// (a key, a click, a resize, an update that changed what shows), and a
+// tick with nothing to draw stops the clock. An idle menu then costs
+// nothing, and the first change after a pause draws at once and starts
+// the clock again: a burst of keys still draws at most one frame a tick.
 //
 // One goroutine, run's, owns the screen and the widgets; another waits
 // for the screen's events and hands them over. Nothing waits on the loop:
@@ -44,8 +44,9 @@ type loop struct {
 	mouse func(*tcell.EventMouse, tview.MouseAction) (*tcell.EventMouse, tview.MouseAction)
 	lazy  bool // draw only what changed: see above
 	// update, if set, runs on the loop every updateEvery (the lobby
-	// reads its data again); what it changed shows at the next frame.
-	update      func()
+	// reads its data again) and reports whether it changed what shows;
+	// that shows at the next frame.
+	update      func() bool
 	updateEvery time.Duration
 
 	focused  tview.Primitive
@@ -134,8 +135,9 @@ func (l *loop) run(done <-chan struct{}) {
 		case ev := <-l.events:
 			l.handle(ev)
 		case <-updates:
-			l.update()
-			l.dirty = true
+			if l.update() {
+				l.dirty = true
+			}
 		}
 		if !ticking && l.dirty { // the last frame was a tick or more ago
 			l.draw()
