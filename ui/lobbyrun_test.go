@@ -159,6 +159,37 @@ func TestLobbyRun(t *testing.T) {
 	})
 }
 
+// TestLobbyPanic: a panic on the lobby's loop (here in a refresh of its
+// data) ends the lobby with an error that carries it, and hands the
+// shared screen on: the next lobby on it takes keys.
+func TestLobbyPanic(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		scr := newSim(t, "UTF-8", 80, 24)
+		shared := NewShared(scr)
+		calls := 0
+		data := func() LobbyData {
+			if calls++; calls > 1 {
+				panic("a bad refresh")
+			}
+			return lobbyData()
+		}
+		_, err := runLobby(context.Background(), shared.View(), data, "", Choice{})
+		if err == nil || !strings.Contains(err.Error(), "lobby panic: a bad refresh") {
+			t.Fatalf("runLobby: %v, want the refresh's panic", err)
+		}
+		done := make(chan Choice)
+		go func() {
+			c, _ := runLobby(context.Background(), shared.View(), lobbyData, "", Choice{})
+			done <- c
+		}()
+		synctest.Wait()
+		scr.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
+		if c := <-done; c.Kind != ChoiceSolo {
+			t.Errorf("the next lobby chose %+v, want solo", c)
+		}
+	})
+}
+
 // junk is what a client typing at random sends: keys the lobby and the
 // game do nothing with.
 var junk = []rune("zxcvb1234!@#%^&*()_+=-[]{};:',.<>/?\\|`~ZXCVBAEFGHIJ")

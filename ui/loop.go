@@ -7,10 +7,10 @@ import (
 	"github.com/rivo/tview"
 )
 
-// loop is the event loop of a game session, in the place of
-// tview.Application: it runs tview's widgets as the Application does
-// (the root's Draw, its InputHandler and MouseHandler with a setFocus
-// func, Focus and Blur), but draws on a clock of its own.
+// loop is the event loop of a game session and of the lobby, in the
+// place of tview.Application: it runs tview's widgets as the Application
+// does (the root's Draw, its InputHandler and MouseHandler with a
+// setFocus func, Focus and Blur), but draws on a clock of its own.
 //
 // An Application draws after every key, click and resize, and a game
 // must draw at its frame rate whatever the input rate: a client pasting
