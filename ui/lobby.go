@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -100,13 +101,15 @@ type Choice struct {
 // each [Lobby.Refresh], and reports each choice to the choose function;
 // the owner decides what follows (and may say with [Lobby.SetStatus] why
 // a choice failed). All its methods, and the two functions, run on the
-// goroutine that draws (tview's), like any primitive's. A refresh of
-// unchanged data allocates nothing; text that changed costs one string a
-// line.
+// goroutine that draws, like any tview primitive's. A refresh of
+// unchanged data costs a comparison with the last and allocates nothing;
+// text that changed costs one string a line.
 type Lobby struct {
 	*tview.Box
 	data   func() LobbyData
 	choose func(Choice)
+	last   LobbyData // a copy of what data last returned, for Refresh to compare
+	built  bool      // the lines are built of last
 
 	cols   [2][]lobbyLine // left: solo, arenas, new, games; right: scores
 	items  []lobbyItem    // what can be chosen, in the order arrows go
@@ -166,16 +169,22 @@ func NewLobby(data func() LobbyData, choose func(Choice)) *Lobby {
 	return l
 }
 
-// Refresh reads the data function again and shows what it returns. The
-// selection stays on the same arena, game or score when it is still
-// listed, else on the line where it was. The owner calls it a few times a
-// second (with tview's QueueUpdateDraw from another goroutine).
-func (l *Lobby) Refresh() {
+// Refresh reads the data function again and shows what it returns, and
+// reports whether that changed anything: data equal to the last shows as
+// it did. The selection stays on the same arena, game or score when it is
+// still listed, else on the line where it was. The owner calls it every
+// second or so, on the goroutine that draws.
+func (l *Lobby) Refresh() bool {
+	d := l.data()
+	if l.built && sameLobbyData(&d, &l.last) {
+		return false
+	}
+	l.built = true
+	l.last.copyOf(&d)
 	var was Choice
 	if l.sel < len(l.items) {
 		was = l.items[l.sel].choice
 	}
-	d := l.data()
 	l.cols[0], l.cols[1], l.items = l.cols[0][:0], l.cols[1][:0], l.items[:0]
 
 	l.item(0, Choice{Kind: ChoiceSolo}).str("Play solo")
@@ -235,6 +244,28 @@ func (l *Lobby) Refresh() {
 			l.sel = i
 			break
 		}
+	}
+	return true
+}
+
+// sameLobbyData reports whether a and b list the same.
+func sameLobbyData(a, b *LobbyData) bool {
+	return slices.Equal(a.Arenas, b.Arenas) && slices.Equal(a.Games, b.Games) &&
+		slices.Equal(a.Scores, b.Scores) && a.You == b.You &&
+		slices.EqualFunc(a.Boards, b.Boards, func(a, b LobbyBoard) bool {
+			return a.Title == b.Title && a.You == b.You && slices.Equal(a.Scores, b.Scores)
+		})
+}
+
+// copyOf makes d a copy of src that shares no slice with it, reusing d's.
+func (d *LobbyData) copyOf(src *LobbyData) {
+	d.Arenas = append(d.Arenas[:0], src.Arenas...)
+	d.Games = append(d.Games[:0], src.Games...)
+	d.Scores = append(d.Scores[:0], src.Scores...)
+	d.You = src.You
+	d.Boards = slices.Grow(d.Boards[:0], len(src.Boards))[:len(src.Boards)]
+	for i, b := range src.Boards {
+		d.Boards[i] = LobbyBoard{Title: b.Title, Scores: append(d.Boards[i].Scores[:0], b.Scores...), You: b.You}
 	}
 }
 

@@ -326,50 +326,38 @@ func TestLobbyScroll(t *testing.T) {
 	lt.chose(Choice{Kind: ChoiceReplay, Score: lt.data.Scores[9]})
 }
 
-// An application on a simulation screen delivers keys and clicks to the
-// lobby as its root.
-func TestLobbyApp(t *testing.T) {
-	scr := tcell.NewSimulationScreen("UTF-8")
-	if err := scr.Init(); err != nil {
-		t.Fatal(err)
-	}
-	scr.SetSize(80, 24)
-	app := tview.NewApplication().SetScreen(scr).EnableMouse(true)
-	choices := make(chan Choice, 4)
-	l := NewLobby(lobbyData, func(c Choice) { choices <- c })
-	drawn := make(chan struct{}, 1)
-	app.SetRoot(l, true).SetAfterDrawFunc(func(tcell.Screen) {
-		select {
-		case drawn <- struct{}{}:
-		default:
+// TestLobbyRefreshReports: a refresh reports whether the data changed,
+// though its owner changes the slices it returned in place.
+func TestLobbyRefreshReports(t *testing.T) {
+	d := lobbyData()
+	d.Boards = []LobbyBoard{{Title: "TODAY", Scores: d.Scores[:2]}}
+	l := NewLobby(func() LobbyData { return d }, func(Choice) {})
+	for _, change := range []struct {
+		name string
+		f    func()
+	}{
+		{"nothing", func() {}},
+		{"an arena's players", func() { d.Arenas[1].Players-- }},
+		{"a game gone", func() { d.Games = d.Games[:1] }},
+		{"a score", func() { d.Scores[5].Score++ }},
+		{"a board's score", func() { d.Boards[0].Scores[1].Name = "zed" }},
+		{"the player's place", func() { d.Boards[0].You.Place = 3 }},
+		{"a board more", func() { d.Boards = append(d.Boards, LobbyBoard{Title: "THIS WEEK"}) }},
+	} {
+		change.f()
+		if got, want := l.Refresh(), change.name != "nothing"; got != want {
+			t.Errorf("a refresh after %s reports %v, want %v", change.name, got, want)
 		}
-	})
-	done := make(chan error)
-	go func() { done <- app.Run() }()
-	<-drawn
-	scr.InjectKey(tcell.KeyDown, 0, tcell.ModNone)
-	scr.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
-	if c := <-choices; c != (Choice{Kind: ChoiceJoin, Name: "alpha"}) {
-		t.Errorf("Down, Enter chose %+v", c)
-	}
-	app.QueueUpdateDraw(l.Refresh)
-	<-drawn
-	// alice (the first game) is on the lobby's row 10.
-	scr.InjectMouse(6, 10, tcell.Button1, tcell.ModNone)
-	scr.InjectMouse(6, 10, tcell.ButtonNone, tcell.ModNone)
-	if c := <-choices; c != (Choice{Kind: ChoiceWatch, Name: "alice"}) {
-		t.Errorf("a click on alice chose %+v", c)
-	}
-	app.Stop()
-	if err := <-done; err != nil {
-		t.Fatal(err)
+		if l.Refresh() {
+			t.Errorf("the refresh after %s and its refresh reports a change", change.name)
+		}
 	}
 }
 
 func TestLobbyRefreshAllocs(t *testing.T) {
 	d := lobbyData()
 	l := NewLobby(func() LobbyData { return d }, func(Choice) {})
-	if n := testing.AllocsPerRun(100, l.Refresh); n != 0 {
+	if n := testing.AllocsPerRun(100, func() { l.Refresh() }); n != 0 {
 		t.Errorf("a refresh of unchanged data allocates %v times; want 0", n)
 	}
 	i := 0

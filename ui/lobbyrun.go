@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
 	"poolroids/game"
 	"poolroids/game/hub"
@@ -17,12 +16,12 @@ import (
 	"poolroids/ui/vt"
 )
 
-// Shared is one terminal's screen used by one tview application after
-// another (the lobby, then a game, then the lobby again): tcell cannot
-// initialise a screen again once finalised, so each application gets a
-// [Shared.View] whose Init initialises the screen the first time only and
-// whose Fini leaves it running. The owner finalises the screen itself at
-// the end.
+// Shared is one terminal's screen used by one phase after another (the
+// lobby, then a game, then the lobby again), each on a [loop] of its own:
+// tcell cannot initialise a screen again once finalised, so each phase
+// gets a [Shared.View] whose Init initialises the screen the first time
+// only and whose Fini leaves it running. The owner finalises the screen
+// itself at the end.
 type Shared struct {
 	screen  tcell.Screen
 	once    sync.Once
@@ -32,12 +31,12 @@ type Shared struct {
 // NewShared shares screen, not yet initialised.
 func NewShared(screen tcell.Screen) *Shared { return &Shared{screen: screen} }
 
-// View returns a screen for one application: Run, or the lobby.
+// View returns a screen for one phase: Run, or the lobby.
 func (s *Shared) View() tcell.Screen { return &sharedView{Screen: s.screen, shared: s} }
 
-// sharedView is one application's use of a Shared screen. Its Fini wakes the
-// application's event goroutine, which then sees the end of its screen
-// (a nil event) as tview expects, and leaves the screen as it is.
+// sharedView is one phase's use of a Shared screen. Its Fini wakes the
+// phase's event goroutine, which then sees the end of its screen (a nil
+// event) as a loop expects, and leaves the screen as it is.
 type sharedView struct {
 	tcell.Screen
 	shared *Shared
@@ -55,7 +54,7 @@ func (v *sharedView) Init() error {
 	s := v.shared
 	s.once.Do(func() { s.initErr = s.screen.Init() })
 	if s.initErr == nil {
-		v.Screen.Clear() // the last application's cells must not show through
+		v.Screen.Clear() // the last phase's cells must not show through
 	}
 	return s.initErr
 }
@@ -79,7 +78,7 @@ func (v *sharedView) PollEvent() tcell.Event {
 			if w.v == v {
 				return nil
 			}
-			continue // an earlier view's, its application gone
+			continue // an earlier view's, its phase gone
 		}
 		v.mu.Lock()
 		done := v.done
@@ -92,11 +91,11 @@ func (v *sharedView) PollEvent() tcell.Event {
 }
 
 // lobbyRefresh is how often the lobby asks for its data again, and
-// lobbyFrame how soon after a draw it draws again: keys that come faster
-// (a key held, a paste, junk) are drawn together.
+// lobbyFPS how often at most it draws: keys that come faster (a key held,
+// a paste, junk) are drawn together.
 const (
 	lobbyRefresh = time.Second
-	lobbyFrame   = time.Second / 30
+	lobbyFPS     = 30
 )
 
 // runLobby shows the lobby on screen, a Shared view, until the player
@@ -104,60 +103,45 @@ const (
 // asked for at the start and every second; status, if not empty, says why
 // the last choice failed, and the selection starts on last where listed.
 func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, status string, last Choice) (Choice, error) {
-	// tview drops Init's error, and a screen that could not start must
-	// not be drawn on: a view initialises once, so this Init is tview's.
-	if err := screen.Init(); err != nil {
+	r := &lobbyRun{stop: make(chan struct{})}
+	r.screen = &lobbyScreen{appScreen: &appScreen{Screen: screen, failed: r.failed, epoch: 1}}
+	if err := r.screen.Init(); err != nil {
 		return Choice{}, fmt.Errorf("ui: starting the terminal: %w", err)
 	}
-	r := &lobbyRun{ctx: ctx, app: tview.NewApplication(), stop: make(chan struct{}), due: make(chan struct{}, 1)}
+	defer r.screen.release()
 	r.lobby = NewLobby(data, func(c Choice) { r.end(c, nil) })
 	r.lobby.SetStatus(status)
 	r.lobby.Select(last)
-	r.screen = &lobbyScreen{appScreen: &appScreen{Screen: screen, failed: r.failed, epoch: 1}}
-	defer r.screen.release()
-	r.app.SetScreen(r.screen).EnableMouse(true).SetRoot(r.lobby, true).SetFocus(r.lobby).
-		SetInputCapture(r.capture).SetBeforeDrawFunc(r.beforeDraw).SetAfterDrawFunc(r.afterDraw)
-	return r.run()
+	defer context.AfterFunc(ctx, func() { r.end(Choice{Kind: ChoiceQuit}, nil) })()
+	l := newLoop(r.screen, lobbyFPS, r.frame)
+	l.root, l.lazy = r.lobby, true
+	l.update, l.updateEvery = r.lobby.Refresh, lobbyRefresh
+	l.focus(r.lobby)
+	return r.run(l)
 }
 
-// lobbyRun is one showing of the lobby: a tview application, and a
-// goroutine that refreshes its data and draws what keys changed too soon
-// after the last draw.
-//
-// Every way out goes through end, which stops the goroutine before the
-// application: QueueUpdate waits for tview's event loop to run the
-// update, so an update queued as the loop stops would wait for ever, and
-// the lobby with it. tview stops by itself on Ctrl-C and on an input
-// error: the lobby takes both first.
+// lobbyRun is one showing of the lobby: a lazy [loop] that draws it when
+// a key, a click, a resize or a refresh of its data changed it. Every way
+// out (a choice, which Ctrl-C is too; ctx's end; an input error) goes
+// through end, which stops the loop.
 type lobbyRun struct {
-	ctx    context.Context
-	app    *tview.Application
 	lobby  *Lobby
 	screen *lobbyScreen
 	stop   chan struct{} // closed by end
-	due    chan struct{} // a draw was put off
-	wg     sync.WaitGroup
 
-	mu      sync.Mutex
-	ended   bool
-	started bool // the goroutine
-	choice  Choice
-	err     error
-
-	drawn    time.Time // the last draw, on the event loop
-	deferred bool      // a draw is put off, on the event loop
+	mu     sync.Mutex
+	ended  bool
+	choice Choice
+	err    error
 }
 
-func (r *lobbyRun) run() (choice Choice, err error) {
+func (r *lobbyRun) run(l *loop) (choice Choice, err error) {
 	defer func() {
-		if p := recover(); p != nil {
-			r.end(Choice{}, nil) // the goroutine stops, unless tview's loop died under it
+		if p := recover(); p != nil { // the loop has restored the terminal
 			err = fmt.Errorf("ui: lobby panic: %v\n%s", p, debug.Stack())
 		}
 	}()
-	if err := r.app.Run(); err != nil {
-		return Choice{}, fmt.Errorf("ui: lobby: %w", err)
-	}
+	l.run(r.stop)
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.choice, r.err
@@ -172,114 +156,49 @@ func (r *lobbyRun) end(c Choice, err error) {
 	}
 	r.ended, r.choice, r.err = true, c, err
 	close(r.stop)
-	go func() { // not on the event loop, which the goroutine may wait on
-		r.wg.Wait()
-		r.app.Stop()
-	}()
 }
 
 func (r *lobbyRun) failed(err error) {
 	r.end(Choice{}, fmt.Errorf("ui: reading the terminal: %w", err))
 }
 
-// capture takes Ctrl-C before tview, which would stop by itself.
-func (r *lobbyRun) capture(ev *tcell.EventKey) *tcell.EventKey {
-	if ev.Key() == tcell.KeyCtrlC {
-		r.end(Choice{Kind: ChoiceQuit}, nil)
-		return nil
-	}
-	return ev
+// frame draws the whole lobby into its buffer and shows what changed.
+func (r *lobbyRun) frame() {
+	w, h := r.screen.resize()
+	r.lobby.SetRect(0, 0, w, h)
+	r.lobby.Draw(r.screen)
+	r.screen.Show()
 }
 
-// beforeDraw puts off a draw that comes sooner than lobbyFrame after the
-// last one, for the goroutine to make when it is due.
-func (r *lobbyRun) beforeDraw(tcell.Screen) bool {
-	now := time.Now()
-	if now.Sub(r.drawn) >= lobbyFrame {
-		r.drawn, r.deferred = now, false
-		return false
-	}
-	r.screen.skipShow = true
-	if !r.deferred {
-		r.deferred = true
-		select {
-		case r.due <- struct{}{}:
-		default: // one is on its way
-		}
-	}
-	return true
-}
-
-// afterDraw starts the goroutine with the first draw: stopping the
-// application before Run would make tview open a terminal of its own.
-func (r *lobbyRun) afterDraw(tcell.Screen) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if !r.ended && !r.started {
-		r.started = true
-		r.wg.Add(1)
-		go r.refresh()
-	}
-}
-
-// refresh asks for the lobby's data every lobbyRefresh and makes the
-// draws put off, until the lobby ends.
-func (r *lobbyRun) refresh() {
-	defer r.wg.Done()
-	t := time.NewTicker(lobbyRefresh)
-	defer t.Stop()
-	frame := time.NewTimer(lobbyFrame)
-	frame.Stop()
-	for {
-		select {
-		case <-r.ctx.Done():
-			r.end(Choice{Kind: ChoiceQuit}, nil)
-			return
-		case <-r.stop:
-			return
-		case <-t.C:
-			r.app.QueueUpdateDraw(r.lobby.Refresh)
-		case <-r.due:
-			frame.Reset(lobbyFrame)
-		case <-frame.C:
-			r.app.Draw()
-		}
-	}
-}
-
-// lobbyScreen is the lobby's screen as tview sees it: the game's
-// appScreen (only changed cells are sent; an input error ends the lobby
-// through its one way out) under a buffer that the lobby draws in whole.
+// lobbyScreen is the lobby's screen: the game's appScreen (only changed
+// cells are sent; an input error ends the lobby through its one way out)
+// under a buffer that the lobby draws in whole.
 //
-// tview clears the screen and draws the whole lobby after every key, and
-// the screens below, tcell's and package vt's, send a cell whose content
-// changed since they last sent it, even back to what the terminal shows:
-// every key sent every cell that is not blank again. So the lobby draws
+// A tview widget clears its box before it draws, and the screens below,
+// tcell's and package vt's, send a cell whose content changed since they
+// last sent it, even back to what the terminal shows: drawn on them, every
+// frame would send every cell that is not blank again. So the lobby draws
 // into a frame of its own, and Show passes on only the cells that differ
 // from what the screen holds: a key that changes nothing sends nothing.
 type lobbyScreen struct {
 	*appScreen
-	drawn    vt.Frame // never rendered: a grid of cells, cheap to set
-	skipShow bool     // the next Show follows a draw put off
+	drawn vt.Frame // never rendered: a grid of cells, cheap to set
 }
 
-// Clear clears the screen below when its size changed. The buffer needs
-// no clearing: the lobby, tview's root, fills the whole screen.
-func (s *lobbyScreen) Clear() {
+// resize clears the screen below when its size changed, sizes the buffer
+// to it and returns the size. The buffer needs no clearing: the lobby
+// fills the whole screen.
+func (s *lobbyScreen) resize() (w, h int) {
 	s.appScreen.resize()
-	w, h := s.appScreen.Size()
+	w, h = s.appScreen.Size()
 	if dw, dh := s.drawn.Size(); w != dw || h != dh {
 		s.drawn.Resize(w, h)
 	}
+	return w, h
 }
 
-// Show passes the cells that changed on to the screen below, and shows it;
-// after a draw put off, nothing.
+// Show passes the cells that changed on to the screen below, and shows it.
 func (s *lobbyScreen) Show() {
-	if s.skipShow {
-		s.skipShow = false
-		return
-	}
 	w, h := s.drawn.Size()
 	for y := range h {
 		for x := 0; x < w; x++ {

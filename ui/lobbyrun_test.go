@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -66,6 +67,127 @@ func TestLobbyLeaveAsItRefreshes(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestLobbyRun: the lobby on its loop takes keys and clicks, shows its
+// data again at a refresh that changed it, and draws only what changed:
+// nothing while idle, a burst of keys in at most one frame a tick. Cancelling its
+// context leaves it.
+func TestLobbyRun(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		scr := &sizedScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), w: 80, h: 24}
+		shared := NewShared(scr)
+		defer scr.Fini()
+		var mu sync.Mutex
+		d := lobbyData()
+		data := func() LobbyData {
+			mu.Lock()
+			defer mu.Unlock()
+			return d
+		}
+		type result struct {
+			c   Choice
+			err error
+		}
+		start := func(ctx context.Context) <-chan result {
+			done := make(chan result, 1)
+			go func() {
+				c, err := runLobby(ctx, shared.View(), data, "", Choice{})
+				done <- result{c, err}
+			}()
+			synctest.Wait()
+			return done
+		}
+		var last uint64
+		shows := func(what string, want uint64) {
+			t.Helper()
+			synctest.Wait()
+			if n := scr.shows.Load(); n-last != want {
+				t.Errorf("%s: %d frames shown, want %d", what, n-last, want)
+			}
+			last = scr.shows.Load()
+		}
+		tick := time.Second / lobbyFPS
+
+		done := start(context.Background())
+		shows("the start", 1)
+		time.Sleep(3*lobbyRefresh - tick)
+		shows("idle, three refreshes of the same data", 0)
+		mu.Lock()
+		d.Arenas = append(d.Arenas, LobbyArena{Name: "delta", Players: 1, Max: 4})
+		mu.Unlock()
+		time.Sleep(tick)
+		shows("the refresh", 1)
+		if text := screenText(scr); !strings.Contains(text, "delta") {
+			t.Errorf("the refresh does not show the new arena:\n%s", text)
+		}
+		time.Sleep(2 * tick)
+		shows("after the refresh", 0)
+		for range 3 {
+			scr.InjectKey(tcell.KeyDown, 0, tcell.ModNone)
+		}
+		shows("three keys", 1)
+		time.Sleep(tick)
+		shows("a tick after three keys", 1)
+		scr.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
+		if r := <-done; r.err != nil || r.c != (Choice{Kind: ChoiceJoin, Name: "0123456789abcdef"}) {
+			t.Errorf("Down ×3, Enter: %+v, %v; want to join 0123456789abcdef", r.c, r.err)
+		}
+
+		done = start(context.Background())
+		x, y := -1, -1
+		for row, line := range strings.Split(screenText(scr), "\n") {
+			if i := strings.Index(line, "alice"); i >= 0 && x < 0 {
+				x, y = i, row
+			}
+		}
+		if x < 0 {
+			t.Fatalf("no alice on the lobby:\n%s", screenText(scr))
+		}
+		scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
+		scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
+		if r := <-done; r.err != nil || r.c != (Choice{Kind: ChoiceWatch, Name: "alice"}) {
+			t.Errorf("a click on alice: %+v, %v; want to watch alice", r.c, r.err)
+		}
+
+		ctx, cancel := context.WithCancel(context.Background())
+		done = start(ctx)
+		cancel()
+		if r := <-done; r.err != nil || r.c.Kind != ChoiceQuit {
+			t.Errorf("cancelled: %+v, %v; want to quit", r.c, r.err)
+		}
+	})
+}
+
+// TestLobbyPanic: a panic on the lobby's loop (here in a refresh of its
+// data) ends the lobby with an error that carries it, and hands the
+// shared screen on: the next lobby on it takes keys.
+func TestLobbyPanic(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		scr := newSim(t, "UTF-8", 80, 24)
+		shared := NewShared(scr)
+		calls := 0
+		data := func() LobbyData {
+			if calls++; calls > 1 {
+				panic("a bad refresh")
+			}
+			return lobbyData()
+		}
+		_, err := runLobby(context.Background(), shared.View(), data, "", Choice{})
+		if err == nil || !strings.Contains(err.Error(), "lobby panic: a bad refresh") {
+			t.Fatalf("runLobby: %v, want the refresh's panic", err)
+		}
+		done := make(chan Choice)
+		go func() {
+			c, _ := runLobby(context.Background(), shared.View(), lobbyData, "", Choice{})
+			done <- c
+		}()
+		synctest.Wait()
+		scr.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
+		if c := <-done; c.Kind != ChoiceSolo {
+			t.Errorf("the next lobby chose %+v, want solo", c)
+		}
+	})
 }
 
 // junk is what a client typing at random sends: keys the lobby and the

@@ -7,10 +7,10 @@ import (
 	"github.com/rivo/tview"
 )
 
-// loop is the event loop of a game session, in the place of
-// tview.Application: it runs tview's widgets as the Application does
-// (the root's Draw, its InputHandler and MouseHandler with a setFocus
-// func, Focus and Blur), but draws on a clock of its own.
+// loop is the event loop of a game session and of the lobby, in the
+// place of tview.Application: it runs tview's widgets as the Application
+// does (the root's Draw, its InputHandler and MouseHandler with a
+// setFocus func, Focus and Blur), but draws on a clock of its own.
 //
 // An Application draws after every key, click and resize, and a game
 // must draw at its frame rate whatever the input rate: a client pasting
@@ -21,6 +21,13 @@ import (
 // shows at the next tick too (the frame func clears the screen when its
 // size changed).
 //
+// A menu (the lobby) changes only with input and its data, so its loop
+// is lazy: a tick draws only when something changed since the last frame
+// (a key, a click, a resize, an update that changed what shows), and a
+// tick with nothing to draw stops the clock. An idle menu then costs
+// nothing, and the first change after a pause draws at once and starts
+// the clock again: a burst of keys still draws at most one frame a tick.
+//
 // One goroutine, run's, owns the screen and the widgets; another waits
 // for the screen's events and hands them over. Nothing waits on the loop:
 // it stops when told to, and the screen's end (Fini) ends the other
@@ -30,16 +37,23 @@ type loop struct {
 	root   tview.Primitive // the widgets, which take the keys and clicks
 	fps    int
 	frame  func() // draws the root, whole screen, and shows it
-	// keys sees every key before the root; nil: it took the key.
+	// keys, if set, sees every key before the root; nil: it took the key.
 	keys func(*tcell.EventKey) *tcell.EventKey
-	// mouse sees every mouse action before the root, as tview's mouse
-	// capture does; a nil event: it took the action.
+	// mouse, if set, sees every mouse action before the root, as tview's
+	// mouse capture does; a nil event: it took the action.
 	mouse func(*tcell.EventMouse, tview.MouseAction) (*tcell.EventMouse, tview.MouseAction)
+	lazy  bool // draw only what changed: see above
+	// update, if set, runs on the loop every updateEvery (the lobby
+	// reads its data again) and reports whether it changed what shows;
+	// that shows at the next frame.
+	update      func() bool
+	updateEvery time.Duration
 
 	focused  tview.Primitive
 	setFocus func(tview.Primitive) // l.focus, made once: handlers take it with every event
-	events   chan tcell.Event
+	events   chan tcell.Event      // buffered: see eventsAhead
 	mice     mice
+	dirty    bool // something changed since the last frame
 }
 
 // mice is what makes mouse actions of tcell's mouse events: where the
@@ -52,10 +66,18 @@ type mice struct {
 	capturing          tview.Primitive
 }
 
+// eventsAhead is how many events the screen's goroutine may read ahead of
+// the loop. Handed over one by one, every key of a burst (a paste, junk)
+// would cost two switches between the goroutines; as tview's Application
+// does, the loop reads a burst from a buffer instead. Those left in it
+// when the loop stops are dropped, as tview's were.
+const eventsAhead = 64
+
 // newLoop makes the loop that draws on screen fps times a second with
-// frame. Its root, keys and mouse must be set before it runs.
+// frame. Its root must be set before it runs, and its other options
+// (keys, mouse, lazy, update) too if any.
 func newLoop(screen tcell.Screen, fps int, frame func()) *loop {
-	l := &loop{screen: screen, fps: fps, frame: frame, events: make(chan tcell.Event)}
+	l := &loop{screen: screen, fps: fps, frame: frame, events: make(chan tcell.Event, eventsAhead)}
 	l.setFocus = l.focus
 	return l
 }
@@ -73,11 +95,12 @@ func (l *loop) focus(p tview.Primitive) {
 	}
 }
 
-// run draws a frame, then every tick of the frame clock, and hands the
-// screen's events to the widgets, until done is closed. The screen must
-// be initialised, and the loop's own until run returns. It then finalises
-// the screen, also when a key handler or a draw panics: the terminal is
-// restored before the panic goes on.
+// run draws a frame, then every tick of the frame clock (a lazy loop:
+// every tick after a change), and hands the screen's events to the
+// widgets, until done is closed. The screen must be initialised, and the
+// loop's own until run returns. It then finalises the screen, also when a
+// key handler or a draw panics: the terminal is restored before the panic
+// goes on.
 func (l *loop) run(done <-chan struct{}) {
 	stopped, polled := make(chan struct{}), make(chan struct{})
 	go l.poll(stopped, polled)
@@ -87,19 +110,47 @@ func (l *loop) run(done <-chan struct{}) {
 		<-polled        // nothing left behind
 	}()
 	l.screen.EnableMouse()
-	l.frame()
-	clock := time.NewTicker(time.Second / time.Duration(l.fps))
+	l.draw()
+	period := time.Second / time.Duration(l.fps)
+	clock := time.NewTicker(period)
 	defer clock.Stop()
+	ticking := true
+	var updates <-chan time.Time // nil, never ready, without update
+	if l.update != nil {
+		t := time.NewTicker(l.updateEvery)
+		defer t.Stop()
+		updates = t.C
+	}
 	for {
 		select {
 		case <-done:
 			return
 		case <-clock.C:
-			l.frame()
+			if l.lazy && !l.dirty {
+				clock.Stop() // idle: input and updates wake the loop
+				ticking = false
+				continue
+			}
+			l.draw()
 		case ev := <-l.events:
 			l.handle(ev)
+		case <-updates:
+			if l.update() {
+				l.dirty = true
+			}
+		}
+		if !ticking && l.dirty { // the last frame was a tick or more ago
+			l.draw()
+			clock.Reset(period)
+			ticking = true
 		}
 	}
+}
+
+// draw draws a frame of all that changed.
+func (l *loop) draw() {
+	l.dirty = false
+	l.frame()
 }
 
 // poll hands the screen's events to the loop until the screen ends (a nil
@@ -125,15 +176,25 @@ func (l *loop) poll(stopped <-chan struct{}, polled chan<- struct{}) {
 func (l *loop) handle(ev tcell.Event) {
 	switch ev := ev.(type) {
 	case *tcell.EventKey:
-		if ev = l.keys(ev); ev == nil || !l.root.HasFocus() {
+		l.dirty = true
+		if l.keys != nil {
+			if ev = l.keys(ev); ev == nil {
+				return
+			}
+		}
+		if !l.root.HasFocus() {
 			return
 		}
 		if h := l.root.InputHandler(); h != nil {
 			h(ev, l.setFocus)
 		}
 	case *tcell.EventMouse:
+		l.dirty = true
 		l.mice.fire(l, ev)
+	case *tcell.EventResize:
+		l.dirty = true
 	case *tcell.EventInterrupt:
+		l.dirty = true
 		if f, ok := ev.Data().(func()); ok {
 			f()
 		}
@@ -174,8 +235,10 @@ func (m *mice) fire(l *loop, ev *tcell.EventMouse) {
 		if ev == nil { // taken by the capture
 			return
 		}
-		if ev, a = l.mouse(ev, a); ev == nil {
-			return
+		if l.mouse != nil {
+			if ev, a = l.mouse(ev, a); ev == nil {
+				return
+			}
 		}
 		target := m.capturing
 		if target == nil {

@@ -202,3 +202,81 @@ func (r *running) find(text string) (x, y int) {
 	r.t.Fatalf("no %q on screen:\n%s", text, screen)
 	return -1, -1
 }
+
+// TestLazyLoop: a lazy loop draws only what changed, at most once a
+// tick. Idle, it draws nothing; the first change after a pause (a key, a
+// click, a resize, an update that changed what shows) draws at once, and
+// the rest of a burst at the next tick only.
+func TestLazyLoop(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		scr := newSim(t, "UTF-8", 80, 24)
+		const fps, every = 10, time.Minute
+		var frames, updates atomic.Int64
+		l := newLoop(scr, fps, func() { frames.Add(1) })
+		l.root, l.lazy = tview.NewBox(), true
+		l.update, l.updateEvery = func() bool { return updates.Add(1) > 1 }, every // the first changes nothing
+		start := time.Now()
+		l.focus(l.root)
+		done, stopped := make(chan struct{}), make(chan struct{})
+		go func() {
+			defer close(stopped)
+			l.run(done)
+		}()
+		defer func() { close(done); <-stopped }()
+		tick := time.Second / fps
+		// check counts the frames drawn since the last check, once the
+		// loop has handled what was sent.
+		var last int64
+		check := func(what string, want int64) {
+			t.Helper()
+			synctest.Wait()
+			n := frames.Load()
+			if n-last != want {
+				t.Errorf("%s: %d frames, want %d", what, n-last, want)
+			}
+			last = n
+		}
+		check("the start", 1)
+		time.Sleep(5 * time.Second)
+		check("idle", 0)
+
+		for _, change := range []struct {
+			name string
+			send func()
+		}{
+			{"a key", func() { scr.InjectKey(tcell.KeyRune, 'z', tcell.ModNone) }},
+			{"a click", func() { scr.InjectMouse(3, 4, tcell.Button1, tcell.ModNone) }},
+			{"a resize", func() {
+				scr.SetSize(100, 30)
+				_ = scr.PostEvent(tcell.NewEventResize(100, 30))
+			}},
+		} {
+			change.send()
+			check(change.name, 1)
+			time.Sleep(tick)
+			check(change.name+", a tick after", 0)
+		}
+
+		for range 1000 {
+			scr.InjectKey(tcell.KeyRune, 'z', tcell.ModNone)
+		}
+		check("a burst of 1000 keys", 1)
+		time.Sleep(tick)
+		check("a tick after the burst", 1)
+		time.Sleep(2 * tick)
+		check("idle again", 0)
+
+		time.Sleep(time.Until(start.Add(every - tick)))
+		check("idle till the update", 0)
+		if n := updates.Load(); n != 0 {
+			t.Fatalf("%d updates before their time", n)
+		}
+		time.Sleep(tick)
+		check("an update that changes nothing", 0)
+		if n := updates.Load(); n != 1 {
+			t.Errorf("%d updates after %v, want 1", n, every)
+		}
+		time.Sleep(every)
+		check("an update that changes what shows", 1)
+	})
+}
