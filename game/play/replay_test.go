@@ -137,9 +137,6 @@ func TestReplayRunKeepsPace(t *testing.T) {
 		if got := replayView(r).Step; got != from {
 			t.Errorf("waiting, the replay went from step %d to %d", from, got)
 		}
-		if replayView(r).StepTime <= 0 {
-			t.Error("no step time after 2s of steps")
-		}
 		close(stop)
 		<-done
 	})
