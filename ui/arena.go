@@ -11,6 +11,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/match"
 )
 
 // cellAspect is a terminal cell's height over its width: the playfield is
@@ -70,7 +71,7 @@ type hud struct {
 	level              string
 	score, lives, wave int
 	high               int
-	mode               mode
+	mode               match.Phase
 	paused, stress     bool
 	over               []string // game-over screen, built when the game ended
 	watching           int      // how many watch the game
@@ -112,7 +113,6 @@ type arena struct {
 	names  shipNames           // the players by slot, in an arena, as the show last painted them
 	labels []label             // the players' names by their ships, in an arena, and respawn countdowns
 	spots  [game.MaxShips]rect // where each label shows: see drawLabels
-	cells  cellPutter
 
 	rasters    *rasterSet // the paintings shared with rastersFor's other seats (see paintShared)
 	rastersFor *hub.Arena
@@ -215,24 +215,14 @@ func (a *arena) Draw(scr tcell.Screen) {
 }
 
 // drawField sets the field's cells that changed and the players' names
-// on the session's screen scr, holding its lock all the while: tcell's
-// Put takes the lock for every cell, and a busy arena's frame sets
-// hundreds.
+// on the screen scr.
 func (a *arena) drawField(scr tcell.Screen, over rect) {
-	var p putter = scr
-	if cs, ok := a.s.screen.Screen.(cellScreen); ok && a.s.screen.frame == nil {
-		a.cells.colors = scr.Colors()
-		cs.Lock()
-		defer cs.Unlock()
-		a.cells.cells = cs.GetCells()
-		p = &a.cells
-	}
 	f, sh := a.frame, &a.shown
-	a.cv.flush(p, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells, int(sh.frames%lateRows))
+	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells, int(sh.frames%lateRows))
 	// The field left the names' cells alone (see coverLabels): names
 	// where they were show already.
 	if !sh.labelsKnown || !slices.Equal(a.labels, sh.labels) || over != sh.labelsOver {
-		a.drawLabels(p, over)
+		a.drawLabels(scr, over)
 		sh.labels, sh.labelsOver, sh.labelsKnown = append(sh.labels[:0], a.labels...), over, true
 	}
 }
@@ -436,7 +426,7 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 	case h.notice != "": // under the field, at every size
 		a.buf = append(append(append(a.buf[:0], ' '), h.notice...), ' ')
 		badge = a.notice.of(a.buf)
-	case h.mode == modeTitle:
+	case h.mode == match.Title:
 		badge = g.demoBadge
 	case h.paused:
 		badge = " PAUSED "
@@ -500,7 +490,7 @@ func (a *arena) appendScore(b []byte, high bool) []byte {
 		b = strconv.AppendInt(b, int64(h.high), 10)
 		return append(b, ' ')
 	}
-	if h.mode != modeTitle {
+	if h.mode != match.Title {
 		b = append(b, "score "...)
 		b = strconv.AppendInt(b, int64(h.score), 10)
 		b = append(b, g.sep...)
@@ -557,9 +547,9 @@ func (a *arena) overlay() ([]string, rect) {
 	switch {
 	case a.s.fit.help:
 		lines = a.s.show.help(a.s.glyphs())
-	case a.hud.mode == modeTitle:
+	case a.hud.mode == match.Title:
 		lines = titleScreen
-	case a.hud.mode == modeOver:
+	case a.hud.mode == match.Over:
 		lines = a.hud.over
 	case a.hud.paused:
 		lines = a.s.glyphs().pauseScreen

@@ -9,6 +9,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
 )
@@ -70,7 +71,7 @@ func (sh *seatShow) paint(a *arena) hud {
 	var counts bool
 	sh.g.View(func(v play.View) {
 		h = hud{high: v.High, mode: v.Phase, stress: v.Stress, over: sh.over.of(v.Over, sh.s.ascii)}
-		counts = h.mode == modePlay && !v.Assisted
+		counts = h.mode == match.Play && !v.Assisted
 	})
 	ar := sh.seat.Arena()
 	ar.RLock()

@@ -13,6 +13,7 @@ import (
 	"github.com/gdamore/tcell/v2/terminfo"
 
 	"poolroids/game"
+	"poolroids/game/match"
 	"poolroids/ui/kitty"
 )
 
@@ -80,7 +81,7 @@ func TestKittyHeldKeys(t *testing.T) {
 		typeIn("\x1b[?31u") // the terminal confirms flags 31
 		r.waitFor("kitty mode", ktty.Keys().Active)
 		typeIn("\x1b[32u") // space: play
-		r.waitFor("play", func() (ok bool) { return s.game().Phase() == modePlay })
+		r.waitFor("play", func() (ok bool) { return s.game().Phase() == match.Play })
 
 		angle := func() (a float64) { r.locked(func(w *game.World) { a = w.Ship().Angle }); return a }
 		turned := func(from float64) float64 { return math.Abs(math.Remainder(angle()-from, 2*math.Pi)) }

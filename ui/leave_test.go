@@ -10,6 +10,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
+	"poolroids/game/match"
 	"poolroids/game/scores"
 )
 
@@ -25,7 +26,7 @@ func testLeaveAsks(t *testing.T) {
 	}
 	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 6, Scores: store, Player: "ann"})
 	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == modePlay })
+	r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == match.Play })
 	// The autopilot scores, its input recorded as a player's would be.
 	var ap game.Autopilot
 	r.waitFor("a score", func() (ok bool) {
@@ -49,7 +50,7 @@ func testLeaveAsks(t *testing.T) {
 	asked("x to ask", questions['x'], true)
 	r.key(tcell.KeyEscape, 0)
 	asked("Esc to withdraw it", questions['x'], false)
-	if r.s.game().Stress() || r.s.game().Phase() != modePlay {
+	if r.s.game().Stress() || r.s.game().Phase() != match.Play {
 		t.Errorf("after x and Esc: stress %v, phase %v; want the game on", r.s.game().Stress(), r.s.game().Phase())
 	}
 	var score int

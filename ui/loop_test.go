@@ -12,6 +12,7 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
 )
@@ -48,7 +49,7 @@ func testFrameClock(t *testing.T, fps int) {
 	if afterDrawn != drawn || afterShown != shown {
 		t.Errorf("a burst of 1000 keys drew %d frames and showed %d, want none", afterDrawn-drawn, afterShown-shown)
 	}
-	if phase := r.s.game().Phase(); phase != modePlay {
+	if phase := r.s.game().Phase(); phase != match.Play {
 		t.Fatalf("after the burst the game is in phase %v, want play", phase)
 	}
 

@@ -10,6 +10,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
 )
@@ -25,11 +26,11 @@ type player struct {
 
 // inGame reports whether the player plays a game of their own, which q
 // and x would leave.
-func (p *player) inGame() bool { return p.g.Phase() == modePlay && !p.g.Stress() }
+func (p *player) inGame() bool { return p.g.Phase() == match.Play && !p.g.Stress() }
 
 // playing reports whether the player's keys play: a game in play, not
 // paused.
-func (p *player) playing() bool { return p.g.Phase() == modePlay && !p.g.Paused() }
+func (p *player) playing() bool { return p.g.Phase() == match.Play && !p.g.Paused() }
 
 // press feeds a key event of a held control to the keys' state while the
 // player plays.
@@ -83,7 +84,7 @@ func (p *player) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 		case 'w', 'W':
 			p.press(ctlThrust, now)
 		case ' ':
-			if p.g.Phase() == modePlay {
+			if p.g.Phase() == match.Play {
 				p.press(ctlFire, now)
 			} else {
 				p.start()
@@ -112,7 +113,7 @@ func soloHUD(a *arena, v play.View, over *overText, ascii bool) hud {
 		high: v.High, mode: v.Phase, paused: w.Paused(), stress: v.Stress,
 		over: over.of(v.Over, ascii),
 	}
-	if v.Phase == modePlay && !v.Assisted {
+	if v.Phase == match.Play && !v.Assisted {
 		h.high = max(h.high, w.Score())
 	}
 	return h

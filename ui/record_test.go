@@ -9,6 +9,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
+	"poolroids/game/match"
 	"poolroids/game/replay"
 	"poolroids/game/scores"
 )
@@ -22,10 +23,10 @@ func TestHighScoreKeepsReplay(t *testing.T) {
 	}
 	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 7, Scores: store, Player: "ann"})
 	d.key(tcell.KeyEnter, 0)
-	if d.s.game().Phase() != modePlay {
+	if d.s.game().Phase() != match.Play {
 		t.Fatalf("after Enter: %v, want play", d.s.game().Phase())
 	}
-	for i := 0; d.s.game().Phase() == modePlay; i++ {
+	for i := 0; d.s.game().Phase() == match.Play; i++ {
 		if i > 600*game.TPS {
 			t.Fatalf("step %d: no game over", i)
 		}

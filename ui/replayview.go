@@ -11,6 +11,7 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
 )
@@ -220,7 +221,7 @@ func (v *replayShow) paint(a *arena) hud {
 			a.names = rv.Names
 		}
 		a.paintWorld(w)
-		h = hud{level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(), mode: modePlay, best: w.Ships() > 1}
+		h = hud{level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(), mode: match.Play, best: w.Ships() > 1}
 		for i := range w.Ships() {
 			h.high = max(h.high, w.Player(i).Score)
 		}
@@ -229,9 +230,9 @@ func (v *replayShow) paint(a *arena) hud {
 			if rv.Err != v.differs {
 				v.differs, v.text = rv.Err, differsLines(rv.Err)
 			}
-			h.mode, h.over = modeOver, v.text
+			h.mode, h.over = match.Over, v.text
 		case play.ReplayEnd:
-			h.mode, h.over = modeOver, endLines
+			h.mode, h.over = match.Over, endLines
 		}
 	})
 	return h

@@ -12,7 +12,6 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
-	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/game/scores"
 	"poolroids/levels"
@@ -83,15 +82,6 @@ const (
 const (
 	minWidth  = 80 // smallest terminal the game is laid out for
 	minHeight = 24
-)
-
-// mode is which screen the arena shows: the match's phase.
-type mode = match.Phase
-
-const (
-	modeTitle = match.Title // the autopilot plays a demo under the title
-	modePlay  = match.Play  // the player (or the stress autopilot) plays
-	modeOver  = match.Over  // game over: the high-score table
 )
 
 // target is which pool a strategy pick applies to.

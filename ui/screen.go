@@ -246,33 +246,11 @@ func (e *appScreen) ShowCursor(x, y int) {
 
 func (e *appScreen) HideCursor() { e.ShowCursor(-1, -1) }
 
-// putter is what draws cells: a tcell.Screen, or a cellPutter.
+// putter is what draws cells: a tcell.Screen, or a test's log of them.
 type putter interface {
 	Put(x, y int, str string, st tcell.Style) (remain string, width int)
 	Colors() int
 }
-
-// cellScreen is what tcell's own screens (the terminal's, the simulation)
-// offer beyond tcell.Screen: the cell buffer their Put sets, and the lock
-// it takes to do so.
-type cellScreen interface {
-	sync.Locker
-	GetCells() *tcell.CellBuffer
-}
-
-// cellPutter puts cells straight into a screen's cell buffer, as tcell's
-// Put does but without taking the screen's lock: the caller holds it
-// while it draws many cells in a row.
-type cellPutter struct {
-	cells  *tcell.CellBuffer
-	colors int // the screen's Colors, asked before the lock was taken
-}
-
-func (p *cellPutter) Put(x, y int, str string, st tcell.Style) (string, int) {
-	return p.cells.Put(x, y, str, st)
-}
-
-func (p *cellPutter) Colors() int { return p.colors }
 
 // shown is what a widget knows of its cells on the session's screen: the
 // epoch and the place at which it last drew on it.

@@ -8,6 +8,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
 )
@@ -93,7 +94,7 @@ func (sh *worldShow) bottom() tview.Primitive {
 }
 
 func (sh *worldShow) paint(a *arena) hud {
-	return soloHUD(a, play.View{World: sh.w, Phase: modePlay}, &sh.over, sh.s.ascii)
+	return soloHUD(a, play.View{World: sh.w, Phase: match.Play}, &sh.over, sh.s.ascii)
 }
 
 func (sh *worldShow) sample(v *view, now time.Duration) { samplePools(v, sh.w, 0, now) }

@@ -23,6 +23,7 @@ import (
 	"github.com/gdamore/tcell/v2/terminfo"
 
 	"poolroids/game"
+	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/game/scores"
 	"poolroids/levels"
@@ -389,7 +390,7 @@ func TestKeys(t *testing.T) {
 		t.Fatalf("no title screen:\n%s", r.text())
 	}
 	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == modePlay })
+	r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == match.Play })
 
 	t.Run("rotate", func(t *testing.T) {
 		var before float64
@@ -1349,7 +1350,7 @@ func TestListFocusResize(t *testing.T) {
 		t.Errorf("the strategy list still shows at 80×24:\n%s", text)
 	}
 	r.key(tcell.KeyRune, ' ') // the title's key: play
-	r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == modePlay })
+	r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == match.Play })
 	if r.onLoop(func() {}); r.s.list.HasFocus() {
 		t.Error("the hidden list kept the keys")
 	}

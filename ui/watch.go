@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
 )
@@ -96,7 +97,7 @@ func (sh *watchShow) paint(a *arena) hud {
 		w := ar.World()
 		a.names.of(ar)
 		a.paintWorld(w)
-		h = hud{level: w.Level().Name, wave: w.Wave(), mode: modePlay, board: true}
+		h = hud{level: w.Level().Name, wave: w.Wave(), mode: match.Play, board: true}
 		ar.RUnlock()
 	} else {
 		sh.w.View(func(v play.View) { h = soloHUD(a, v, &sh.over, sh.s.ascii) })

@@ -11,6 +11,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/game/scores"
 )
@@ -134,7 +135,7 @@ func TestWatchSoloGameOver(t *testing.T) {
 	t.Cleanup(hw.Stop)
 	ws, scr := watcherOf(t, hw, 100, 30)
 	d.key(tcell.KeyEnter, 0)
-	for i := 0; d.s.game().Phase() == modePlay; i++ {
+	for i := 0; d.s.game().Phase() == match.Play; i++ {
 		if i > 600*game.TPS {
 			t.Fatalf("step %d: no game over", i)
 		}
