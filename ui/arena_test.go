@@ -297,28 +297,28 @@ func drawArena(s *session, w, h int) string {
 
 // The players box says who switched the pools last while they hold the
 // switch, and who holds it once they left, not a switch by someone gone.
-func TestPoolsLineFollowsCreator(t *testing.T) { synctest.Test(t, testPoolsLineFollowsCreator) }
-
-func testPoolsLineFollowsCreator(t *testing.T) {
-	h := newHub(t, hub.Config{})
-	_, ann := arenaSession(t, h, "ann", 120, 40)
-	s, _ := arenaSession(t, h, "bob", 120, 40)
-	if err := ann.SetStrategies(pool.Dense, pool.Dense); err != nil {
-		t.Fatal(err)
-	}
-	if text := drawArena(s, 120, 40); !strings.Contains(text, "pools: ann at") {
-		t.Fatalf("no switch by ann shown:\n%s", text)
-	}
-	ann.Leave()
-	for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
-		text := drawArena(s, 120, 40)
-		if strings.Contains(text, "pools: bob switches") {
-			break
+func TestPoolsLineFollowsCreator(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, hub.Config{})
+		_, ann := arenaSession(t, h, "ann", 120, 40)
+		s, _ := arenaSession(t, h, "bob", 120, 40)
+		if err := ann.SetStrategies(pool.Dense, pool.Dense); err != nil {
+			t.Fatal(err)
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("bob not shown as the one who switches once ann left:\n%s", text)
+		if text := drawArena(s, 120, 40); !strings.Contains(text, "pools: ann at") {
+			t.Fatalf("no switch by ann shown:\n%s", text)
 		}
-	}
+		ann.Leave()
+		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
+			text := drawArena(s, 120, 40)
+			if strings.Contains(text, "pools: bob switches") {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("bob not shown as the one who switches once ann left:\n%s", text)
+			}
+		}
+	})
 }
 
 // TestPlaceLabels: names go under their ships where there is room, else

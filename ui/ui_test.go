@@ -384,102 +384,106 @@ func (r *running) wait() {
 	}
 }
 
+// TestKeys plays the keys one after the other in one game, on the
+// bubble's clock.
 func TestKeys(t *testing.T) {
-	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 11, Strategy: pool.FreeList})
-	if !strings.Contains(r.text(), "press space to play") {
-		t.Fatalf("no title screen:\n%s", r.text())
-	}
-	r.key(tcell.KeyRune, ' ')
-	r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == match.Play })
-
-	t.Run("rotate", func(t *testing.T) {
-		var before float64
-		r.locked(func(w *game.World) { before = w.Ship().Angle })
-		r.key(tcell.KeyLeft, 0)
-		r.waitFor("the ship to turn left", func() (ok bool) {
-			r.locked(func(w *game.World) { ok = math.Remainder(w.Ship().Angle-before, 2*math.Pi) < 0 })
-			return ok
-		})
-	})
-	t.Run("fire", func(t *testing.T) {
-		var before uint64
-		r.locked(func(w *game.World) { before = w.Bullets().Stats().Acquires })
+	synctest.Test(t, func(t *testing.T) {
+		r := startRun(t, "UTF-8", 120, 40, Options{Seed: 11, Strategy: pool.FreeList})
+		if !strings.Contains(r.text(), "press space to play") {
+			t.Fatalf("no title screen:\n%s", r.text())
+		}
 		r.key(tcell.KeyRune, ' ')
-		r.waitFor("a bullet", func() (ok bool) {
-			r.locked(func(w *game.World) { ok = w.Bullets().Stats().Acquires > before })
-			return ok
-		})
-	})
-	t.Run("pause", func(t *testing.T) {
-		r.key(tcell.KeyRune, 'p')
-		r.waitFor("pause", func() (ok bool) { r.locked(func(w *game.World) { ok = w.Paused() }); return ok })
-		var steps uint64
-		r.locked(func(w *game.World) { steps = w.Steps() })
-		time.Sleep(100 * time.Millisecond)
-		r.locked(func(w *game.World) {
-			if w.Steps() != steps {
-				t.Errorf("paused world stepped from %d to %d", steps, w.Steps())
-			}
-		})
-		r.waitFor("the pause screen", func() bool { return strings.Contains(r.text(), "PAUSED") })
-	})
-	t.Run("switch strategy, paused, keeps every object", func(t *testing.T) {
-		type objects struct {
-			bullets map[pool.Handle]game.Bullet
-			debris  map[pool.Handle]game.Particle
-		}
-		snap := func(w *game.World) objects {
-			o := objects{map[pool.Handle]game.Bullet{}, map[pool.Handle]game.Particle{}}
-			for h, b := range w.Bullets().All() {
-				o.bullets[h] = *b
-			}
-			for h, p := range w.Debris().All() {
-				o.debris[h] = *p
-			}
-			return o
-		}
-		var before objects
-		r.locked(func(w *game.World) { before = snap(w) })
-		r.key(tcell.KeyRune, '3')
-		r.waitFor("listremove", func() (ok bool) {
-			r.locked(func(w *game.World) {
-				ok = w.Bullets().Strategy() == pool.ListRemove && w.Debris().Strategy() == pool.ListRemove
+		r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == match.Play })
+
+		{ // rotate
+			var before float64
+			r.locked(func(w *game.World) { before = w.Ship().Angle })
+			r.key(tcell.KeyLeft, 0)
+			r.waitFor("the ship to turn left", func() (ok bool) {
+				r.locked(func(w *game.World) { ok = math.Remainder(w.Ship().Angle-before, 2*math.Pi) < 0 })
+				return ok
 			})
-			return ok
-		})
-		r.locked(func(w *game.World) {
-			after := snap(w)
-			if len(before.bullets) == 0 {
-				t.Error("no bullets to carry over")
-			}
-			if !maps.Equal(before.bullets, after.bullets) || !maps.Equal(before.debris, after.debris) {
-				t.Errorf("objects changed: %d/%d bullets, %d/%d debris before/after",
-					len(before.bullets), len(after.bullets), len(before.debris), len(after.debris))
-			}
-		})
-		r.waitFor("the panel to name listremove", func() bool {
-			return strings.Contains(findLine(r.text(), "strategy"), "listremove listremove")
-		})
-	})
-	t.Run("switch one pool", func(t *testing.T) {
-		r.key(tcell.KeyRune, 'b') // target: bullets
-		r.key(tcell.KeyRune, '0')
-		r.waitFor("dense bullets", func() (ok bool) {
-			r.locked(func(w *game.World) {
-				ok = w.Bullets().Strategy() == pool.Dense && w.Debris().Strategy() == pool.ListRemove
+		}
+		{ // fire
+			var before uint64
+			r.locked(func(w *game.World) { before = w.Bullets().Stats().Acquires })
+			r.key(tcell.KeyRune, ' ')
+			r.waitFor("a bullet", func() (ok bool) {
+				r.locked(func(w *game.World) { ok = w.Bullets().Stats().Acquires > before })
+				return ok
 			})
-			return ok
-		})
-		r.waitFor("the list title to name the target", func() bool { return strings.Contains(r.text(), "strategy → bullets") })
-	})
-	t.Run("resume and quit", func(t *testing.T) {
-		r.key(tcell.KeyRune, 'p')
-		r.waitFor("resume", func() (ok bool) { r.locked(func(w *game.World) { ok = !w.Paused() }); return ok })
-		r.key(tcell.KeyRune, 'q') // in a game, q asks first
-		r.key(tcell.KeyRune, 'q')
-		r.wait()
-		if r.err != nil || r.res.Reason != ReasonQuit {
-			t.Errorf("Run = %+v, %v; want reason %q, no error", r.res, r.err, ReasonQuit)
+		}
+		{ // pause
+			r.key(tcell.KeyRune, 'p')
+			r.waitFor("pause", func() (ok bool) { r.locked(func(w *game.World) { ok = w.Paused() }); return ok })
+			var steps uint64
+			r.locked(func(w *game.World) { steps = w.Steps() })
+			time.Sleep(100 * time.Millisecond)
+			r.locked(func(w *game.World) {
+				if w.Steps() != steps {
+					t.Errorf("paused world stepped from %d to %d", steps, w.Steps())
+				}
+			})
+			r.waitFor("the pause screen", func() bool { return strings.Contains(r.text(), "PAUSED") })
+		}
+		{ // switch strategy, paused, keeps every object
+			type objects struct {
+				bullets map[pool.Handle]game.Bullet
+				debris  map[pool.Handle]game.Particle
+			}
+			snap := func(w *game.World) objects {
+				o := objects{map[pool.Handle]game.Bullet{}, map[pool.Handle]game.Particle{}}
+				for h, b := range w.Bullets().All() {
+					o.bullets[h] = *b
+				}
+				for h, p := range w.Debris().All() {
+					o.debris[h] = *p
+				}
+				return o
+			}
+			var before objects
+			r.locked(func(w *game.World) { before = snap(w) })
+			r.key(tcell.KeyRune, '3')
+			r.waitFor("listremove", func() (ok bool) {
+				r.locked(func(w *game.World) {
+					ok = w.Bullets().Strategy() == pool.ListRemove && w.Debris().Strategy() == pool.ListRemove
+				})
+				return ok
+			})
+			r.locked(func(w *game.World) {
+				after := snap(w)
+				if len(before.bullets) == 0 {
+					t.Error("no bullets to carry over")
+				}
+				if !maps.Equal(before.bullets, after.bullets) || !maps.Equal(before.debris, after.debris) {
+					t.Errorf("objects changed: %d/%d bullets, %d/%d debris before/after",
+						len(before.bullets), len(after.bullets), len(before.debris), len(after.debris))
+				}
+			})
+			r.waitFor("the panel to name listremove", func() bool {
+				return strings.Contains(findLine(r.text(), "strategy"), "listremove listremove")
+			})
+		}
+		{ // switch one pool
+			r.key(tcell.KeyRune, 'b') // target: bullets
+			r.key(tcell.KeyRune, '0')
+			r.waitFor("dense bullets", func() (ok bool) {
+				r.locked(func(w *game.World) {
+					ok = w.Bullets().Strategy() == pool.Dense && w.Debris().Strategy() == pool.ListRemove
+				})
+				return ok
+			})
+			r.waitFor("the list title to name the target", func() bool { return strings.Contains(r.text(), "strategy → bullets") })
+		}
+		{ // resume and quit
+			r.key(tcell.KeyRune, 'p')
+			r.waitFor("resume", func() (ok bool) { r.locked(func(w *game.World) { ok = !w.Paused() }); return ok })
+			r.key(tcell.KeyRune, 'q') // in a game, q asks first
+			r.key(tcell.KeyRune, 'q')
+			r.wait()
+			if r.err != nil || r.res.Reason != ReasonQuit {
+				t.Errorf("Run = %+v, %v; want reason %q, no error", r.res, r.err, ReasonQuit)
+			}
 		}
 	})
 }
@@ -816,35 +820,37 @@ func (t *countingTty) Write(p []byte) (int, error) {
 // focus, Down and Enter select, a mouse click picks at once, but for one
 // that takes the key help down.
 func TestStrategyList(t *testing.T) {
-	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 8, Strategy: pool.Queue})
-	strategies := func() (b, d pool.Strategy) {
-		r.locked(func(w *game.World) { b, d = w.Bullets().Strategy(), w.Debris().Strategy() })
-		return b, d
-	}
-	r.key(tcell.KeyTab, 0)
-	r.key(tcell.KeyDown, 0)
-	r.key(tcell.KeyEnter, 0)
-	r.waitFor("freelist, the item below queue", func() bool {
-		b, d := strategies()
-		return b == pool.FreeList && d == pool.FreeList
-	})
+	synctest.Test(t, func(t *testing.T) {
+		r := startRun(t, "UTF-8", 120, 40, Options{Seed: 8, Strategy: pool.Queue})
+		strategies := func() (b, d pool.Strategy) {
+			r.locked(func(w *game.World) { b, d = w.Bullets().Strategy(), w.Debris().Strategy() })
+			return b, d
+		}
+		r.key(tcell.KeyTab, 0)
+		r.key(tcell.KeyDown, 0)
+		r.key(tcell.KeyEnter, 0)
+		r.waitFor("freelist, the item below queue", func() bool {
+			b, d := strategies()
+			return b == pool.FreeList && d == pool.FreeList
+		})
 
-	x, y := r.find("5 scan")
-	click := func() {
-		r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
-		r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
-	}
-	r.key(tcell.KeyRune, '?')
-	r.waitFor("the key help", func() bool { return strings.Contains(r.text(), "any key closes this help") })
-	click() // takes the help down, and picks nothing
-	r.waitFor("the help to go", func() (gone bool) { r.onLoop(func() { gone = !r.s.fit.help }); return gone })
-	if b, d := strategies(); b != pool.FreeList || d != pool.FreeList {
-		t.Fatalf("a click on the key help picked %s/%s", b, d)
-	}
-	click()
-	r.waitFor("a click on scan", func() bool {
-		b, d := strategies()
-		return b == pool.Scan && d == pool.Scan
+		x, y := r.find("5 scan")
+		click := func() {
+			r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
+			r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
+		}
+		r.key(tcell.KeyRune, '?')
+		r.waitFor("the key help", func() bool { return strings.Contains(r.text(), "any key closes this help") })
+		click() // takes the help down, and picks nothing
+		r.waitFor("the help to go", func() (gone bool) { r.onLoop(func() { gone = !r.s.fit.help }); return gone })
+		if b, d := strategies(); b != pool.FreeList || d != pool.FreeList {
+			t.Fatalf("a click on the key help picked %s/%s", b, d)
+		}
+		click()
+		r.waitFor("a click on scan", func() bool {
+			b, d := strategies()
+			return b == pool.Scan && d == pool.Scan
+		})
 	})
 }
 
@@ -1340,26 +1346,28 @@ func testCompactPair(t *testing.T) {
 // again. The layout used to move the focus from within tview's draw,
 // which holds the lock SetFocus takes, and the session hung for good.
 func TestListFocusResize(t *testing.T) {
-	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 8})
-	r.key(tcell.KeyTab, 0)
-	r.waitFor("the list to have the keys", func() (ok bool) { r.onLoop(func() { ok = r.s.list.HasFocus() }); return ok })
-	r.onLoop(func() { r.scr.SetSize(80, 24) })
-	_ = r.scr.PostEvent(tcell.NewEventResize(80, 24))
-	r.waitFor("the compact panel", func() (ok bool) { r.onLoop(func() { ok = r.s.fit.form == formCompact }); return ok })
-	if text := r.text(); strings.Contains(text, "freelist ") && strings.Contains(text, "dense") {
-		t.Errorf("the strategy list still shows at 80×24:\n%s", text)
-	}
-	r.key(tcell.KeyRune, ' ') // the title's key: play
-	r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == match.Play })
-	if r.onLoop(func() {}); r.s.list.HasFocus() {
-		t.Error("the hidden list kept the keys")
-	}
-	r.key(tcell.KeyRune, 'q') // in a game, q asks first
-	r.key(tcell.KeyRune, 'q')
-	r.wait()
-	if r.res.Reason != ReasonQuit {
-		t.Errorf("Run ended with %q, want %q", r.res.Reason, ReasonQuit)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		r := startRun(t, "UTF-8", 120, 40, Options{Seed: 8})
+		r.key(tcell.KeyTab, 0)
+		r.waitFor("the list to have the keys", func() (ok bool) { r.onLoop(func() { ok = r.s.list.HasFocus() }); return ok })
+		r.onLoop(func() { r.scr.SetSize(80, 24) })
+		_ = r.scr.PostEvent(tcell.NewEventResize(80, 24))
+		r.waitFor("the compact panel", func() (ok bool) { r.onLoop(func() { ok = r.s.fit.form == formCompact }); return ok })
+		if text := r.text(); strings.Contains(text, "freelist ") && strings.Contains(text, "dense") {
+			t.Errorf("the strategy list still shows at 80×24:\n%s", text)
+		}
+		r.key(tcell.KeyRune, ' ') // the title's key: play
+		r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == match.Play })
+		if r.onLoop(func() {}); r.s.list.HasFocus() {
+			t.Error("the hidden list kept the keys")
+		}
+		r.key(tcell.KeyRune, 'q') // in a game, q asks first
+		r.key(tcell.KeyRune, 'q')
+		r.wait()
+		if r.res.Reason != ReasonQuit {
+			t.Errorf("Run ended with %q, want %q", r.res.Reason, ReasonQuit)
+		}
+	})
 }
 
 // The arena's top border keeps the score and lives where the whole title

@@ -151,61 +151,61 @@ func TestWatchSoloGameOver(t *testing.T) {
 
 // TestWatchArenaDraw: a watcher of an arena sees its ships, its players
 // box and how many watch, and a frame allocates nothing.
-func TestWatchArenaDraw(t *testing.T) { synctest.Test(t, testWatchArenaDraw) }
-
-func testWatchArenaDraw(t *testing.T) {
-	h, err := hub.New(hub.Config{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(h.Close)
-	for _, name := range []string{"ann", "bob"} {
-		seat, err := h.Join(hub.Request{Arena: "den", Player: name})
+func TestWatchArenaDraw(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, err := hub.New(hub.Config{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		seat.SetAutopilot(true)
-		t.Cleanup(seat.Leave)
-	}
-	live, err := play.NewLive(h, play.LiveConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hw, err := live.Watch("den")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(hw.Stop)
-	ws, scr := watcherOf(t, hw, 200, 60)
-	ar := hw.Arena
-	busy := func() bool {
-		ar.RLock()
-		defer ar.RUnlock()
-		return ar.World().Bullets().Len() > 0
-	}
-	for deadline := time.Now().Add(10 * time.Second); !busy(); time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatal("no bullet ever flew in the arena")
+		t.Cleanup(h.Close)
+		for _, name := range []string{"ann", "bob"} {
+			seat, err := h.Join(hub.Request{Arena: "den", Player: name})
+			if err != nil {
+				t.Fatal(err)
+			}
+			seat.SetAutopilot(true)
+			t.Cleanup(seat.Leave)
 		}
-	}
-	ws.sample()
-	ws.root.Draw(scr)
-	ws.root.Draw(scr)
-	scr.Show()
-	text := screenText(scr)
-	for _, want := range []string{"arena den · co-op", "ann", "bob", "1 watching", "tab/v panel"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the watcher's screen lacks %q:\n%s", want, text)
+		live, err := play.NewLive(h, play.LiveConfig{})
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	// The header names the arena and no one player's score: the players
-	// box has them all.
-	if top := strings.SplitN(text, "\n", 2)[0]; !strings.Contains(top, "─ arena den · ") || strings.Contains(top, "score") || strings.Contains(top, "lives") {
-		t.Errorf("the watcher's header %q, want the arena and no score", top)
-	}
-	if n := testing.AllocsPerRun(30, func() { ws.root.Draw(scr) }); n != 0 {
-		t.Errorf("%v allocs per frame, want 0", n)
-	}
+		hw, err := live.Watch("den")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(hw.Stop)
+		ws, scr := watcherOf(t, hw, 200, 60)
+		ar := hw.Arena
+		busy := func() bool {
+			ar.RLock()
+			defer ar.RUnlock()
+			return ar.World().Bullets().Len() > 0
+		}
+		for deadline := time.Now().Add(10 * time.Second); !busy(); time.Sleep(20 * time.Millisecond) {
+			if time.Now().After(deadline) {
+				t.Fatal("no bullet ever flew in the arena")
+			}
+		}
+		ws.sample()
+		ws.root.Draw(scr)
+		ws.root.Draw(scr)
+		scr.Show()
+		text := screenText(scr)
+		for _, want := range []string{"arena den · co-op", "ann", "bob", "1 watching", "tab/v panel"} {
+			if !strings.Contains(text, want) {
+				t.Errorf("the watcher's screen lacks %q:\n%s", want, text)
+			}
+		}
+		// The header names the arena and no one player's score: the players
+		// box has them all.
+		if top := strings.SplitN(text, "\n", 2)[0]; !strings.Contains(top, "─ arena den · ") || strings.Contains(top, "score") || strings.Contains(top, "lives") {
+			t.Errorf("the watcher's header %q, want the arena and no score", top)
+		}
+		if n := testing.AllocsPerRun(30, func() { ws.root.Draw(scr) }); n != 0 {
+			t.Errorf("%v allocs per frame, want 0", n)
+		}
+	})
 }
 
 // BenchmarkWatchPaint measures how long a frame holds a busy solo game's
