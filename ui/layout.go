@@ -62,6 +62,14 @@ func (f form) width() int {
 	return 0
 }
 
+// height is the rows the stats box takes in form f.
+func (f form) height() int {
+	if f == formCompact {
+		return compactHeight
+	}
+	return panelHeight
+}
+
 // fit is how the session fits its screen. It is touched only on the
 // loop's goroutine.
 type fit struct {
@@ -113,11 +121,9 @@ func (s *session) fitTo(w, h int) {
 		return
 	}
 	ft.w, ft.h, ft.players = w, h, n
-	// The players box takes the rows there are: a new size re-arranges
-	// the panel though the form stays.
-	if f := autoForm(w, h); f != ft.form || s.players != nil {
-		s.arrange(f)
-	}
+	// The stats box and the players box take the rows there are: a new
+	// size arranges the panel afresh.
+	s.arrange(autoForm(w, h))
 }
 
 // arrange lays the body out for form f: the arena, and right of it the
@@ -130,10 +136,16 @@ func (s *session) arrange(f form) {
 	ft.form = f
 	ft.side.Clear()
 	ft.body.Clear().AddItem(s.arena, 0, 1, true)
+	stats := f // the stats box's form
 	switch f {
 	case formFull:
-		ft.side.AddItem(s.panel, panelHeight, 0, false)
-		s.addPlayers(ft.h - 1 - panelHeight - 3) // the list keeps a row and its borders
+		if ft.h > 0 && ft.h-1 < panelHeight+listMin+2 {
+			// The full stats would leave the list no row: the compact
+			// ones go over it.
+			stats = formCompact
+		}
+		ft.side.AddItem(s.panel, stats.height(), 0, false)
+		s.addPlayers(ft.h - 1 - stats.height() - 3) // the list keeps a row and its borders
 		ft.side.AddItem(s.list, 0, 1, false)
 	case formCompact:
 		ft.side.AddItem(s.panel, compactHeight, 0, false)
@@ -142,7 +154,7 @@ func (s *session) arrange(f form) {
 	if w := f.width(); w > 0 {
 		ft.body.AddItem(ft.side, w, 0, false)
 	}
-	s.panel.setForm(f)
+	s.panel.setForm(stats)
 	s.screen.Clear()
 }
 
