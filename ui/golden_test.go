@@ -2,9 +2,7 @@ package ui_test
 
 import (
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,6 +19,7 @@ import (
 	"poolroids/levels"
 	"poolroids/pool"
 	"poolroids/ui"
+	"poolroids/ui/internal/golden"
 )
 
 // The golden tests play whole sessions through the package's public API
@@ -36,17 +35,6 @@ import (
 // A simulation screen has no tty, so ui draws it through tcell rather
 // than package vt, which drives real terminals: the goldens check what is
 // drawn, not the bytes that reach a terminal.
-
-func init() {
-	// Package ui's own tests may define -update too for their goldens, and
-	// a test binary holds both packages: the flag is defined once.
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite the golden files in testdata")
-	}
-}
-
-// updating reports whether -update was given.
-func updating() bool { return flag.Lookup("update").Value.String() == "true" }
 
 // simScreen is a simulation screen that takes its size on Init, as a
 // terminal would.
@@ -125,168 +113,11 @@ func (tm *term) wait(d time.Duration) {
 	synctest.Wait()
 }
 
-// frame is a screen as text: its characters, one line a row with the
-// trailing blanks cut, then its styles the same way, a letter a style,
-// then the styles the letters stand for.
-type frame struct {
-	text, styles, legend string
-}
-
-func (f frame) String() string {
-	return f.text + "\n-- styles (. is the default) --\n" + f.styles + "\n" + f.legend
-}
-
-// varying are the panel's process-wide figures (the heap, the GC and the
-// allocations of every goroutine in the test binary): the rest of a row
-// after one of these labels, up to the panel's border, shows as ~.
-var varying = []string{"proc heap", "proc gc", "proc alloc"}
-
-// styleLetters name a frame's styles in the order they first appear.
-const styleLetters = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789"
-
 // frame captures what the screen shows. Every other goroutine of the
 // bubble must be blocked: after start, press or wait.
-func (tm *term) frame() frame {
+func (tm *term) frame() golden.Frame {
 	tm.t.Helper()
-	cells, w, h := tm.scr.GetContents()
-	letters := map[tcell.Style]byte{tcell.StyleDefault: '.'}
-	var legend []string
-	var text, styles strings.Builder
-	row := make([]rune, w)
-	look := make([]byte, w)
-	for y := range h {
-		for x := range w {
-			c := cells[y*w+x]
-			row[x] = ' '
-			if len(c.Runes) > 0 {
-				row[x] = c.Runes[0]
-			}
-			st := visible(row[x], c.Style)
-			l, ok := letters[st]
-			if !ok {
-				if len(legend) == len(styleLetters) {
-					tm.t.Fatalf("more than %d styles on the screen", len(styleLetters))
-				}
-				l = styleLetters[len(legend)]
-				letters[st] = l
-				legend = append(legend, string(l)+" "+describe(st))
-			}
-			look[x] = l
-		}
-		mask(row, look)
-		text.WriteString(strings.TrimRight(string(row), " "))
-		text.WriteByte('\n')
-		styles.WriteString(strings.TrimRight(string(look), "."))
-		styles.WriteByte('\n')
-	}
-	return frame{text.String(), styles.String(), strings.Join(legend, "\n") + "\n"}
-}
-
-// visible is the part of st that shows in a cell holding r: a blank's
-// foreground and attributes do not show, only its background.
-func visible(r rune, st tcell.Style) tcell.Style {
-	_, bg, attr := st.Decompose()
-	if (r == ' ' || r == '\u2800') && attr&tcell.AttrReverse == 0 && st.GetUnderlineStyle() == tcell.UnderlineStyleNone {
-		return tcell.StyleDefault.Background(bg)
-	}
-	return st
-}
-
-// mask hides the varying figures of a row.
-func mask(row []rune, look []byte) {
-	s := string(row)
-	for _, label := range varying {
-		i := strings.Index(s, label)
-		if i < 0 {
-			continue
-		}
-		x := len([]rune(s[:i])) + len(label)
-		for x < len(row) && row[x] == ' ' {
-			x++
-		}
-		for ; x < len(row) && !strings.ContainsRune("│|┃", row[x]); x++ {
-			row[x], look[x] = '~', '~'
-		}
-	}
-}
-
-// describe is a style as its colours and attributes.
-func describe(st tcell.Style) string {
-	fg, bg, attr := st.Decompose()
-	s := "fg " + colour(fg) + " bg " + colour(bg)
-	for _, a := range []struct {
-		mask tcell.AttrMask
-		name string
-	}{{tcell.AttrBold, "bold"}, {tcell.AttrDim, "dim"}, {tcell.AttrItalic, "italic"}, {tcell.AttrReverse, "reverse"}, {tcell.AttrBlink, "blink"}, {tcell.AttrStrikeThrough, "strike"}} {
-		if attr&a.mask != 0 {
-			s += " " + a.name
-		}
-	}
-	if st.GetUnderlineStyle() != tcell.UnderlineStyleNone {
-		s += " underline"
-	}
-	return s
-}
-
-// colour names c by its RGB value: tcell's colour names are ambiguous
-// (aqua and cyan are one colour).
-func colour(c tcell.Color) string {
-	if !c.Valid() {
-		return c.String() // default, none or reset
-	}
-	return fmt.Sprintf("#%06X", c.Hex())
-}
-
-// golden compares f with testdata/golden/<name>.txt, or rewrites that
-// file with -update. A mismatch lists the rows that differ.
-func golden(t *testing.T, name string, f frame) {
-	t.Helper()
-	path := filepath.Join("testdata", "golden", name+".txt")
-	got := f.String()
-	if updating() {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (go test -run Golden -update writes it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("the screen differs from %s (go test -run Golden -update rewrites it):\n%s", path, diff(string(want), got))
-	}
-}
-
-// diff lists the lines of want and got that differ, each named by its
-// row in the text or in the styles, or as a line of the legend.
-func diff(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	var b strings.Builder
-	section, row := "row", 1
-	for i := range max(len(w), len(g)) {
-		var wl, gl string
-		if i < len(w) {
-			wl = w[i]
-		}
-		if i < len(g) {
-			gl = g[i]
-		}
-		switch {
-		case strings.HasPrefix(gl, "-- styles"):
-			section, row = "styles row", 0
-		case section == "styles row" && gl == "":
-			section, row = "legend line", 0
-		}
-		if wl != gl {
-			fmt.Fprintf(&b, "%s %d\n  want: %s\n  got:  %s\n", section, row, wl, gl)
-		}
-		row++
-	}
-	return b.String()
+	return golden.Capture(tm.t, tm.scr)
 }
 
 // The sizes of the goldens: a roomy terminal, the smallest the game is
@@ -319,7 +150,7 @@ func TestGoldenTitle(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				tm := run(t, size[0], size[1], ui.Options{Seed: 7})
 				tm.wait(3 * time.Second) // the autopilot's demo moves on
-				golden(t, fmt.Sprintf("title-demo-%dx%d", size[0], size[1]), tm.frame())
+				golden.Check(t, fmt.Sprintf("title-demo-%dx%d", size[0], size[1]), tm.frame())
 			})
 		})
 	}
@@ -330,7 +161,7 @@ func TestGoldenPlay(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", size[0], size[1]), func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				tm := playing(t, size[0], size[1], ui.Options{})
-				golden(t, fmt.Sprintf("play-%dx%d", size[0], size[1]), tm.frame())
+				golden.Check(t, fmt.Sprintf("play-%dx%d", size[0], size[1]), tm.frame())
 			})
 		})
 	}
@@ -339,14 +170,14 @@ func TestGoldenPlay(t *testing.T) {
 // TestGoldenDeterministic: the same keys at the same times draw the same
 // frame, which the goldens rely on.
 func TestGoldenDeterministic(t *testing.T) {
-	var frames [2]frame
+	var frames [2]golden.Frame
 	for i := range frames {
 		synctest.Test(t, func(t *testing.T) {
 			frames[i] = playing(t, bigW, bigH, ui.Options{}).frame()
 		})
 	}
 	if frames[0] != frames[1] {
-		t.Errorf("two runs drew different frames:\n%s", diff(frames[0].String(), frames[1].String()))
+		t.Errorf("two runs drew different frames:\n%s", golden.Diff(frames[0].String(), frames[1].String()))
 	}
 }
 
@@ -378,7 +209,7 @@ func TestGoldenInGame(t *testing.T) {
 					tm := playing(t, size[0], size[1], ui.Options{})
 					tm.press(tt.keys...)
 					tm.wait(100 * time.Millisecond)
-					golden(t, name, tm.frame())
+					golden.Check(t, name, tm.frame())
 				})
 			})
 		}
@@ -405,14 +236,14 @@ func TestGoldenGameOver(t *testing.T) {
 		}
 		tm := run(t, bigW, bigH, ui.Options{Seed: 7, Scores: table, Player: "dan", FPS: 5})
 		tm.press(" ")
-		for end := time.Now().Add(5 * time.Minute); !strings.Contains(tm.frame().text, "GAME OVER"); {
+		for end := time.Now().Add(5 * time.Minute); !strings.Contains(tm.frame().Text, "GAME OVER"); {
 			if time.Now().After(end) {
-				t.Fatalf("no game over after 5 minutes of hyperspace:\n%s", tm.frame().text)
+				t.Fatalf("no game over after 5 minutes of hyperspace:\n%s", tm.frame().Text)
 			}
 			tm.press("h")
 			tm.wait(500 * time.Millisecond)
 		}
-		golden(t, "game-over-120x40", tm.frame())
+		golden.Check(t, "game-over-120x40", tm.frame())
 	})
 }
 
@@ -420,7 +251,7 @@ func TestGoldenTooSmall(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tm := run(t, tinyW, tinyH, ui.Options{Seed: 7})
 		tm.wait(time.Second)
-		golden(t, "too-small-60x20", tm.frame())
+		golden.Check(t, "too-small-60x20", tm.frame())
 	})
 }
 
@@ -428,7 +259,7 @@ func TestGoldenTooSmall(t *testing.T) {
 func TestGoldenASCII(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		tm := playing(t, bigW, bigH, ui.Options{ASCII: true})
-		golden(t, "ascii-play-120x40", tm.frame())
+		golden.Check(t, "ascii-play-120x40", tm.frame())
 	})
 }
 
@@ -448,7 +279,7 @@ func TestGoldenWatchSolo(t *testing.T) {
 			return ui.Watch(ctx, scr, w, ui.Options{})
 		})
 		tm.wait(time.Second)
-		golden(t, "watch-solo-120x40", tm.frame())
+		golden.Check(t, "watch-solo-120x40", tm.frame())
 	})
 }
 
@@ -497,8 +328,8 @@ func TestGoldenArena(t *testing.T) {
 		tm.wait(300 * time.Millisecond)
 		tm.press("d", " ", "w")
 		tm.wait(time.Second)
-		golden(t, "arena-seat-120x40", tm.frame())
-		golden(t, "arena-watch-120x40", watcher.frame())
+		golden.Check(t, "arena-seat-120x40", tm.frame())
+		golden.Check(t, "arena-watch-120x40", watcher.frame())
 	})
 }
 
@@ -546,7 +377,7 @@ func TestGoldenReplay(t *testing.T) {
 				tm.wait(2 * time.Second)
 				tm.press(tt.keys...)
 				tm.wait(time.Second)
-				golden(t, tt.name+"-120x40", tm.frame())
+				golden.Check(t, tt.name+"-120x40", tm.frame())
 			})
 		})
 	}

@@ -13,6 +13,7 @@ import (
 
 	"poolroids/game/hub"
 	"poolroids/game/scores"
+	"poolroids/ui/internal/golden"
 )
 
 // lobbyData is the lobby of the tests: three arenas (one full), two live
@@ -145,7 +146,8 @@ func TestLobbyScreen(t *testing.T) {
 				lt.l.Refresh()
 			}
 			lt.keys(tt.keys...)
-			golden(t, tt.name, lt.draw())
+			lt.draw()
+			golden.Check(t, "lobby-"+tt.name, golden.Capture(t, lt.scr))
 		})
 	}
 }

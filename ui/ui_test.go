@@ -3,12 +3,10 @@ package ui
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"maps"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -28,32 +26,8 @@ import (
 	"poolroids/game/scores"
 	"poolroids/levels"
 	"poolroids/pool"
+	"poolroids/ui/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata")
-
-// golden compares got with testdata/<test>/<name>.golden, or rewrites it
-// with -update.
-func golden(t *testing.T, name, got string) {
-	t.Helper()
-	path := filepath.Join("testdata", strings.Split(t.Name(), "/")[0], name+".golden")
-	if *update {
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, []byte(got), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run go test -update to create it)", err)
-	}
-	if got != string(want) {
-		t.Errorf("screen differs from %s (go test -update rewrites it)\ngot:\n%s\nwant:\n%s", path, got, want)
-	}
-}
 
 // screenText is the simulation screen's text, one line a row, trailing
 // blanks cut.
@@ -70,34 +44,6 @@ func screenText(scr tcell.SimulationScreen) string {
 			line.WriteRune(r)
 		}
 		b.WriteString(strings.TrimRight(line.String(), " "))
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
-// inkLetters name each ink in a colour map.
-var inkLetters = [numInks]byte{
-	inkRock1: 'r', inkRock2: 'r',
-	inkSpark1: 'k', inkSpark2: 'k',
-	inkAsteroid: 'a', inkSaucer: 'u', inkHostile: 'h', inkBullet: 'b',
-	inkFlame: 'f', inkShipGhost: 'g', inkShip: 'S',
-}
-
-// colourMap shows, for the cells within r, which kind of object coloured
-// each one: a letter of inkLetters, '.' for anything else.
-func colourMap(scr tcell.SimulationScreen, r rect) string {
-	cells, w, _ := scr.GetContents()
-	var b strings.Builder
-	for y := r.y; y < r.y+r.h; y++ {
-		for x := r.x; x < r.x+r.w; x++ {
-			c := byte('.')
-			for k := inkNone + 1; k < numInks; k++ {
-				if cells[y*w+x].Style == inkStyles[k] && len(cells[y*w+x].Runes) > 0 && cells[y*w+x].Runes[0] != ' ' {
-					c = inkLetters[k]
-				}
-			}
-			b.WriteByte(c)
-		}
 		b.WriteByte('\n')
 	}
 	return b.String()
@@ -159,8 +105,7 @@ func TestArena(t *testing.T) {
 			s.arena.SetRect(0, 0, 90, 34)
 			s.arena.Draw(scr)
 			scr.Show()
-			golden(t, tt.name, screenText(scr))
-			golden(t, tt.name+"-colours", colourMap(scr, s.arena.frame))
+			golden.Check(t, "arena-"+tt.name+"-90x34", golden.Capture(t, scr))
 			text := screenText(scr)
 			if got := strings.ContainsFunc(text, isBraille); got == tt.ascii {
 				t.Errorf("braille shown: %v, want %v", got, !tt.ascii)
