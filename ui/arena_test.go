@@ -2,7 +2,6 @@ package ui
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -44,8 +43,9 @@ func newHub(t testing.TB, cfg hub.Config) *hub.Hub {
 }
 
 // TestArenaDraw: an arena session draws every ship, its player's name by
-// it and the players box, and a frame allocates nothing once the arena is
-// busy (sixteen autopilots holding fire into its pools).
+// it and the players box (the golden arena-busy-200x60), and a frame
+// allocates nothing once the arena is busy (sixteen autopilots holding
+// fire into its pools).
 func TestArenaDraw(t *testing.T) {
 	// In a bubble the arena steps only while the test sleeps, so the frames
 	// measured draw one busy world: a changed score or miss count would
@@ -69,18 +69,13 @@ func TestArenaDraw(t *testing.T) {
 				t.Fatal("the arena's bullet pool never filled")
 			}
 		}
-		scr := s.screen.Screen.(tcell.SimulationScreen)
+		scr := s.sim()
 		s.fitTo(200, 60) // as beforeDraw does: the players box takes the rows there are
 		s.root.SetRect(0, 0, 200, 60)
 		s.root.Draw(scr)
 		s.root.Draw(scr)
 		scr.Show()
-		text := screenText(scr)
-		for _, want := range []string{"arena den · co-op", "ann", "pb", "pp", "score sh miss", "pools: ann switches"} {
-			if !strings.Contains(text, want) {
-				t.Errorf("the screen lacks %q:\n%s", want, text)
-			}
-		}
+		looksLike(t, scr, "arena-busy-200x60")
 		if n := testing.AllocsPerRun(30, func() { s.root.Draw(scr) }); n != 0 {
 			t.Errorf("%v allocs per frame, want 0", n)
 		}
@@ -101,7 +96,7 @@ func TestKeptPlayers(t *testing.T) {
 		ann.SetAutopilot(true)
 		whole, _ := arenaSession(t, h, "bob", w, ht)
 		wholeScr := newSim(t, "UTF-8", w, ht)
-		keptScr := kept.screen.Screen.(tcell.SimulationScreen)
+		keptScr := kept.sim()
 		var late *hub.Seat
 		for i := range 40 {
 			switch i {
@@ -134,9 +129,7 @@ func TestKeptPlayers(t *testing.T) {
 				}
 			}
 		}
-		if text := screenText(keptScr); !strings.Contains(text, "cat left") {
-			t.Errorf("the kept screen lacks the news of cat leaving:\n%s", text)
-		}
+		looksLike(t, keptScr, "arena-cat-left-120x40") // the news of cat leaving
 		// Nothing stepped since the last frame: the next sets no cell of
 		// the box, so a mark on its border and one on its first line stay.
 		x, y, _, _ := kept.players.GetRect()
@@ -222,7 +215,7 @@ func TestLabelsOverlap(t *testing.T) {
 func TestPlayersBoxGrows(t *testing.T) {
 	h := newHub(t, hub.Config{Size: 8})
 	s, _ := arenaSession(t, h, "ann", 120, 40)
-	scr := s.screen.Screen.(tcell.SimulationScreen)
+	scr := s.sim()
 	frame := func() (box, strategies int) {
 		s.fitTo(120, 40)
 		s.root.SetRect(0, 0, 120, 40)
@@ -249,45 +242,48 @@ func TestPlayersBoxGrows(t *testing.T) {
 }
 
 // A key that does nothing says why under the field, where every size
-// shows it: at 80×24 the players box has no room for a line more.
+// shows it: at 80×24 the players box has no room for a line more. The
+// golden arena-refused-switch-80x24 shows bob told that only ann switches.
 func TestNoticeUnderField(t *testing.T) {
-	h := newHub(t, hub.Config{})
-	arenaSession(t, h, "ann", 80, 24)
-	s, _ := arenaSession(t, h, "bob", 80, 24)
-	s.syncList()
-	drawArena(s, 80, 24)
-	s.onKey(tcell.NewEventKey(tcell.KeyRune, '5', tcell.ModNone))
-	text := drawArena(s, 80, 24)
-	fx, fy, fw, fh := s.arena.GetRect()
-	if bottom := textIn(text, rect{fx, fy + fh - 1, fw, 1}); !strings.Contains(bottom, "only ann switches the pools") {
-		t.Errorf("the field's bottom row is %q, want bob told that only ann switches:\n%s", bottom, text)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, hub.Config{})
+		arenaSession(t, h, "ann", 80, 24)
+		s, _ := arenaSession(t, h, "bob", 80, 24)
+		s.syncList()
+		drawArena(s, 80, 24)
+		s.onKey(tcell.NewEventKey(tcell.KeyRune, '5', tcell.ModNone))
+		drawArena(s, 80, 24)
+		looksLike(t, s.sim(), "arena-refused-switch-80x24")
+	})
 }
 
 // TestArenaRefusesStress: x in an arena says the stress autopilot is not
 // for a shared world, and the ship stays the player's.
+// The golden arena-refused-stress-80x24 shows the refusal.
 func TestArenaRefusesStress(t *testing.T) {
-	h := newHub(t, hub.Config{})
-	s, _ := arenaSession(t, h, "ann", 80, 24)
-	s.syncList()
-	drawArena(s, 80, 24)
-	for range 2 { // a second x would answer a question, had one been asked
-		s.onKey(tcell.NewEventKey(tcell.KeyRune, 'x', tcell.ModNone))
-	}
-	text := drawArena(s, 80, 24)
-	fx, fy, fw, fh := s.arena.GetRect()
-	if bottom := textIn(text, rect{fx, fy + fh - 1, fw, 1}); !strings.Contains(bottom, "no stress autopilot in an arena") {
-		t.Errorf("the field's bottom row is %q, want the refusal:\n%s", bottom, text)
-	}
-	if s.game().Stress() {
-		t.Error("x started the stress autopilot in an arena")
-	}
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, hub.Config{})
+		s, _ := arenaSession(t, h, "ann", 80, 24)
+		s.syncList()
+		drawArena(s, 80, 24)
+		for range 2 { // a second x would answer a question, had one been asked
+			s.onKey(tcell.NewEventKey(tcell.KeyRune, 'x', tcell.ModNone))
+		}
+		drawArena(s, 80, 24)
+		looksLike(t, s.sim(), "arena-refused-stress-80x24")
+		if s.game().Stress() {
+			t.Error("x started the stress autopilot in an arena")
+		}
+	})
 }
+
+// sim is the simulation screen a test made s on.
+func (s *session) sim() tcell.SimulationScreen { return s.screen.Screen.(tcell.SimulationScreen) }
 
 // drawArena draws an arena session's frame at w×h, as beforeDraw and
 // tview would, and returns the screen's text.
 func drawArena(s *session, w, h int) string {
-	scr := s.screen.Screen.(tcell.SimulationScreen)
+	scr := s.sim()
 	s.fitTo(w, h)
 	s.root.SetRect(0, 0, w, h)
 	s.root.Draw(scr)
@@ -305,9 +301,8 @@ func TestPoolsLineFollowsCreator(t *testing.T) {
 		if err := ann.SetStrategies(pool.Dense, pool.Dense); err != nil {
 			t.Fatal(err)
 		}
-		if text := drawArena(s, 120, 40); !strings.Contains(text, "pools: ann at") {
-			t.Fatalf("no switch by ann shown:\n%s", text)
-		}
+		drawArena(s, 120, 40)
+		looksLike(t, s.sim(), "arena-switched-120x40") // the switch by ann
 		ann.Leave()
 		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(10 * time.Millisecond) {
 			text := drawArena(s, 120, 40)
@@ -377,41 +372,35 @@ func TestPlaceLabels(t *testing.T) {
 
 // The help line and the key help offer only keys that act: an arena
 // neither pauses nor hides from watchers, and local play has no watchers.
+// The goldens: an arena's help line (arena-help-line-200x60) without
+// pause, watchers or stress; its key help (arena-key-help-200x60)
+// without p, o or x; local play's help line (help-line-200x60) with
+// pause and without watchers.
 func TestHelpLineKeysAct(t *testing.T) {
-	h := newHub(t, hub.Config{})
-	s, _ := arenaSession(t, h, "ann", 200, 60)
-	s.syncList()
-	lines := strings.Split(drawArena(s, 200, 60), "\n")
-	if bar := lines[59]; strings.Contains(bar, "pause") || strings.Contains(bar, "watchers") || strings.Contains(bar, "stress") || !strings.Contains(bar, "hyperspace") {
-		t.Errorf("an arena's help line: %q", bar)
-	}
-	s.showHelp(true)
-	text := drawArena(s, 200, 60)
-	for _, l := range strings.Split(text, "\n") {
-		if f := strings.Fields(l); slices.Contains(f, "p") || slices.Contains(f, "o") || slices.Contains(f, "x") {
-			t.Errorf("an arena's key help lists p, o or x: %q", l)
-		}
-	}
-	if !strings.Contains(text, "KEYS") {
-		t.Errorf("no key help:\n%s", text)
-	}
-	d := newDrawn(t, "UTF-8", 200, 60, Options{Seed: 2})
-	if bar := strings.Split(d.text(), "\n")[59]; strings.Contains(bar, "watchers") || !strings.Contains(bar, "pause") {
-		t.Errorf("local play's help line: %q", bar)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, hub.Config{})
+		s, _ := arenaSession(t, h, "ann", 200, 60)
+		s.syncList()
+		drawArena(s, 200, 60)
+		looksLike(t, s.sim(), "arena-help-line-200x60")
+		s.showHelp(true)
+		drawArena(s, 200, 60)
+		looksLike(t, s.sim(), "arena-key-help-200x60")
+		d := newDrawn(t, "UTF-8", 200, 60, Options{Seed: 2})
+		looksLike(t, d.scr, "help-line-200x60")
+	})
 }
 
 // In the compact panel (80×24) the players box keeps what matters in its
 // 16 columns: the arena's name and mode, each player's name and score.
+// The golden is arena-narrow-80x24, Wolfgang_Amadeus cut at the box's
+// edge.
 func TestPlayersBoxNarrow(t *testing.T) {
-	h := newHub(t, hub.Config{})
-	arenaSession(t, h, "Wolfgang_Amadeus", 80, 24)
-	s, _ := arenaSession(t, h, "bob", 80, 24)
-	text := drawArena(s, 80, 24)
-	side := textIn(text, rect{62, 0, 18, 24})
-	for _, want := range []string{"den · co-op", "player     score", "Wolfgang_      0", "bob            0", "switch: Wolfgang"} { // the name cut at the box's edge
-		if !strings.Contains(side, want) {
-			t.Errorf("the side panel lacks %q:\n%s", want, side)
-		}
-	}
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, hub.Config{})
+		arenaSession(t, h, "Wolfgang_Amadeus", 80, 24)
+		s, _ := arenaSession(t, h, "bob", 80, 24)
+		drawArena(s, 80, 24)
+		looksLike(t, s.sim(), "arena-narrow-80x24")
+	})
 }

@@ -13,7 +13,6 @@ import (
 
 	"poolroids/game/hub"
 	"poolroids/game/scores"
-	"poolroids/ui/internal/golden"
 )
 
 // lobbyData is the lobby of the tests: three arenas (one full), two live
@@ -147,7 +146,7 @@ func TestLobbyScreen(t *testing.T) {
 			}
 			lt.keys(tt.keys...)
 			lt.draw()
-			golden.Check(t, "lobby-"+tt.name, golden.Capture(t, lt.scr))
+			looksLike(t, lt.scr, "lobby-"+tt.name)
 		})
 	}
 }

@@ -61,7 +61,7 @@ func TestSharedRaster(t *testing.T) {
 // its field.
 func fieldText(s *session, w, h int) string {
 	drawArena(s, w, h)
-	cells, sw, _ := s.screen.Screen.(tcell.SimulationScreen).GetContents()
+	cells, sw, _ := s.sim().GetContents()
 	var b strings.Builder
 	f := s.arena.frame
 	for y := f.y; y < f.y+f.h; y++ {
@@ -120,7 +120,7 @@ func TestPlayersEvery(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHub(t, hub.Config{Size: 8})
 		ann, seat := arenaSession(t, h, "ann", 120, 40)
-		scr := ann.screen.Screen.(tcell.SimulationScreen)
+		scr := ann.sim()
 		box := func() string { // a frame, as tview draws it; the box's text
 			ann.fitTo(120, 40)
 			ann.root.SetRect(0, 0, 120, 40)

@@ -49,6 +49,13 @@ func screenText(scr tcell.SimulationScreen) string {
 	return b.String()
 }
 
+// looksLike checks the frame scr last showed against the golden file
+// testdata/golden/<name>.txt (see package golden; -update rewrites it).
+func looksLike(t *testing.T, scr tcell.SimulationScreen, name string) {
+	t.Helper()
+	golden.Check(t, name, golden.Capture(t, scr))
+}
+
 // newSim is an initialised simulation screen of w×h cells.
 func newSim(t testing.TB, charset string, w, h int) tcell.SimulationScreen {
 	t.Helper()
@@ -105,7 +112,7 @@ func TestArena(t *testing.T) {
 			s.arena.SetRect(0, 0, 90, 34)
 			s.arena.Draw(scr)
 			scr.Show()
-			golden.Check(t, "arena-"+tt.name+"-90x34", golden.Capture(t, scr))
+			looksLike(t, scr, "arena-"+tt.name+"-90x34")
 			text := screenText(scr)
 			if got := strings.ContainsFunc(text, isBraille); got == tt.ascii {
 				t.Errorf("braille shown: %v, want %v", got, !tt.ascii)
@@ -884,15 +891,15 @@ func TestKeptFrames(t *testing.T) {
 		}, 5},
 		{"title again", func(s *session) { s.onRune('x', now) }, 20},
 		{"resize", func(s *session) {
-			s.screen.Screen.(tcell.SimulationScreen).SetSize(140, 50)
+			s.sim().SetSize(140, 50)
 			s.root.SetRect(0, 0, 140, 50)
 		}, 5},
 		{"too small", func(s *session) {
-			s.screen.Screen.(tcell.SimulationScreen).SetSize(60, 20)
+			s.sim().SetSize(60, 20)
 			s.root.SetRect(0, 0, 60, 20)
 		}, 3},
 		{"large again", func(s *session) {
-			s.screen.Screen.(tcell.SimulationScreen).SetSize(w, h)
+			s.sim().SetSize(w, h)
 			s.root.SetRect(0, 0, w, h)
 		}, 20},
 	} {
