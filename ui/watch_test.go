@@ -2,7 +2,6 @@ package ui
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -32,9 +31,12 @@ func watcherOf(t testing.TB, hw *play.Watcher, w, h int) (*session, tcell.Simula
 }
 
 // TestWatchSoloDraw: a watcher of a busy solo game draws its world, header
-// and panel, the player's header counts the watcher, the watcher's keys
-// change nothing in the game, and neither frame allocates.
-func TestWatchSoloDraw(t *testing.T) {
+// and panel (watch-stress-160x50), the player's header counts the watcher
+// (watched-200x60), the watcher's keys change nothing in the game, neither
+// frame allocates, and o hides the game (hidden-200x60).
+func TestWatchSoloDraw(t *testing.T) { synctest.Test(t, testWatchSoloDraw) }
+
+func testWatchSoloDraw(t *testing.T) {
 	live, err := play.NewLive(nil, play.LiveConfig{})
 	if err != nil {
 		t.Fatal(err)
@@ -52,16 +54,9 @@ func TestWatchSoloDraw(t *testing.T) {
 	ws.sample()
 	ws.root.Draw(scr)
 	scr.Show()
-	text := screenText(scr)
-	for _, want := range []string{"STRESS AUTOPILOT", "─ ann's game · barrage · wave", "1 watching", "bullets", "tab/v panel"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the watcher's screen lacks %q:\n%s", want, text)
-		}
-	}
+	looksLike(t, scr, "watch-stress-160x50")
 	d.frame()
-	if !strings.Contains(d.text(), "1 watching") {
-		t.Errorf("the player's screen does not count the watcher:\n%s", d.text())
-	}
+	looksLike(t, d.scr, "watched-200x60")
 
 	ship, world := d.s.world().Player(0).Ship, d.s.world()
 	for _, r := range "wasd hpxb1?" {
@@ -95,9 +90,10 @@ func TestWatchSoloDraw(t *testing.T) {
 
 	d.key(tcell.KeyRune, 'o')
 	d.frame()
-	if d.s.solo().Open() || !strings.Contains(d.text(), "hidden") {
-		t.Errorf("o did not hide the game:\n%s", d.text())
+	if d.s.solo().Open() {
+		t.Error("o did not hide the game")
 	}
+	looksLike(t, d.scr, "hidden-200x60")
 	select {
 	case <-hw.Done():
 	default:
@@ -115,8 +111,11 @@ func TestWatchSoloDraw(t *testing.T) {
 }
 
 // TestWatchSoloGameOver: a watcher's game-over screen is the watched
-// Game's result, with its rank once saved, formatted by the watcher.
-func TestWatchSoloGameOver(t *testing.T) {
+// Game's result, with its rank once saved, formatted by the watcher
+// (watch-game-over-100x30).
+func TestWatchSoloGameOver(t *testing.T) { synctest.Test(t, testWatchSoloGameOver) }
+
+func testWatchSoloGameOver(t *testing.T) {
 	store, err := scores.Open(filepath.Join(t.TempDir(), "scores.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -144,13 +143,12 @@ func TestWatchSoloGameOver(t *testing.T) {
 	d.s.game().Close() // waits for the save
 	ws.root.Draw(scr)
 	scr.Show()
-	if text := screenText(scr); !strings.Contains(text, "GAME OVER") || !strings.Contains(text, "a new high score!") || !strings.Contains(text, "HIGH SCORES") {
-		t.Errorf("the watcher's screen lacks ann's game over:\n%s", text)
-	}
+	looksLike(t, scr, "watch-game-over-100x30")
 }
 
 // TestWatchArenaDraw: a watcher of an arena sees its ships, its players
-// box and how many watch, and a frame allocates nothing.
+// box and how many watch, under a header that names the arena and no one
+// player's score (watch-arena-200x60), and a frame allocates nothing.
 func TestWatchArenaDraw(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h, err := hub.New(hub.Config{})
@@ -191,17 +189,7 @@ func TestWatchArenaDraw(t *testing.T) {
 		ws.root.Draw(scr)
 		ws.root.Draw(scr)
 		scr.Show()
-		text := screenText(scr)
-		for _, want := range []string{"arena den · co-op", "ann", "bob", "1 watching", "tab/v panel"} {
-			if !strings.Contains(text, want) {
-				t.Errorf("the watcher's screen lacks %q:\n%s", want, text)
-			}
-		}
-		// The header names the arena and no one player's score: the players
-		// box has them all.
-		if top := strings.SplitN(text, "\n", 2)[0]; !strings.Contains(top, "─ arena den · ") || strings.Contains(top, "score") || strings.Contains(top, "lives") {
-			t.Errorf("the watcher's header %q, want the arena and no score", top)
-		}
+		looksLike(t, scr, "watch-arena-200x60")
 		if n := testing.AllocsPerRun(30, func() { ws.root.Draw(scr) }); n != 0 {
 			t.Errorf("%v allocs per frame, want 0", n)
 		}
