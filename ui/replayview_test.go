@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -153,17 +152,15 @@ func (d *watched) seekDone(n int) int {
 }
 
 // A recorded autopilot game plays at the recording's pace, one step a
-// tick, with the arena, the panel and the status line, to the recorded
-// checksums.
-func TestReplayPlays(t *testing.T) {
+// tick, with the arena, the panel and the status line (replay-start-80x24,
+// replay-1s-80x24), to the recorded checksums and its end
+// (replay-end-80x24).
+func TestReplayPlays(t *testing.T) { synctest.Test(t, testReplayPlays) }
+
+func testReplayPlays(t *testing.T) {
 	data := recorded(t, 3, 1, 1200)
 	d := newWatched(t, data, 80, 24)
-	text := d.text()
-	for _, want := range []string{"wave 1", "score 0", "pools", "freelist", "PLAYING", "00:00 / 00:20", "×1", "q quit"} {
-		if !strings.Contains(text, want) {
-			t.Errorf("the first frame lacks %q:\n%s", want, text)
-		}
-	}
+	d.looksLike("replay-start-80x24")
 	d.ticks(90)
 	if got := d.step(); got != 90 {
 		t.Errorf("after 90 ticks at ×1: step %d, want 90", got)
@@ -171,16 +168,12 @@ func TestReplayPlays(t *testing.T) {
 	if got, want := d.sum(), sumAt(t, data, 90); got != want {
 		t.Errorf("checksum at step 90: %016x, want %016x", got, want)
 	}
-	if st := d.status(); !strings.Contains(st, "00:01 / 00:20") {
-		t.Errorf("status after 1.5 s: %q", st)
-	}
+	d.looksLike("replay-1s-80x24")
 	d.ticks(1200)
-	if st := d.status(); d.step() != 1200 || !strings.Contains(st, "END") || !strings.Contains(st, "00:20 / 00:20") || d.view().Err != nil {
-		t.Errorf("at the end: step %d, err %v, status %q", d.step(), d.view().Err, st)
+	if d.step() != 1200 || d.view().Err != nil {
+		t.Errorf("at the end: step %d, err %v", d.step(), d.view().Err)
 	}
-	if !strings.Contains(d.text(), "END OF REPLAY") {
-		t.Errorf("no end overlay:\n%s", d.text())
-	}
+	d.looksLike("replay-end-80x24")
 	d.press(' ') // again, from the start
 	d.ticks(2)
 	if got := d.step(); got != 1 {
@@ -188,8 +181,11 @@ func TestReplayPlays(t *testing.T) {
 	}
 }
 
-// Space pauses: ticks play nothing; . plays one step; space resumes.
-func TestReplayPause(t *testing.T) {
+// Space pauses: ticks play nothing (replay-paused-100x30); . plays one
+// step; space resumes.
+func TestReplayPause(t *testing.T) { synctest.Test(t, testReplayPause) }
+
+func testReplayPause(t *testing.T) {
 	d := newWatched(t, recorded(t, 4, 1, 600), 100, 30)
 	d.ticks(10)
 	d.press(' ')
@@ -197,9 +193,7 @@ func TestReplayPause(t *testing.T) {
 	if got := d.step(); got != 10 {
 		t.Errorf("paused: step %d after 30 more ticks, want 10", got)
 	}
-	if st := d.status(); !strings.Contains(st, "PAUSED") {
-		t.Errorf("status while paused: %q", st)
-	}
+	d.looksLike("replay-paused-100x30")
 	d.press('.', '.', '.')
 	if got := d.step(); got != 13 {
 		t.Errorf("three single steps: step %d, want 13", got)
@@ -244,9 +238,12 @@ func TestReplaySpeed(t *testing.T) {
 	}
 }
 
-// Seeking back replays from the start, in strides between frames, and
-// reaches the very world the recording had there; seeking forward too.
-func TestReplaySeek(t *testing.T) {
+// Seeking back replays from the start, in strides between frames
+// (replay-seeking-80x24), and reaches the very world the recording had
+// there (replay-sought-80x24); seeking forward too.
+func TestReplaySeek(t *testing.T) { synctest.Test(t, testReplaySeek) }
+
+func testReplaySeek(t *testing.T) {
 	data := recorded(t, 6, 1, 3000)
 	d := newWatched(t, data, 80, 24)
 	d.press(tcell.KeyRight, tcell.KeyRight, tcell.KeyRight) // to 0:30
@@ -256,16 +253,12 @@ func TestReplaySeek(t *testing.T) {
 	}
 
 	d.press(tcell.KeyLeft)
-	if st := d.status(); !strings.Contains(st, "SEEKING") || !strings.Contains(st, "00:20 /") {
-		t.Errorf("seeking back: status %q", st)
-	}
+	d.looksLike("replay-seeking-80x24")
 	d.seekDone(100)
 	if got, want := d.sum(), sumAt(t, data, 1200); d.step() != 1200 || got != want {
 		t.Errorf("seek back to 0:20: step %d checksum %016x, want 1200 and %016x", d.step(), got, want)
 	}
-	if st := d.status(); !strings.Contains(st, "PLAYING") {
-		t.Errorf("after the seek: %q", st)
-	}
+	d.looksLike("replay-sought-80x24")
 
 	d.press(tcell.KeyRight)
 	d.seekDone(100)
@@ -319,23 +312,21 @@ func TestReplayStrategySwitch(t *testing.T) {
 	}
 }
 
-// ? shows the replay's keys; the next key takes the help down and does
-// nothing else.
+// ? shows the replay's keys, which the status line offers at 80 columns
+// (replay-help-line-80x24, replay-help-80x24); the next key takes the help
+// down (replay-help-closed-80x24) and does nothing else.
 func TestReplayHelp(t *testing.T) {
-	d := newWatched(t, recorded(t, 7, 1, 600), 80, 24)
-	if st := d.status(); !strings.Contains(st, "? help") || !strings.Contains(st, "←→ seek") {
-		t.Errorf("status line at 80 columns: %q", st)
-	}
-	d.press('?')
-	d.frame()
-	if text := d.text(); !strings.Contains(text, "REPLAY KEYS") || !strings.Contains(text, "seek 10 s back, forward") {
-		t.Errorf("no key help:\n%s", text)
-	}
-	d.press('+')
-	d.frame()
-	if text := d.text(); strings.Contains(text, "REPLAY KEYS") || d.view().Speed != play.SpeedNormal {
-		t.Errorf("+ under the help: speed %d, screen\n%s", d.view().Speed, text)
-	}
+	synctest.Test(t, func(t *testing.T) {
+		d := newWatched(t, recorded(t, 7, 1, 600), 80, 24)
+		d.looksLike("replay-help-line-80x24")
+		d.press('?')
+		d.looksLike("replay-help-80x24")
+		d.press('+')
+		d.looksLike("replay-help-closed-80x24")
+		if d.view().Speed != play.SpeedNormal {
+			t.Errorf("+ under the help: speed %d", d.view().Speed)
+		}
+	})
 }
 
 // The recorded strategy switch shows in the panel and the list when the
@@ -369,8 +360,11 @@ func TestReplayHeldFromStart(t *testing.T) {
 }
 
 // A replay that differs from its recording stops at the first checksum
-// that differs, and says so; a key it refuses says why.
-func TestReplayDiffers(t *testing.T) {
+// that differs, and says so (replay-differs-80x24); a key it refuses says
+// why (replay-differs-refused-80x24).
+func TestReplayDiffers(t *testing.T) { synctest.Test(t, testReplayDiffers) }
+
+func testReplayDiffers(t *testing.T) {
 	data := recorded(t, 8, 1, 1500)
 	r, err := replay.NewReader(data)
 	if err != nil {
@@ -392,44 +386,27 @@ func TestReplayDiffers(t *testing.T) {
 	if err := d.view().Err; !errors.As(err, &m) || m.Step != due || d.step() != due {
 		t.Fatalf("stopped at step %d with %v; want a mismatch at step %d", d.step(), err, due)
 	}
-	if st := d.status(); !strings.Contains(st, "DIFFERS") {
-		t.Errorf("status: %q", st)
-	}
-	if text := d.text(); !strings.Contains(text, "THE REPLAY DIFFERS") || !strings.Contains(text, "the replay differs from the") {
-		t.Errorf("no mismatch overlay:\n%s", text)
-	}
+	d.looksLike("replay-differs-80x24")
 	d.press('.') // refused: the border says why
-	d.frame()
-	if text := d.text(); !strings.Contains(text, play.ErrDiffers.Error()) || d.step() != due {
-		t.Errorf(". where it differs: step %d, screen\n%s", d.step(), text)
+	d.looksLike("replay-differs-refused-80x24")
+	if d.step() != due {
+		t.Errorf(". where it differs: step %d, want %d", d.step(), due)
 	}
 }
 
-// An arena's replay shows every ship with its player's name.
-func TestReplayArenaNames(t *testing.T) {
+// An arena's replay shows every ship with its player's name, and the
+// best score in the header, no one ship's lives (replay-arena-120x40).
+func TestReplayArenaNames(t *testing.T) { synctest.Test(t, testReplayArenaNames) }
+
+func testReplayArenaNames(t *testing.T) {
 	d := newWatched(t, recorded(t, 9, 3, 900), 120, 40)
 	d.ticks(400)
 	d.frame()
 	if got := d.s.arena.names[:3]; got[0] != "autopilot 0" || got[1] != "autopilot 1" || got[2] != "autopilot 2" {
 		t.Errorf("names %q", got)
 	}
-	// Slot 0's may lie under another's: the ships meet at the centre.
-	for _, name := range []string{"autopilot 1", "autopilot 2"} {
-		if !strings.Contains(d.text(), name) {
-			t.Errorf("no %q on the field:\n%s", name, d.text())
-		}
-	}
-	// No one ship's score stands for the arena's game: the header shows
-	// the best.
-	best := 0
-	w := d.view().World
-	for i := range w.Ships() {
-		best = max(best, w.Player(i).Score)
-	}
-	header := strings.SplitN(d.text(), "\n", 2)[0]
-	if !strings.Contains(header, fmt.Sprintf("best %d ", best)) || strings.Contains(header, "lives") {
-		t.Errorf("header %q, want the best score, %d, and no lives", header, best)
-	}
+	// Slot 0's name may lie under another's: the ships meet at the centre.
+	d.looksLike("replay-arena-120x40")
 }
 
 // A tick and the status line allocate nothing in steady state.
@@ -494,8 +471,11 @@ func TestRunReplay(t *testing.T) {
 	}
 }
 
-// A replay whose final checksum differs says so at its end.
-func TestReplayDiffersAtTheEnd(t *testing.T) {
+// A replay whose final checksum differs says so at its end
+// (replay-differs-at-end-80x24).
+func TestReplayDiffersAtTheEnd(t *testing.T) { synctest.Test(t, testReplayDiffersAtTheEnd) }
+
+func testReplayDiffersAtTheEnd(t *testing.T) {
 	data := recorded(t, 8, 1, 1001) // ×16 ticks overshoot the end
 	data[len(data)-1] ^= 1
 	d := newWatched(t, data, 80, 24)
@@ -506,7 +486,5 @@ func TestReplayDiffersAtTheEnd(t *testing.T) {
 	if err := d.view().Err; err == nil || d.step() != 1001 {
 		t.Errorf("at step %d: %v; want the mismatch at step 1001", d.step(), err)
 	}
-	if st := d.status(); !strings.Contains(st, "DIFFERS") {
-		t.Errorf("status: %q", st)
-	}
+	d.looksLike("replay-differs-at-end-80x24")
 }

@@ -987,6 +987,13 @@ func (d *drawn) resize(w, h int) {
 
 func (d *drawn) text() string { return screenText(d.scr) }
 
+// looksLike draws a frame and checks it against the golden file name.
+func (d *drawn) looksLike(name string) {
+	d.t.Helper()
+	d.frame()
+	looksLike(d.t, d.scr, name)
+}
+
 // sideRect is where the side panel is, right of the arena above the help
 // line; empty when it is hidden.
 func (d *drawn) sideRect() rect {
