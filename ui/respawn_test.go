@@ -1,8 +1,8 @@
 package ui
 
 import (
-	"strings"
 	"testing"
+	"testing/synctest"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -11,8 +11,11 @@ import (
 
 // TestRespawnCountdown: while a lost ship waits for its place to clear,
 // the field says when it comes back, where it will: never an empty field
-// without a word.
-func TestRespawnCountdown(t *testing.T) {
+// without a word (respawn-countdown-120x40); once it is back, the
+// countdown goes (respawn-back-120x40).
+func TestRespawnCountdown(t *testing.T) { synctest.Test(t, testRespawnCountdown) }
+
+func testRespawnCountdown(t *testing.T) {
 	d := newDrawn(t, "UTF-8", 120, 40, Options{Levels: testLevels(t), Seed: 3})
 	d.key(tcell.KeyRune, ' ') // play
 	w := d.s.world()
@@ -22,15 +25,12 @@ func TestRespawnCountdown(t *testing.T) {
 		}
 		d.s.step(0)
 	}
-	d.frame()
-	if text := d.text(); !strings.Contains(text, "ship in 3") {
-		t.Errorf("a blocked ship, 3 s from coming back, and no countdown:\n%s", text)
-	}
+	d.looksLike("respawn-countdown-120x40")
 	for w.Phase() == game.Respawning {
 		d.s.step(0)
 	}
-	d.frame()
-	if text := d.text(); strings.Contains(text, "ship in") || !w.Ship().Alive {
-		t.Errorf("the ship is back (%v) and the countdown still shows:\n%s", w.Ship().Alive, text)
+	d.looksLike("respawn-back-120x40")
+	if !w.Ship().Alive {
+		t.Error("the ship is not back")
 	}
 }
