@@ -314,6 +314,15 @@ func (r *running) text() (s string) {
 	return s
 }
 
+// looksLike checks the frame on the screen, taken on the loop's
+// goroutine, against the golden file name.
+func (r *running) looksLike(name string) {
+	r.t.Helper()
+	var f golden.Frame
+	r.onLoop(func() { f = golden.Capture(r.t, r.scr) })
+	golden.Check(r.t, name, f)
+}
+
 // locked runs f with the world under its game's lock: it does not step
 // meanwhile.
 func (r *running) locked(f func(w *game.World)) { r.s.game().View(func(v play.View) { f(v.World) }) }
@@ -447,21 +456,25 @@ func TestKeys(t *testing.T) {
 	})
 }
 
+// TestTooSmall: a terminal too small says so (too-small-60x20, the
+// golden TestGoldenTooSmall shares), and the game shows once it grows
+// (too-small-grown-100x30).
 func TestTooSmall(t *testing.T) { synctest.Test(t, testTooSmall) }
 
 func testTooSmall(t *testing.T) {
 	r := startRun(t, "UTF-8", 60, 20, Options{})
-	if text := r.text(); !strings.Contains(text, "needs at least 80×24") || !strings.Contains(text, "this terminal is 60×20") {
-		t.Fatalf("no size notice:\n%s", text)
-	}
+	r.looksLike("too-small-60x20")
 	r.onLoop(func() { r.scr.SetSize(100, 30) })
 	_ = r.scr.PostEvent(tcell.NewEventResize(100, 30))
 	r.waitFor("the game after resizing", func() bool {
 		text := r.text()
 		return !strings.Contains(text, "needs at least") && strings.Contains(text, "pools")
 	})
+	r.looksLike("too-small-grown-100x30")
 }
 
+// TestASCIIFallback: a screen whose character set has no braille falls
+// back to ASCII, arena and panel (ascii-charset-120x40).
 func TestASCIIFallback(t *testing.T) { synctest.Test(t, testASCIIFallback) }
 
 func testASCIIFallback(t *testing.T) {
@@ -470,13 +483,10 @@ func testASCIIFallback(t *testing.T) {
 		t.Fatal("a screen that cannot show braille did not fall back to ASCII")
 	}
 	r.waitFor("bullets drawn", func() bool { return strings.Contains(r.text(), "*") })
-	text := r.text()
-	if strings.ContainsFunc(text, isBraille) {
+	if text := r.text(); strings.ContainsFunc(text, isBraille) {
 		t.Errorf("braille on an ASCII screen:\n%s", text)
 	}
-	if !strings.Contains(text, "pools") || !strings.Contains(text, "->") {
-		t.Errorf("no ASCII arena or panel:\n%s", text)
-	}
+	r.looksLike("ascii-charset-120x40")
 }
 
 func TestRunEnds(t *testing.T) {
@@ -531,6 +541,8 @@ func leftBehind() []string {
 	return left
 }
 
+// TestStressKey: x starts the stress autopilot, which fills both pools
+// until they miss, under a badge (stress-key-120x40).
 func TestStressKey(t *testing.T) { synctest.Test(t, testStressKey) }
 
 func testStressKey(t *testing.T) {
@@ -540,9 +552,7 @@ func testStressKey(t *testing.T) {
 		r.locked(func(w *game.World) { ok = w.Bullets().Stats().Misses > 0 && w.Debris().Stats().Misses > 0 })
 		return ok
 	})
-	if !strings.Contains(r.text(), "STRESS") {
-		t.Errorf("no stress badge:\n%s", r.text())
-	}
+	r.looksLike("stress-key-120x40")
 }
 
 // TestDrawAllocs checks that drawing the arena, the stats panel (full and
@@ -1267,10 +1277,8 @@ func TestListFocusResize(t *testing.T) {
 		r.onLoop(func() { r.scr.SetSize(80, 24) })
 		_ = r.scr.PostEvent(tcell.NewEventResize(80, 24))
 		r.waitFor("the compact panel", func() (ok bool) { r.onLoop(func() { ok = r.s.fit.form == formCompact }); return ok })
-		if text := r.text(); strings.Contains(text, "freelist ") && strings.Contains(text, "dense") {
-			t.Errorf("the strategy list still shows at 80×24:\n%s", text)
-		}
-		r.key(tcell.KeyRune, ' ') // the title's key: play
+		r.looksLike("list-focus-resized-80x24") // the compact panel, without the list
+		r.key(tcell.KeyRune, ' ')               // the title's key: play
 		r.waitFor("play", func() (ok bool) { return r.s.game().Phase() == match.Play })
 		if r.onLoop(func() {}); r.s.list.HasFocus() {
 			t.Error("the hidden list kept the keys")
