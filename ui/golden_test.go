@@ -36,23 +36,10 @@ import (
 // than package vt, which drives real terminals: the goldens check what is
 // drawn, not the bytes that reach a terminal.
 
-// simScreen is a simulation screen that takes its size on Init, as a
-// terminal would.
-type simScreen struct {
-	tcell.SimulationScreen
-	w, h int
-}
-
-func (s *simScreen) Init() error {
-	err := s.SimulationScreen.Init()
-	s.SetSize(s.w, s.h)
-	return err
-}
-
 // term is a session running on a simulation screen in the test's bubble.
 type term struct {
 	t    *testing.T
-	scr  *simScreen
+	scr  *golden.Screen
 	done chan struct{}
 	err  error
 }
@@ -62,7 +49,7 @@ type term struct {
 // synctest.Test.
 func start(t *testing.T, charset string, w, h int, session func(context.Context, tcell.Screen) (ui.Result, error)) *term {
 	t.Helper()
-	tm := &term{t: t, scr: &simScreen{SimulationScreen: tcell.NewSimulationScreen(charset), w: w, h: h}, done: make(chan struct{})}
+	tm := &term{t: t, scr: golden.NewScreen(charset, w, h), done: make(chan struct{})}
 	ctx, cancel := context.WithCancel(t.Context())
 	go func() {
 		defer close(tm.done)

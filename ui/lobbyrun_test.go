@@ -13,6 +13,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game/hub"
+	"poolroids/ui/internal/golden"
 )
 
 // Leaving the lobby just as its refresh fires ends the lobby, whichever way
@@ -75,7 +76,7 @@ func TestLobbyLeaveAsItRefreshes(t *testing.T) {
 // context leaves it.
 func TestLobbyRun(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		scr := &sizedScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), w: 80, h: 24}
+		scr := golden.NewScreen("UTF-8", 80, 24)
 		shared := NewShared(scr)
 		defer scr.Fini()
 		var mu sync.Mutex
@@ -102,10 +103,10 @@ func TestLobbyRun(t *testing.T) {
 		shows := func(what string, want uint64) {
 			t.Helper()
 			synctest.Wait()
-			if n := scr.shows.Load(); n-last != want {
+			if n := scr.Shows(); n-last != want {
 				t.Errorf("%s: %d frames shown, want %d", what, n-last, want)
 			}
-			last = scr.shows.Load()
+			last = scr.Shows()
 		}
 		tick := time.Second / lobbyFPS
 

@@ -15,6 +15,7 @@ import (
 	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
+	"poolroids/ui/internal/golden"
 )
 
 // TestFrameClock: a session draws opts.FPS frames a second, each shown
@@ -34,7 +35,7 @@ func testFrameClock(t *testing.T, fps int) {
 	r := startRun(t, "UTF-8", 120, 40, Options{Seed: 11, FPS: fps, Frame: func(bool, uint64) { frames.Add(1) }})
 	counts := func() (drawn, shown uint64) {
 		synctest.Wait() // the loop has drawn what was due
-		return frames.Load(), r.scr.shows.Load()
+		return frames.Load(), r.scr.Shows()
 	}
 
 	drawn, shown := counts()
@@ -167,7 +168,7 @@ func TestListMouse(t *testing.T) {
 func TestReplayListMouse(t *testing.T) {
 	data := recorded(t, 7, 1, 600)
 	synctest.Test(t, func(t *testing.T) {
-		scr := &sizedScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), w: 120, h: 40}
+		scr := golden.NewScreen("UTF-8", 120, 40)
 		s, err := newReplaySession(scr, data, Options{})
 		if err != nil {
 			t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"poolroids/game/play"
 	"poolroids/game/replay"
 	"poolroids/pool"
+	"poolroids/ui/internal/golden"
 )
 
 // recorded records steps of the autopilot on the test levels: a solo game
@@ -428,7 +429,7 @@ func TestReplayAllocs(t *testing.T) {
 func TestRunReplay(t *testing.T) {
 	data := recorded(t, 11, 1, 1200)
 	synctest.Test(t, func(t *testing.T) {
-		scr := &sizedScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), w: 80, h: 24}
+		scr := golden.NewScreen("UTF-8", 80, 24)
 		s, err := newReplaySession(scr, data, Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -461,7 +462,7 @@ func TestRunReplay(t *testing.T) {
 		}
 	})
 
-	scr := &sizedScreen{SimulationScreen: tcell.NewSimulationScreen("UTF-8"), w: 80, h: 24}
+	scr := golden.NewScreen("UTF-8", 80, 24)
 	var fe *replay.FormatError
 	if _, err := RunReplay(context.Background(), scr, []byte("PRPX"), Options{}); !errors.As(err, &fe) || fe.Offset != 0 {
 		t.Errorf("a file that is no replay: %v", err)

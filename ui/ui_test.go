@@ -226,30 +226,11 @@ func findLine(text, label string) string {
 	return ""
 }
 
-// sizedScreen is a simulation screen that takes its size on Init, as a
-// terminal would, and counts the frames shown.
-type sizedScreen struct {
-	tcell.SimulationScreen
-	w, h  int
-	shows atomic.Uint64
-}
-
-func (s *sizedScreen) Show() {
-	s.shows.Add(1)
-	s.SimulationScreen.Show()
-}
-
-func (s *sizedScreen) Init() error {
-	err := s.SimulationScreen.Init()
-	s.SetSize(s.w, s.h)
-	return err
-}
-
 // running is a Run in progress on a simulation screen.
 type running struct {
 	t      *testing.T
 	s      *session
-	scr    *sizedScreen
+	scr    *golden.Screen
 	cancel context.CancelFunc
 	done   chan struct{}
 	res    Result
@@ -261,7 +242,7 @@ type running struct {
 // session's loops, tview's and the waits below run on the fake clock.
 func startRun(t *testing.T, charset string, w, h int, opts Options) *running {
 	t.Helper()
-	scr := &sizedScreen{SimulationScreen: tcell.NewSimulationScreen(charset), w: w, h: h}
+	scr := golden.NewScreen(charset, w, h)
 	s, err := newPlayerSession(scr, opts)
 	if err != nil {
 		t.Fatal(err)
@@ -270,7 +251,7 @@ func startRun(t *testing.T, charset string, w, h int, opts Options) *running {
 }
 
 // startSession runs s, made on scr, as startRun does.
-func startSession(t *testing.T, scr *sizedScreen, s *session) *running {
+func startSession(t *testing.T, scr *golden.Screen, s *session) *running {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &running{t: t, s: s, scr: scr, cancel: cancel, done: make(chan struct{})}
@@ -282,7 +263,7 @@ func startSession(t *testing.T, scr *sizedScreen, s *session) *running {
 		cancel()
 		r.wait()
 	})
-	r.waitFor("the first frame", func() bool { return scr.shows.Load() > 0 }) // the screen started
+	r.waitFor("the first frame", func() bool { return scr.Shows() > 0 }) // the screen started
 	r.waitFor("the first frame", func() bool { return strings.TrimSpace(r.text()) != "" })
 	return r
 }

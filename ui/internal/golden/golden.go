@@ -10,6 +10,9 @@
 // then the styles the letters stand for. The panel's process-wide figures
 // (the heap, the GC, every goroutine's allocations) vary from run to run
 // and show as ~.
+//
+// A [Screen] is the simulation screen the tests start sessions on: it
+// takes its size on Init, as a terminal does.
 package golden
 
 import (
