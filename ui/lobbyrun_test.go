@@ -119,9 +119,7 @@ func TestLobbyRun(t *testing.T) {
 		mu.Unlock()
 		time.Sleep(tick)
 		shows("the refresh", 1)
-		if text := screenText(scr); !strings.Contains(text, "delta") {
-			t.Errorf("the refresh does not show the new arena:\n%s", text)
-		}
+		looksLike(t, scr, "lobby-run-delta-80x24") // the refresh shows the new arena
 		time.Sleep(2 * tick)
 		shows("after the refresh", 0)
 		for range 3 {
