@@ -93,11 +93,7 @@ func newWatchedWith(t *testing.T, data []byte, w, h int, opts Options) *watched 
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.ascii = !utf8Charset(scr.CharacterSet())
-	s.syncList()
-	d := &watched{drawn: &drawn{t: t, s: s, scr: scr}, v: s.show.(*replayShow)}
-	d.frame()
-	return d
+	return &watched{drawn: drawnOn(t, scr, s, opts.ASCII), v: s.show.(*replayShow)}
 }
 
 func (d *watched) ticks(n int) {

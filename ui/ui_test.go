@@ -959,7 +959,12 @@ func newDrawn(t *testing.T, charset string, w, h int, opts Options) *drawn {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.ascii = opts.ASCII || !utf8Charset(scr.CharacterSet()) // as run decides
+	return drawnOn(t, scr, s, opts.ASCII)
+}
+
+// drawnOn is s, made on scr, drawn as newDrawn draws it.
+func drawnOn(t *testing.T, scr tcell.SimulationScreen, s *session, ascii bool) *drawn {
+	s.ascii = ascii || !utf8Charset(scr.CharacterSet()) // as run decides
 	s.syncList()
 	d := &drawn{t: t, s: s, scr: scr}
 	d.frame()
