@@ -78,7 +78,7 @@ type hud struct {
 	hidden             bool     // a solo game hidden from watchers
 	notice             string   // why a key did nothing, for a few seconds
 	// whose, for a watcher, is whose game it is, first in the title:
-	// "ann's game", "arena den".
+	// "ann's game", "arena den"; "": the player's own screen.
 	whose string
 	// board: the scores are the players box's (an arena watched), and the
 	// header shows none.
@@ -532,6 +532,10 @@ func borderRow(scr tcell.Screen, g *glyphs, f rect, y int, cl, cr, left, right s
 	scr.Put(f.x+f.w, y, cr, st)
 }
 
+// watchPauseScreen is the pause overlay of a watcher, whose keys do not
+// resume the game.
+var watchPauseScreen = []string{"PAUSED", "", "q: leave"}
+
 var titleScreen = []string{
 	"P O O L R O I D S",
 	"",
@@ -551,6 +555,8 @@ func (a *arena) overlay() ([]string, rect) {
 		lines = titleScreen
 	case a.hud.mode == match.Over:
 		lines = a.hud.over
+	case a.hud.paused && a.hud.whose != "": // a watcher's: the player resumes
+		lines = watchPauseScreen
 	case a.hud.paused:
 		lines = a.s.glyphs().pauseScreen
 	default:

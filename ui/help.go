@@ -31,7 +31,8 @@ func helpScreen(g *glyphs, leave ...string) []string {
 		{"v", "panel: full, compact, hidden"},
 		{"o", "open to watchers, or hide (over SSH)"},
 		{"?", "this help"},
-		{"q  ctrl-c", "quit; in a game, asks first"},
+		{"q", "quit; in a game, asks first"},
+		{"ctrl-c", "quit at once"},
 	}
 	keys = slices.DeleteFunc(keys, func(k [2]string) bool { return slices.Contains(leave, k[0]) })
 	return keyColumns("KEYS", keys)

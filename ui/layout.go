@@ -483,22 +483,24 @@ func (s *session) drawTooSmall(scr tcell.Screen, w, h int) {
 // overText is a game-over screen's text, formatted once for each change
 // of the Game's Over.
 type overText struct {
-	change uint64
-	lines  []string
+	change  uint64
+	lines   []string
+	watcher bool // the screen is a watcher's, whose keys only leave
 }
 
 // of returns the text of o, formatting it if o changed since the last
-// call. The caller holds the session's lock.
+// call.
 func (t *overText) of(o play.Over, ascii bool) []string {
 	if o.Change != t.change || t.lines == nil {
-		t.change, t.lines = o.Change, overLines(o, ascii)
+		t.change, t.lines = o.Change, overLines(o, ascii, t.watcher)
 	}
 	return t.lines
 }
 
 // overLines is the game-over screen: the score, whether it made the table
-// (or why it was not saved), the table, and what to press.
-func overLines(o play.Over, ascii bool) []string {
+// (or why it was not saved), the table, and what to press: a watcher
+// only leaves.
+func overLines(o play.Over, ascii, watcher bool) []string {
 	dot := utf8Glyphs.sep
 	if ascii {
 		dot = plainGlyphs.sep
@@ -534,6 +536,9 @@ func overLines(o play.Over, ascii bool) []string {
 			pad := strings.Repeat(" ", 12-len(name)) // %-12s pads bytes, not characters
 			lines = append(lines, fmt.Sprintf("%2d %s%s %7d  wave %-3d %-*s", i+1, string(name), pad, t.Score, t.Wave, width, where(t)))
 		}
+	}
+	if watcher {
+		return append(lines, "", "q: leave")
 	}
 	return append(lines, "", "space: play again"+dot+"q: quit")
 }

@@ -1304,7 +1304,7 @@ func TestOverTableAligned(t *testing.T) {
 		{Name: "bob", Score: 30, Wave: 2, Arena: "quakepit"},
 		{Name: "Wolfgang_Amadeus", Score: 20, Wave: 1, Arena: "den"},
 	}
-	lines := overLines(play.Over{Entry: top[0], Rank: 1, Top: top}, false)
+	lines := overLines(play.Over{Entry: top[0], Rank: 1, Top: top}, false, false)
 	var rows []string
 	for i, l := range lines {
 		if l == "HIGH SCORES" {

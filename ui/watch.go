@@ -52,7 +52,7 @@ type watchShow struct {
 // newWatch makes the show of w: whose game it is for the header, and an
 // arena's players box.
 func newWatch(s *session, w *play.Watcher) *watchShow {
-	sh := &watchShow{s: s, w: w, whose: w.Name() + "'s game"}
+	sh := &watchShow{s: s, w: w, whose: w.Name() + "'s game", over: overText{watcher: true}}
 	if w.Arena != nil {
 		s.players = newPlayers(s, w.Arena)
 		sh.whose = "arena " + w.Name()

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -144,6 +145,38 @@ func testWatchSoloGameOver(t *testing.T) {
 	ws.root.Draw(scr)
 	scr.Show()
 	looksLike(t, scr, "watch-game-over-100x30")
+}
+
+// TestWatchPause: a watcher of a paused game is told that only leaving
+// is up to them; the player's overlay offers p to resume.
+func TestWatchPause(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		live, err := play.NewLive(nil, play.LiveConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 7, Player: "ann", Live: live})
+		d.s.offer()
+		t.Cleanup(d.s.solo().Remove)
+		hw, err := live.Watch("ann")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(hw.Stop)
+		ws, scr := watcherOf(t, hw, 100, 30)
+		d.key(tcell.KeyEnter, 0)
+		d.key(tcell.KeyRune, 'p')
+		d.frame()
+		ws.root.Draw(scr)
+		scr.Show()
+		mine, theirs := d.text(), screenText(scr)
+		if !strings.Contains(mine, "p: resume") {
+			t.Errorf("the player's paused screen offers no p:\n%s", mine)
+		}
+		if !strings.Contains(theirs, "PAUSED") || !strings.Contains(theirs, "q: leave") || strings.Contains(theirs, "p: resume") {
+			t.Errorf("the watcher's paused screen, want PAUSED and q: leave only:\n%s", theirs)
+		}
+	})
 }
 
 // TestWatchArenaDraw: a watcher of an arena sees its ships, its players
