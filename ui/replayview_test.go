@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"poolroids/game"
 	"poolroids/game/play"
 	"poolroids/game/replay"
+	"poolroids/game/replay/replaytest"
 	"poolroids/pool"
 	"poolroids/ui/internal/golden"
 )
@@ -27,40 +27,7 @@ func recorded(t testing.TB, seed uint64, ships, steps int) []byte {
 	if ships == 1 {
 		opt.Players = []string{"autopilot"}
 	}
-	rec, err := replay.NewRecorder(game.Config{Levels: testLevels(t), Seed: seed, Ships: ships}, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := replay.Autoplay(ctx, rec, steps/2, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.SetStrategies(pool.Bitset, pool.Bitset); err != nil {
-		t.Fatal(err)
-	}
-	if err := replay.Autoplay(ctx, rec, steps-steps/2, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return bytes.Clone(rec.Bytes())
-}
-
-// sumAt is the checksum of data's world after step steps, played by a
-// Player of its own.
-func sumAt(t *testing.T, data []byte, step uint64) uint64 {
-	t.Helper()
-	p, err := replay.NewPlayer(data, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for p.Steps() < step {
-		if err := p.Step(); err != nil {
-			t.Fatalf("reference player at step %d: %v", p.Steps(), err)
-		}
-	}
-	return p.World().Checksum()
+	return replaytest.Record(t, game.Config{Levels: testLevels(t), Seed: seed, Ships: ships}, opt, steps)
 }
 
 // panelLine is the line of the side panel that starts with label, its
@@ -162,7 +129,7 @@ func testReplayPlays(t *testing.T) {
 	if got := d.step(); got != 90 {
 		t.Errorf("after 90 ticks at ×1: step %d, want 90", got)
 	}
-	if got, want := d.sum(), sumAt(t, data, 90); got != want {
+	if got, want := d.sum(), replaytest.SumAt(t, data, 90); got != want {
 		t.Errorf("checksum at step 90: %016x, want %016x", got, want)
 	}
 	d.looksLike("replay-1s-80x24")
@@ -245,26 +212,26 @@ func testReplaySeek(t *testing.T) {
 	d := newWatched(t, data, 80, 24)
 	d.press(tcell.KeyRight, tcell.KeyRight, tcell.KeyRight) // to 0:30
 	d.seekDone(100)
-	if got, want := d.sum(), sumAt(t, data, 1800); d.step() != 1800 || got != want {
+	if got, want := d.sum(), replaytest.SumAt(t, data, 1800); d.step() != 1800 || got != want {
 		t.Fatalf("seek to 0:30: step %d checksum %016x, want 1800 and %016x", d.step(), got, want)
 	}
 
 	d.press(tcell.KeyLeft)
 	d.looksLike("replay-seeking-80x24")
 	d.seekDone(100)
-	if got, want := d.sum(), sumAt(t, data, 1200); d.step() != 1200 || got != want {
+	if got, want := d.sum(), replaytest.SumAt(t, data, 1200); d.step() != 1200 || got != want {
 		t.Errorf("seek back to 0:20: step %d checksum %016x, want 1200 and %016x", d.step(), got, want)
 	}
 	d.looksLike("replay-sought-80x24")
 
 	d.press(tcell.KeyRight)
 	d.seekDone(100)
-	if got, want := d.sum(), sumAt(t, data, 1800); d.step() != 1800 || got != want {
+	if got, want := d.sum(), replaytest.SumAt(t, data, 1800); d.step() != 1800 || got != want {
 		t.Errorf("seek forward to 0:30 again: step %d checksum %016x, want 1800 and %016x", d.step(), got, want)
 	}
 	d.press(tcell.KeyLeft, tcell.KeyLeft, tcell.KeyLeft, tcell.KeyLeft) // before the start: to it
 	d.seekDone(100)
-	if got, want := d.sum(), sumAt(t, data, 0); d.step() != 0 || got != want {
+	if got, want := d.sum(), replaytest.SumAt(t, data, 0); d.step() != 0 || got != want {
 		t.Errorf("seek back past the start: step %d checksum %016x, want 0 and %016x", d.step(), got, want)
 	}
 }
@@ -289,7 +256,7 @@ func TestReplayStrategySwitch(t *testing.T) {
 	if got, want := strategyRow(), "strategy "+string(all[2])+" "+string(all[2]); got != want {
 		t.Errorf("past the recorded switch: panel %q, want %q", got, want)
 	}
-	if got, want := d.sum(), sumAt(t, data, 1280); got != want || d.view().Err != nil {
+	if got, want := d.sum(), replaytest.SumAt(t, data, 1280); got != want || d.view().Err != nil {
 		t.Errorf("checksum at 1280: %016x, want %016x (%v)", got, want, d.view().Err)
 	}
 

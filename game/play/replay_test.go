@@ -1,8 +1,6 @@
 package play
 
 import (
-	"bytes"
-	"context"
 	"errors"
 	"sync/atomic"
 	"testing"
@@ -11,6 +9,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/replay"
+	"poolroids/game/replay/replaytest"
 	"poolroids/pool"
 )
 
@@ -19,40 +18,7 @@ import (
 // would.
 func recorded(t testing.TB, seed uint64, steps int) []byte {
 	t.Helper()
-	rec, err := replay.NewRecorder(game.Config{Seed: seed}, replay.Options{Players: []string{"autopilot"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if err := replay.Autoplay(ctx, rec, steps/2, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.SetStrategies(pool.Bitset, pool.Bitset); err != nil {
-		t.Fatal(err)
-	}
-	if err := replay.Autoplay(ctx, rec, steps-steps/2, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	return bytes.Clone(rec.Bytes())
-}
-
-// sumAt is the checksum of data's world after step steps, played by a
-// Player of its own.
-func sumAt(t *testing.T, data []byte, step uint64) uint64 {
-	t.Helper()
-	p, err := replay.NewPlayer(data, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for p.Steps() < step {
-		if err := p.Step(); err != nil {
-			t.Fatalf("reference player at step %d: %v", p.Steps(), err)
-		}
-	}
-	return p.World().Checksum()
+	return replaytest.Record(t, game.Config{Seed: seed}, replay.Options{Players: []string{"autopilot"}}, steps)
 }
 
 // newReplay watches data; its Played hook keeps what it was told.
@@ -99,7 +65,7 @@ func seekDone(t *testing.T, r *Replay) int {
 func at(t *testing.T, r *Replay, data []byte, step uint64, what string) {
 	t.Helper()
 	v := replayView(r)
-	if got, want := v.World.Checksum(), sumAt(t, data, step); v.Step != step || got != want {
+	if got, want := v.World.Checksum(), replaytest.SumAt(t, data, step); v.Step != step || got != want {
 		t.Errorf("%s: step %d checksum %016x, want %d and %016x", what, v.Step, got, step, want)
 	}
 }
