@@ -31,6 +31,27 @@ func watcherOf(t testing.TB, hw *play.Watcher, w, h int) (*session, tcell.Simula
 	return s, scr
 }
 
+// watchedSolo is a solo game drawn on w×h cells with opts, offered to
+// watchers, and a watcher of it drawn on ww×wh cells.
+func watchedSolo(t *testing.T, opts Options, w, h, ww, wh int) (*drawn, *session, tcell.SimulationScreen) {
+	t.Helper()
+	live, err := play.NewLive(nil, play.LiveConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts.Live = live
+	d := newDrawn(t, "UTF-8", w, h, opts)
+	d.s.offer()
+	t.Cleanup(d.s.solo().Remove)
+	hw, err := live.Watch(d.s.solo().Name())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hw.Stop)
+	ws, scr := watcherOf(t, hw, ww, wh)
+	return d, ws, scr
+}
+
 // TestWatchSoloDraw: a watcher of a busy solo game draws its world, header
 // and panel (watch-stress-160x50), the player's header counts the watcher
 // (watched-200x60), the watcher's keys change nothing in the game, neither
@@ -45,7 +66,7 @@ func testWatchSoloDraw(t *testing.T) {
 	d := newDrawn(t, "UTF-8", 200, 60, Options{Seed: 9, Stress: true, Live: live, Name: "Ann"})
 	d.s.offer()
 	t.Cleanup(d.s.solo().Remove)
-	busyWorld(t, d.s, 400)
+	busyWorld(t, d.s, 400) // before the watcher's first sample
 	hw, err := live.Watch("ann")
 	if err != nil {
 		t.Fatal(err)
@@ -121,19 +142,7 @@ func testWatchSoloGameOver(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	live, err := play.NewLive(nil, play.LiveConfig{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 7, Scores: store, Player: "ann", Live: live})
-	d.s.offer()
-	t.Cleanup(d.s.solo().Remove)
-	hw, err := live.Watch("ann")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(hw.Stop)
-	ws, scr := watcherOf(t, hw, 100, 30)
+	d, ws, scr := watchedSolo(t, Options{Seed: 7, Scores: store, Player: "ann"}, 100, 30, 100, 30)
 	d.key(tcell.KeyEnter, 0)
 	for i := 0; d.s.game().Phase() == match.Play; i++ {
 		if i > 600*game.TPS {
@@ -151,19 +160,7 @@ func testWatchSoloGameOver(t *testing.T) {
 // is up to them; the player's overlay offers p to resume.
 func TestWatchPause(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		live, err := play.NewLive(nil, play.LiveConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 7, Player: "ann", Live: live})
-		d.s.offer()
-		t.Cleanup(d.s.solo().Remove)
-		hw, err := live.Watch("ann")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(hw.Stop)
-		ws, scr := watcherOf(t, hw, 100, 30)
+		d, ws, scr := watchedSolo(t, Options{Seed: 7, Player: "ann"}, 100, 30, 100, 30)
 		d.key(tcell.KeyEnter, 0)
 		d.key(tcell.KeyRune, 'p')
 		d.frame()
