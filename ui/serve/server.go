@@ -289,7 +289,10 @@ func (s *Server) ListenAndServe(addr string) error {
 }
 
 // Serve accepts connections on ln until Shutdown, then returns
-// ErrServerClosed; any other accept error ends it too. Serve closes ln.
+// ErrServerClosed, or until ln is closed otherwise. A failing Accept (out
+// of file descriptors: a flood of idle connections to any listener of the
+// process) is tried again, backing off up to a second at a time, and
+// logged once while it lasts. Serve closes ln.
 func (s *Server) Serve(ln net.Listener) error {
 	if s.cfg.ProxyFrom != nil {
 		ln = &proxyproto.Listener{Listener: ln, ConnPolicy: proxyPolicy(s.cfg.ProxyFrom), ReadHeaderTimeout: s.cfg.LoginTimeout}
@@ -318,23 +321,23 @@ func (s *Server) serve(ln net.Listener, hop bool) error {
 	} else {
 		s.log.Info("listening", "addr", ln.Addr().String(), "host_key", s.key)
 	}
-	var delay time.Duration
+	var failing backoff
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
 			if s.shuttingDown() {
 				return ErrServerClosed
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				// Out of file descriptors and the like: back off, as net/http does.
-				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-				time.Sleep(delay)
-				continue
+			if errors.Is(err, net.ErrClosed) {
+				return err
 			}
-			return err
+			// Out of file descriptors, or memory, and the like: whatever
+			// else fails, the listener is open, and what is short now is
+			// given back as connections end.
+			s.wait(failing.next(s.log, err))
+			continue
 		}
-		delay = 0
+		failing.over(s.log)
 		if hop {
 			s.acceptHop(nc)
 			continue
@@ -400,6 +403,43 @@ func (s *Server) handshake(nc net.Conn, config *ssh.ServerConfig) (*ssh.ServerCo
 		s.cfg.Observer.LoggedIn(time.Since(accepted))
 	}
 	return sc, chans, reqs, err
+}
+
+// backoff is how long the accept loop waits after each of a run of failed
+// Accepts, doubling from 5 ms to a second, as net/http's does.
+type backoff struct {
+	delay time.Duration
+	since time.Time
+	n     int
+}
+
+// next returns the wait after one more failure, err, and logs the first.
+func (b *backoff) next(log *slog.Logger, err error) time.Duration {
+	if b.n == 0 {
+		b.since = time.Now()
+		log.Error("accept failing: backing off", "err", err)
+	}
+	b.n++
+	b.delay = min(max(2*b.delay, 5*time.Millisecond), time.Second)
+	return b.delay
+}
+
+// over ends a run of failures, if there was one.
+func (b *backoff) over(log *slog.Logger) {
+	if b.n > 0 {
+		log.Info("accepting again", "failures", b.n, "after", time.Since(b.since).Round(time.Millisecond))
+		*b = backoff{}
+	}
+}
+
+// wait waits d, or less if the server shuts down meanwhile.
+func (s *Server) wait(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-s.base.Done():
+	}
 }
 
 func (s *Server) shuttingDown() bool {
