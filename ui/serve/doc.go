@@ -81,9 +81,13 @@
 // address it carries is then the one every limit, refusal and log line
 // sees. A balancer's connection without a header is refused, and so is a
 // header from any other address: a client could otherwise pick its
-// address and dodge every per-address limit. The header is read on a
-// goroutine of the connection's own, within LoginTimeout, so a slow one
-// holds up no other.
+// address and dodge every per-address limit. The limits come before the
+// header: a connection from any other address counts against its own as
+// it is accepted, a balancer's against MaxStartups, then against its
+// client's address once its header names it; so those over a limit are
+// closed at once, and no flood is held outside them. The header is read
+// on a goroutine of the connection's own, within LoginTimeout of the
+// accept, so a slow one holds up no other.
 //
 // # In a fleet
 //

@@ -7,6 +7,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"golang.org/x/crypto/ssh"
@@ -80,7 +81,7 @@ func (s *Server) acceptHop(nc net.Conn) {
 	s.conns[nc] = struct{}{}
 	s.wg.Add(1)
 	s.mu.Unlock()
-	go s.serveConn(nc, &seat{t: s.tally, at: seatGone}, true)
+	go s.serveConn(nc, &seat{t: s.tally, at: seatGone}, true, time.Now())
 }
 
 // hopPlayer takes the player a relay names: the connection then counts

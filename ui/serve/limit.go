@@ -185,29 +185,59 @@ func newTally(m Startups, startupsPer, gamesPer, games int) *tally {
 // Refusals of a connection or a game by the limits; they are the log's
 // reasons.
 const (
+	reasonRate        = "rate limit"
 	reasonStartupsPer = "too many logins from one address"
 	reasonStartups    = "too many logins"
 	reasonGamesPer    = "too many games from one address"
 )
 
 // admit counts a new connection from k as starting, or reports why not.
+// The zero k is a connection whose address is not known yet (a
+// balancer's, before its PROXY header): it counts among all, against no
+// address until settle.
 func (t *tally) admit(k netip.Prefix) (refused string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	a := t.addrs[k]
 	switch {
-	case a != nil && a.starting >= t.startupsPer:
+	case k.IsValid() && !t.roomFor(k):
 		return reasonStartupsPer
 	case t.startups.drop(t.starting, t.roll()):
 		return reasonStartups
 	}
+	if k.IsValid() {
+		t.addr(k).starting++
+	}
+	t.starting++
+	return ""
+}
+
+// settle counts a starting connection of no address yet as k's, or
+// reports why not.
+func (t *tally) settle(k netip.Prefix) (refused string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.roomFor(k) {
+		return reasonStartupsPer
+	}
+	t.addr(k).starting++
+	return ""
+}
+
+// roomFor reports whether k may have one more starting connection. The
+// caller holds t.mu.
+func (t *tally) roomFor(k netip.Prefix) bool {
+	a := t.addrs[k]
+	return a == nil || a.starting < t.startupsPer
+}
+
+// addr returns k's counts, making them. The caller holds t.mu.
+func (t *tally) addr(k netip.Prefix) *addrCount {
+	a := t.addrs[k]
 	if a == nil {
 		a = &addrCount{}
 		t.addrs[k] = a
 	}
-	a.starting++
-	t.starting++
-	return ""
+	return a
 }
 
 // play turns one starting connection of k into a game, or reports why
@@ -215,17 +245,19 @@ func (t *tally) admit(k netip.Prefix) (refused string) {
 func (t *tally) play(k netip.Prefix) (refused *ending) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	a := t.addrs[k]
+	a := t.addrs[k] // nil: a connection of no address
 	switch {
-	case a.games >= t.gamesPer:
+	case a != nil && a.games >= t.gamesPer:
 		return endBusy
 	case t.games >= t.maxGames:
 		return endFull
 	}
 	t.games++
-	a.games++
-	a.starting--
 	t.starting--
+	if a != nil {
+		a.games++
+		a.starting--
+	}
 	return nil
 }
 
@@ -233,13 +265,19 @@ func (t *tally) play(k netip.Prefix) (refused *ending) {
 func (t *tally) done(k netip.Prefix, game bool) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	a := t.addrs[k]
 	if game {
 		t.games--
+	} else {
+		t.starting--
+	}
+	a := t.addrs[k]
+	if a == nil {
+		return // a connection of no address
+	}
+	if game {
 		a.games--
 	} else {
 		a.starting--
-		t.starting--
 	}
 	if a.starting == 0 && a.games == 0 {
 		delete(t.addrs, k)
@@ -277,6 +315,21 @@ func (s *seat) play() *ending {
 	}
 	s.at = seatGame
 	return nil
+}
+
+// settle gives a connection of no address yet (see tally.admit) the
+// address k, or reports why k may not have it; it then stays of no
+// address.
+func (s *seat) settle(k netip.Prefix) (refused string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.at != seatStarting || s.k.IsValid() {
+		return ""
+	}
+	if refused = s.t.settle(k); refused == "" {
+		s.k = k
+	}
+	return refused
 }
 
 // leave gives back what the connection holds: its game when one ran,

@@ -10,7 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/pires/go-proxyproto"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -293,12 +292,7 @@ func (s *Server) ListenAndServe(addr string) error {
 // of file descriptors: a flood of idle connections to any listener of the
 // process) is tried again, backing off up to a second at a time, and
 // logged once while it lasts. Serve closes ln.
-func (s *Server) Serve(ln net.Listener) error {
-	if s.cfg.ProxyFrom != nil {
-		ln = &proxyproto.Listener{Listener: ln, ConnPolicy: proxyPolicy(s.cfg.ProxyFrom), ReadHeaderTimeout: s.cfg.LoginTimeout}
-	}
-	return s.serve(ln, false)
-}
+func (s *Server) Serve(ln net.Listener) error { return s.serve(ln, false) }
 
 // serve is Serve, or ServeHop when hop is set.
 func (s *Server) serve(ln net.Listener, hop bool) error {
@@ -338,37 +332,52 @@ func (s *Server) serve(ln net.Listener, hop bool) error {
 			continue
 		}
 		failing.over(s.log)
-		if hop {
+		switch {
+		case hop:
 			s.acceptHop(nc)
-			continue
+		case s.cfg.ProxyFrom != nil:
+			s.proxied(nc)
+		default:
+			s.accept(nc)
 		}
-		if pc, ok := nc.(*proxyproto.Conn); ok {
-			s.proxied(pc)
-			continue
-		}
-		s.accept(nc)
 	}
 }
 
 // accept applies the connection limits to nc and serves it.
 func (s *Server) accept(nc net.Conn) {
-	k := key(nc.RemoteAddr())
-	refuse := func(reason string) {
-		s.refusals.note(s.log, k, reason, "addr", nc.RemoteAddr().String())
+	if seat := s.admit(nc, key(nc.RemoteAddr())); seat != nil {
+		accepted := time.Now()
+		s.start(nc, seat, func() { s.serveConn(nc, seat, false, accepted) })
+	}
+}
+
+// admit counts nc, a new connection, as starting from k, if the rate
+// limit and the starting connections' limits let it in, and returns its
+// seat; else it closes nc and returns nil. The zero k is an address not
+// known yet: only MaxStartups applies.
+func (s *Server) admit(nc net.Conn, k netip.Prefix) *seat {
+	reason := ""
+	switch {
+	case k.IsValid() && s.limit != nil && !s.limit.allow(k, time.Now()):
+		reason = reasonRate
+	default:
+		reason = s.tally.admit(k)
+	}
+	if reason != "" {
+		s.refusals.note(s.log, key(nc.RemoteAddr()), reason, "addr", nc.RemoteAddr().String())
 		nc.Close()
-	}
-	if s.limit != nil && !s.limit.allow(k, time.Now()) {
-		refuse("rate limit")
-		return
-	}
-	if reason := s.tally.admit(k); reason != "" {
-		refuse(reason)
-		return
+		return nil
 	}
 	if s.cfg.Observer != nil {
 		s.cfg.Observer.Accepted()
 	}
-	seat := &seat{t: s.tally, k: k}
+	return &seat{t: s.tally, k: k}
+}
+
+// start runs serve, which serves nc, on a goroutine counted among the
+// connections Shutdown waits for, unless the server is shutting down:
+// then nc is closed and seat given back.
+func (s *Server) start(nc net.Conn, seat *seat, serve func()) {
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -379,14 +388,23 @@ func (s *Server) accept(nc net.Conn) {
 	s.conns[nc] = struct{}{}
 	s.wg.Add(1)
 	s.mu.Unlock()
-	go s.serveConn(nc, seat, false)
+	go serve()
+}
+
+// untrack gives back what a connection started by start held.
+func (s *Server) untrack(nc net.Conn, seat *seat) {
+	nc.Close()
+	seat.leave()
+	s.mu.Lock()
+	delete(s.conns, nc)
+	s.mu.Unlock()
+	s.wg.Done()
 }
 
 // handshake runs the SSH handshake and authentication on nc, which must end
-// within LoginTimeout, or at once when the server shuts down: until it
+// within LoginTimeout of its accept, or at once when the server shuts down: until it
 // succeeds there is no session whose context Shutdown could cancel.
-func (s *Server) handshake(nc net.Conn, config *ssh.ServerConfig) (*ssh.ServerConn, <-chan ssh.NewChannel, <-chan *ssh.Request, error) {
-	accepted := time.Now()
+func (s *Server) handshake(nc net.Conn, config *ssh.ServerConfig, accepted time.Time) (*ssh.ServerConn, <-chan ssh.NewChannel, <-chan *ssh.Request, error) {
 	_ = nc.SetDeadline(accepted.Add(s.cfg.LoginTimeout))
 	stop := context.AfterFunc(s.base, func() { nc.Close() })
 	var wire net.Conn = nc

@@ -141,15 +141,10 @@ type conn struct {
 	watching atomic.Bool // the game only watches: see Session.SetWatching
 }
 
-func (s *Server) serveConn(nc net.Conn, seat *seat, hop bool) {
-	defer func() {
-		nc.Close()
-		seat.leave()
-		s.mu.Lock()
-		delete(s.conns, nc)
-		s.mu.Unlock()
-		s.wg.Done()
-	}()
+// serveConn serves nc, a connection accepted at accepted and started by
+// start, until it closes.
+func (s *Server) serveConn(nc net.Conn, seat *seat, hop bool, accepted time.Time) {
+	defer s.untrack(nc, seat)
 	defer s.recoverConn(nc)
 
 	addr := nc.RemoteAddr().String()
@@ -158,7 +153,7 @@ func (s *Server) serveConn(nc net.Conn, seat *seat, hop bool) {
 		// A relay's seat has no address until it names its player.
 		config, k = s.hop, key(nc.RemoteAddr())
 	}
-	sc, chans, reqs, err := s.handshake(nc, config)
+	sc, chans, reqs, err := s.handshake(nc, config, accepted)
 	if hop {
 		<-s.hopLogins
 	}
