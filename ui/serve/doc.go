@@ -98,6 +98,9 @@
 // authenticate with the fleet's one key ([Config.FleetKey]): it is the hop
 // listener's host key and the only key it lets in, so that a player, who
 // never has it, cannot reach the hop, and a relay talks to no impostor.
+// Those who reach its port anyway hold little: an address may have 8
+// connections in their handshake there (64 from all), and open 10 a
+// second after a burst of 30.
 // Before it asks for a terminal, a relay names its player with a
 // [HopRequest]; the session then counts against the player's address,
 // not the relay's, for the games and logins per address, and the log

@@ -55,33 +55,53 @@ func (s *Server) ServeHop(ln net.Listener) error {
 	return s.serve(ln, true)
 }
 
-// maxHopLogins bounds the hop's connections still in their handshake: a
-// fleet member's relays log in one by one, and anyone else who reaches
-// the port, with no key to log in with, holds no more than these for
-// LoginTimeout each.
-const maxHopLogins = 16
+// The hop's connections still in their handshake are bounded, in all
+// and from each address, and each address may open so many a second: a
+// fleet member's relays log in one by one, in milliseconds, and anyone
+// else who reaches the port, with no key to log in with, holds no more
+// than maxHopLoginsPer places of maxHopLogins, for LoginTimeout each.
+const (
+	maxHopLogins    = 64
+	maxHopLoginsPer = 8
+	hopRate         = 10 // connections a second from one address, after
+	hopBurst        = 30 // a burst of this many
+)
 
-// acceptHop serves nc, a relay's connection, if fewer than maxHopLogins are
-// logging in.
+// Refusals of a connection to the hop, as the log and metrics name them.
+const (
+	reasonHopRate        = "hop: " + reasonRate
+	reasonHopLoginsPer   = "hop: " + reasonStartupsPer
+	reasonHopLoginsTotal = "hop: " + reasonStartups
+)
+
+// acceptHop serves nc, a relay's connection, if its address is within
+// the hop's rate and its logins' bounds.
 func (s *Server) acceptHop(nc net.Conn) {
-	select {
-	case s.hopLogins <- struct{}{}: // given back by serveConn after the handshake
-	default:
-		s.refusals.note(s.log, key(nc.RemoteAddr()), "hop logins full", "addr", nc.RemoteAddr().String())
+	k := key(nc.RemoteAddr())
+	reason := ""
+	if !s.hopRate.allow(k, time.Now()) {
+		reason = reasonHopRate
+	} else {
+		switch s.hopLogins.admit(k) {
+		case reasonStartupsPer:
+			reason = reasonHopLoginsPer
+		case reasonStartups:
+			reason = reasonHopLoginsTotal
+		}
+	}
+	if reason != "" {
+		s.refusals.note(s.log, k, reason, "addr", nc.RemoteAddr().String())
 		nc.Close()
 		return
 	}
-	s.mu.Lock()
-	if s.closing {
-		s.mu.Unlock()
-		<-s.hopLogins
-		nc.Close()
-		return
-	}
-	s.conns[nc] = struct{}{}
-	s.wg.Add(1)
-	s.mu.Unlock()
-	go s.serveConn(nc, &seat{t: s.tally, at: seatGone}, true, time.Now())
+	login := &seat{t: s.hopLogins, k: k} // given back after the handshake
+	// A relay's seat has no address until it names its player.
+	seat := &seat{t: s.tally, at: seatGone}
+	accepted := time.Now()
+	s.start(nc, seat, func() {
+		defer login.leave()
+		s.serveConn(nc, seat, login, accepted)
+	})
 }
 
 // hopPlayer takes the player a relay names: the connection then counts

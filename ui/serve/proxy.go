@@ -67,7 +67,7 @@ func (s *Server) proxied(nc net.Conn) {
 	pc := proxyproto.NewConn(nc, proxyproto.WithPolicy(policy), proxyproto.SetReadHeaderTimeout(0))
 	s.start(pc, seat, func() {
 		if s.readHeader(pc, seat, trusted, accepted) {
-			s.serveConn(pc, seat, false, accepted)
+			s.serveConn(pc, seat, nil, accepted)
 			return
 		}
 		s.untrack(pc, seat)

@@ -105,8 +105,10 @@ type Server struct {
 	cfg Config
 	ssh *ssh.ServerConfig
 	hop *ssh.ServerConfig // nil without a FleetKey
-	// hopLogins holds a token for each hop connection in its handshake.
-	hopLogins chan struct{}
+	// hopLogins counts the hop's connections in their handshake, and
+	// hopRate limits each address's; both nil without a hop.
+	hopLogins *tally
+	hopRate   *limiter
 	limit     *limiter // nil: no rate limit
 	tally     *tally
 	refusals  *refusals
@@ -223,7 +225,8 @@ func New(cfg Config) (*Server, error) {
 	s.refusals.obs = cfg.Observer
 	if cfg.FleetKey != nil {
 		s.hop = hopConfig(cfg.FleetKey)
-		s.hopLogins = make(chan struct{}, maxHopLogins)
+		s.hopLogins = newTally(Startups{maxHopLogins, 100, maxHopLogins}, maxHopLoginsPer, 0, 0)
+		s.hopRate = newLimiter(hopRate, hopBurst, maxTracked)
 	}
 	if cfg.ConnPerMinute > 0 {
 		s.limit = newLimiter(float64(cfg.ConnPerMinute)/60, cfg.ConnBurst, maxTracked)
@@ -347,7 +350,7 @@ func (s *Server) serve(ln net.Listener, hop bool) error {
 func (s *Server) accept(nc net.Conn) {
 	if seat := s.admit(nc, key(nc.RemoteAddr())); seat != nil {
 		accepted := time.Now()
-		s.start(nc, seat, func() { s.serveConn(nc, seat, false, accepted) })
+		s.start(nc, seat, func() { s.serveConn(nc, seat, nil, accepted) })
 	}
 }
 

@@ -142,20 +142,21 @@ type conn struct {
 }
 
 // serveConn serves nc, a connection accepted at accepted and started by
-// start, until it closes.
-func (s *Server) serveConn(nc net.Conn, seat *seat, hop bool, accepted time.Time) {
+// start, until it closes. login is a relay's place among the hop's
+// logins, given back after the handshake; nil: nc is a player's.
+func (s *Server) serveConn(nc net.Conn, seat *seat, login *seat, accepted time.Time) {
 	defer s.untrack(nc, seat)
 	defer s.recoverConn(nc)
 
 	addr := nc.RemoteAddr().String()
+	hop := login != nil
 	config, k := s.ssh, seat.k
 	if hop {
-		// A relay's seat has no address until it names its player.
-		config, k = s.hop, key(nc.RemoteAddr())
+		config, k = s.hop, login.k
 	}
 	sc, chans, reqs, err := s.handshake(nc, config, accepted)
 	if hop {
-		<-s.hopLogins
+		login.leave()
 	}
 	if err != nil {
 		if _, ok := errors.AsType[*ssh.ServerAuthError](err); ok {
