@@ -273,7 +273,7 @@ func isPostgres(scores string) bool {
 
 // openServeScores opens the server's high-score table: a PostgreSQL
 // database, or its own file, apart from local play's, with every player
-// named by serve.Session.Player. The store is nil when the database cannot
+// known by their name and key (see scores.Store.For). The store is nil when the database cannot
 // be reached, or there is no config directory to put the file in.
 func openServeScores(ctx context.Context, path string) (*scores.Store, error) {
 	if isPostgres(path) {

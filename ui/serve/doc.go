@@ -109,7 +109,8 @@
 // # Authentication
 //
 // Open by default, as public SSH games are: any public key (its SHA256
-// fingerprint then names the player's high scores, see [Session.Player]),
+// fingerprint, [Session.Fingerprint], then owns the player's high scores
+// with their name),
 // or keyboard-interactive with no questions for a client without a key.
 // [Config.AuthorizedKeysPath] restricts the server to the keys listed.
 // There are no passwords. The ed25519 host key is created on first start

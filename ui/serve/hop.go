@@ -2,10 +2,13 @@ package serve
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"io"
 	"net"
 	"net/netip"
+	"strings"
 	"sync"
 	"time"
 
@@ -105,10 +108,11 @@ func (s *Server) acceptHop(nc net.Conn) {
 }
 
 // hopPlayer takes the player a relay names: the connection then counts
-// as starting from their address.
+// as starting from their address. A player whose address or key is not
+// one is refused.
 func (c *conn) hopPlayer(p HopPlayer) bool {
 	ap, err := netip.ParseAddrPort(p.Addr)
-	if err != nil {
+	if err != nil || !fingerprintOf(p.Fingerprint) {
 		return false
 	}
 	addr := net.TCPAddrFromAddrPort(ap)
@@ -244,4 +248,15 @@ func (r *rawInput) close() {
 	r.mu.Lock()
 	r.done = true
 	r.mu.Unlock()
+}
+
+// fingerprintOf reports whether fp is a key's fingerprint as
+// ssh.FingerprintSHA256 gives it, or "" (no key).
+func fingerprintOf(fp string) bool {
+	if fp == "" {
+		return true
+	}
+	b64, ok := strings.CutPrefix(fp, "SHA256:")
+	sum, err := base64.RawStdEncoding.DecodeString(b64)
+	return ok && err == nil && len(sum) == sha256.Size
 }

@@ -54,7 +54,7 @@ func TestHopPlayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	p := play(t, c, ptyOpts{w: 80, h: 24, hop: &HopPlayer{User: "ann", Fingerprint: "SHA256:abcdefghijk", Addr: "10.1.2.3:4567"}})
+	p := play(t, c, ptyOpts{w: 80, h: 24, hop: &HopPlayer{User: "ann", Fingerprint: "SHA256:abcdefghijkLQ7bW9u2u7+oZpdKBsqzvmN9nX/9e0uY", Addr: "10.1.2.3:4567"}})
 	p.waitScreen(t, "player ann abcdefgh")
 	p.keys(t, "q")
 	if code := p.exit(t); code != 0 {

@@ -71,9 +71,11 @@ func (s Session) SetWatching(on bool) {
 // IPv4 address, or an IPv6 /64.
 func (s Session) Address() string { return key(s.RemoteAddr).String() }
 
-// Player names the player in a high-score table: the name shown to other
-// players, plus the start of the key fingerprint when there is one, so
-// that two players called "root" keep their own scores.
+// Player tells the player from others of the same name, for a person to
+// read (a log, a test's screen): the name shown to other players, plus
+// the start of the key fingerprint when there is one. A high-score table
+// keeps the key apart from the name, where no name can pass for it (see
+// scores.Store.For): "ann IyQcJHIb" may be anyone's name.
 func (s Session) Player() string {
 	fp, ok := strings.CutPrefix(s.Fingerprint, "SHA256:")
 	if !ok {

@@ -132,7 +132,7 @@ func TestRelay(t *testing.T) {
 	go func() {
 		var err error
 		res, err = Relay(context.Background(), hop, key,
-			serve.HopPlayer{User: "ann", Fingerprint: "SHA256:abcdefghijk", Addr: "10.1.2.3:4567"}, "join den", term)
+			serve.HopPlayer{User: "ann", Fingerprint: "SHA256:abcdefghijkLQ7bW9u2u7+oZpdKBsqzvmN9nX/9e0uY", Addr: "10.1.2.3:4567"}, "join den", term)
 		done <- err
 	}()
 	scr.waitFor(t, "ann abcdefgh from 10.1.2.3:4567: join den at 80x24")

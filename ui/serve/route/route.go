@@ -84,7 +84,9 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 	o.Seed = rand.Uint64()
 	o.ASCII = s.ASCII
 	o.Keys = s.Keys
-	o.Player = s.Player()
+	// A player is their name and their key: the table keeps the key
+	// apart, where no name can stand for it.
+	o.Player, o.Scores = s.Name, o.Scores.For(s.Fingerprint)
 	o.Name = s.Name
 	o.Watching = s.SetWatching
 	m := r.fleet
