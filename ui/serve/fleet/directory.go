@@ -19,6 +19,11 @@
 // Room names are unique across the fleet: a server opens an arena only
 // after [Directory.Claim] has written its name down as its own.
 //
+// The directory is read as a client's words are: a room whose name,
+// counts or member's address break the rules of rooms and members (see
+// checkRoom) is left out, and a member dials no address of another kind
+// than its own hop's (loopback, private or public).
+//
 // # The hop
 //
 // SSH has no redirect, so a player stays connected to the server they
@@ -115,6 +120,8 @@ type Directory struct {
 	mu     sync.Mutex
 	others []Room // the other members' rooms, by name
 	last   []Room // what was last published
+
+	refused int // rows of the last read left out (run's goroutine only)
 }
 
 // Open registers this server in the directory at cfg.URL, creating the
@@ -220,6 +227,11 @@ func (d *Directory) Claim(ctx context.Context, name string) (holder string, err 
 	if errors.Is(err, pgx.ErrNoRows) {
 		err = d.pool.QueryRow(ctx, `SELECT member FROM poolroids_fleet_rooms WHERE name = $1`, name).Scan(&holder)
 	}
+	if err == nil && holder != d.cfg.Hop {
+		if herr := checkHop(holder, d.cfg.Hop); herr != nil {
+			err = fmt.Errorf("%w: %w", errHolder, herr)
+		}
+	}
 	if err != nil {
 		return "", fmt.Errorf("fleet: claiming %s: %w", name, err)
 	}
@@ -322,7 +334,7 @@ func (d *Directory) read(ctx context.Context) error {
 		SELECT r.name, r.member, r.arena, r.players, r.size, r.watchers, r.pvp
 		FROM poolroids_fleet_rooms r JOIN poolroids_fleet_members m ON m.id = r.member
 		WHERE m.expires > now() AND m.id <> $1 AND r.players > 0
-		ORDER BY r.name COLLATE "C"`, d.cfg.Hop)
+		ORDER BY r.name COLLATE "C" LIMIT $2`, d.cfg.Hop, maxRooms)
 	others, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Room, error) {
 		var r Room
 		err := row.Scan(&r.Name, &r.Member, &r.Arena, &r.Players, &r.Size, &r.Watchers, &r.PvP)
@@ -331,6 +343,7 @@ func (d *Directory) read(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	others = d.checked(others)
 	d.mu.Lock()
 	d.others = others
 	d.mu.Unlock()
