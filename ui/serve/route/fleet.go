@@ -81,7 +81,9 @@ type member struct {
 }
 
 // holdings is the directory's Config.Holdings: the open arenas and the
-// solo games open to watchers.
+// solo games open to watchers. A name is an arena's first, as here (see
+// play.Live): a solo game under the name of an open arena, which watch
+// NAME does not find, is not listed.
 func (m *member) holdings(rooms []fleet.Room) []fleet.Room {
 	for _, a := range m.hub.Arenas() {
 		if a.Players > 0 {
@@ -89,7 +91,7 @@ func (m *member) holdings(rooms []fleet.Room) []fleet.Room {
 		}
 	}
 	for _, g := range m.live.Games() {
-		if !g.Arena {
+		if !g.Arena && m.hub.Arena(g.Name) == nil {
 			rooms = append(rooms, fleet.Room{Name: g.Name, Players: g.Players, Watchers: g.Watchers})
 		}
 	}
