@@ -60,7 +60,11 @@
 // Nor can input hang the end: tcell's Fini waits for its input goroutines,
 // which wait for room for what they are sending, and a paste behind the
 // key that quits leaves no one to make room. A [Screen] (tcell's screen on
-// the Tty) drains the Tty and the event queue while it finalises.
+// the Tty) paces the input, so that it never fills tcell's event queue:
+// the Tty reads 16 bytes at a time, and tcell's reader waits while 64
+// events do (above the filter, whose clocks would otherwise take the wait
+// for a pause of the terminal); and it drains the Tty and the event queue
+// while it finalises.
 //
 // # Using it
 //

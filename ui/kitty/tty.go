@@ -18,9 +18,11 @@ var (
 	enable = []byte("\x1b[>31u\x1b[?u")
 )
 
-// readSize is how much one Read asks of the inner Tty. tcell reads 128
-// bytes at a time; the rest waits in the buffer for the next call.
-const readSize = 4096
+// maxChunk is how much one Read asks of the inner Tty: little, so that
+// what one Read hands tcell makes few events (a byte makes one at most),
+// for the Screen's pacing. The filter puts what a cut splits back
+// together: tcell gets whole sequences.
+const maxChunk = 16
 
 // staleAfter is how long a terminal may pause inside a sequence: how long
 // the inner Read may wait for the rest. A terminal writes a sequence at
@@ -59,7 +61,7 @@ type Tty struct {
 	// Read side: touched only by the goroutine in Read. A read goes to
 	// buf[maxSeq:], what was held back right before it.
 	f        filter
-	buf      [maxSeq + readSize]byte
+	buf      [maxSeq + maxChunk]byte
 	pos, end int // filtered bytes not yet returned: buf[pos:end]
 	hold     [maxSeq]byte
 	nhold    int   // unfinished sequence carried to the next read: hold[:nhold]
@@ -145,7 +147,7 @@ func (t *Tty) Read(p []byte) (int, error) {
 // goroutine: other reads allocate nothing.
 func (t *Tty) readIn(lone bool) (n int, err error, ok bool) {
 	if !t.reading && !lone {
-		n, err := t.in.Read(t.buf[maxSeq : maxSeq+readSize])
+		n, err := t.in.Read(t.buf[maxSeq : maxSeq+maxChunk])
 		return n, err, true
 	}
 	if !t.reading {
@@ -155,7 +157,7 @@ func (t *Tty) readIn(lone bool) (n int, err error, ok bool) {
 		}
 		t.reading = true
 		go func() {
-			n, err := t.in.Read(t.buf[maxSeq : maxSeq+readSize])
+			n, err := t.in.Read(t.buf[maxSeq : maxSeq+maxChunk])
 			t.done <- innerRead{n, err}
 		}()
 	}

@@ -114,7 +114,7 @@ func TestDrainWakesRead(t *testing.T) {
 		}
 		select {
 		case err := <-done:
-			if !errors.Is(err, errDrained) {
+			if !errors.Is(err, errFakeDrained) {
 				t.Errorf("Read returned %v, want the inner Tty's drain error", err)
 			}
 		case <-time.After(5 * time.Second):

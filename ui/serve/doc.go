@@ -16,8 +16,9 @@
 // The screen sits on a small tcell.Tty over the SSH channel: input is
 // pumped from the channel by one goroutine and handed to tcell's reader, so
 // that Drain wakes a reader waiting on a silent client and Fini never hangs.
-// Input is paced so that it never fills tcell's event queue (tcell's Fini
-// would then wait forever: "q" followed by a pasted flood did it).
+// The screen (kitty.Screen) paces the input so that it never fills
+// tcell's event queue (tcell's Fini would then wait forever: "q" followed
+// by a pasted flood did it).
 // Window-change requests are read as they come, clamped to
 // [MinWidth]..[MaxWidth] × [MinHeight]..[MaxHeight] (tcell keeps ~192 bytes
 // a cell) and passed to the game at most 50 times a second. The Tty is

@@ -480,7 +480,7 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 
 	ti, name := term.terminfo()
 	ktty := kitty.NewTty(tty)
-	scr, err := newScreen(ktty, tty, ti)
+	scr, err := kitty.NewScreen(ktty, ti)
 	if err != nil {
 		c.log.Error("screen", "err", err)
 		tty.Close()
