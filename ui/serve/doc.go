@@ -21,7 +21,9 @@
 // by a pasted flood did it).
 // Window-change requests are read as they come, clamped to
 // [MinWidth]..[MaxWidth] × [MinHeight]..[MaxHeight] (tcell keeps ~192 bytes
-// a cell) and passed to the game at most 50 times a second. The Tty is
+// a cell) and passed to the game at most 50 times a second, the latest
+// size each time; past a window drag's pace (120 at once, then 60 a
+// second) each one is a refused request too (see Limits). The Tty is
 // wrapped in the kitty keyboard filter, as for local play, so held keys
 // work over SSH where the terminal supports it.
 //

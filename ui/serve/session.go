@@ -321,6 +321,15 @@ type ptyRequest struct {
 	Modes             string
 }
 
+// A window drag sends a window-change for each size it passes, 60 a
+// second at most; a session may send resizeBurst of them at once and
+// resizeRate a second after. Each one more is refused (see conn.refused).
+const (
+	resizeRate        = 60
+	resizeBurst       = 120
+	reasonResizeFlood = "window-change flood"
+)
+
 // windowChange is the payload of "window-change" (RFC 4254 6.7).
 type windowChange struct {
 	Columns, Rows     uint32
@@ -334,10 +343,11 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 	defer c.wg.Done()
 	defer c.srv.recoverConn(c.nc)
 	var (
-		pty  *ptyRequest
-		term clientTerm
-		tty  *sshTty
-		game <-chan struct{} // closed when the game has ended
+		pty     *ptyRequest
+		term    clientTerm
+		tty     *sshTty
+		game    <-chan struct{} // closed when the game has ended
+		resizes bucket          // of window-changes
 	)
 	for req := range reqs {
 		ok, reason := false, ""
@@ -359,7 +369,13 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 		case "window-change":
 			var w windowChange
 			if pty != nil && ssh.Unmarshal(req.Payload, &w) == nil {
-				ok = true
+				// The size is always the latest (the game is told at most
+				// every resizeGap); past a drag's pace each one is a
+				// refused request too, whose allowance a storm soon ends.
+				ok = resizes.take(time.Now(), resizeRate, resizeBurst)
+				if !ok {
+					reason = reasonResizeFlood
+				}
 				pty.Columns, pty.Rows = w.Columns, w.Rows
 				if tty != nil {
 					tty.resize(w.Columns, w.Rows)
