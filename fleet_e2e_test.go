@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/pem"
 	"fmt"
 	"io"
 	"os"
@@ -345,11 +348,23 @@ func BenchmarkHop(b *testing.B) {
 
 // TestServeFleetDeregisters: a server stopped as SIGTERM stops it leaves
 // the fleet's directory before it says goodbye to its players, so that no
-// lobby lists it meanwhile.
+// lobby lists it meanwhile. Its fleet key, which others may read, is used
+// with a warning, as a host key is (it was used silently).
 func TestServeFleetDeregisters(t *testing.T) {
 	pg := pgtest.Start(t)
 	dir := t.TempDir()
 	hop := freeAddr(t)
+	_, priv, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		t.Fatal(err)
+	}
+	block, err := ssh.MarshalPrivateKey(priv, "fleet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fleet_key"), pem.EncodeToMemory(block), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	code := make(chan int, 1)
@@ -371,6 +386,9 @@ func TestServeFleetDeregisters(t *testing.T) {
 	}
 	if !eventually(10*time.Second, func() bool { return members() == 1 }) {
 		t.Fatalf("the server never registered; its log:\n%s", stderr.String())
+	}
+	if log := stderr.String(); !strings.Contains(log, "fleet key open to others") || !strings.Contains(log, "mode=0644") {
+		t.Errorf("no warning of the fleet key others may read; the log:\n%s", log)
 	}
 	cancel()
 	if c := <-code; c != 0 {

@@ -169,7 +169,7 @@ func serveMain(ctx context.Context, args []string, stderr io.Writer) int {
 	var hopLn net.Listener
 	var key ssh.Signer
 	if *hop != "" {
-		if key, err = serve.LoadOrCreateHostKey(*fleetKey); err != nil {
+		if key, err = serve.LoadFleetKey(*fleetKey, log); err != nil {
 			return fail(err)
 		}
 		// Listening before the directory lists this server: the others

@@ -198,10 +198,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if mode := openKeyMode(cfg.HostKeyPath); mode != 0 {
-		cfg.Logger.Warn("host key open to others: whoever read it can pose as this server; chmod 600 it, or remove it for a new one",
-			"path", cfg.HostKeyPath, "mode", fmt.Sprintf("%04o", uint32(mode)))
-	}
+	warnOpenKey(cfg.Logger, cfg.HostKeyPath, "host key open to others: whoever read it can pose as this server; chmod 600 it, or remove it for a new one")
 	var authorized map[string]bool
 	if cfg.AuthorizedKeysPath != "" {
 		if authorized, err = LoadAuthorizedKeys(cfg.AuthorizedKeysPath); err != nil {
