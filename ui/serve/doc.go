@@ -50,11 +50,15 @@
 //
 // # Limits
 //
-//   - MaxSessions games at once; the next player is told "server full, try
-//     later". One address (an IPv6 /64) may run MaxPerAddress of them.
-//   - A connection is starting from its accept until its game starts: in
-//     the handshake, logging in, or logged in and asking for a game.
-//     Starting connections have their own bound, apart from the games, as
+//   - MaxSessions sessions at once, in the lobby, watching or playing; the
+//     next player is told "server full (32 at once), try later". One
+//     address (an IPv6 /64) may have MaxSessionsPerAddress of them, and
+//     play MaxPerAddress games in them: a session is a game while the
+//     Play func says so ([Session.SetPlaying]). Each refusal names the
+//     limit it hit.
+//   - A connection is starting from its accept until its session starts:
+//     in the handshake, logging in, or logged in and asking for a session.
+//     Starting connections have their own bound, apart from the sessions, as
 //     OpenSSH's MaxStartups: from MaxStartups.Start on a new one is dropped
 //     with probability Rate%, rising to 100% at Full (10:30:100). One
 //     address may have MaxStartupsPerAddress of them (4), fewer than Start:

@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/netip"
@@ -121,9 +122,9 @@ func (c *conn) hopPlayer(p HopPlayer) bool {
 	c.log.Info("relayed", "client", addr.String())
 	if reason := c.seat.rekey(key(addr)); reason != "" {
 		c.srv.refusals.note(c.log, key(addr), reason)
-		msg := "too many logins from your address, try later"
+		msg := fmt.Sprintf("too many logins from your address (%d at once), try later", c.srv.cfg.MaxStartupsPerAddress)
 		if reason == reasonStartups {
-			msg = "too many logins, try later"
+			msg = fmt.Sprintf("too many logins (%v), try later", c.srv.cfg.MaxStartups)
 		}
 		c.refuse = &ending{reason: reason, message: msg}
 	}

@@ -43,12 +43,17 @@ type Config struct {
 	// keys may play. Unset, anyone may (public key or keyboard-interactive
 	// without questions). There are never passwords.
 	AuthorizedKeysPath string
-	// MaxSessions is how many games may run at once (0: 32). One more
-	// player is told "server full, try later".
+	// MaxSessions is how many sessions may run at once, in the lobby,
+	// watching or playing (0: 32). One more player is told "server full
+	// (32 at once), try later".
 	MaxSessions int
-	// MaxPerAddress is how many of those games one address (an IPv6 /64)
-	// may run at once (0: 4).
+	// MaxPerAddress is how many games one address (an IPv6 /64) may play
+	// at once (0: 4): the sessions that play, as the Play func says with
+	// [Session.SetPlaying]; a lobby, a watcher or a replay is no game.
 	MaxPerAddress int
+	// MaxSessionsPerAddress is how many sessions one address may have
+	// at once, games or not (0: twice MaxPerAddress).
+	MaxSessionsPerAddress int
 	// MaxStartups bounds the connections not yet playing: in the
 	// handshake, logging in, or logged in and yet to start a game (zero
 	// value: 10:30:100, OpenSSH's default).
@@ -156,6 +161,11 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("serve: MaxPerAddress %d: must be positive", cfg.MaxPerAddress)
 	case cfg.MaxStartupsPerAddress < 0:
 		return nil, fmt.Errorf("serve: MaxStartupsPerAddress %d: must be positive", cfg.MaxStartupsPerAddress)
+	case cfg.MaxSessionsPerAddress < 0:
+		return nil, fmt.Errorf("serve: MaxSessionsPerAddress %d: must be positive", cfg.MaxSessionsPerAddress)
+	}
+	if cfg.MaxSessionsPerAddress == 0 {
+		cfg.MaxSessionsPerAddress = 2 * cfg.MaxPerAddress
 	}
 	if err := cfg.MaxStartups.check(); err != nil {
 		return nil, fmt.Errorf("serve: MaxStartups %v: %w", cfg.MaxStartups, err)
@@ -211,7 +221,7 @@ func New(cfg Config) (*Server, error) {
 		cfg:       cfg,
 		ssh:       sshConfig(hostKey, authorized),
 		refusals:  newRefusals(cfg.Logger, cfg.RefusalSummary),
-		tally:     newTally(cfg.MaxStartups, cfg.MaxStartupsPerAddress, cfg.MaxPerAddress, cfg.MaxSessions),
+		tally:     newTally(cfg.MaxStartups, cfg.MaxStartupsPerAddress, cfg.MaxSessionsPerAddress, cfg.MaxPerAddress, cfg.MaxSessions),
 		log:       cfg.Logger,
 		key:       ssh.FingerprintSHA256(hostKey.PublicKey()),
 		idle:      &ending{reason: "idle", message: fmt.Sprintf("no input for %v, disconnected", cfg.Idle)},
@@ -222,7 +232,7 @@ func New(cfg Config) (*Server, error) {
 	s.refusals.obs = cfg.Observer
 	if cfg.FleetKey != nil {
 		s.hop = hopConfig(cfg.FleetKey)
-		s.hopLogins = newTally(Startups{maxHopLogins, 100, maxHopLogins}, maxHopLoginsPer, 0, 0)
+		s.hopLogins = newTally(Startups{maxHopLogins, 100, maxHopLogins}, maxHopLoginsPer, 0, 0, 0)
 		s.hopRate = newLimiter(hopRate, hopBurst, maxTracked)
 	}
 	if cfg.ConnPerMinute > 0 {
@@ -497,5 +507,6 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 }
 
-// Sessions returns how many games are running.
-func (s *Server) Sessions() int { return s.tally.playing() }
+// Sessions returns how many sessions are running: in the lobby, watching
+// or playing.
+func (s *Server) Sessions() int { return s.tally.count() }

@@ -55,6 +55,7 @@ type Session struct {
 
 	spawn    func(func())
 	watching *atomic.Bool
+	playing  func(bool) error
 	relay    func(func(Terminal) error) error
 }
 
@@ -65,6 +66,20 @@ func (s Session) SetWatching(on bool) {
 	if s.watching != nil {
 		s.watching.Store(on)
 	}
+}
+
+// SetPlaying tells the server whether the session plays a game now (a solo
+// game, a seat in an arena) rather than browse the lobby, watch or view a
+// replay: only games count against Config.MaxPerAddress. Turning it on
+// fails with a *RefusedError that names the limit when the player's
+// address plays as many games as it may; the session then is no game,
+// and should play none. Turning it off never fails. A session of no
+// server counts nothing.
+func (s Session) SetPlaying(on bool) error {
+	if s.playing == nil {
+		return nil
+	}
+	return s.playing(on)
 }
 
 // Address is the client's address as the server's limits count it: an
@@ -105,8 +120,6 @@ var (
 	endError      = &ending{reason: "error", message: "internal error, session closed"}
 	endNoPTY      = &ending{reason: "no pty", message: "poolroids is a game: connect with a terminal, e.g. ssh -t, with no command or join, new or watch NAME"}
 	endExec       = &ending{reason: "exec refused", message: "poolroids runs no commands but join, new and watch NAME: connect with a terminal, e.g. ssh -t"}
-	endFull       = &ending{reason: "server full", message: "server full, try later"}
-	endBusy       = &ending{reason: reasonGamesPer, message: "too many games from your address, try later"}
 	endRefused    = &ending{reason: "too many refused requests", message: "too many refused requests, disconnected"}
 )
 
@@ -519,6 +532,7 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 		sess.Fingerprint, sess.RemoteAddr, sess.Relayed = c.player.Fingerprint, c.playerAddr, true
 	}
 	sess.watching = &c.watching
+	sess.playing = c.setPlaying
 	sess.relay = func(fn func(Terminal) error) error { return c.relay(scr, tty, term, ch, fn) }
 	sess.spawn = func(fn func()) {
 		c.wg.Add(1)
@@ -561,6 +575,15 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 	// (ssh -t host </dev/null), and then it waits for the exit status.
 	c.finish(ch, ch, e, status)
 	<-tty.pumped
+}
+
+// setPlaying is Session.SetPlaying for the session.
+func (c *conn) setPlaying(on bool) error {
+	if c.seat.game(on) {
+		return nil
+	}
+	c.srv.refusals.note(c.log, c.seat.k, reasonGamesPer)
+	return &RefusedError{Message: fmt.Sprintf("too many games from your address (%d at once), try later", c.srv.cfg.MaxPerAddress)}
 }
 
 // runPlay calls Play, turning a panic into the end of this session.

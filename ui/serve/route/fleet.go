@@ -183,16 +183,25 @@ func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Sessi
 	return true, nil
 }
 
-// lobby is the fleet as one player's lobby sees it.
+// lobby is what one player's lobby asks of the server beyond its own
+// arenas and games (ui.Fleet): the rest of the fleet, if the server is in
+// one, and the count of the player's games. The lobby is no game: the
+// session counts as one (serve.Session.SetPlaying) from the choice of a
+// game played here (Play) until the lobby shows again, asking for its
+// list (List), which it does whenever it shows and never during a game.
 type lobby struct {
-	m *member
+	m *member // nil: no fleet
 	s serve.Session
 }
 
 // List adds the other servers' rooms to d, in the order the lobby lists
 // this server's: arenas by name, then as games the arenas and the solo
-// games, each by name.
+// games, each by name. The player is in the lobby: in no game.
 func (l lobby) List(d *ui.LobbyData) {
+	_ = l.s.SetPlaying(false)
+	if l.m == nil {
+		return
+	}
 	for _, r := range l.m.dir.Rooms() {
 		if r.Arena {
 			d.Arenas = append(d.Arenas, ui.LobbyArena{Name: r.Name, Players: r.Players, Max: r.Size, Watchers: r.Watchers, PvP: r.PvP})
@@ -211,17 +220,26 @@ func (l lobby) List(d *ui.LobbyData) {
 	})
 }
 
-// Play plays c where it is held, if another server holds it.
+// Play plays c where it is held, if another server holds it. A game c
+// plays here counts as one from now on; one over the player's address's
+// limit is refused, and the lobby says why.
 func (l lobby) Play(ctx context.Context, c ui.Choice) (status string, elsewhere bool, err error) {
-	hop := l.m.holder(ctx, c)
-	if hop == "" {
-		return "", false, nil
+	if l.m != nil {
+		if hop := l.m.holder(ctx, c); hop != "" {
+			res, err := l.m.relay(ctx, l.s, hop, c)
+			if err != nil {
+				return relayFailed(c, err), true, nil
+			}
+			return res.Message, true, nil
+		}
 	}
-	res, err := l.m.relay(ctx, l.s, hop, c)
-	if err != nil {
-		return relayFailed(c, err), true, nil
+	switch c.Kind {
+	case ui.ChoiceSolo, ui.ChoiceJoin, ui.ChoiceNew:
+		if r, ok := errors.AsType[*serve.RefusedError](l.s.SetPlaying(true)); ok {
+			return r.Message, true, nil
+		}
 	}
-	return res.Message, true, nil
+	return "", false, nil
 }
 
 // relayFailed says why the relay of c failed.

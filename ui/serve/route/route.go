@@ -106,6 +106,9 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 		if c.Verb == serve.VerbNew {
 			kind = ui.ChoiceNew
 		}
+		if err := s.SetPlaying(true); err != nil {
+			return 0, err
+		}
 		seat, jerr := ui.Join(r.hub, ui.Choice{Kind: kind, Name: c.Name, PvP: c.PvP}, s.Name, s.Address())
 		if jerr != nil {
 			return 0, &serve.RefusedError{Message: jerr.Error()}
@@ -122,10 +125,7 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 			return 0, &serve.EndError{Message: ui.Gone(w)}
 		}
 	default:
-		lo := ui.LobbyOptions{Game: o, Hub: r.hub, Name: s.Name, Address: s.Address()}
-		if m != nil {
-			lo.Fleet = lobby{m: m, s: s}
-		}
+		lo := ui.LobbyOptions{Game: o, Hub: r.hub, Name: s.Name, Address: s.Address(), Fleet: lobby{m: m, s: s}}
 		res, err = ui.PlayLobby(ctx, screen, lo)
 	}
 	if res.Reason == ui.ReasonPanic {
