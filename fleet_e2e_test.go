@@ -3,9 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/ed25519"
-	"crypto/rand"
-	"encoding/pem"
 	"fmt"
 	"io"
 	"os"
@@ -354,15 +351,11 @@ func TestServeFleetDeregisters(t *testing.T) {
 	pg := pgtest.Start(t)
 	dir := t.TempDir()
 	hop := freeAddr(t)
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
+	key, _ := writeClientKey(t, t.TempDir())
+	if err := os.Rename(key, filepath.Join(dir, "fleet_key")); err != nil {
 		t.Fatal(err)
 	}
-	block, err := ssh.MarshalPrivateKey(priv, "fleet")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "fleet_key"), pem.EncodeToMemory(block), 0o644); err != nil {
+	if err := os.Chmod(filepath.Join(dir, "fleet_key"), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ctx, cancel := context.WithCancel(context.Background())

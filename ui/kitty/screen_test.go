@@ -162,17 +162,25 @@ func sync1(fn func()) func() {
 	}
 }
 
+// pacedReader is a started screen reader on a Tty over f, whose tcell
+// queue holds as many events as queued says.
+func pacedReader(t *testing.T, f *fakeTty) (*readerTty, *atomic.Int32) {
+	t.Helper()
+	queued := new(atomic.Int32)
+	r := &readerTty{Tty: NewTty(f), queued: func() int { return int(queued.Load()) }}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return r, queued
+}
+
 // TestPacing: the screen's reader hands tcell small chunks, none while
 // its event queue holds maxQueued events, and Drain wakes a Read that
 // waits for room.
 func TestPacing(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTty()
-		var queued atomic.Int32
-		r := &readerTty{Tty: NewTty(f), queued: func() int { return int(queued.Load()) }}
-		if err := r.Start(); err != nil {
-			t.Fatal(err)
-		}
+		r, queued := pacedReader(t, f)
 		f.in <- []byte("0123456789abcdefghijklmnopqrstuvwxyz")
 		buf := make([]byte, 128)
 		if n, err := r.Read(buf); err != nil || n != maxChunk {
@@ -217,11 +225,7 @@ func TestPacing(t *testing.T) {
 func TestPacingKeepsEsc(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTty()
-		var queued atomic.Int32
-		r := &readerTty{Tty: NewTty(f), queued: func() int { return int(queued.Load()) }}
-		if err := r.Start(); err != nil {
-			t.Fatal(err)
-		}
+		r, queued := pacedReader(t, f)
 		// Each read of the terminal ends with the ESC of the next arrow.
 		f.in <- []byte("\x1b[A\x1b[B\x1b[C\x1b[D\x1b[A\x1b")
 		for range 20 {

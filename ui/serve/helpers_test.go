@@ -411,6 +411,15 @@ func (p *player) keys(t testing.TB, s string) {
 	}
 }
 
+// showLine clears scr and shows text on its first line.
+func showLine(scr tcell.Screen, text string) {
+	scr.Clear()
+	for x, r := range text {
+		scr.SetContent(x, 0, r, nil, tcell.StyleDefault)
+	}
+	scr.Show()
+}
+
 // testPlay is a small game for the server's tests: it counts as a game
 // (Session.SetPlaying), shows its screen size, the keys pressed and the
 // player, redraws a frame counter every 20 ms (output that must not count

@@ -136,13 +136,7 @@ func relayPlay(_ context.Context, scr tcell.Screen, s Session) (int, error) {
 		return 0, err
 	}
 	defer scr.Fini()
-	show := func(text string) {
-		scr.Clear()
-		for x, r := range text {
-			scr.SetContent(x, 0, r, nil, tcell.StyleDefault)
-		}
-		scr.Show()
-	}
+	show := func(text string) { showLine(scr, text) }
 	show("ready")
 	for {
 		ev, ok := scr.PollEvent().(*tcell.EventKey)

@@ -154,13 +154,7 @@ func slowPlay(ctx context.Context, scr tcell.Screen, s Session) (int, error) {
 	}
 	defer scr.Fini()
 	n := 0
-	show := func() {
-		scr.Clear()
-		for x, r := range fmt.Sprintf("keys %d", n) {
-			scr.SetContent(x, 0, r, nil, tcell.StyleDefault)
-		}
-		scr.Show()
-	}
+	show := func() { showLine(scr, fmt.Sprintf("keys %d", n)) }
 	show()
 	for {
 		switch ev := scr.PollEvent().(type) {
