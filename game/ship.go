@@ -83,7 +83,9 @@ func (w *World) launch(owner int, pos, vel Vec, life int, hostile bool) bool {
 	}
 	*b = Bullet{Pos: wrap(pos), Vel: vel, Life: max(life, 1), Serial: w.bulletSerial, Hostile: hostile}
 	w.bulletSerial++
-	if !hostile {
+	if hostile {
+		w.hostile++
+	} else {
 		b.Owner = uint8(owner)
 		w.pilots[owner].inFlight++
 		w.pilots[owner].shots++
@@ -93,7 +95,9 @@ func (w *World) launch(owner int, pos, vel Vec, life int, hostile bool) bool {
 
 // release returns bullet b (at h) to the pool and to its owner's share.
 func (w *World) release(h pool.Handle, b *Bullet) {
-	if !b.Hostile {
+	if b.Hostile {
+		w.hostile--
+	} else {
 		w.pilots[b.Owner].inFlight--
 	}
 	w.bullets.Release(h)
@@ -143,7 +147,7 @@ func (w *World) kill(slot, by int) {
 	}
 	if by != NoSlot && by != slot {
 		w.pilots[by].kills++
-		w.pilots[by].addScore(KillPoints)
+		w.credit(by, KillPoints)
 	}
 }
 

@@ -41,7 +41,7 @@
 // every Every steps, so a file cannot ask for more than Every steps per
 // nine bytes.
 //
-// # Format, version 2
+// # Format, version 3
 //
 // All integers are unsigned LEB128 varints ("uv"), or zigzag varints ("sv")
 // for signed ones; a string is a uv length then that many UTF-8 bytes (at
@@ -49,7 +49,7 @@
 //
 //	header:
 //	  magic     "PRPL"
-//	  version   uv: 2
+//	  version   uv: 3
 //	  build     string: module version, VCS revision, Go version, GOOS/GOARCH
 //	  seed      uv
 //	  mode      1 byte: 0 co-op, 1 PvP
@@ -63,7 +63,10 @@
 //	            size sv, speed_min f64, speed_max f64, fire_cooldown sv,
 //	            bullet_speed f64, bullet_life sv, bullets_per_shot sv,
 //	            spread f64, debris_per_break sv, debris_life_min sv,
-//	            debris_life_max sv, saucer 1 byte
+//	            debris_life_max sv, saucer 1 byte; then the saucers
+//	            (levels.Saucers, defaults filled in): first f64, every f64,
+//	            shot_speed f64, shot_life sv, reload sv, hold_fire f64,
+//	            small_score sv, aim f64
 //	  players   uv count (<= ships), then a name string each: the ships in
 //	            play from the start by slot (a solo game's player)
 //	  start     sum: the world's checksum before the first step

@@ -15,11 +15,12 @@ import (
 	"poolroids/pool"
 )
 
-// Version is the format version this package writes and reads. Version 2
-// stores the level set's shots per ship and plays by the arcade rules
-// (saucers, respawns, spawn points) that came with them: a file of
-// version 1 would not replay the same, so it is refused.
-const Version = 2
+// Version is the format version this package writes and reads. Version 3
+// stores the level set's saucers and plays by the fair saucers' rules
+// (their shots seen coming, the small one taking over when no one
+// scores) and the arena's spawn rules that came with them: a file of an
+// earlier version would not replay the same, so it is refused, saying so.
+const Version = 3
 
 // magic opens every replay file.
 const magic = "PRPL"
@@ -166,6 +167,15 @@ func appendHeader(b []byte, h *Header) []byte {
 		b = appendInt(b, l.DebrisLifeMax)
 		b = append(b, boolByte(l.Saucer))
 	}
+	u := s.Saucers()
+	b = appendFloat(b, u.First)
+	b = appendFloat(b, u.Every)
+	b = appendFloat(b, u.ShotSpeed)
+	b = appendInt(b, u.ShotLife)
+	b = appendInt(b, u.Reload)
+	b = appendFloat(b, u.HoldFire)
+	b = appendInt(b, u.SmallScore)
+	b = appendFloat(b, u.Aim)
 	b = binary.AppendUvarint(b, uint64(len(h.Players)))
 	for _, p := range h.Players {
 		b = appendString(b, p)
@@ -318,8 +328,11 @@ func (d *decoder) header() (*Header, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v != Version {
-		return nil, d.fail(len(magic), "want format version %d, found %d: another version of poolroids wrote it", Version, v)
+	switch {
+	case v < Version:
+		return nil, d.fail(len(magic), "want format version %d, found %d: an older poolroids wrote it, under rules this one no longer plays", Version, v)
+	case v > Version:
+		return nil, d.fail(len(magic), "want format version %d, found %d: a newer poolroids wrote it", Version, v)
 	}
 	h.Version = Version
 	if h.Build, err = d.string("the build", maxString); err != nil {
@@ -435,6 +448,25 @@ func (d *decoder) levelSet() (*levels.Set, error) {
 		}
 		l.Saucer = c == 1
 		s.Levels = append(s.Levels, l)
+	}
+	u := &s.Saucer
+	for _, x := range []struct {
+		p     any
+		field string
+	}{
+		{&u.First, "first"}, {&u.Every, "every"}, {&u.ShotSpeed, "shot_speed"},
+		{&u.ShotLife, "shot_life"}, {&u.Reload, "reload"}, {&u.HoldFire, "hold_fire"},
+		{&u.SmallScore, "small_score"}, {&u.Aim, "aim"},
+	} {
+		switch p := x.p.(type) {
+		case *int:
+			*p, err = d.int("saucer." + x.field)
+		case *float64:
+			*p, err = d.float("saucer." + x.field)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if err := s.Validate(); err != nil {
 		return nil, d.fail(at, "want a valid level set, found one where %v", err)
