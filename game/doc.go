@@ -49,7 +49,7 @@
 // on an ellipse around it in an arena) if that is clear, else as soon as
 // it is, and after 5 s at the latest at the clearest spot of the field
 // ([Player].Respawn and Blocked tell a front end), invulnerable for a
-// while. The last one lost ends the game ([GameOver]) until
+// while; never on or beside another ship. The last one lost ends the game ([GameOver]) until
 // [World.Restart].
 //
 // # Pools

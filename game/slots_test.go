@@ -307,3 +307,34 @@ func TestSpawnPoints(t *testing.T) {
 		}
 	}
 }
+
+// TestRespawnApart: a ship of an arena never comes back on or beside
+// another: not at its spawn point while another ship sits there, and two
+// ships kept from their points by rocks come back apart.
+func TestRespawnApart(t *testing.T) {
+	w := arena(t, 2, Coop)
+	w.rock(Vec{40, 40}, Vec{}, 1) // keeps the wave going
+	w.pilots[0].ship.Pos = w.SpawnPoint(1).add(Vec{X: 20})
+	w.pilots[0].ship.Invulnerable = 1 << 20
+	w.kill(1, NoSlot)
+	for w.Player(1).Phase == Respawning {
+		w.StepAll(&Inputs{})
+	}
+	if d := delta(w.Player(1).Ship.Pos, w.Player(0).Ship.Pos).len(); d < shipApart {
+		t.Errorf("slot 1 came back %.0f from slot 0's ship, which sat by its spawn point; want %v or more", d, shipApart)
+	}
+
+	w = arena(t, 2, Coop)
+	w.rock(Vec{40, 40}, Vec{}, 1)
+	for i := range 2 {
+		w.kill(i, NoSlot)
+		w.rock(w.SpawnPoint(i), Vec{}, 1) // blocked until respawnLimit
+	}
+	for w.Player(0).Phase == Respawning || w.Player(1).Phase == Respawning {
+		w.StepAll(&Inputs{})
+	}
+	a, b := w.Player(0).Ship, w.Player(1).Ship
+	if !a.Alive || !b.Alive || delta(a.Pos, b.Pos).len() < shipApart {
+		t.Errorf("two blocked ships came back at %v and %v (alive %v %v), want both, %v apart or more", a.Pos, b.Pos, a.Alive, b.Alive, shipApart)
+	}
+}

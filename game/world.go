@@ -105,6 +105,7 @@ const (
 	respawnDelay   = 2 * TPS // steps before a lost ship comes back when its place is clear
 	respawnLimit   = 5 * TPS // steps before it comes back anyway, at the clearest spot
 	safeRadius     = 150.0   // a spawn point must be this clear for a respawn
+	shipApart      = 70.0    // … and this far from another ship (16 spawn points are 75 apart)
 	waveDelay      = 2 * TPS // steps between a cleared field and the next wave
 	spawnClearance = 240.0   // a new wave's asteroids start this far from the ship
 	debrisSpeedMin = 30.0    // debris speed range
