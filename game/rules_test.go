@@ -379,8 +379,9 @@ func TestRespawn(t *testing.T) {
 			}
 			n := 0
 			for w.Phase() == Respawning && n <= respawnLimit {
-				if p := w.Player(0); p.Respawn != respawnLimit-n || p.Blocked != (n >= respawnDelay) {
-					t.Fatalf("%d steps after the loss: Respawn %d Blocked %v, want %d %v", n, p.Respawn, p.Blocked, respawnLimit-n, n >= respawnDelay)
+				if p := w.Player(0); p.Respawn != respawnLimit-n || p.Due != max(respawnDelay-n, 0) || p.Blocked != (n >= respawnDelay) {
+					t.Fatalf("%d steps after the loss: Respawn %d Due %d Blocked %v, want %d %d %v",
+						n, p.Respawn, p.Due, p.Blocked, respawnLimit-n, max(respawnDelay-n, 0), n >= respawnDelay)
 				}
 				if tt.clear && w.Player(0).Blocked {
 					w.asteroids = w.asteroids[:1]

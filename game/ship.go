@@ -64,12 +64,14 @@ func (w *World) fire(slot int) {
 	for k := range n {
 		if p.inFlight >= share && w.bullets.Len() < w.bullets.Cap() {
 			p.misses++
+			p.refused = w.steps
 			w.overShare++
 			continue
 		}
 		a := s.Angle + (float64(k)-float64(n-1)/2)*spread
 		if !w.launch(slot, s.Pos.add(polar(s.Angle, shipNose)), s.Vel.add(polar(a, l.BulletSpeed)), l.BulletLife, false) {
 			p.misses++
+			p.refused = w.steps
 		}
 	}
 }

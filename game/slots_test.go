@@ -269,12 +269,19 @@ func TestShots(t *testing.T) {
 	set := testSet(l, 1)
 	set.Shots = 4
 	w := newWorld(t, Config{Levels: set, Seed: 1})
-	most := 0
+	most, refused := 0, uint64(0)
 	for range 2 * TPS {
+		before := w.Player(0).Misses
 		w.Step(Input{Fire: true})
 		most = max(most, w.Player(0).InFlight)
+		if w.Player(0).Misses > before {
+			refused = w.Steps()
+		}
 	}
 	p := w.Player(0)
+	if p.Refused != refused || refused == 0 {
+		t.Errorf("Refused %d, want %d: the step of the last refused shot", p.Refused, refused)
+	}
 	if w.Share() != 4 || most != 4 || p.Misses == 0 || w.Bullets().Stats().Misses != 0 {
 		t.Errorf("share %d, at most %d in flight, %d refused, %d pool misses; want 4, 4, some, none",
 			w.Share(), most, p.Misses, w.Bullets().Stats().Misses)
