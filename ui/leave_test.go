@@ -74,7 +74,7 @@ func testLeaveAsks(t *testing.T) {
 // asks again; outside a game q acts at once.
 func TestQuestionExpires(t *testing.T) {
 	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 2})
-	if !d.s.confirmed('q', 0, d.s.player().inGame()) {
+	if !d.s.confirmed('q', 0, d.s.player().inGame(), false) {
 		t.Error("q on the title asked")
 	}
 	d.key(tcell.KeyEnter, 0)
@@ -88,7 +88,7 @@ func TestQuestionExpires(t *testing.T) {
 		{'x', 11 * s, false}, {'q', 11*s + 1, false}, // another key's question
 		{'q', 11*s + 2, true},
 	} {
-		if got := d.s.confirmed(tt.k, tt.at, d.s.player().inGame()); got != tt.want {
+		if got := d.s.confirmed(tt.k, tt.at, d.s.player().inGame(), false); got != tt.want {
 			t.Errorf("%c at %v: confirmed %v, want %v", tt.k, tt.at, got, tt.want)
 		}
 	}
