@@ -123,23 +123,34 @@ func TestRecordedStepAllocs(t *testing.T) {
 	}
 }
 
+// newHub is a hub of arenas of two ships, closed after the test.
+func newHub(t *testing.T) *hub.Hub {
+	t.Helper()
+	h, err := hub.New(hub.Config{Size: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return h
+}
+
+// join seats player in h's arena "den", holding in.
+func join(t *testing.T, h *hub.Hub, player string, in game.Input) *hub.Seat {
+	t.Helper()
+	seat, err := h.Join(hub.Request{Arena: "den", Player: player, Input: func() game.Input { return in }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return seat
+}
+
 // TestArenaRecorded: an arena player's game over carries the arena's
 // recording up to then, which checks to its end.
 func TestArenaRecorded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h, err := hub.New(hub.Config{Size: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer h.Close()
-		other, err := h.Join(hub.Request{Arena: "den", Player: "bo", Input: func() game.Input { return game.Input{Fire: true} }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		seat, err := h.Join(hub.Request{Arena: "den", Player: "ann", Input: func() game.Input { return game.Input{Hyperspace: true} }})
-		if err != nil {
-			t.Fatal(err)
-		}
+		h := newHub(t)
+		other := join(t, h, "bo", game.Input{Fire: true})
+		seat := join(t, h, "ann", game.Input{Hyperspace: true})
 		m := NewSeat(seat)
 		a := seat.Arena()
 		var res Result
@@ -184,15 +195,7 @@ func TestArenaRefusesStress(t *testing.T) {
 // next game as the hold ends, by the arena's steps.
 func TestArenaOverHold(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h, err := hub.New(hub.Config{Size: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer h.Close()
-		seat, err := h.Join(hub.Request{Arena: "den", Player: "ann", Input: func() game.Input { return game.Input{Hyperspace: true} }})
-		if err != nil {
-			t.Fatal(err)
-		}
+		seat := join(t, newHub(t), "ann", game.Input{Hyperspace: true})
 		defer seat.Leave()
 		m := NewSeat(seat)
 		a := seat.Arena()

@@ -387,6 +387,30 @@ func (d *decoder) header() (*Header, error) {
 	return h, nil
 }
 
+// number is a field of a level set the format stores as a number: p is
+// an *int (an sv) or a *float64 (a float64).
+type number struct {
+	p     any
+	field string
+}
+
+// numbers reads the fields ns in turn, naming each name(field) in errors.
+func (d *decoder) numbers(name func(string) string, ns []number) error {
+	var err error
+	for _, n := range ns {
+		switch p := n.p.(type) {
+		case *int:
+			*p, err = d.int(name(n.field))
+		case *float64:
+			*p, err = d.float(name(n.field))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // levelSet decodes a level set and checks it by the levels package's rules.
 func (d *decoder) levelSet() (*levels.Set, error) {
 	at := d.off
@@ -417,26 +441,15 @@ func (d *decoder) levelSet() (*levels.Set, error) {
 		if l.Name, err = d.string(f("name"), maxString); err != nil {
 			return nil, err
 		}
-		for _, x := range []struct {
-			p     any
-			field string
-		}{
+		if err := d.numbers(f, []number{
 			{&l.Asteroids, "asteroids"}, {&l.Size, "size"},
 			{&l.SpeedMin, "speed_min"}, {&l.SpeedMax, "speed_max"},
 			{&l.FireCooldown, "fire_cooldown"}, {&l.BulletSpeed, "bullet_speed"},
 			{&l.BulletLife, "bullet_life"}, {&l.BulletsPerShot, "bullets_per_shot"},
 			{&l.Spread, "spread"}, {&l.DebrisPerBreak, "debris_per_break"},
 			{&l.DebrisLifeMin, "debris_life_min"}, {&l.DebrisLifeMax, "debris_life_max"},
-		} {
-			switch p := x.p.(type) {
-			case *int:
-				*p, err = d.int(f(x.field))
-			case *float64:
-				*p, err = d.float(f(x.field))
-			}
-			if err != nil {
-				return nil, err
-			}
+		}); err != nil {
+			return nil, err
 		}
 		bat := d.off
 		c, err := d.byte(f("saucer"))
@@ -450,23 +463,12 @@ func (d *decoder) levelSet() (*levels.Set, error) {
 		s.Levels = append(s.Levels, l)
 	}
 	u := &s.Saucer
-	for _, x := range []struct {
-		p     any
-		field string
-	}{
+	if err := d.numbers(func(name string) string { return "saucer." + name }, []number{
 		{&u.First, "first"}, {&u.Every, "every"}, {&u.ShotSpeed, "shot_speed"},
 		{&u.ShotLife, "shot_life"}, {&u.Reload, "reload"}, {&u.HoldFire, "hold_fire"},
 		{&u.SmallScore, "small_score"}, {&u.Aim, "aim"},
-	} {
-		switch p := x.p.(type) {
-		case *int:
-			*p, err = d.int("saucer." + x.field)
-		case *float64:
-			*p, err = d.float("saucer." + x.field)
-		}
-		if err != nil {
-			return nil, err
-		}
+	}); err != nil {
+		return nil, err
 	}
 	if err := s.Validate(); err != nil {
 		return nil, d.fail(at, "want a valid level set, found one where %v", err)
