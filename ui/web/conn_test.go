@@ -475,13 +475,7 @@ func TestSlowPage(t *testing.T) {
 	// wait soon.
 	srv, _ := serveOn(t, session, Config{WriteTimeout: time.Second}, func(ln net.Listener) net.Listener { return smallWrites{ln} })
 	slow, _, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws", &websocket.DialOptions{
-		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: func(ctx context.Context, network, addr string) (net.Conn, error) {
-			c, err := new(net.Dialer).DialContext(ctx, network, addr)
-			if err == nil {
-				err = c.(*net.TCPConn).SetReadBuffer(4 << 10)
-			}
-			return c, err
-		}}},
+		HTTPClient: &http.Client{Transport: &http.Transport{DialContext: smallReads}},
 	})
 	if err != nil {
 		t.Fatal(err)

@@ -98,11 +98,10 @@ func TestFrameRoundTrip(t *testing.T) {
 
 func TestStillFrameSendsNothing(t *testing.T) {
 	t.Parallel()
-	var g Grid
-	newScene(1, false).draw(&g)
+	g := newScene(1, false).grid()
 	again := new(Grid)
-	again.CopyFrom(&g)
-	if msg := AppendFrame(nil, &g, again); len(msg) != 0 {
+	again.CopyFrom(g)
+	if msg := AppendFrame(nil, g, again); len(msg) != 0 {
 		t.Errorf("a frame the page shows already sent % x", msg)
 	}
 	// A blank is a blank, "" or " ".
@@ -225,15 +224,15 @@ func randomCell(rng *rand.Rand) Cell {
 // has room.
 func TestFrameAllocs(t *testing.T) {
 	s := newScene(1, false)
-	var a, b Grid
-	s.draw(&a)
+	a := s.grid()
 	s.step()
-	s.draw(&b)
-	buf := AppendFrame(nil, new(Grid), &a)
+	b := s.grid()
+	empty := new(Grid)
+	buf := AppendFrame(nil, empty, a)
 	if n := testing.AllocsPerRun(100, func() {
-		buf = AppendFrame(buf[:0], &a, &b)
-		buf = AppendFrame(buf[:0], &b, &a)
-		buf = AppendFrame(buf[:0], new(Grid), &a)
+		buf = AppendFrame(buf[:0], a, b)
+		buf = AppendFrame(buf[:0], b, a)
+		buf = AppendFrame(buf[:0], empty, a)
 	}); n != 0 {
 		t.Errorf("a frame allocates %v times, want 0", n)
 	}
@@ -244,11 +243,10 @@ func TestFrameAllocs(t *testing.T) {
 func TestFirstFrameBytes(t *testing.T) {
 	t.Parallel()
 	for _, dense := range []bool{false, true} {
-		var g Grid
-		newScene(1, dense).draw(&g)
-		msg := roundTrip(t, new(Grid), &g)
+		g := newScene(1, dense).grid()
+		msg := roundTrip(t, new(Grid), g)
 		var f vt.Frame
-		vtn := len(vtBytes(&f, &g))
+		vtn := len(vtBytes(&f, g))
 		t.Logf("dense %v: first frame %d bytes, %d for a terminal", dense, len(msg), vtn)
 		if len(msg) >= 16<<10 {
 			t.Errorf("dense %v: the first frame takes %d bytes, want < 16 KiB", dense, len(msg))
@@ -270,8 +268,7 @@ func BenchmarkFrame(b *testing.B) {
 			// Frames drawn beforehand: drawing is not what is measured.
 			grids := make([]*Grid, 64)
 			for i := range grids {
-				grids[i] = new(Grid)
-				s.draw(grids[i])
+				grids[i] = s.grid()
 				s.step()
 			}
 			var f vt.Frame

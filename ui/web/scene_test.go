@@ -88,9 +88,15 @@ var (
 	sceneSpark  = PaletteColor(10)
 )
 
-// draw draws the scene on g, which it sizes.
+// grid returns the scene drawn on a grid of its size.
+func (s *scene) grid() *Grid {
+	g := NewGrid(sceneW, sceneH)
+	s.draw(g)
+	return g
+}
+
+// draw draws the scene on g from its top left corner, as far as g goes.
 func (s *scene) draw(g *Grid) {
-	g.Resize(sceneW, sceneH)
 	box(g, 0, 0, fieldW, fieldH, fmt.Sprintf(" First contact · wave 3 ─── score %d · lives 2 · high 10000 ", 450+10*s.frame))
 	for _, t := range s.things {
 		for i, r := range t.shape {
