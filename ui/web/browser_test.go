@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -62,83 +61,6 @@ func run[T any](t *testing.T, tab context.Context, what string, a chromedp.Actio
 		t.Fatalf("%s: %v", what, err)
 	}
 	return v
-}
-
-// scenes is the browser test's session: it draws the game-like scene at
-// the page's size with the last input on a blue band, and keeps what it
-// showed and read. On "/join/stream" it draws the scene moving, a frame
-// every 10 ms; on shift-Q it closes the connection.
-type scenes struct {
-	mu     sync.Mutex
-	shown  Grid
-	events []Event
-	sizes  [][2]int
-	hellos []Hello
-	ended  []string
-}
-
-func (p *scenes) Play(ctx context.Context, c *Conn) error {
-	h := c.Hello()
-	p.mu.Lock()
-	p.hellos = append(p.hellos, h)
-	p.mu.Unlock()
-	defer func() {
-		p.mu.Lock()
-		p.ended = append(p.ended, h.Name+": "+context.Cause(ctx).Error())
-		p.mu.Unlock()
-	}()
-	s := newScene(1, false)
-	var g Grid
-	var last []string
-	draw := func() {
-		cols, rows := c.Size()
-		g.Resize(cols, rows)
-		s.draw(&g)
-		g.SetText(1, 29, fmt.Sprintf("%-60s", "the last input:"), PaletteColor(15), PaletteColor(4), Bold)
-		for i, l := range last {
-			g.SetText(1, 30+i, fmt.Sprintf("%-60s", l), PaletteColor(15), PaletteColor(4), 0)
-		}
-		g.Set(2, 36, Cell{Text: "⣿", Fg: PaletteColor(11)})
-		if h.Path == "/" {
-			p.mu.Lock()
-			p.shown.CopyFrom(&g)
-			p.mu.Unlock()
-		}
-		c.Show(&g)
-	}
-	c.SetTitle("scene " + h.Path)
-	draw()
-	var tick <-chan time.Time
-	if h.Path == "/join/stream" {
-		t := time.NewTicker(10 * time.Millisecond)
-		defer t.Stop()
-		tick = t.C
-	}
-	for {
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-tick:
-			s.step()
-		case ev := <-c.Events():
-			p.mu.Lock()
-			p.events = append(p.events, ev)
-			p.mu.Unlock()
-			if ev.Type == KeyPress && ev.Key == 'Q' {
-				c.Close("you pressed Q")
-				continue
-			}
-			if last = append(last, describe(ev)); len(last) > 4 {
-				last = last[1:]
-			}
-		case <-c.Resized():
-			cols, rows := c.Size()
-			p.mu.Lock()
-			p.sizes = append(p.sizes, [2]int{cols, rows})
-			p.mu.Unlock()
-		}
-		draw()
-	}
 }
 
 // pageGrid is the page's grid as its test hook gives it.
@@ -196,7 +118,7 @@ func keyAction(key string, down, repeat bool) chromedp.Action[chromedp.Void] {
 // neither its session nor a browser watching the same stream.
 func TestBrowser(t *testing.T) {
 	tab := browser(t)
-	p := new(scenes)
+	p := &echo{scene: true}
 	srv, _ := serveOn(t, p, Config{WriteTimeout: time.Second}, func(ln net.Listener) net.Listener { return smallWrites{ln} })
 
 	run(t, tab, "loading the page", chromedp.Steps(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/")))
@@ -232,7 +154,7 @@ func TestBrowser(t *testing.T) {
 		if hello.Path != "/" || hello.Cols != st.Cols || hello.Rows != st.Rows || !hello.Addr.IsLoopback() {
 			t.Errorf("hello %+v", hello)
 		}
-		if title := run(t, tab, "the title", chromedp.Title()); title != "scene /" {
+		if title := run(t, tab, "the title", chromedp.Title()); title != "echo /" {
 			t.Errorf("title %q", title)
 		}
 		// The pixels: a blank on the blue band at 55,29, and the top left
@@ -341,7 +263,7 @@ func TestBrowser(t *testing.T) {
 	t.Run("goodbye", func(t *testing.T) {
 		run(t, tab, "shift-Q", chromedp.Steps(keyAction("Q", true, false), keyAction("Q", false, false)))
 		text := run(t, tab, "the notice", chromedp.Poll[string](`!document.getElementById('notice').hidden && document.getElementById('notice-text').textContent`))
-		if text != "you pressed Q" {
+		if text != "bye to you too" {
 			t.Errorf("the notice says %q", text)
 		}
 	})

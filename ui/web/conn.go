@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/netip"
 	"runtime/debug"
 	"sync"
 	"time"
@@ -31,6 +32,7 @@ const (
 // always the newest, never a backlog; one that takes nothing for
 // [Config.WriteTimeout] is dropped.
 type Conn struct {
+	addr    netip.Addr // the client's, as the handler found it
 	hello   Hello
 	cfg     *Config
 	ws      *websocket.Conn
@@ -78,8 +80,9 @@ var (
 	endGone     = &ending{code: websocket.StatusGoingAway, reason: "the page went away", dead: true}
 )
 
-func newConn(ws *websocket.Conn, cfg *Config, base context.Context, log *slog.Logger) *Conn {
+func newConn(ws *websocket.Conn, addr netip.Addr, cfg *Config, base context.Context, log *slog.Logger) *Conn {
 	c := &Conn{
+		addr:       addr,
 		cfg:        cfg,
 		ws:         ws,
 		log:        log,
@@ -215,27 +218,31 @@ func (c *Conn) serve(s Session, admit func() (func(), error)) {
 func (c *Conn) play(s Session) (e *ending) {
 	defer func() {
 		if p := recover(); p != nil {
-			c.log.Error("web: session panicked", "addr", c.hello.Addr, "panic", p, "stack", string(debug.Stack()))
+			c.log.Error("web: session panicked", "addr", c.addr, "panic", p, "stack", string(debug.Stack()))
 			e = endPanic
 		}
 	}()
 	if err := s.Play(c.ctx, c); err != nil && !errors.Is(err, context.Canceled) {
-		c.log.Info("web: session ended", "addr", c.hello.Addr, "err", err)
+		c.log.Info("web: session ended", "addr", c.addr, "err", err)
 	}
 	return endDone
+}
+
+// survive, deferred by the goroutine called what, ends the connection
+// if the goroutine panics, which is logged.
+func (c *Conn) survive(what string) {
+	if p := recover(); p != nil {
+		c.log.Error("web: "+what+" panicked", "addr", c.addr, "panic", p, "stack", string(debug.Stack()))
+		c.stop(endPanic)
+		c.ws.CloseNow()
+	}
 }
 
 // writeLoop sends what Show, SetTitle and the pings leave, then the
 // goodbye.
 func (c *Conn) writeLoop() {
 	defer close(c.writerDone)
-	defer func() {
-		if p := recover(); p != nil {
-			c.log.Error("web: writer panicked", "panic", p, "stack", string(debug.Stack()))
-			c.stop(endPanic)
-			c.ws.CloseNow()
-		}
-	}()
+	defer c.survive("writer")
 	var title string
 	var pongs [len(c.pongs)]uint32
 	for range c.wake {
@@ -314,12 +321,7 @@ func closeReason(reason string) string {
 // HelloTimeout, then one at least every ReadTimeout.
 func (c *Conn) readLoop() {
 	defer close(c.readerDone)
-	defer func() {
-		if p := recover(); p != nil {
-			c.log.Error("web: reader panicked", "panic", p, "stack", string(debug.Stack()))
-			c.stop(endPanic)
-		}
-	}()
+	defer c.survive("reader")
 	idle := time.AfterFunc(c.cfg.HelloTimeout, func() {
 		reason := "no hello within " + c.cfg.HelloTimeout.String()
 		select {
@@ -350,7 +352,7 @@ func (c *Conn) readLoop() {
 		if err != nil {
 			var pe *ProtocolError
 			errors.As(err, &pe)
-			c.log.Info("web: refused a message", "addr", c.hello.Addr, "reason", pe.Reason)
+			c.log.Info("web: refused a message", "addr", c.addr, "reason", pe.Reason)
 			c.stop(&ending{code: websocket.StatusPolicyViolation, reason: pe.Reason})
 			return
 		}
@@ -358,7 +360,7 @@ func (c *Conn) readLoop() {
 		var flood string
 		switch m.typ {
 		case MsgHello:
-			m.hello.Addr = c.hello.Addr
+			m.hello.Addr = c.addr
 			c.mu.Lock()
 			c.hello, c.cols, c.rows = m.hello, m.hello.Cols, m.hello.Rows
 			c.mu.Unlock()
@@ -400,7 +402,7 @@ func (c *Conn) readLoop() {
 			c.wakeup()
 		}
 		if flood != "" {
-			c.log.Info("web: flood", "addr", c.hello.Addr, "reason", flood)
+			c.log.Info("web: flood", "addr", c.addr, "reason", flood)
 			c.stop(&ending{code: websocket.StatusPolicyViolation, reason: flood})
 			return
 		}

@@ -21,14 +21,20 @@ import (
 	"github.com/coder/websocket"
 )
 
-// echo is a session for tests: it draws the hello and the last events on
-// a grid of the page's size, and records every event it reads.
+// echo is the tests' session. It draws, at the page's size, the hello
+// and the last input; with scene set, the input on a blue band over the
+// game-like scene, and a ⣿ in yellow at 2,36. On "/join/stream" the
+// scene moves, a frame every 10 ms. It closes the connection when it
+// reads shift-Q or the text "bye". It records what it read and showed.
 type echo struct {
+	scene bool
+
 	mu     sync.Mutex
 	hellos []Hello
 	events []Event
 	sizes  [][2]int
-	ended  []error // each session's context cause as it ended
+	ended  []string // "name: why" for each session that ended
+	shown  Grid     // the last grid shown on "/"
 }
 
 func (e *echo) Play(ctx context.Context, c *Conn) error {
@@ -38,37 +44,59 @@ func (e *echo) Play(ctx context.Context, c *Conn) error {
 	e.mu.Unlock()
 	defer func() {
 		e.mu.Lock()
-		e.ended = append(e.ended, context.Cause(ctx))
+		e.ended = append(e.ended, h.Name+": "+context.Cause(ctx).Error())
 		e.mu.Unlock()
 	}()
+	s := newScene(1, false)
 	var g Grid
-	var lines []string
+	var last []string
 	draw := func() {
 		cols, rows := c.Size()
 		g.Resize(cols, rows)
-		g.SetText(0, 0, fmt.Sprintf("hello %s at %s", h.Name, h.Path), PaletteColor(11), DefaultColor, Bold)
-		for i, l := range lines {
-			g.SetText(0, 1+i, l, DefaultColor, PaletteColor(4), 0)
+		if e.scene {
+			s.draw(&g)
+			g.SetText(1, 29, fmt.Sprintf("%-60s", "the last input:"), PaletteColor(15), PaletteColor(4), Bold)
+			for i, l := range last {
+				g.SetText(1, 30+i, fmt.Sprintf("%-60s", l), PaletteColor(15), PaletteColor(4), 0)
+			}
+			g.Set(2, 36, Cell{Text: "⣿", Fg: PaletteColor(11)})
+		} else {
+			g.SetText(0, 0, fmt.Sprintf("hello %s at %s", h.Name, h.Path), PaletteColor(11), DefaultColor, Bold)
+			for i, l := range last {
+				g.SetText(0, 1+i, l, DefaultColor, PaletteColor(4), 0)
+			}
+		}
+		if h.Path == "/" {
+			e.mu.Lock()
+			e.shown.CopyFrom(&g)
+			e.mu.Unlock()
 		}
 		c.Show(&g)
 	}
 	c.SetTitle("echo " + h.Path)
 	draw()
+	var tick <-chan time.Time
+	if h.Path == "/join/stream" {
+		t := time.NewTicker(10 * time.Millisecond)
+		defer t.Stop()
+		tick = t.C
+	}
 	for {
 		select {
 		case <-ctx.Done():
 			return nil
+		case <-tick:
+			s.step()
 		case ev := <-c.Events():
 			e.mu.Lock()
 			e.events = append(e.events, ev)
 			e.mu.Unlock()
-			if ev.Type == TextInput && ev.Text == "bye" {
+			if ev.Type == KeyPress && ev.Key == 'Q' || ev.Type == TextInput && ev.Text == "bye" {
 				c.Close("bye to you too")
 				continue
 			}
-			lines = append(lines, describe(ev))
-			if len(lines) > 5 {
-				lines = lines[1:]
+			if last = append(last, describe(ev)); len(last) > 5 {
+				last = last[1:]
 			}
 		case <-c.Resized():
 			cols, rows := c.Size()
@@ -95,7 +123,7 @@ func describe(ev Event) string {
 }
 
 // snapshot returns copies of what e recorded.
-func (e *echo) snapshot() (hellos []Hello, events []Event, sizes [][2]int, ended []error) {
+func (e *echo) snapshot() (hellos []Hello, events []Event, sizes [][2]int, ended []string) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return append(hellos, e.hellos...), append(events, e.events...), append(sizes, e.sizes...), append(ended, e.ended...)
@@ -229,6 +257,18 @@ func (c *client) closed() websocket.StatusCode {
 	return websocket.CloseStatus(c.err)
 }
 
+// lobby opens a page of the lobby on srv, 80×24, and waits for its first
+// frame.
+func lobby(t testing.TB, srv *httptest.Server) *client {
+	t.Helper()
+	c, err := dial(t, srv, nil, Hello{Path: "/", Cols: 80, Rows: 24})
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.until("the first frame", func() bool { return c.row(0) != "" })
+	return c
+}
+
 // row returns row y of the client's grid as text.
 func (c *client) row(y int) string {
 	var b strings.Builder
@@ -324,11 +364,7 @@ func TestResize(t *testing.T) {
 	t.Parallel()
 	e := new(echo)
 	srv, _ := serve(t, e, Config{})
-	c, err := dial(t, srv, nil, Hello{Path: "/", Cols: 80, Rows: 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.until("the first frame", func() bool { return c.row(0) != "" })
+	c := lobby(t, srv)
 	for i := range 10 {
 		c.send(AppendResize(nil, 100+i, 30))
 	}
@@ -542,22 +578,14 @@ func TestPanicEndsOneSession(t *testing.T) {
 	if code := c.closed(); code != websocket.StatusInternalError || c.bye != "the server failed: sorry" {
 		t.Errorf("a panic: closed with %v, bye %q", code, c.bye)
 	}
-	c, err = dial(t, srv, nil, Hello{Path: "/", Cols: 80, Rows: 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.until("a frame", func() bool { return c.row(0) != "" })
+	lobby(t, srv) // the server plays on
 }
 
 func TestShutdown(t *testing.T) {
 	t.Parallel()
 	e := new(echo)
 	srv, h := serve(t, e, Config{})
-	c, err := dial(t, srv, nil, Hello{Path: "/", Cols: 80, Rows: 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	c.until("a frame", func() bool { return c.row(0) != "" })
+	c := lobby(t, srv)
 	done := make(chan error)
 	go func() { done <- h.Shutdown(context.Background()) }()
 	if code := c.closed(); code != websocket.StatusGoingAway || c.bye != "the server is shutting down" {
@@ -566,8 +594,8 @@ func TestShutdown(t *testing.T) {
 	if err := <-done; err != nil {
 		t.Errorf("Shutdown: %v", err)
 	}
-	if _, _, _, ended := e.snapshot(); len(ended) != 1 || ended[0] != endShutdown {
-		t.Errorf("the session ended for %v", ended)
+	if _, _, _, ended := e.snapshot(); fmt.Sprint(ended) != "[: the server is shutting down]" {
+		t.Errorf("the session ended for %q", ended)
 	}
 	if _, err := dial(t, srv, nil, Hello{}); err == nil || !strings.Contains(err.Error(), "503") {
 		t.Errorf("a socket after Shutdown: %v, want 503", err)
@@ -588,11 +616,7 @@ func TestAdmit(t *testing.T) {
 		}
 		return func() { in.Add(-1) }, nil
 	}})
-	first, err := dial(t, srv, nil, Hello{Path: "/", Cols: 80, Rows: 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	first.until("a frame", func() bool { return first.row(0) != "" })
+	first := lobby(t, srv)
 	second, err := dial(t, srv, nil, Hello{Path: "/", Cols: 80, Rows: 24})
 	if err != nil {
 		t.Fatal(err)
@@ -602,11 +626,7 @@ func TestAdmit(t *testing.T) {
 	}
 	first.send(AppendText(nil, "bye"))
 	first.closed()
-	third, err := dial(t, srv, nil, Hello{Path: "/", Cols: 80, Rows: 24})
-	if err != nil {
-		t.Fatal(err)
-	}
-	third.until("a frame once the first left", func() bool { return third.row(0) != "" })
+	lobby(t, srv) // once the first left
 }
 
 func TestOrigin(t *testing.T) {

@@ -172,8 +172,7 @@ func (h *Handler) serveSocket(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(MaxMessage + 1) // readMessage says when a message is too big
-	c := newConn(ws, &h.cfg, h.base, h.log)
-	c.hello.Addr = addr
+	c := newConn(ws, addr, &h.cfg, h.base, h.log)
 	var admit func() (func(), error)
 	if h.cfg.Admit != nil {
 		admit = func() (func(), error) { return h.cfg.Admit(addr) }
