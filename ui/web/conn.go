@@ -43,7 +43,7 @@ type Conn struct {
 	resized chan struct{}
 	helloed chan struct{} // closed once the hello is read
 
-	mu         sync.Mutex
+	mu         sync.Mutex // guards what follows, up to the writer's own
 	cols, rows int
 	latest     *Grid // the newest frame Show was given
 	fresh      bool  // latest is not sent yet
@@ -123,8 +123,11 @@ func (c *Conn) Size() (cols, rows int) {
 // many resizes between two receives are one, and [Conn.Size] has the last.
 func (c *Conn) Resized() <-chan struct{} { return c.resized }
 
-// Events returns the page's keys and text, in order. The channel is never
-// closed: a session also waits on its context.
+// Events returns the page's keys, pastes and names, in order. A session
+// must keep receiving from it, whether it uses them or not: while it is
+// full the Conn reads nothing more from the page (no ping either, and the
+// page is then dropped after ReadTimeout). The channel is never closed: a
+// session also waits on its context.
 func (c *Conn) Events() <-chan Event { return c.events }
 
 // Show sends the page g, of any size (the page centres a grid smaller

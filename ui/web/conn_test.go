@@ -756,3 +756,22 @@ func TestWindow(t *testing.T) {
 		t.Error("an event a second later refused")
 	}
 }
+
+// TestShowAllocs checks that Show allocates nothing once it has seen a
+// grid of the size it is given.
+func TestShowAllocs(t *testing.T) {
+	c := newConn(nil, netip.Addr{}, &Config{}, context.Background(), slog.New(slog.DiscardHandler))
+	defer c.cancel(nil)
+	s := newScene(1, false)
+	a := s.grid()
+	s.step()
+	b := s.grid()
+	c.Show(a)
+	c.Show(b)
+	if n := testing.AllocsPerRun(100, func() {
+		c.Show(a)
+		c.Show(b)
+	}); n != 0 {
+		t.Errorf("Show allocates %v times, want 0", n)
+	}
+}
