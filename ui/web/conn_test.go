@@ -775,3 +775,40 @@ func TestShowAllocs(t *testing.T) {
 		t.Errorf("Show allocates %v times, want 0", n)
 	}
 }
+
+// TestStillScreenSendsNothing shows the page the same grid again and
+// again: only the first and the one that changed reach it.
+func TestStillScreenSendsNothing(t *testing.T) {
+	t.Parallel()
+	srv, _ := serve(t, SessionFunc(func(ctx context.Context, c *Conn) error {
+		g := NewGrid(c.Size())
+		g.SetText(0, 0, "still", DefaultColor, DefaultColor, 0)
+		c.Show(g)
+		for {
+			select {
+			case <-ctx.Done():
+				return nil
+			case ev := <-c.Events():
+				if ev.Type == TextInput {
+					g.SetText(0, 0, ev.Text, DefaultColor, DefaultColor, 0)
+				}
+				c.Show(g)
+			}
+		}
+	}), Config{})
+	c := lobby(t, srv)
+	for range 20 {
+		c.send(AppendKey(nil, Event{Type: KeyPress, Key: 'x'}))
+		c.send(AppendKey(nil, Event{Type: KeyRelease, Key: 'x'}))
+	}
+	c.send(AppendText(nil, "moved"))
+	frames := 1
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for c.row(0) != "moved" && c.read(ctx) {
+		frames++
+	}
+	if frames != 2 {
+		t.Errorf("the page got %d frames, want 2 (40 shows of the same grid between them)", frames)
+	}
+}
