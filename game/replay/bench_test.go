@@ -73,3 +73,62 @@ func BenchmarkRecord(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkGhost is what a ghost costs a live game: three minutes of the
+// autopilot on the shipped levels, stepped as a world with the recorded
+// inputs ("world": the live game's own step) and as a Ghost of its replay
+// ("ghost": what flying it beside costs), world or ghost built afresh each
+// time. ns/step compares them.
+func BenchmarkGhost(b *testing.B) {
+	const steps = 3 * 60 * game.TPS
+	cfg := game.Config{Seed: 1}
+	data, _ := autopilotGame(b, cfg, replay.Options{Players: []string{"ann"}}, steps, false, 0)
+	var ins []game.Input
+	p, err := replay.NewPlayer(data, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for {
+		in, err := p.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+		ins = append(ins, in[0])
+		p.World().StepAll(in)
+	}
+	if p.World().Phase() == game.GameOver || len(ins) != steps {
+		b.Fatalf("the autopilot's game lasted %d steps, want %d in one game", len(ins), steps)
+	}
+	b.Run("world", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			w, err := game.New(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for _, in := range ins {
+				w.Step(in)
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps), "ns/step")
+	})
+	b.Run("ghost", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			g, err := replay.NewGhost(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for range steps {
+				g.Step()
+			}
+			if g.Err() != nil || g.Steps() != steps {
+				b.Fatalf("the ghost stopped at step %d: %v", g.Steps(), g.Err())
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps), "ns/step")
+	})
+}
