@@ -2,13 +2,13 @@ package daily_test
 
 import (
 	"bytes"
-	"io"
 	"testing"
 	"time"
 
 	"poolroids/game"
 	"poolroids/game/daily"
 	"poolroids/game/replay"
+	"poolroids/game/replay/replaytest"
 	"poolroids/levels"
 )
 
@@ -84,23 +84,12 @@ func handGame(tb testing.TB, d daily.Day, set *levels.Set, name string, seed uin
 
 // inputs returns the input of slot 0 at every step of data.
 func inputs(tb testing.TB, data []byte) []game.Input {
-	tb.Helper()
-	p, err := replay.NewPlayer(data, "")
-	if err != nil {
-		tb.Fatal(err)
+	all := replaytest.Inputs(tb, data)
+	ins := make([]game.Input, len(all))
+	for i := range all {
+		ins[i] = all[i][0]
 	}
-	var ins []game.Input
-	for {
-		in, err := p.Next()
-		if err == io.EOF {
-			return ins
-		}
-		if err != nil {
-			tb.Fatal(err)
-		}
-		ins = append(ins, in[0])
-		p.World().StepAll(in)
-	}
+	return ins
 }
 
 // rerecord records ins played in a world of cfg, as name: a replay whose

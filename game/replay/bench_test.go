@@ -7,6 +7,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/replay"
+	"poolroids/game/replay/replaytest"
 )
 
 // BenchmarkReplay replays a minute of game headless, checksums included:
@@ -82,26 +83,8 @@ func BenchmarkRecord(b *testing.B) {
 func BenchmarkGhost(b *testing.B) {
 	const steps = 3 * 60 * game.TPS
 	cfg := game.Config{Seed: 1}
-	data, _ := autopilotGame(b, cfg, replay.Options{Players: []string{"ann"}}, steps, false, 0)
-	var ins []game.Input
-	p, err := replay.NewPlayer(data, "")
-	if err != nil {
-		b.Fatal(err)
-	}
-	for {
-		in, err := p.Next()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			b.Fatal(err)
-		}
-		ins = append(ins, in[0])
-		p.World().StepAll(in)
-	}
-	if p.World().Phase() == game.GameOver || len(ins) != steps {
-		b.Fatalf("the autopilot's game lasted %d steps, want %d in one game", len(ins), steps)
-	}
+	data, end := autopilotGame(b, cfg, replay.Options{Players: []string{"ann"}}, steps, false, 0)
+	ins := replaytest.Inputs(b, data)
 	b.Run("world", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
@@ -109,8 +92,11 @@ func BenchmarkGhost(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			for _, in := range ins {
-				w.Step(in)
+			for i := range ins {
+				w.StepAll(&ins[i])
+			}
+			if w.Checksum() != end {
+				b.Fatal("the world played another game than the recorded one: the autopilot's restarted")
 			}
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps), "ns/step")
