@@ -22,8 +22,8 @@ const MaxSteps = 2 * 60 * 60 * game.TPS
 // MaxBytes bounds a daily game's replay file. A game of MaxSteps whose keys
 // change every step takes 448 KB, and the ghosts it may carry
 // (replay.MaxGhosts of at most replay.MaxGhost bytes) 2 MiB more; a game
-// within MaxSteps exceeds it only by switching strategies some hundred
-// thousand times.
+// within MaxSteps exceeds it only by switching strategies tens of
+// thousands of times.
 const MaxBytes = 4 << 20
 
 // A seed is recognised as a day's game from lookback days before today to
@@ -104,10 +104,10 @@ func (p Proof) Confirm(claimed int) error {
 // not reach the recorded checksums. The strategies and ghosts recorded
 // change nothing of the game and are not played.
 //
-// Its cost is bounded before the re-play starts: reading the file twice,
-// then at most MaxSteps steps of the game, which Verify checks ctx between
-// chunks of; ctx's error is returned as it is. Memory stays in proportion
-// to the file and the set's pools.
+// Its cost is bounded before the re-play starts: three passes over at most
+// MaxBytes, then at most MaxSteps steps of the game, between chunks of
+// which Verify checks ctx; ctx's error is returned as it is. Memory stays
+// in proportion to the file and the set's pools.
 func Verify(ctx context.Context, data []byte, now time.Time, set *levels.Set) (Proof, error) {
 	if set == nil {
 		set = levels.Default()
