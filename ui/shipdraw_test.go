@@ -118,3 +118,40 @@ func TestShipHeadings(t *testing.T) {
 		}
 	})
 }
+
+// marked counts the cells of a's canvas that show a refused shot.
+func marked(a *arena) int {
+	n := 0
+	for _, c := range a.cv.cells {
+		if c.ink == inkRefused {
+			n++
+		}
+	}
+	return n
+}
+
+// TestRefusedMark: a shot refused (the ship's four in flight) is marked
+// on the field by the ship's nose, in braille and in ASCII, for a moment.
+func TestRefusedMark(t *testing.T) {
+	for _, ascii := range []bool{false, true} {
+		d := newDrawn(t, "UTF-8", 120, 40, Options{Seed: 7, ASCII: ascii}) // the shipped set: four shots a ship
+		d.s.startGame()
+		w := d.s.world()
+		for i := 0; w.Player(0).Refused == 0; i++ {
+			if i > 10*game.TPS {
+				t.Fatalf("no shot refused in ten seconds of fire: %+v, steps %d, phase %v", w.Player(0), w.Steps(), d.s.game().Phase())
+			}
+			d.s.input.press(ctlFire, d.now) // fire held: a repeat a step
+			d.steps(1)
+		}
+		d.frame()
+		if n := marked(d.s.arena); n == 0 {
+			t.Errorf("ASCII %v: a shot refused at step %d, and no mark on the field", ascii, w.Player(0).Refused)
+		}
+		d.steps(tapSteps[ctlFire] + refusedSteps) // fire let go, and the mark's time
+		d.frame()
+		if n := marked(d.s.arena); n != 0 {
+			t.Errorf("ASCII %v: the mark stays %d steps after the last refusal", ascii, w.Steps()-w.Player(0).Refused)
+		}
+	}
+}
