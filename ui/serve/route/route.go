@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/play"
+	"poolroids/game/scores"
 	"poolroids/ui"
 	"poolroids/ui/serve"
 )
@@ -80,6 +82,7 @@ func (r *Router) Close() {
 // Play is the server's [serve.PlayFunc]: it plays the session's command,
 // or the lobby, here or where the fleet holds it.
 func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
+	start := time.Now()
 	o := r.game
 	o.Seed = rand.Uint64()
 	o.ASCII = s.ASCII
@@ -128,6 +131,10 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 	}
 	if res.Reason == ui.ReasonPanic {
 		err = fmt.Errorf("%w: %w", serve.ErrPanic, err)
+	}
+	if err == nil && o.Scores.Queued(o.Player, start) > 0 {
+		// The game-over screen said so; one who quit from a game did not see it.
+		err = &serve.EndError{Message: "your score is " + scores.ErrQueued.Error()}
 	}
 	return res.Score, err
 }
