@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -63,10 +66,9 @@ var (
 	scoreShown = regexp.MustCompile(`score ([1-9][0-9]*) `)
 )
 
-// score fires until the game's header shows a score, then pauses the
-// game: on the pressure levels a volley soon breaks a rock, and the rocks
-// soon end the game.
-func (p *pane) score() {
+// fire fires until the game's header shows a score: on the pressure
+// levels a volley soon breaks a rock.
+func (p *pane) fire() {
 	p.s.t.Helper()
 	p.waitFor("a score", 30*time.Second, func(s string) bool {
 		if scoreShown.MatchString(s) {
@@ -75,6 +77,13 @@ func (p *pane) score() {
 		p.send("Space")
 		return false
 	})
+}
+
+// score fires until a solo game scores, then pauses it: the rocks of the
+// pressure levels soon end a game.
+func (p *pane) score() {
+	p.s.t.Helper()
+	p.fire()
 	p.send("p")
 	p.waitFor("the game paused", 10*time.Second, shows("PAUSED"))
 }
@@ -206,4 +215,441 @@ func TestServeOutageInTmux(t *testing.T) {
 		}
 	}
 	t.Logf("scores %v, each saved once through two outages and a SIGKILL", got)
+}
+
+// TestFleetOutageInTmux: two servers of a fleet, the database stopped.
+// A player on B joins A's arena den, which B last saw on A: relayed there,
+// as the hop needs no database; another is refused a new arena on B, with
+// the reason, rather than open a name another server may hold. Each
+// relayed player counts once in the fleet's sessions. The database back,
+// B's lobby lists den once, and B opens arenas again.
+func TestFleetOutageInTmux(t *testing.T) {
+	pg := pgtest.Start(t)
+	bin := buildBinary(t)
+	keyPath := filepath.Join(t.TempDir(), "fleet_key")
+	var servers []*serverProc
+	var metricsAt []string
+	for range 2 {
+		addr := freeAddr(t)
+		servers = append(servers, startServe(t, bin, t.TempDir(), "--scores", pg.URL, "--hop", freeAddr(t),
+			"--fleet-key", keyPath, "--metrics", addr, "--max-per-address", "8"))
+		metricsAt = append(metricsAt, "http://"+addr+"/metrics")
+	}
+	a, b := servers[0], servers[1]
+	p := newPlayers(t, a, b)
+	ann := p.login(a, "ann", "new den")
+	ann.waitFor("ann in den", 15*time.Second, shows("arena den"))
+	lobby := p.login(b, "eve", "")
+	lobby.waitFor("den in B's lobby", 15*time.Second, shows("den "))
+	lobby.send("q")
+
+	pg.Stop()
+	b.waitLog(t, "fleet directory unreachable")
+	bob := p.login(b, "bob", "join den")
+	bob.waitFor("bob in A's den through B", 15*time.Second, shows("arena den", "ann", "bob"))
+	cy := p.login(b, "cy", "new pit")
+	cy.waitFor("cy refused", 15*time.Second, shows("the fleet's directory cannot be reached: no arena opens now", "exit=1"))
+	for i, want := range []struct{ sessions, in, out float64 }{{1, 1, 0}, {1, 0, 1}} {
+		m := scrape(t, metricsAt[i])
+		got := struct{ sessions, in, out float64 }{value(m, "poolroids_sessions"),
+			value(m, "poolroids_fleet_relays", "direction", "in"), value(m, "poolroids_fleet_relays", "direction", "out")}
+		if got != want {
+			t.Errorf("server %d: sessions, relays in and out %v, want %v: each player once", i, got, want)
+		}
+	}
+
+	pg.Start()
+	b.waitLog(t, "fleet directory back")
+	den := regexp.MustCompile(`den +2/\d+ +\d+ +co-op`)
+	lobby = p.login(b, "eve2", "")
+	screen := lobby.waitFor("den in B's lobby again", 15*time.Second, func(s string) bool { return den.MatchString(s) })
+	if n := len(den.FindAllString(screen, -1)); n != 1 {
+		t.Errorf("B's lobby lists den %d times:\n%s", n, screen)
+	}
+	cy = p.login(b, "cy2", "new pit")
+	cy.waitFor("cy in pit", 15*time.Second, shows("arena pit"))
+}
+
+// TestServeDrainInTmux: SIGTERM with two players in an arena and one in a
+// solo game. The server leaves the fleet's directory and takes no new
+// player at once, while the players play on, told how long they have; one
+// leaves in time. At the deadline the others' games end, saved as games
+// they left, the arena's included, and the server exits 0.
+func TestServeDrainInTmux(t *testing.T) {
+	pg := pgtest.Start(t)
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	hop, metricsAddr := freeAddr(t), freeAddr(t)
+	srv := startServe(t, bin, dir, "--scores", pg.URL, "--hop", hop, "--fleet-key", filepath.Join(dir, "fleet_key"),
+		"--levels", "levels/pressure", "--metrics", metricsAddr, "--drain", "8s")
+	p := newPlayers(t, srv)
+	ann := p.login(srv, "ann", "new den")
+	ann.waitFor("ann in den", 15*time.Second, shows("arena den"))
+	bob := p.login(srv, "bob", "join den")
+	bob.waitFor("bob in den", 15*time.Second, shows("arena den", "ann", "bob"))
+	carol := p.login(srv, "carol", "")
+	carol.waitFor("the lobby", 15*time.Second, shows("Play solo"))
+	carol.send("Enter")
+	carol.waitFor("the title", 15*time.Second, shows("P O O L R O I D S"))
+	carol.send("Space")
+	carol.score()
+	ann.fire()
+	bob.fire()
+
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	signalled := time.Now()
+	for _, pn := range []*pane{ann, carol} {
+		pn.waitFor("the drain's notice", 5*time.Second, shows("server stopping in"))
+	}
+	if code, body := get(t, "http://"+metricsAddr+"/readyz"); code != 503 || !strings.Contains(body, "draining") {
+		t.Errorf("/readyz while draining: %d %q", code, body)
+	}
+	ctx := context.Background()
+	conn, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var members int
+	if err := conn.QueryRow(ctx, `SELECT count(*) FROM poolroids_fleet_members WHERE id = $1`, hop).Scan(&members); err != nil || members != 0 {
+		t.Errorf("the draining server is listed %d times in the directory (%v)", members, err)
+	}
+	late := p.login(srv, "late", "")
+	late.waitFor("a new player turned away", 10*time.Second, shows("exit=255"))
+	bob.send("q", "y") // bob leaves in time
+	bob.waitFor("bob's session over", 10*time.Second, shows("exit=0"))
+
+	select {
+	case <-srv.done:
+	case <-time.After(20 * time.Second):
+		t.Fatalf("the server never stopped; its log:\n%s", srv.logText())
+	}
+	took := time.Since(signalled)
+	if srv.err != nil || took < 7*time.Second {
+		t.Errorf("the server exited with %v after %v, want status 0 after the 8 s drain", srv.err, took)
+	}
+	for _, pn := range []*pane{ann, carol} {
+		pn.waitFor("the end of the drain", 5*time.Second, shows("poolroids: server shutting down"))
+	}
+	// A player whose last ship the rocks took played again: one game or more each.
+	rows, _ := conn.Query(ctx, `SELECT DISTINCT split_part(name, ' ', 1), arena FROM poolroids_scores ORDER BY 1`)
+	var saved []string
+	var name, arena string
+	if _, err := pgx.ForEachRow(rows, []any{&name, &arena}, func() error {
+		saved = append(saved, name+"@"+arena)
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"ann@den", "bob@den", "carol@"}; !slices.Equal(saved, want) {
+		t.Errorf("saved %q, want %q: every game, left in time or ended by the drain", saved, want)
+	}
+	srv.waitLog(t, "msg=stopped")
+	t.Logf("drained in %v", took.Round(100*time.Millisecond))
+}
+
+// TestServeSecondSignal: a second SIGTERM ends a drain at once.
+func TestServeSecondSignal(t *testing.T) {
+	bin := buildBinary(t)
+	srv := startServe(t, bin, t.TempDir(), "--drain", "60s")
+	p := newPlayers(t, srv)
+	ann := p.login(srv, "ann", "")
+	ann.waitFor("the lobby", 15*time.Second, shows("Play solo"))
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	ann.waitFor("the drain's notice", 5*time.Second, shows("server stopping in 6"))
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-srv.done:
+	case <-time.After(5 * time.Second):
+		t.Fatalf("the second SIGTERM did not end the server; its log:\n%s", srv.logText())
+	}
+	if ee, ok := srv.err.(interface{ ExitCode() int }); !ok || ee.ExitCode() != 1 {
+		t.Errorf("exit %v, want status 1", srv.err)
+	}
+	ann.waitFor("ann told", 5*time.Second, shows("exit="))
+}
+
+// TestServeSecrets: a database password on the command line is used, with
+// a warning, and pprof, on a listener of its own, refuses the command
+// line; the URL in POOLROIDS_SCORES keeps it off the command line, with
+// no warning, and pprof shows the command line, password-free.
+func TestServeSecrets(t *testing.T) {
+	pg := pgtest.Start(t) // trusts its user: any password does
+	bin := buildBinary(t)
+	withPassword := strings.Replace(pg.URL, "poolroids@", "poolroids:s3cret@", 1)
+	const warning = "password is on the command line"
+	for _, c := range []struct {
+		name   string
+		env    []string
+		args   []string
+		warned bool
+		code   int
+	}{
+		{"on the command line", nil, []string{"--scores", withPassword}, true, 403},
+		{"in the environment", []string{"POOLROIDS_SCORES=" + withPassword}, nil, false, 200},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			pprofAddr := freeAddr(t)
+			srv := startServeEnv(t, bin, dir, c.env, append(c.args, "--pprof="+pprofAddr, "--scores-queue", filepath.Join(dir, "queue"))...)
+			if got := strings.Contains(srv.logText(), warning); got != c.warned {
+				t.Errorf("warned %v, want %v; the log:\n%s", got, c.warned, srv.logText())
+			}
+			code, body := get(t, "http://"+pprofAddr+"/debug/pprof/cmdline")
+			if code != c.code || strings.Contains(body, "s3cret") {
+				t.Errorf("pprof's cmdline: %d %q, want %d and no password", code, body, c.code)
+			}
+			if code, _ := get(t, "http://"+pprofAddr+"/debug/pprof/heap"); code != 200 {
+				t.Errorf("pprof's heap: %d", code)
+			}
+		})
+	}
+}
+
+// TestServeFleetKey: a server that makes the fleet's key file says so; one
+// whose key is not the running fleet's refuses to start, saying why.
+func TestServeFleetKey(t *testing.T) {
+	pg := pgtest.Start(t)
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	a := startServe(t, bin, dir, "--scores", pg.URL, "--hop", freeAddr(t), "--fleet-key", filepath.Join(dir, "fleet_key"))
+	a.waitLog(t, "fleet key created", "fingerprint=SHA256:")
+	other := t.TempDir()
+	var stderr syncBuffer
+	code := serveMain(context.Background(), context.Background(), []string{"--listen", freeAddr(t), "--host-key", filepath.Join(other, "host_key"),
+		"--scores", pg.URL, "--hop", freeAddr(t), "--fleet-key", filepath.Join(other, "fleet_key")}, &stderr)
+	log := stderr.String()
+	if code != 1 || !strings.Contains(log, "fleet key created") ||
+		!strings.Contains(log, "this server's fleet key is not the fleet's") || !strings.Contains(log, "every server of a fleet needs the same -fleet-key file") {
+		t.Errorf("a server with another key: exit %d, log:\n%s", code, log)
+	}
+}
+
+// TestServeLogJSON: --log-format json writes one JSON object a line.
+func TestServeLogJSON(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	srv := startServeEnv(t, bin, dir, []string{"POOLROIDS_LOG_FORMAT=json"}, "--scores", filepath.Join(dir, "scores.json"))
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	<-srv.done
+	lines := strings.Split(strings.TrimSpace(srv.logText()), "\n")
+	msgs := map[string]bool{}
+	for _, l := range lines {
+		var rec struct{ Time, Level, Msg string }
+		if err := json.Unmarshal([]byte(l), &rec); err != nil || rec.Time == "" || rec.Level == "" {
+			t.Errorf("not a JSON log record: %q (%v)", l, err)
+		}
+		msgs[rec.Msg] = true
+	}
+	for _, want := range []string{"flags from the environment", "listening", "draining", "stopped"} {
+		if !msgs[want] {
+			t.Errorf("no %q in the log:\n%s", want, srv.logText())
+		}
+	}
+}
+
+// lookProgram returns the path of the program name, or skips the test
+// without it (but fails it in CI, whose .ci/run installs pkg).
+func lookProgram(t *testing.T, name, pkg string) string {
+	t.Helper()
+	path, err := exec.LookPath(name)
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is missing; CI must install %s (.ci/run does)", name, pkg)
+		}
+		t.Skipf("%s is not installed (apt-get install %s)", name, pkg)
+	}
+	return path
+}
+
+// haproxyConfig is the configuration OPERATIONS.md shows, with the
+// addresses of the test's balancer and servers for the example's.
+func haproxyConfig(t *testing.T, bind string, servers ...string) string {
+	t.Helper()
+	doc, err := os.ReadFile("ui/serve/OPERATIONS.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, ok := strings.Cut(string(doc), "```haproxy\n")
+	cfg, _, ok2 := strings.Cut(rest, "```")
+	if !ok || !ok2 {
+		t.Fatal("OPERATIONS.md shows no ```haproxy block")
+	}
+	for old, new := range map[string]string{
+		"bind :22":                "bind " + bind,
+		"server a 10.0.0.11:2222": "server a " + servers[0],
+		"server b 10.0.0.12:2222": "server b " + servers[1],
+	} {
+		if !strings.Contains(cfg, old) {
+			t.Fatalf("the configuration in OPERATIONS.md has no %q to point at the test's servers:\n%s", old, cfg)
+		}
+		cfg = strings.Replace(cfg, old, new, 1)
+	}
+	return cfg
+}
+
+// TestHAProxy runs the HAProxy configuration of OPERATIONS.md in front of
+// two servers: a player's connection reaches one with their address in
+// its PROXY v2 header; HAProxy's health checks, on the SSH port, are no
+// refusals and spend no rate limit; a server that drains is taken out by
+// the checks, and the next player reaches the other.
+func TestHAProxy(t *testing.T) {
+	haproxy := lookProgram(t, "haproxy", "haproxy")
+	bin := buildBinary(t)
+	var servers []*serverProc
+	var metricsAt []string
+	for range 2 {
+		addr := freeAddr(t)
+		// One check every 2 s from 127.0.0.1: 30 a minute, past the
+		// rate limit's burst of 10, were they counted.
+		servers = append(servers, startServe(t, bin, t.TempDir(), "--proxy-protocol-from", "127.0.0.1", "--metrics", addr, "--drain", "30s"))
+		metricsAt = append(metricsAt, "http://"+addr+"/metrics")
+	}
+	front := freeAddr(t)
+	cfgPath := filepath.Join(t.TempDir(), "haproxy.cfg")
+	if err := os.WriteFile(cfgPath, []byte(haproxyConfig(t, front, servers[0].addr, servers[1].addr)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out syncBuffer
+	cmd := exec.Command(haproxy, "-db", "-f", cfgPath)
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+	})
+	hostKeys := map[string]bool{}
+	for _, srv := range servers {
+		hostKeys[string(srv.hostKey.Marshal())] = true
+	}
+	_, key := writeClientKey(t, t.TempDir())
+	// login logs in through HAProxy from 127.0.0.2 and opens the lobby.
+	login := func() *ssh.Client {
+		t.Helper()
+		var c *ssh.Client
+		if !eventually(10*time.Second, func() bool {
+			nc, err := (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}, Timeout: 5 * time.Second}).Dial("tcp", front)
+			if err != nil {
+				return false
+			}
+			sc, chans, reqs, err := ssh.NewClientConn(nc, front, &ssh.ClientConfig{
+				User: "ann", Auth: []ssh.AuthMethod{ssh.PublicKeys(key)}, Timeout: 5 * time.Second,
+				HostKeyCallback: func(_ string, _ net.Addr, k ssh.PublicKey) error {
+					if !hostKeys[string(k.Marshal())] {
+						return fmt.Errorf("not a test server's host key")
+					}
+					return nil
+				},
+			})
+			if err != nil {
+				nc.Close()
+				return false
+			}
+			c = ssh.NewClient(sc, chans, reqs)
+			return true
+		}) {
+			t.Fatalf("no login through HAProxy; its output:\n%s", out.String())
+		}
+		t.Cleanup(func() { c.Close() })
+		startPty(t, c, "", nil)
+		return c
+	}
+	logins := func(i int) int { return strings.Count(servers[i].logText(), "msg=connect addr=127.0.0.2:") }
+	first := login()
+	on := -1
+	if !eventually(10*time.Second, func() bool {
+		for i := range servers {
+			if logins(i) == 1 {
+				on = i
+			}
+		}
+		return on >= 0
+	}) {
+		t.Fatalf("no server logged a login from 127.0.0.2, the player's address")
+	}
+	other := 1 - on
+
+	// The server the player is on drains: it closes its port, the checks
+	// fail, and HAProxy takes it out.
+	if err := servers[on].cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	name := string(rune('a' + on))
+	if !eventually(20*time.Second, func() bool { return strings.Contains(out.String(), "Server poolroids/"+name+" is DOWN") }) {
+		t.Fatalf("HAProxy never took the draining server %s out; its output:\n%s", name, out.String())
+	}
+	login()
+	if !eventually(10*time.Second, func() bool { return logins(other) == 1 }) || logins(on) != 1 {
+		t.Errorf("the next player: logins %d on the draining server, %d on the other; want 1 and 1", logins(on), logins(other))
+	}
+	first.Close()
+	select {
+	case <-servers[on].done:
+	case <-time.After(10 * time.Second):
+		t.Error("the draining server did not stop once its player left")
+	}
+	// Some seconds of checks every 2 s have passed.
+	m := scrape(t, metricsAt[other])
+	if n := value(m, "poolroids_connections_accepted_total"); n != 1 {
+		t.Errorf("server %d accepted %v connections, want 1: the player's, not the checks", other, n)
+	}
+	if n := value(m, "poolroids_refused_total"); n > 0 {
+		t.Errorf("server %d refused %v connections: HAProxy's checks?", other, n)
+	}
+	for _, srv := range servers {
+		if strings.Contains(srv.logText(), "rejected") {
+			t.Errorf("a server refused a connection:\n%s", srv.logText())
+		}
+	}
+}
+
+// TestSystemdUnit: the unit in deploy/ passes systemd-analyze verify
+// without a word, with its binary where the test built it, rates as
+// hardened in systemd-analyze security, and every POOLROIDS_ variable it
+// sets names a flag of poolroids serve.
+func TestSystemdUnit(t *testing.T) {
+	analyze := lookProgram(t, "systemd-analyze", "systemd")
+	unit, err := os.ReadFile("ui/serve/deploy/poolroids.service")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bin := buildBinary(t)
+	const exec0 = "ExecStart=/usr/local/bin/poolroids serve"
+	if !strings.Contains(string(unit), exec0) {
+		t.Fatalf("the unit does not run %q", exec0)
+	}
+	path := filepath.Join(t.TempDir(), "poolroids.service")
+	if err := os.WriteFile(path, []byte(strings.Replace(string(unit), "/usr/local/bin/poolroids", bin, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, err := exec.Command(analyze, "verify", path).CombinedOutput()
+	if err != nil || len(out) > 0 {
+		t.Errorf("systemd-analyze verify: %v\n%s", err, out)
+	}
+	out, err = exec.Command(analyze, "security", "--offline=yes", path).CombinedOutput()
+	exposure := regexp.MustCompile(`Overall exposure level for poolroids.service: ([0-9.]+)`).FindSubmatch(out)
+	if err != nil || exposure == nil {
+		t.Fatalf("systemd-analyze security: %v\n%s", err, out)
+	}
+	if level, _ := strconv.ParseFloat(string(exposure[1]), 64); level > 2 {
+		t.Errorf("exposure %v, want 2 or less: hardened", level)
+	}
+	var help syncBuffer
+	serveMain(context.Background(), context.Background(), []string{"-h"}, &help)
+	for _, m := range regexp.MustCompile(`(?m)^#?\s*Environment=POOLROIDS_([A-Z_]+)=`).FindAllStringSubmatch(string(unit), -1) {
+		flag := strings.ToLower(strings.ReplaceAll(m[1], "_", "-"))
+		if !strings.Contains(help.String(), "  -"+flag+" ") && !strings.Contains(help.String(), "  -"+flag+"\n") {
+			t.Errorf("the unit sets POOLROIDS_%s, but serve has no -%s", m[1], flag)
+		}
+	}
 }

@@ -156,7 +156,7 @@ func startServeEnv(t testing.TB, bin, dir string, env []string, args ...string) 
 		_ = p.cmd.Process.Kill()
 		<-p.done
 	})
-	p.waitLog(t, "msg=listening")
+	p.waitLog(t, "listening", "host_key") // in either log format
 	hk, err := os.ReadFile(filepath.Join(dir, "host_key"))
 	if err != nil {
 		t.Fatal(err)

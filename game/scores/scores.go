@@ -60,6 +60,9 @@
 //
 // [OpenPostgres] keeps the table in a PostgreSQL database instead, which
 // any number of servers on any number of hosts may share: see postgres.go.
+// Given a queue directory ([Store.SetQueue]), a save the database cannot
+// take waits there, on local disk, and is posted once it can
+// ([ErrQueued]): see queue.go.
 //
 // A Store is safe for concurrent use: SSH sessions share one.
 package scores
