@@ -66,6 +66,15 @@ var (
 	scoreShown = regexp.MustCompile(`score ([1-9][0-9]*) `)
 )
 
+// startSolo starts a solo game from the lobby and its first game.
+func (p *pane) startSolo() {
+	p.s.t.Helper()
+	p.waitFor("the lobby", 15*time.Second, shows("Play solo"))
+	p.send("Enter")
+	p.waitFor("the title", 15*time.Second, shows("P O O L R O I D S"))
+	p.send("Space")
+}
+
 // fire fires until the game's header shows a score: on the pressure
 // levels a volley soon breaks a rock.
 func (p *pane) fire() {
@@ -143,18 +152,13 @@ func TestServeOutageInTmux(t *testing.T) {
 	srv := startServe(t, bin, dir, args...)
 	p := newPlayers(t, srv)
 	ann := p.login(srv, "ann", "")
-	ann.waitFor("the lobby", 15*time.Second, shows("Play solo"))
-	ann.send("Enter")
-	ann.waitFor("the title", 15*time.Second, shows("P O O L R O I D S"))
-	ann.send("Space")
+	ann.startSolo()
 	ann.score()
 
 	pg.Stop()
 	var shown []int
 	shown = append(shown, ann.leave("saved, will be posted when the score database is back"))
-	ann.send("Enter") // play again, the database still away
-	ann.waitFor("the title", 15*time.Second, shows("P O O L R O I D S"))
-	ann.send("Space")
+	ann.startSolo() // again, the database still away
 	ann.score()
 	shown = append(shown, ann.leave("saved, will be posted when the score database is back"))
 	url := "http://" + metricsAddr
@@ -181,9 +185,7 @@ func TestServeOutageInTmux(t *testing.T) {
 
 	ann.waitFor("the notice gone, the scores posted", 15*time.Second, func(s string) bool { return !strings.Contains(s, "will be posted") })
 	pg.Stop()
-	ann.send("Enter")
-	ann.waitFor("the title", 15*time.Second, shows("P O O L R O I D S"))
-	ann.send("Space")
+	ann.startSolo()
 	ann.score()
 	shown = append(shown, ann.leave("saved, will be posted when the score database is back"))
 	ann.send("q")
@@ -288,10 +290,7 @@ func TestServeDrainInTmux(t *testing.T) {
 	bob := p.login(srv, "bob", "join den")
 	bob.waitFor("bob in den", 15*time.Second, shows("arena den", "ann", "bob"))
 	carol := p.login(srv, "carol", "")
-	carol.waitFor("the lobby", 15*time.Second, shows("Play solo"))
-	carol.send("Enter")
-	carol.waitFor("the title", 15*time.Second, shows("P O O L R O I D S"))
-	carol.send("Space")
+	carol.startSolo()
 	carol.score()
 	ann.fire()
 	bob.fire()

@@ -72,25 +72,40 @@ func waitRooms(t *testing.T, d *Directory, want ...Room) {
 	}
 }
 
+// twoMembers starts a PostgreSQL server and opens members a:1 and b:1 on
+// it, holding what ha and hb hold; b is closed as the test ends.
+func twoMembers(t *testing.T) (a, b *Directory, ha, hb *holdings) {
+	t.Helper()
+	pg := pgtest.Start(t)
+	ha, hb = &holdings{}, &holdings{}
+	a = openMember(t, pg.URL, "a:1", ha)
+	b = openMember(t, pg.URL, "b:1", hb)
+	t.Cleanup(b.Close)
+	return a, b, ha, hb
+}
+
+// claimDen has a, whose holdings are ha, claim the arena den and list it,
+// with a player, and waits until other lists it.
+func claimDen(t *testing.T, a *Directory, ha *holdings, other *Directory) {
+	t.Helper()
+	if holder, err := a.Claim(context.Background(), "den"); err != nil || holder != a.cfg.Hop {
+		t.Fatalf("%s claims den: %q, %v", a.cfg.Hop, holder, err)
+	}
+	den := Room{Name: "den", Member: a.cfg.Hop, Arena: true, Players: 1, Size: 4}
+	ha.set(den)
+	waitRooms(t, other, den)
+}
+
 // TestDirectory: two members see each other's rooms and not their own; a
 // name one holds cannot be claimed by the other; a member that closes
 // leaves the other's list, and its names are free again.
 func TestDirectory(t *testing.T) {
-	pg := pgtest.Start(t)
-	var ha, hb holdings
-	a := openMember(t, pg.URL, "a:1", &ha)
-	b := openMember(t, pg.URL, "b:1", &hb)
-	defer b.Close()
+	a, b, ha, hb := twoMembers(t)
 
 	ctx := context.Background()
-	if holder, err := a.Claim(ctx, "den"); err != nil || holder != "a:1" {
-		t.Fatalf("a claims den: %q, %v", holder, err)
-	}
-	den := Room{Name: "den", Member: "a:1", Arena: true, Players: 1, Size: 4}
+	claimDen(t, a, ha, b)
 	solo := Room{Name: "zed", Member: "b:1", Players: 1, Watchers: 2}
-	ha.set(den)
 	hb.set(solo)
-	waitRooms(t, b, den)
 	waitRooms(t, a, solo)
 	if m, ok := b.Elsewhere("den"); !ok || m != "a:1" {
 		t.Errorf("b: den elsewhere = %q, %v; want a:1", m, ok)
@@ -116,11 +131,7 @@ func TestDirectory(t *testing.T) {
 // as a killed server does, leaves the others' lists once its entry
 // expires, and its names are free again.
 func TestDirectoryExpiry(t *testing.T) {
-	pg := pgtest.Start(t)
-	var ha, hb holdings
-	a := openMember(t, pg.URL, "a:1", &ha)
-	b := openMember(t, pg.URL, "b:1", &hb)
-	defer b.Close()
+	a, b, ha, _ := twoMembers(t)
 	den := Room{Name: "den", Member: "a:1", Arena: true, Players: 2, Size: 4}
 	ha.set(den)
 	waitRooms(t, b, den)
@@ -208,18 +219,9 @@ func TestDirectoryKey(t *testing.T) {
 // expired, whose room's name another member claimed meanwhile, learns at
 // its next heartbeat that the name is the other's.
 func TestDirectoryLost(t *testing.T) {
-	pg := pgtest.Start(t)
-	var ha, hb holdings
-	a := openMember(t, pg.URL, "a:1", &ha)
-	b := openMember(t, pg.URL, "b:1", &hb)
-	defer b.Close()
+	a, b, ha, hb := twoMembers(t)
 	ctx := context.Background()
-	if holder, err := a.Claim(ctx, "den"); err != nil || holder != "a:1" {
-		t.Fatalf("a claims den: %q, %v", holder, err)
-	}
-	den := Room{Name: "den", Member: "a:1", Arena: true, Players: 1, Size: 4}
-	ha.set(den)
-	waitRooms(t, b, den)
+	claimDen(t, a, ha, b)
 
 	// a is cut off: its heartbeats stop, its entry expires.
 	a.stop()
