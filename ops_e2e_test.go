@@ -75,12 +75,12 @@ func (p *pane) startSolo() {
 	p.send("Space")
 }
 
-// fire fires until the game's header shows a score: on the pressure
-// levels a volley soon breaks a rock.
-func (p *pane) fire() {
+// fire fires until scored shows on the screen: on the pressure levels a
+// volley soon breaks a rock.
+func (p *pane) fire(scored *regexp.Regexp) {
 	p.s.t.Helper()
 	p.waitFor("a score", 30*time.Second, func(s string) bool {
-		if scoreShown.MatchString(s) {
+		if scored.MatchString(s) {
 			return true
 		}
 		p.send("Space")
@@ -88,11 +88,17 @@ func (p *pane) fire() {
 	})
 }
 
+// arenaScore matches the row of a player with a score in an arena's
+// players box (the header's score is the arena's).
+func arenaScore(player string) *regexp.Regexp {
+	return regexp.MustCompile(`│` + player + ` +[1-9][0-9]* `)
+}
+
 // score fires until a solo game scores, then pauses it: the rocks of the
 // pressure levels soon end a game.
 func (p *pane) score() {
 	p.s.t.Helper()
-	p.fire()
+	p.fire(scoreShown)
 	p.send("p")
 	p.waitFor("the game paused", 10*time.Second, shows("PAUSED"))
 }
@@ -292,8 +298,8 @@ func TestServeDrainInTmux(t *testing.T) {
 	carol := p.login(srv, "carol", "")
 	carol.startSolo()
 	carol.score()
-	ann.fire()
-	bob.fire()
+	ann.fire(arenaScore("ann"))
+	bob.fire(arenaScore("bob"))
 
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
@@ -343,7 +349,7 @@ func TestServeDrainInTmux(t *testing.T) {
 		t.Fatal(err)
 	}
 	if want := []string{"ann@den", "bob@den", "carol@"}; !slices.Equal(saved, want) {
-		t.Errorf("saved %q, want %q: every game, left in time or ended by the drain", saved, want)
+		t.Errorf("saved %q, want %q: every game, left in time or ended by the drain; the log:\n%s", saved, want, srv.logText())
 	}
 	srv.waitLog(t, "msg=stopped")
 	t.Logf("drained in %v", took.Round(100*time.Millisecond))

@@ -209,15 +209,16 @@ func lookSSH(t *testing.T) string {
 // pane against the built binary, checking the host key the server's log
 // names: the pane shows the lobby, Enter plays solo, 3 switches the
 // strategy, q goes back to the lobby and q again ends the session with
-// status 0; then SIGTERM tells a second player, in the lobby, "server
-// shutting down" and the server exits within five seconds.
+// status 0; then SIGTERM tells a second player, in the lobby, how long
+// they have (-drain 2s), then "server shutting down", and the server
+// exits within five seconds.
 func TestServeInTmux(t *testing.T) {
 	sshPath := lookSSH(t)
 	s := newTmux(t)
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	key, signer := writeClientKey(t, dir)
-	srv := startServe(t, bin, dir)
+	srv := startServe(t, bin, dir, "--drain", "2s")
 	// The server logs its host key's fingerprint for players to check; ssh
 	// checks the key strictly against the one that fingerprint names.
 	srv.waitLog(t, "msg=listening", "host_key="+ssh.FingerprintSHA256(srv.hostKey))
@@ -256,8 +257,9 @@ func TestServeInTmux(t *testing.T) {
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	s.waitFor("the drain's notice", func(p string) bool { return strings.Contains(p, "server stopping in 2 s") }, nil)
 	if !eventually(5*time.Second, func() bool { return closed(srv.done) }) {
-		t.Fatal("server still running 5 s after SIGTERM")
+		t.Fatal("server still running 5 s after SIGTERM, with -drain 2s")
 	}
 	if srv.err != nil {
 		t.Errorf("server exited with %v after SIGTERM, want status 0", srv.err)

@@ -10,8 +10,8 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
-	"poolroids/levels"
 	"poolroids/game/replay"
+	"poolroids/levels"
 	"poolroids/pool"
 )
 
