@@ -92,7 +92,7 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 	watchable := fs.Bool("watchable", true, "solo games start open to watchers (a player hides theirs with o)")
 	metricsAddr := fs.String("metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics, and /healthz and /readyz, a listener apart from the SSH port (default: none)")
 	pprofAddr := &addrFlag{def: pprofDefault}
-	fs.Var(pprofAddr, "pprof", "serve net/http/pprof's profiles at http://`ADDR`/debug/pprof/, a listener of their own (-pprof alone: "+pprofDefault+"; beyond loopback anyone who reaches it may profile the server)")
+	fs.Var(pprofAddr, "pprof", "serve net/http/pprof's profiles at http://`ADDR`/debug/pprof/ (-pprof=ADDR), a listener of their own; -pprof alone, as when it took no address: "+pprofDefault+"; beyond loopback, whoever reaches it may profile the server")
 	proxyFrom := fs.String("proxy-protocol-from", "", "load balancers' `CIDR[,CIDR…]` whose connections must open with a PROXY protocol header (v1 or v2) giving the client's address; a header from elsewhere is refused")
 	hop := fs.String("hop", "", "join a fleet: serve the other servers' relays at `ADDR`, the address they dial (needs -scores postgres://… and -fleet-key)")
 	fleetKey := fs.String("fleet-key", "", "the fleet's key `PATH`, one file every server of the fleet shares (created on first start if missing)")
