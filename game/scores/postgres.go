@@ -488,6 +488,7 @@ func (d *database) post(s *Store) bool {
 		}
 		d.outage.OK()
 	}
+	posted := 0
 	for _, key := range keys {
 		x, err := q.read(key + queueExt)
 		if errors.Is(err, fs.ErrNotExist) {
@@ -506,16 +507,17 @@ func (d *database) post(s *Store) bool {
 		}
 		q.done(key, len(x.Replay))
 		d.posted.Add(1)
+		posted++
 		s.mu.Lock()
 		s.entries = entries
 		s.merge(d.pending())
 		s.mu.Unlock()
-		if log := d.log.Load(); log != nil {
-			log.Info("queued high score posted", "player", x.Entry.Name, "score", x.Entry.Score)
-		}
 	}
-	if len(keys) > 0 {
-		d.outage.OK("queued", q.len())
+	if posted > 0 {
+		d.outage.OK()
+		if log := d.log.Load(); log != nil {
+			log.Info("queued high scores posted", "count", posted, "queued", q.len())
+		}
 	}
 	return true
 }
