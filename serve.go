@@ -287,7 +287,7 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 		defer stop()
 	}
 	if pprofAddr.addr != "" {
-		if ip, err := netip.ParseAddrPort(pprofAddr.addr); err != nil || !ip.Addr().IsLoopback() {
+		if !loopback(pprofAddr.addr) {
 			log.Warn("pprof listens beyond loopback: whoever reaches it may profile this server", "addr", pprofAddr.addr)
 		}
 		stop, err := serveHTTP("pprof", pprofAddr.addr, metrics.Pprof(!secretArgs), log)
@@ -403,6 +403,17 @@ func loadFleetKey(path string, log *slog.Logger) (ssh.Signer, error) {
 		log.Warn("fleet key created: copy this file to every other server of the fleet", "path", path, "fingerprint", ssh.FingerprintSHA256(key.PublicKey()))
 	}
 	return key, nil
+}
+
+// loopback reports whether the listener address addr is the host's own
+// only.
+func loopback(addr string) bool {
+	host, _, err := net.SplitHostPort(addr)
+	if host == "localhost" {
+		return true
+	}
+	ip, perr := netip.ParseAddr(host)
+	return err == nil && perr == nil && ip.IsLoopback()
 }
 
 // addrFlag is a flag that takes an address, or nothing: alone it means
