@@ -135,3 +135,15 @@ func TestEnvFlags(t *testing.T) {
 		t.Errorf("serve -h: exit %d, stderr ends:\n%s", code, stderr.String()[max(0, stderr.Len()-400):])
 	}
 }
+
+// TestLoopback: which -pprof addresses are the host's own.
+func TestLoopback(t *testing.T) {
+	for addr, want := range map[string]bool{
+		"127.0.0.1:6060": true, "[::1]:6060": true, "localhost:6060": true, "127.0.0.2:1": true,
+		":6060": false, "0.0.0.0:6060": false, "10.0.0.5:6060": false, "example.com:6060": false, "nonsense": false,
+	} {
+		if got := loopback(addr); got != want {
+			t.Errorf("loopback(%q) = %v, want %v", addr, got, want)
+		}
+	}
+}
