@@ -62,6 +62,7 @@ type LobbyData struct {
 	Scores []LobbyScore // of all time, best first
 	You    LobbyPlace   // the player's best of all time; shown with Boards only
 	Boards []LobbyBoard
+	Notice string // the server's notice (Options.Notice), shown where no status is
 }
 
 // ChoiceKind is what a player chose in the lobby.
@@ -258,7 +259,7 @@ func (l *Lobby) Refresh() bool {
 // sameLobbyData reports whether a and b list the same.
 func sameLobbyData(a, b *LobbyData) bool {
 	return a.Name == b.Name && slices.Equal(a.Arenas, b.Arenas) && slices.Equal(a.Games, b.Games) &&
-		slices.Equal(a.Scores, b.Scores) && a.You == b.You &&
+		slices.Equal(a.Scores, b.Scores) && a.You == b.You && a.Notice == b.Notice &&
 		slices.EqualFunc(a.Boards, b.Boards, func(a, b LobbyBoard) bool {
 			return a.Title == b.Title && a.You == b.You && slices.Equal(a.Scores, b.Scores)
 		})
@@ -270,7 +271,7 @@ func (d *LobbyData) copyOf(src *LobbyData) {
 	d.Arenas = append(d.Arenas[:0], src.Arenas...)
 	d.Games = append(d.Games[:0], src.Games...)
 	d.Scores = append(d.Scores[:0], src.Scores...)
-	d.You = src.You
+	d.You, d.Notice = src.You, src.Notice
 	d.Boards = slices.Grow(d.Boards[:0], len(src.Boards))[:len(src.Boards)]
 	for i, b := range src.Boards {
 		d.Boards[i] = LobbyBoard{Title: b.Title, Scores: append(d.Boards[i].Scores[:0], b.Scores...), You: b.You}
@@ -400,7 +401,11 @@ func (l *Lobby) Draw(scr tcell.Screen) {
 	help := y + h - 1
 	l.drawHelp(scr, x, help, w)
 	if h >= 2 {
-		putString(scr, x, help-1, w, l.status, alertStyle)
+		msg := l.status
+		if msg == "" {
+			msg = l.last.Notice
+		}
+		putString(scr, x, help-1, w, msg, alertStyle)
 	}
 	l.top, l.rows = y, max(h-2, 0)
 	l.twoCols = w >= lobbyLeftWidth+lobbyGap+lobbyRightWidth

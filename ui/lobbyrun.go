@@ -421,6 +421,9 @@ func lobbyList(lo LobbyOptions) LobbyData {
 	if lo.Fleet != nil {
 		lo.Fleet.List(&d)
 	}
+	if lo.Game.Notice != nil {
+		d.Notice = lo.Game.Notice()
+	}
 	if lo.Game.Scores == nil {
 		return d
 	}

@@ -196,12 +196,17 @@ func (m *Match) Observe() (Result, bool) {
 	if m.seat == nil {
 		return Result{}, false
 	}
-	p := m.world.Player(m.seat.Slot())
-	m.current, m.wave, m.label, m.seen = p, m.world.Wave(), m.world.StrategyName(), m.world.Steps()
-	if p.Phase != game.GameOver || m.phase != Play {
+	m.follow()
+	if m.current.Phase != game.GameOver || m.phase != Play {
 		return Result{}, false
 	}
 	return m.Leave()
+}
+
+// follow takes the seat's ship as the arena's world has it now.
+func (m *Match) follow() {
+	m.current, m.wave, m.label = m.world.Player(m.seat.Slot()), m.world.Wave(), m.world.StrategyName()
+	m.seen = m.world.Steps()
 }
 
 // finish counts the current game in Best when it counts, ends its
@@ -250,6 +255,9 @@ func (m *Match) Current() game.Player { return m.current }
 func (m *Match) Leave() (Result, bool) {
 	if m.phase != Play {
 		return Result{}, false
+	}
+	if m.seat != nil {
+		m.follow() // the score as it stands, not as last observed
 	}
 	m.phase, m.endedAt = Over, m.worldSteps()
 	r := m.finish()

@@ -11,6 +11,7 @@ import (
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/replay"
+	"poolroids/levels"
 	"poolroids/pool"
 )
 
@@ -221,6 +222,39 @@ func TestArenaOverHold(t *testing.T) {
 		observe()
 		if m.Phase() != Play {
 			t.Errorf("2.1 s into the game-over screen: phase %v, want the game started", m.Phase())
+		}
+	})
+}
+
+// TestSeatLeaveScoresNow: a seat left between two Observes scores its
+// ship as the arena has it, not as last observed.
+func TestSeatLeaveScoresNow(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, err := hub.New(hub.Config{Size: 1, Game: game.Config{Levels: levels.Pressure()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		seat, err := h.Join(hub.Request{Arena: "den", Player: "ann", Input: func() game.Input { return game.Input{Fire: true} }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer seat.Leave()
+		m := NewSeat(seat)
+		a := seat.Arena()
+		score := 0
+		for score == 0 {
+			time.Sleep(time.Second / 10)
+			a.RLock()
+			score = a.World().Player(seat.Slot()).Score
+			a.RUnlock()
+		}
+		a.RLock()
+		score = a.World().Player(seat.Slot()).Score
+		res, left := m.Leave()
+		a.RUnlock()
+		if !left || res.Score != score {
+			t.Errorf("Leave = %d, %v; want the ship's %d", res.Score, left, score)
 		}
 	})
 }

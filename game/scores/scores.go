@@ -60,6 +60,9 @@
 //
 // [OpenPostgres] keeps the table in a PostgreSQL database instead, which
 // any number of servers on any number of hosts may share: see postgres.go.
+// Given a queue directory ([Store.SetQueue]), a save the database cannot
+// take waits there, on local disk, and is posted once it can
+// ([ErrQueued]): see queue.go.
 //
 // A Store is safe for concurrent use: SSH sessions share one.
 package scores
@@ -295,7 +298,13 @@ func (s *Store) removeTemps() {
 // SetLogger makes the store log what players are not shown: why a save
 // failed, with the file's path, and a file set aside while saving. Call it
 // before the store is used; a nil logger, the default, logs nothing.
-func (s *Store) SetLogger(l *slog.Logger) { s.log = l }
+func (s *Store) SetLogger(l *slog.Logger) {
+	s.log = l
+	if s.db != nil {
+		s.db.log.Store(l)
+		s.db.outage.SetLogger(l)
+	}
+}
 
 // Path returns the file the store saves to; for a database, its server
 // and name.
@@ -310,7 +319,8 @@ func (s *Store) Path() string { return s.path }
 // rank is e's 1-based place in the whole table, or 0 if it did not make the
 // table (not among the player's best [PerPlayer], or below the cut). When
 // saving fails, err says why; the entry stays in the table in memory and the
-// old file is untouched.
+// old file is untouched. A database store with a queue may instead answer
+// [ErrQueued]: the save waits on disk to be posted.
 func (s *Store) Add(e Entry) (rank int, err error) { return s.AddReplay(e, nil) }
 
 // AddReplay is Add for a game with its replay file, replay: the file is
@@ -336,7 +346,7 @@ func (s *Store) AddReplay(e Entry, replay []byte) (rank int, err error) {
 	s.insert(e)
 	s.mu.Unlock()
 	err = s.save(e, replay)
-	if err != nil && s.log != nil {
+	if err != nil && !errors.Is(err, ErrQueued) && s.log != nil {
 		s.log.Warn("high score not saved", "player", e.Name, "score", e.Score, "where", s.path, "err", errors.Unwrap(err))
 	}
 	// The rank in the table as saved, with other processes' entries.

@@ -4,9 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
 	"net/netip"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/pires/go-proxyproto"
 )
@@ -39,6 +42,15 @@ func ParsePrefixes(s string) ([]netip.Prefix, error) {
 	return list, nil
 }
 
+// hungUp reports whether c's peer has closed it: a balancer's plain TCP
+// health check connects and hangs up without a byte.
+func hungUp(c net.Conn) bool {
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
+	var b [1]byte
+	_, err := c.Read(b[:])
+	return errors.Is(err, io.EOF)
+}
+
 // proxyPolicy trusts the balancers of cfg.ProxyFrom only: a connection
 // from them must open with a header, v1 or v2, whose source address it then
 // reports; one from any other address must not (a client could otherwise
@@ -58,7 +70,8 @@ func proxyPolicy(trusted []netip.Prefix) proxyproto.ConnPolicyFunc {
 // client slow to send it cannot hold up the accept loop, then applies the
 // connection limits to the address it gives. The header must come within
 // LoginTimeout. Until then the connection is counted among the server's,
-// for Shutdown, but not yet among any address's.
+// for Shutdown, but not yet among any address's. A balancer's health
+// check, which relays no client, is closed without a refusal.
 func (s *Server) proxied(pc *proxyproto.Conn) {
 	s.mu.Lock()
 	if s.closing {
@@ -79,8 +92,18 @@ func (s *Server) proxied(pc *proxyproto.Conn) {
 		s.mu.Lock()
 		delete(s.conns, pc)
 		s.mu.Unlock()
-		if err == nil {
+		local := err == nil && pc.ProxyHeader() != nil && pc.ProxyHeader().Command.IsLocal()
+		if err == nil && !local {
 			s.accept(pc)
+			return
+		}
+		raw := pc.Raw().RemoteAddr()
+		if local || errors.Is(err, proxyproto.ErrNoProxyProtocol) && hungUp(pc.Raw()) {
+			// A balancer's health check: a header that relays no one
+			// (LOCAL, HAProxy's send-proxy-v2 check) or none at all, then
+			// goodbye. No client, so no refusal.
+			s.log.Debug("health check", "addr", raw.String())
+			pc.Close()
 			return
 		}
 		reason := reasonBadHeader
@@ -90,7 +113,6 @@ func (s *Server) proxied(pc *proxyproto.Conn) {
 		case errors.Is(err, proxyproto.ErrSuperfluousProxyHeader):
 			reason = reasonUntrusted
 		}
-		raw := pc.Raw().RemoteAddr()
 		s.refusals.note(s.log, key(raw), reason, "addr", raw.String(), "err", err)
 		pc.Close()
 	}()
