@@ -26,6 +26,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"poolroids/game/displayname"
+	"poolroids/game/hub"
 	"poolroids/game/scores"
 	"poolroids/levels"
 	"poolroids/pool"
@@ -90,6 +92,7 @@ func play(args []string, stderr io.Writer) int {
 	view := addViewFlags(fs)
 	stress := fs.Bool("stress", false, "start with the max-pressure autopilot filling the pools on the stress levels (x toggles it)")
 	scorePath := addScoresFlag(fs, "", "the config dir's poolroids/scores.json")
+	name := fs.String("name", "", "play as `NAME`, shown in the game and on your scores (default: your login name)")
 	if _, code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
@@ -110,7 +113,10 @@ func play(args []string, stderr io.Writer) int {
 	if errors.Is(err, scores.ErrNotFile) {
 		return bad("-scores: %v", err)
 	}
-	opts.Scores, opts.Player = store, playerName()
+	opts.Scores, opts.Player = store, playerName(*name)
+	if *name != "" && opts.Player == displayname.Anonymous && !strings.EqualFold(strings.TrimSpace(*name), displayname.Anonymous) {
+		return bad("-name %q: nothing in it shows on a screen; want letters, digits or signs", *name)
+	}
 
 	return inTerminal(context.Background(), "poolroids", "play needs one; serve and stress do not", stderr, func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error) {
 		opts.Keys = keys
@@ -407,12 +413,17 @@ func openScores(path string, stderr io.Writer) (*scores.Store, error) {
 	return store, nil
 }
 
-func playerName() string {
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		return u.Username
+// playerName is the name local play shows and saves scores under: name,
+// or the user's login name, cleaned by the one name rule to what a player
+// may be called over SSH.
+func playerName(name string) string {
+	if name == "" {
+		name = "player"
+		if u, err := user.Current(); err == nil && u.Username != "" {
+			name = u.Username
+		} else if n := os.Getenv("USER"); n != "" {
+			name = n
+		}
 	}
-	if n := os.Getenv("USER"); n != "" {
-		return n
-	}
-	return "player"
+	return displayname.Clean(name, hub.MaxName)
 }

@@ -40,6 +40,7 @@ func TestPlayBadFlags(t *testing.T) {
 		{"missing levels", []string{"--levels", filepath.Join(broken, "none")}, "-levels: "},
 		{"broken level", []string{"--levels", broken}, `02-drift.toml:`},
 		{"scores not a file", []string{"--scores", broken}, "-scores: high scores: "},
+		{"name", []string{"--name", "\x1b[31m\u200b"}, `-name "\x1b[31m\u200b": nothing in it shows on a screen`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -53,6 +54,17 @@ func TestPlayBadFlags(t *testing.T) {
 	var stderr bytes.Buffer
 	if code := play([]string{"--levels", broken}, &stderr); !strings.Contains(stderr.String(), `field "sped_max": unknown field`) {
 		t.Errorf("broken level: exit %d, stderr %q; want the file, line and field", code, stderr.String())
+	}
+}
+
+// TestPlayerName: --name is cleaned by the one name rule, to the length
+// an SSH player's name has; without it the login name is.
+func TestPlayerName(t *testing.T) {
+	if got := playerName(" Zoë\x1b[31m the Great Ångström "); got != "Zoë the Great Ån" {
+		t.Errorf("playerName = %q, want the name cleaned and cut to 16", got)
+	}
+	if got := playerName(""); got == "" || got == "anonymous" {
+		t.Errorf("playerName without --name = %q, want the login name", got)
 	}
 }
 

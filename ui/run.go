@@ -33,7 +33,7 @@ type Options struct {
 	ASCII    bool          // force the ASCII fallback even where braille shows
 	Stress   bool          // start at once with the stress autopilot filling the pools (see match.New)
 	Scores   *scores.Store // high-score table; nil: none kept
-	Player   string        // name stored with a high score
+	Player   string        // the player's name, shown in their game and stored with their high scores (an arena's seat: its own)
 	Keys     *kitty.Keys   // held-key state from the kitty filter; nil or inactive: press-only mode
 	// Arena, if set, is a seat in an arena: the session plays its ship in
 	// the arena's shared world instead of a world of its own (Levels,

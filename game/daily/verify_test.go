@@ -90,7 +90,7 @@ func TestVerify(t *testing.T) {
 		want daily.Reason // 0: proven
 	}{
 		{"today", game1, noon, nil, 0},
-		{"version 2", v2, noon, nil, 0},
+		{"version 2: older rules", v2, noon, nil, daily.Malformed},
 		{"left in play", left, noon, nil, 0},
 		{"yesterday's within grace", game1, at(day+1, daily.Grace-time.Second), nil, 0},
 		{"yesterday's after grace", game1, at(day+1, daily.Grace), nil, daily.OtherDay},

@@ -53,17 +53,18 @@
 // a [Player] reads the ghost ops and plays no ghost, so checking a file
 // never pays for them.
 //
-// # Format, version 3
+// # Format, version 4
 //
-// Version 3 is version 2 with the ghost op; files of version 2 are read
-// and replay as before. All integers are unsigned LEB128 varints ("uv"),
+// Version 4 is version 3 (version 2 with the ghost op) with the level
+// set's saucers, played by the rules that came with them: files of
+// earlier versions are refused. All integers are unsigned LEB128 varints ("uv"),
 // or zigzag varints ("sv") for signed ones; a string is a uv length then
 // that many UTF-8 bytes (at most 255); a sum and a float64 are 8 bytes
 // little-endian.
 //
 //	header:
 //	  magic     "PRPL"
-//	  version   uv: 3 (or 2: a file without ghost ops)
+//	  version   uv: 4
 //	  build     string: module version, VCS revision, Go version, GOOS/GOARCH
 //	  seed      uv
 //	  mode      1 byte: 0 co-op, 1 PvP
@@ -77,7 +78,10 @@
 //	            size sv, speed_min f64, speed_max f64, fire_cooldown sv,
 //	            bullet_speed f64, bullet_life sv, bullets_per_shot sv,
 //	            spread f64, debris_per_break sv, debris_life_min sv,
-//	            debris_life_max sv, saucer 1 byte
+//	            debris_life_max sv, saucer 1 byte; then the saucers
+//	            (levels.Saucers, defaults filled in): first f64, every f64,
+//	            shot_speed f64, shot_life sv, reload sv, hold_fire f64,
+//	            small_score sv, aim f64
 //	  players   uv count (<= ships), then a name string each: the ships in
 //	            play from the start by slot (a solo game's player)
 //	  start     sum: the world's checksum before the first step
@@ -103,8 +107,8 @@
 //	            1..4 (MaxGhosts), numbered in order of first flight: a k one
 //	            above the ghosts so far brings a new ghost, followed by uv n
 //	            (1..524288, MaxGhost) and n bytes, the replay file of a solo
-//	            game (version 2 or 3) with no ghost op of its own, whose
-//	            player is the ghost's. Not in version 2
+//	            game of this version with no ghost op of its own, whose
+//	            player is the ghost's
 //
 // The level set is stored whole, not as a name or a hash: a file replays
 // wherever the same rules are built, whatever level sets that build ships

@@ -18,17 +18,17 @@ import (
 
 // Version is the format version this package writes. Version 2 stores the
 // level set's shots per ship and plays by the arcade rules (saucers,
-// respawns, spawn points) that came with them: a file of version 1 would
-// not replay the same, so it is refused. Version 3 adds the ghost op and
-// nothing else, so files of version 2 are read too ([OldestVersion]).
-const Version = 3
+// respawns, spawn points) that came with them; version 3 adds the ghost
+// op. Version 4 stores the level set's saucers and plays by the fair
+// saucers' rules (their shots seen coming, the small one taking over when
+// no one scores) and the arena's spawn rules that came with them: a file
+// of an earlier version would not replay the same, so it is refused,
+// saying so ([OldestVersion]).
+const Version = 4
 
 // OldestVersion is the oldest format version this package reads: a file of
 // a version from OldestVersion to Version replays and checks the same.
-const OldestVersion = 2
-
-// ghostVersion is the first version with the ghost op.
-const ghostVersion = 3
+const OldestVersion = 4
 
 // magic opens every replay file.
 const magic = "PRPL"
@@ -181,8 +181,8 @@ func appendHeader(b []byte, h *Header) []byte {
 }
 
 // AppendLevelSet appends s to b as a header stores it: every field of the
-// set and of each level, in a fixed order, integers as varints and floats
-// as their IEEE 754 bits. Two sets that encode alike play the same games,
+// set and of each level, then its saucers with their defaults filled in,
+// in a fixed order, integers as varints and floats as their IEEE 754 bits. Two sets that encode alike play the same games,
 // on every machine; a digest of these bytes names a set's content.
 func AppendLevelSet(b []byte, s *levels.Set) []byte {
 	b = appendString(b, s.Name)
@@ -208,7 +208,15 @@ func AppendLevelSet(b []byte, s *levels.Set) []byte {
 		b = appendInt(b, l.DebrisLifeMax)
 		b = append(b, boolByte(l.Saucer))
 	}
-	return b
+	u := s.Saucers()
+	b = appendFloat(b, u.First)
+	b = appendFloat(b, u.Every)
+	b = appendFloat(b, u.ShotSpeed)
+	b = appendInt(b, u.ShotLife)
+	b = appendInt(b, u.Reload)
+	b = appendFloat(b, u.HoldFire)
+	b = appendInt(b, u.SmallScore)
+	return appendFloat(b, u.Aim)
 }
 
 func boolByte(v bool) byte {
@@ -356,8 +364,11 @@ func (d *decoder) header() (*Header, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v < OldestVersion || v > Version {
-		return nil, d.fail(len(magic), "want format version %d..%d, found %d: another version of poolroids wrote it", OldestVersion, Version, v)
+	switch {
+	case v < OldestVersion:
+		return nil, d.fail(len(magic), "want format version %d, found %d: an older poolroids wrote it, under rules this one no longer plays", Version, v)
+	case v > Version:
+		return nil, d.fail(len(magic), "want format version %d, found %d: a newer poolroids wrote it", Version, v)
 	}
 	h.Version = int(v)
 	if h.Build, err = d.string("the build", maxString); err != nil {
@@ -412,6 +423,30 @@ func (d *decoder) header() (*Header, error) {
 	return h, nil
 }
 
+// number is a field of a level set the format stores as a number: p is
+// an *int (an sv) or a *float64 (a float64).
+type number struct {
+	p     any
+	field string
+}
+
+// numbers reads the fields ns in turn, naming each name(field) in errors.
+func (d *decoder) numbers(name func(string) string, ns []number) error {
+	var err error
+	for _, n := range ns {
+		switch p := n.p.(type) {
+		case *int:
+			*p, err = d.int(name(n.field))
+		case *float64:
+			*p, err = d.float(name(n.field))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // levelSet decodes a level set and checks it by the levels package's rules.
 func (d *decoder) levelSet() (*levels.Set, error) {
 	at := d.off
@@ -442,26 +477,15 @@ func (d *decoder) levelSet() (*levels.Set, error) {
 		if l.Name, err = d.string(f("name"), maxString); err != nil {
 			return nil, err
 		}
-		for _, x := range []struct {
-			p     any
-			field string
-		}{
+		if err := d.numbers(f, []number{
 			{&l.Asteroids, "asteroids"}, {&l.Size, "size"},
 			{&l.SpeedMin, "speed_min"}, {&l.SpeedMax, "speed_max"},
 			{&l.FireCooldown, "fire_cooldown"}, {&l.BulletSpeed, "bullet_speed"},
 			{&l.BulletLife, "bullet_life"}, {&l.BulletsPerShot, "bullets_per_shot"},
 			{&l.Spread, "spread"}, {&l.DebrisPerBreak, "debris_per_break"},
 			{&l.DebrisLifeMin, "debris_life_min"}, {&l.DebrisLifeMax, "debris_life_max"},
-		} {
-			switch p := x.p.(type) {
-			case *int:
-				*p, err = d.int(f(x.field))
-			case *float64:
-				*p, err = d.float(f(x.field))
-			}
-			if err != nil {
-				return nil, err
-			}
+		}); err != nil {
+			return nil, err
 		}
 		bat := d.off
 		c, err := d.byte(f("saucer"))
@@ -473,6 +497,14 @@ func (d *decoder) levelSet() (*levels.Set, error) {
 		}
 		l.Saucer = c == 1
 		s.Levels = append(s.Levels, l)
+	}
+	u := &s.Saucer
+	if err := d.numbers(func(name string) string { return "saucer." + name }, []number{
+		{&u.First, "first"}, {&u.Every, "every"}, {&u.ShotSpeed, "shot_speed"},
+		{&u.ShotLife, "shot_life"}, {&u.Reload, "reload"}, {&u.HoldFire, "hold_fire"},
+		{&u.SmallScore, "small_score"}, {&u.Aim, "aim"},
+	}); err != nil {
+		return nil, err
 	}
 	if err := s.Validate(); err != nil {
 		return nil, d.fail(at, "want a valid level set, found one where %v", err)

@@ -83,8 +83,9 @@ func TestCorrupted(t *testing.T) {
 		want string
 	}{
 		{"magic", 1, 0, []byte("X"), `byte 0: want the replay magic "PRPL", found "PXPL": not a poolroids replay`},
-		{"version", 4, 0, []byte{9}, "byte 4: want format version 2..3, found 9: another version of poolroids wrote it"},
-		{"before the arcade rules", 4, 0, []byte{1}, "byte 4: want format version 2..3, found 1: another version of poolroids wrote it"},
+		{"version", 4, 0, []byte{9}, "byte 4: want format version 4, found 9: a newer poolroids wrote it"},
+		{"before the arcade rules", 4, 0, []byte{1}, "byte 4: want format version 4, found 1: an older poolroids wrote it, under rules this one no longer plays"},
+		{"before the fair saucers", 4, 0, []byte{3}, "byte 4: want format version 4, found 3: an older poolroids wrote it, under rules this one no longer plays"},
 		{"long build", build, 0, []byte{0xAC, 0x02}, fmt.Sprintf("byte %d: want the build's length 0..255, found 300", build)},
 		{"seed overflows", seed, 0, bytes.Repeat([]byte{0xFF}, 11), fmt.Sprintf("byte %d: want the seed, found a varint longer than 64 bits", seed)},
 		{"mode", mode, 0, []byte{7}, fmt.Sprintf("byte %d: want the mode 0 (co-op) or 1 (PvP), found 7", mode)},

@@ -191,7 +191,7 @@ func (r *Reader) next() (Event, error) {
 			}
 			r.done = true
 			return ev, nil
-		case c == opGhost && r.h.Version >= ghostVersion:
+		case c == opGhost:
 			return r.ghostOp(ev)
 		case c == opChecksum:
 			return ev, d.fail(at, "checksum op after step %d, want one only after a multiple of %d steps", r.steps, r.h.Every)
