@@ -27,7 +27,7 @@ func TestFilesNotRegular(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		var errb bytes.Buffer
-		code := serveMain(ctx, append([]string{"-listen", "127.0.0.1:0", "-scores", scores}, args...), &errb)
+		code := serveMain(ctx, context.Background(), append([]string{"-listen", "127.0.0.1:0", "-scores", scores}, args...), &errb)
 		return code, errb.String()
 	}
 	for _, path := range []string{fifo, "/dev/zero"} {

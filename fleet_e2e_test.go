@@ -363,7 +363,7 @@ func TestServeFleetDeregisters(t *testing.T) {
 	code := make(chan int, 1)
 	var stderr syncBuffer
 	go func() {
-		code <- serveMain(ctx, []string{"--listen", freeAddr(t), "--host-key", filepath.Join(dir, "host_key"),
+		code <- serveMain(ctx, context.Background(), []string{"--listen", freeAddr(t), "--host-key", filepath.Join(dir, "host_key"),
 			"--scores", pg.URL, "--hop", hop, "--fleet-key", filepath.Join(dir, "fleet_key")}, &stderr)
 	}()
 	db, err := pgx.Connect(context.Background(), pg.URL)

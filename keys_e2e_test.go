@@ -12,23 +12,30 @@ import (
 	"poolroids/game/scores"
 )
 
-// TestTapTurnInTmux taps ← once in a terminal without release events (a
-// tmux pane): the ship turns a small step, not the 140° a first press
-// held for the assumed repeat delay once turned. The heading is read off
-// the braille field before and after, by fitting the ship's outline.
+// TestTapTurnInTmux plays by taps and a hold in a terminal without
+// release events (a tmux pane, which sends a key's press and nothing when
+// it is let go): four taps of ← 100 ms apart turn the ship four taps'
+// steps, as four taps 200 ms apart do (a tap is a 21st of a turn); a
+// hold of 1 s, emulated as a terminal's auto-repeat sends it (a press,
+// then after its repeat delay a repeat every 40 ms), turns a tap, pauses
+// for the delay, then turns steadily from its first repeat and stops
+// within a tap of its last. The heading is read off the braille field
+// each time, by fitting the ship's outline once it has stopped turning.
 func TestTapTurnInTmux(t *testing.T) {
 	s := newTmux(t)
 	// A large pane draws the ship large enough to read its heading to a
-	// degree or two.
+	// degree or two, at its own size.
 	if out, err := s.run("resize-window", "-t", "e2e", "-x", "300", "-y", "100"); err != nil {
 		t.Fatalf("tmux resize-window: %v\n%s", err, out)
 	}
-	s.playGame(buildBinary(t), "LANG=C.UTF-8")
+	// Seed 12 leaves a still ship alone for the longest: the test takes
+	// some 15 s of play.
+	home := t.TempDir()
+	s.send(fmt.Sprintf("HOME=%s XDG_CONFIG_HOME=%s LANG=C.UTF-8 %s --seed 12; echo exit=$?", home, home, buildBinary(t)), "Enter")
 	s.waitFor("the title screen", func(p string) bool { return strings.Contains(p, "P O O L R O I D S") }, nil)
 	s.send("Space")
 	// still waits until the ship's heading, once moved says so, has held
-	// for a second of captures, and returns it: a tap's turn is over, and
-	// the repeat delay it could be taken for held long past.
+	// for a second of captures, and returns it: a turn is over.
 	still := func(what string, moved func(deg float64) bool) float64 {
 		var held float64
 		var since time.Time
@@ -46,16 +53,61 @@ func TestTapTurnInTmux(t *testing.T) {
 		}, nil)
 		return held
 	}
-	before := still("the ship, still, at the centre", func(float64) bool { return true })
-	s.send("Left")
-	after := still("the ship to turn and stop", func(deg float64) bool { return math.Abs(math.Remainder(deg-before, 360)) >= 1 })
-	turned := math.Remainder(after-before, 360)
-	t.Logf("heading before the tap %.1f°, after %.1f°: turned %.1f°", before, after, turned)
-	if turned > -8 || turned < -360.0/16 {
-		t.Errorf("one tap of ← turned the ship %.1f°, want a small step left, at most 1/16 of a turn (22.5°)", turned)
+	// turn sends Left at the offsets at (from now) and returns the ship's
+	// heading after, and how far it turned in the game's steps of turning
+	// (4.5 rad/s at 60 a second): positive to the left.
+	step := 4.5 / 60 * 180 / math.Pi
+	turn := func(what string, at []time.Duration) (after, steps float64) {
+		before := still("the ship, still", func(float64) bool { return true })
+		s.paced("Left", at)
+		after = still(what, func(deg float64) bool { return math.Abs(math.Remainder(deg-before, 360)) >= 1 })
+		return after, -math.Remainder(after-before, 360) / step
+	}
+	const tap = 4 // a tap's steps of turning
+	// A ship turned by taps alone points at one of the headings a tap
+	// apart from its first, straight up (-90°): taps counts them.
+	taps := func(deg float64) (n int, off float64) {
+		k := math.Remainder(-90-deg, 360) / (tap * step)
+		n = int(math.Round(k))
+		return n, (k - float64(n)) * tap * step
+	}
+	ms := time.Millisecond
+	for i, gap := range []time.Duration{100 * ms, 200 * ms} {
+		after, steps := turn(fmt.Sprintf("4 taps %v apart to turn the ship", gap), []time.Duration{0, gap, 2 * gap, 3 * gap})
+		n, off := taps(after)
+		t.Logf("4 taps %v apart turned %.1f steps, to %.1f°: %d taps from the first heading, %.1f° off it", gap, steps, after, n, off)
+		if want := 4 * (i + 1); n != want || math.Abs(off) > 5 {
+			t.Errorf("after 4 more taps %v apart the ship points %d taps from its first heading (%.1f° off one), want %d", gap, n, off, want)
+		}
+	}
+	// A hold of a second: the press, then a repeat every 40 ms from 600
+	// ms on. It turns a tap for the press and one for the first repeat,
+	// then on for the time from the first repeat to the last: a tap
+	// after that at most.
+	at := []time.Duration{0}
+	for r := 600 * ms; r <= time.Second; r += 40 * ms {
+		at = append(at, r)
+	}
+	held := (at[len(at)-1] - at[1]).Seconds() * 60
+	_, steps := turn("a held ← to turn the ship", at)
+	t.Logf("a hold of %v turned %.1f steps; its repeats span %.1f", at[len(at)-1], steps, held)
+	if want := 2*tap + held; math.Abs(steps-want) > 1.5 {
+		t.Errorf("a hold turned %.1f steps, want %.1f: a tap for the press, then steadily from the first repeat until a tap after the last", steps, want)
 	}
 	s.send("q", "q")
 	s.exited()
+}
+
+// paced sends key at each offset in at from now, as a person's taps or
+// a terminal's auto-repeat would: the pace is what the test tries, so
+// unlike every other wait of these tests it is kept by the clock.
+func (s *tmuxSession) paced(key string, at []time.Duration) {
+	s.t.Helper()
+	start := time.Now()
+	for _, d := range at {
+		time.Sleep(time.Until(start.Add(d)))
+		s.send(key)
+	}
 }
 
 // shipHeading reads the heading (the game's angle, in degrees: -90 is

@@ -20,11 +20,14 @@ import (
 	"os/signal"
 	"os/user"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 
+	"poolroids/game/displayname"
+	"poolroids/game/hub"
 	"poolroids/game/scores"
 	"poolroids/levels"
 	"poolroids/pool"
@@ -89,7 +92,8 @@ func play(args []string, stderr io.Writer) int {
 	view := addViewFlags(fs)
 	stress := fs.Bool("stress", false, "start with the max-pressure autopilot filling the pools on the stress levels (x toggles it)")
 	scorePath := addScoresFlag(fs, "", "the config dir's poolroids/scores.json")
-	if code, done := parseFlags(fs, args, stderr); done {
+	name := fs.String("name", "", "play as `NAME`, shown in the game and on your scores (default: your login name)")
+	if _, code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
 	bad := func(format string, a ...any) int { return usageError(stderr, fs.Name(), format, a...) }
@@ -109,7 +113,10 @@ func play(args []string, stderr io.Writer) int {
 	if errors.Is(err, scores.ErrNotFile) {
 		return bad("-scores: %v", err)
 	}
-	opts.Scores, opts.Player = store, playerName()
+	opts.Scores, opts.Player = store, playerName(*name)
+	if *name != "" && opts.Player == displayname.Anonymous && !strings.EqualFold(strings.TrimSpace(*name), displayname.Anonymous) {
+		return bad("-name %q: nothing in it shows on a screen; want letters, digits or signs", *name)
+	}
 
 	return inTerminal(context.Background(), "poolroids", "play needs one; serve and stress do not", stderr, func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error) {
 		opts.Keys = keys
@@ -161,30 +168,103 @@ func inTerminal(ctx context.Context, cmd, hint string, stderr io.Writer, f func(
 }
 
 // newFlagSet makes command name's flag set, reporting to stderr; its usage
-// prints head (the usage lines and what the command does), then the flags.
+// prints head (the usage lines and what the command does), then the flags
+// and how the environment sets them.
 func newFlagSet(name, head string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), head+"\n\nflags:\n")
 		fs.PrintDefaults()
+		fmt.Fprintf(fs.Output(), "\nEvery flag may be set in the environment instead, -fps as %s and -max-sessions\n"+
+			"as %s: %s and the flag's name in capitals, - as _. The command line wins.\n",
+			envName("fps"), envName("max-sessions"), envPrefix)
 	}
 	return fs
 }
 
-// parseFlags parses args into fs. done reports that the command ends here
-// with code: 0 after -h, 2 after a bad flag or a stray argument.
-func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (code int, done bool) {
+// envPrefix begins the name of the environment variable of every flag.
+const envPrefix = "POOLROIDS_"
+
+// envName is the environment variable that sets the flag name:
+// -max-sessions is POOLROIDS_MAX_SESSIONS.
+func envName(name string) string {
+	return envPrefix + strings.ToUpper(strings.ReplaceAll(name, "-", "_"))
+}
+
+// parseArgs parses args into fs, then sets each flag the command line
+// left unset from its environment variable, if that is set (see envName):
+// one way, for every command, to configure it from a service manager's
+// environment. It returns the flags set from the environment. An error
+// from the environment names the variable; one from the command line has
+// been reported by the flag package, with the usage.
+func parseArgs(fs *flag.FlagSet, args []string) (fromEnv []string, err error) {
 	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0, true
+		return nil, err
+	}
+	given := make(map[string]bool)
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	fs.VisitAll(func(f *flag.Flag) {
+		v, ok := os.LookupEnv(envName(f.Name))
+		if err != nil || given[f.Name] || !ok {
+			return
 		}
-		return 2, true // the flag package has said why, with the usage
+		if serr := fs.Set(f.Name, v); serr != nil {
+			err = &envError{fmt.Errorf("%s: invalid value %q for -%s: %v", envName(f.Name), v, f.Name, serr)}
+			return
+		}
+		fromEnv = append(fromEnv, f.Name)
+	})
+	return fromEnv, err
+}
+
+// envError is parseArgs's error for a bad environment variable.
+type envError struct{ error }
+
+// parseFlags parses args, and the environment, into fs (see parseArgs).
+// done reports that the command ends here with code: 0 after -h, 2 after
+// a bad flag, a bad variable or a stray argument. fromEnv lists the flags
+// the environment set.
+func parseFlags(fs *flag.FlagSet, args []string, stderr io.Writer) (fromEnv []string, code int, done bool) {
+	fromEnv, err := parseArgs(fs, args)
+	if code, done := argsError(fs, err, stderr); done {
+		return nil, code, true
 	}
 	if fs.NArg() > 0 {
-		return usageError(stderr, fs.Name(), "unexpected argument %q", fs.Arg(0)), true
+		return nil, usageError(stderr, fs.Name(), "unexpected argument %q%s", fs.Arg(0), strayHint(fs, args)), true
 	}
-	return 0, false
+	return fromEnv, 0, false
+}
+
+// argsError reports parseArgs's error, if any, and returns the exit code:
+// 0 after -h, 2 else.
+func argsError(fs *flag.FlagSet, err error, stderr io.Writer) (code int, done bool) {
+	var env *envError
+	switch {
+	case err == nil:
+		return 0, false
+	case errors.Is(err, flag.ErrHelp):
+		return 0, true
+	case errors.As(err, &env):
+		return usageError(stderr, fs.Name(), "%v", env.error), true
+	}
+	return 2, true // the flag package has said why, with the usage
+}
+
+// strayHint explains a stray argument that follows a flag taking no
+// separate value (-pprof ADDR is read as -pprof, then ADDR).
+func strayHint(fs *flag.FlagSet, args []string) string {
+	i := len(args) - fs.NArg()
+	if i < 1 {
+		return ""
+	}
+	name := strings.TrimLeft(args[i-1], "-")
+	if f := fs.Lookup(name); f != nil && !strings.Contains(name, "=") {
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+			return fmt.Sprintf(" (a value of -%s goes after =: -%s=%s)", name, name, fs.Arg(0))
+		}
+	}
+	return ""
 }
 
 // usageError reports a bad flag value for command cmd with its usage line,
@@ -333,12 +413,17 @@ func openScores(path string, stderr io.Writer) (*scores.Store, error) {
 	return store, nil
 }
 
-func playerName() string {
-	if u, err := user.Current(); err == nil && u.Username != "" {
-		return u.Username
+// playerName is the name local play shows and saves scores under: name,
+// or the user's login name, cleaned by the one name rule to what a player
+// may be called over SSH.
+func playerName(name string) string {
+	if name == "" {
+		name = "player"
+		if u, err := user.Current(); err == nil && u.Username != "" {
+			name = u.Username
+		} else if n := os.Getenv("USER"); n != "" {
+			name = n
+		}
 	}
-	if n := os.Getenv("USER"); n != "" {
-		return n
-	}
-	return "player"
+	return displayname.Clean(name, hub.MaxName)
 }

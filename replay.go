@@ -39,11 +39,9 @@ func runCommand(main func(ctx context.Context, args []string, stdout, stderr io.
 // command ends here with code: 0 after -h, 2 after a bad flag or not one
 // file.
 func parseFileFlags(fs *flag.FlagSet, args []string, stderr io.Writer, what string) (path string, code int, done bool) {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return "", 0, true
-		}
-		return "", 2, true // the flag package has said why, with the usage
+	_, err := parseArgs(fs, args)
+	if code, done := argsError(fs, err, stderr); done {
+		return "", code, true
 	}
 	switch {
 	case fs.NArg() > 1 && strings.HasPrefix(fs.Arg(1), "-"):

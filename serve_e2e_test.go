@@ -48,7 +48,11 @@ func TestServeBadFlags(t *testing.T) {
 		{"max per address", []string{"--max-per-address", "0"}, "-max-per-address 0"},
 		{"max startups", []string{"--max-startups", "1:2"}, "-max-startups"},
 		{"max startups per address", []string{"--max-startups-per-address", "0"}, "-max-startups-per-address 0"},
-		{"pprof without metrics", []string{"--pprof"}, "-pprof needs -metrics"},
+		{"pprof not an address", []string{"--pprof=nowhere"}, `"nowhere" for -pprof: want host:port`},
+		{"pprof's address apart", []string{"--pprof", "127.0.0.1:6060"}, `unexpected argument "127.0.0.1:6060" (a value of -pprof goes after =: -pprof=127.0.0.1:6060)`},
+		{"pprof on the metrics port", []string{"--metrics", "127.0.0.1:9222", "--pprof=127.0.0.1:9222"}, "-pprof 127.0.0.1:9222: give the profiles a listener of their own"},
+		{"drain", []string{"--drain", "-1s"}, "-drain -1s: want 0 or more"},
+		{"log format", []string{"--log-format", "xml"}, `-log-format "xml": want text or json`},
 		{"metrics on the SSH port", []string{"--listen", "127.0.0.1:2222", "--metrics", "127.0.0.1:2222"}, "the SSH port"},
 		{"proxy protocol from", []string{"--proxy-protocol-from", "10.0.0.0/8,nowhere"}, `-proxy-protocol-from: "nowhere"`},
 		{"hop without a key", []string{"--hop", "10.0.0.1:2223", "--scores", "postgres://db/x"}, "-hop and -fleet-key go together"},
@@ -60,7 +64,7 @@ func TestServeBadFlags(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var stderr bytes.Buffer
-			code := serveMain(context.Background(), tt.args, &stderr)
+			code := serveMain(context.Background(), context.Background(), tt.args, &stderr)
 			if code != 2 || !strings.Contains(stderr.String(), tt.want) || !strings.Contains(stderr.String(), "usage: poolroids serve") {
 				t.Errorf("exit %d, stderr:\n%s\nwant 2, %q and a usage line", code, stderr.String(), tt.want)
 			}
@@ -123,6 +127,13 @@ func (p *serverProc) waitLog(t testing.TB, want ...string) {
 // startServe runs bin serve on a free loopback port with its state in dir.
 func startServe(t testing.TB, bin, dir string, args ...string) *serverProc {
 	t.Helper()
+	return startServeEnv(t, bin, dir, nil, append([]string{"--scores", filepath.Join(dir, "scores.json")}, args...)...)
+}
+
+// startServeEnv is startServe with env added to the environment, and no
+// -scores flag of its own.
+func startServeEnv(t testing.TB, bin, dir string, env []string, args ...string) *serverProc {
+	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -130,10 +141,9 @@ func startServe(t testing.TB, bin, dir string, args ...string) *serverProc {
 	port := ln.Addr().(*net.TCPAddr).Port
 	ln.Close()
 	p := &serverProc{addr: fmt.Sprintf("127.0.0.1:%d", port), port: port, done: make(chan struct{})}
-	args = append([]string{"serve", "--listen", p.addr, "--host-key", filepath.Join(dir, "host_key"),
-		"--scores", filepath.Join(dir, "scores.json")}, args...)
+	args = append([]string{"serve", "--listen", p.addr, "--host-key", filepath.Join(dir, "host_key")}, args...)
 	p.cmd = exec.Command(bin, args...)
-	p.cmd.Env = append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir)
+	p.cmd.Env = append(append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+dir), env...)
 	p.cmd.Stdout, p.cmd.Stderr = p, p
 	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
@@ -146,7 +156,7 @@ func startServe(t testing.TB, bin, dir string, args ...string) *serverProc {
 		_ = p.cmd.Process.Kill()
 		<-p.done
 	})
-	p.waitLog(t, "msg=listening")
+	p.waitLog(t, "listening", "host_key") // in either log format
 	hk, err := os.ReadFile(filepath.Join(dir, "host_key"))
 	if err != nil {
 		t.Fatal(err)
@@ -199,15 +209,16 @@ func lookSSH(t *testing.T) string {
 // pane against the built binary, checking the host key the server's log
 // names: the pane shows the lobby, Enter plays solo, 3 switches the
 // strategy, q goes back to the lobby and q again ends the session with
-// status 0; then SIGTERM tells a second player, in the lobby, "server
-// shutting down" and the server exits within five seconds.
+// status 0; then SIGTERM tells a second player, in the lobby, how long
+// they have (-drain 2s), then "server shutting down", and the server
+// exits within five seconds.
 func TestServeInTmux(t *testing.T) {
 	sshPath := lookSSH(t)
 	s := newTmux(t)
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	key, signer := writeClientKey(t, dir)
-	srv := startServe(t, bin, dir)
+	srv := startServe(t, bin, dir, "--drain", "2s")
 	// The server logs its host key's fingerprint for players to check; ssh
 	// checks the key strictly against the one that fingerprint names.
 	srv.waitLog(t, "msg=listening", "host_key="+ssh.FingerprintSHA256(srv.hostKey))
@@ -246,8 +257,9 @@ func TestServeInTmux(t *testing.T) {
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
+	s.waitFor("the drain's notice", func(p string) bool { return strings.Contains(p, "server stopping in 2 s") }, nil)
 	if !eventually(5*time.Second, func() bool { return closed(srv.done) }) {
-		t.Fatal("server still running 5 s after SIGTERM")
+		t.Fatal("server still running 5 s after SIGTERM, with -drain 2s")
 	}
 	if srv.err != nil {
 		t.Errorf("server exited with %v after SIGTERM, want status 0", srv.err)

@@ -1,10 +1,10 @@
 package main
 
 import (
-	"fmt"
 	"io"
 	"net"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -103,8 +103,8 @@ next:
 func TestServeMetrics(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
-	metricsAddr := freeAddr(t)
-	srv := startServe(t, bin, dir, "--max-sessions", "2", "--metrics", metricsAddr, "--pprof")
+	metricsAddr, pprofAddr := freeAddr(t), freeAddr(t)
+	srv := startServe(t, bin, dir, "--max-sessions", "2", "--metrics", metricsAddr, "--pprof="+pprofAddr)
 	url := "http://" + metricsAddr + "/metrics"
 	_, key := writeClientKey(t, dir)
 	shell := func() (*ssh.Session, io.Writer) { return openShell(t, srv, key, nil) }
@@ -177,11 +177,33 @@ func TestServeMetrics(t *testing.T) {
 	if got := value(second, "poolroids_pool_capacity", "pool", "bullets"); got <= 0 {
 		t.Errorf("bullet pools' capacity %v, want the two games' sum", got)
 	}
-	resp, err := http.Get(fmt.Sprintf("http://%s/debug/pprof/cmdline", metricsAddr))
-	if err != nil || resp.StatusCode != http.StatusOK {
-		t.Errorf("--pprof: /debug/pprof/cmdline: %v %v", resp, err)
+	for _, c := range []struct {
+		addr, path string
+		code       int
+		body       string
+	}{
+		{pprofAddr, "/debug/pprof/cmdline", 200, "serve"},
+		{metricsAddr, "/debug/pprof/cmdline", 404, ""}, // profiles have a listener of their own
+		{metricsAddr, "/healthz", 200, "ok\n"},
+		{metricsAddr, "/readyz", 200, "ready\n"},
+	} {
+		if code, body := get(t, "http://"+c.addr+c.path); code != c.code || !strings.Contains(body, c.body) {
+			t.Errorf("GET %s%s: %d %q, want %d and %q", c.addr, c.path, code, body, c.code, c.body)
+		}
 	}
-	if resp != nil {
-		resp.Body.Close()
+}
+
+// get fetches url and returns its status and body.
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
 	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(b)
 }

@@ -32,7 +32,7 @@ func TestServeScoresNotAFile(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	var stderr bytes.Buffer
-	code := serveMain(ctx, []string{"--listen", "127.0.0.1:0", "--host-key", key, "--scores", dir}, &stderr)
+	code := serveMain(ctx, context.Background(), []string{"--listen", "127.0.0.1:0", "--host-key", key, "--scores", dir}, &stderr)
 	if code != 1 || !strings.Contains(stderr.String(), dir+" is a directory") {
 		t.Errorf("exit %d, stderr:\n%s\nwant 1 and an error naming %s as a directory", code, stderr.String(), dir)
 	}
@@ -49,7 +49,7 @@ func TestServeScoresNotAFile(t *testing.T) {
 func TestServeScoresDatabaseUnreachable(t *testing.T) {
 	dir := t.TempDir() // no server's socket in it
 	var stderr bytes.Buffer
-	code := serveMain(context.Background(), []string{"--listen", "127.0.0.1:0", "--host-key", filepath.Join(dir, "host_key"),
+	code := serveMain(context.Background(), context.Background(), []string{"--listen", "127.0.0.1:0", "--host-key", filepath.Join(dir, "host_key"),
 		"--scores", "postgres://poolroids@/postgres?host=" + dir}, &stderr)
 	if code != 1 || !strings.Contains(stderr.String(), "cannot start") || !strings.Contains(stderr.String(), "high scores: postgres://") {
 		t.Errorf("exit %d, stderr:\n%s\nwant 1 and the database named", code, stderr.String())

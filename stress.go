@@ -52,7 +52,7 @@ func stressMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	memProfile := fs.String("memprofile", "", "write an allocation profile to `FILE` at the end (go tool pprof FILE)")
 	traceFile := fs.String("trace", "", "write an execution trace to `FILE` (go tool trace FILE)")
 	replayFile := fs.String("replay", "", "play the game recorded in `FILE` (poolroids record, or a recorded game) instead of the autopilot; its level set, seed and capacities replace those flags")
-	if code, done := parseFlags(fs, args, stderr); done {
+	if _, code, done := parseFlags(fs, args, stderr); done {
 		return code
 	}
 	bad := func(format string, a ...any) int { return usageError(stderr, fs.Name(), format, a...) }

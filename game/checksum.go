@@ -45,6 +45,7 @@ func (w *World) Checksum() uint64 {
 	h.i(w.respawnWait)
 	h.i(w.waveWait)
 	h.i(w.waveSteps)
+	h.u(w.scored)
 
 	h.ship(&w.ship)
 

@@ -32,19 +32,24 @@
 // 20, 50 and 100, a saucer 200 (large) or 1000 (small). A wave ends when no
 // asteroid and no saucer is left; wave n (1-based) uses Set.Level(n-1).
 //
-// Saucers cross the waves whose level has them. The first comes 10 to 12
-// s into a wave, and each later one sooner the longer the wave has lasted
-// (down to 3 to 5 s), so waiting is never safe. The large saucer shoots at
-// random; the small one aims at the nearest ship, its aim better as the
-// best score grows. The small one comes more often wave after wave and the
-// longer a wave lasts, and always from 20,000 points on.
+// Saucers cross the waves whose level has them, by the level set's
+// [levels.Saucers] numbers. The first comes 15 to 17 s into a wave, and
+// each later one sooner the longer the wave has lasted (down to 7 to 9
+// s), so waiting is never safe. The large saucer shoots at random; the
+// small one aims at the nearest ship, and is likelier and aims better the
+// higher the best score and the longer no one has scored: from 30 s
+// without a point, every saucer is small. A saucer's shots are ones a
+// player can see coming: slower than a ship's, at most two in flight,
+// none before the saucer is whole inside the field nor while a ship is
+// closer than the set's HoldFire, and they end at the field's edge
+// instead of coming round it.
 //
 // Three ships; every 10,000 points gives an extra one. A lost ship comes
 // back after 2 s at its spawn point (the centre in the solo game, spread
 // on an ellipse around it in an arena) if that is clear, else as soon as
 // it is, and after 5 s at the latest at the clearest spot of the field
 // ([Player].Respawn and Blocked tell a front end), invulnerable for a
-// while. The last one lost ends the game ([GameOver]) until
+// while; never on or beside another ship. The last one lost ends the game ([GameOver]) until
 // [World.Restart].
 //
 // # Pools

@@ -26,12 +26,13 @@ type pilot struct {
 	respawnWait int  // steps until a lost ship comes back at the latest
 	blocked     bool // the ship was due back but its spawn point is not clear
 
-	inFlight int // this slot's bullets in the pool (they outlive a Leave)
-	shots    int // bullets fired in this game
-	misses   int // bullets refused in this game: over the share or a full pool
-	kills    int // ships downed (PvP)
-	deaths   int // ships lost
-	killedBy int // slot that downed the last ship lost, or NoSlot
+	inFlight int    // this slot's bullets in the pool (they outlive a Leave)
+	shots    int    // bullets fired in this game
+	misses   int    // bullets refused in this game: over the share or a full pool
+	refused  uint64 // the step of the last refusal; 0: none in this game
+	kills    int    // ships downed (PvP)
+	deaths   int    // ships lost
+	killedBy int    // slot that downed the last ship lost, or NoSlot
 }
 
 // enter starts the slot's game: a fresh score and StartLives. The
@@ -69,15 +70,23 @@ type Player struct {
 	InFlight int // bullets of the slot in the pool
 	Shots    int // bullets fired in this game
 	Misses   int // bullets refused in this game: over the slot's share, or the pool full
+	// Refused is the step ([World.Steps]) in which the slot's last shot
+	// was refused, 0 if none was in this game: a front end marks it at
+	// the ship's nose for a moment, so that a player feels the pool's
+	// limit where they look.
+	Refused  uint64
 	Kills    int // ships downed by the slot's bullets (PvP)
 	Deaths   int // ships lost in this game
 	KilledBy int // slot whose bullet downed the last ship lost; NoSlot for a rock, a saucer or hyperspace
 	// Respawn is, while Phase is Respawning, the steps until the ship comes
-	// back at the latest. Blocked says its spawn point was not clear when
-	// it was due: it comes back as soon as it is, or at the clearest spot
-	// of the field when Respawn runs out. A front end shows the countdown
-	// then, so the field never looks empty without a word.
+	// back at the latest; Due, the steps until it is due back, when it
+	// comes back if its spawn point is clear (0 once it was due). Blocked
+	// says its spawn point was not clear when it was due: it comes back
+	// as soon as it is, or at the clearest spot of the field when Respawn
+	// runs out. A front end counts down to Due, then to Respawn, so the
+	// field never looks empty without a word.
 	Respawn int
+	Due     int
 	Blocked bool
 }
 
@@ -86,10 +95,18 @@ func (w *World) Player(slot int) Player {
 	p := &w.pilots[slot]
 	return Player{
 		Ship: p.ship, Phase: p.phase, Score: p.score, Lives: p.lives,
-		InFlight: p.inFlight, Shots: p.shots, Misses: p.misses,
+		InFlight: p.inFlight, Shots: p.shots, Misses: p.misses, Refused: p.refused,
 		Kills: p.kills, Deaths: p.deaths, KilledBy: p.killedBy,
-		Respawn: p.respawnWait, Blocked: p.blocked,
+		Respawn: p.respawnWait, Due: p.due(), Blocked: p.blocked,
 	}
+}
+
+// due is the steps until a waiting ship is due back: see Player.Due.
+func (p *pilot) due() int {
+	if p.phase != Respawning {
+		return 0
+	}
+	return max(p.respawnWait-(respawnLimit-respawnDelay), 0)
 }
 
 // Ships returns the number of slots: Config.Ships, or 1.

@@ -379,8 +379,9 @@ func TestRespawn(t *testing.T) {
 			}
 			n := 0
 			for w.Phase() == Respawning && n <= respawnLimit {
-				if p := w.Player(0); p.Respawn != respawnLimit-n || p.Blocked != (n >= respawnDelay) {
-					t.Fatalf("%d steps after the loss: Respawn %d Blocked %v, want %d %v", n, p.Respawn, p.Blocked, respawnLimit-n, n >= respawnDelay)
+				if p := w.Player(0); p.Respawn != respawnLimit-n || p.Due != max(respawnDelay-n, 0) || p.Blocked != (n >= respawnDelay) {
+					t.Fatalf("%d steps after the loss: Respawn %d Due %d Blocked %v, want %d %d %v",
+						n, p.Respawn, p.Due, p.Blocked, respawnLimit-n, max(respawnDelay-n, 0), n >= respawnDelay)
 				}
 				if tt.clear && w.Player(0).Blocked {
 					w.asteroids = w.asteroids[:1]
@@ -536,8 +537,8 @@ func TestSaucer(t *testing.T) {
 		n++
 	}
 	s, ok := w.Saucer()
-	if !ok || n < saucerWaitMax || n > saucerWaitMax+saucerWaitJitter {
-		t.Fatalf("saucer came after %d steps (present %v), want 10..12 s", n, ok)
+	if first := int(w.saucers.First * TPS); !ok || n < first || n > first+saucerWaitJitter {
+		t.Fatalf("saucer came after %d steps (present %v), want %d..%d", n, ok, first, first+saucerWaitJitter)
 	}
 	if len(s.Points(nil)) != 8 {
 		t.Error("saucer outline is not 8 corners")
@@ -625,15 +626,18 @@ func TestAutopilot(t *testing.T) {
 }
 
 // TestSaucerSooner: the longer a wave lasts, the sooner the next saucer
-// comes and the likelier it is small, so waiting in a corner is not safe.
+// comes, so waiting in a corner is not safe; and the longer no one
+// scores, or the higher the best score, the likelier it is the small one.
 func TestSaucerSooner(t *testing.T) {
 	l := testLevel()
 	l.Saucer = true
 	w := bare(t, l)
 	w.rock(Vec{40, 40}, Vec{}, 1)
-	// Waits and saucers drawn a wave's start and a minute into it.
-	sample := func(waveSteps int) (lo, hi, small int) {
+	// Waits and saucers drawn waveSteps into a wave, quiet steps after
+	// the last point, at score.
+	sample := func(waveSteps, quiet, score int) (lo, hi, small int) {
 		lo = math.MaxInt
+		w.steps, w.scored, w.score = 1000*TPS, uint64(1000*TPS-quiet), score
 		for range 200 {
 			w.waveSteps = waveSteps
 			d := w.saucerDelay()
@@ -646,26 +650,36 @@ func TestSaucerSooner(t *testing.T) {
 		}
 		return lo, hi, small
 	}
-	lo0, hi0, small0 := sample(0)
-	lo1, hi1, small1 := sample(60 * TPS)
-	if lo0 != saucerWaitMax || hi0 != saucerWaitMax+saucerWaitJitter {
-		t.Errorf("at a wave's start a saucer waits %d..%d steps, want %d..%d", lo0, hi0, saucerWaitMax, saucerWaitMax+saucerWaitJitter)
+	first, every := int(w.saucers.First*TPS), int(w.saucers.Every*TPS)
+	lo0, hi0, small0 := sample(0, 0, 0)
+	lo1, hi1, _ := sample(60*TPS, 0, 0)
+	if lo0 != first || hi0 != first+saucerWaitJitter {
+		t.Errorf("at a wave's start a saucer waits %d..%d steps, want %d..%d", lo0, hi0, first, first+saucerWaitJitter)
 	}
-	if lo1 != saucerWaitMin || hi1 != saucerWaitMin+saucerWaitJitter {
-		t.Errorf("a minute into a wave a saucer waits %d..%d steps, want %d..%d", lo1, hi1, saucerWaitMin, saucerWaitMin+saucerWaitJitter)
+	if lo1 != every || hi1 != every+saucerWaitJitter {
+		t.Errorf("a minute into a wave a saucer waits %d..%d steps, want %d..%d", lo1, hi1, every, every+saucerWaitJitter)
 	}
-	if small0 > 40 || small1 < 160 {
-		t.Errorf("small saucers of 200: %d at a wave's start, %d a minute in; want few, then most", small0, small1)
+	_, _, halfQuiet := sample(0, saucerLurk/2, 0)
+	_, _, quiet := sample(0, saucerLurk, 0)
+	_, _, halfScore := sample(0, 0, w.saucers.SmallScore/2)
+	_, _, score := sample(0, 0, w.saucers.SmallScore)
+	if small0 != 0 || halfQuiet < 70 || halfQuiet > 130 || quiet != 200 {
+		t.Errorf("small saucers of 200 at no score: %d just after a point, %d after %v without one, %d after %v; want none, half, all",
+			small0, halfQuiet, gameTime(saucerLurk/2), quiet, gameTime(saucerLurk))
+	}
+	if halfScore < 70 || halfScore > 130 || score != 200 {
+		t.Errorf("small saucers of 200 just after a point: %d at %d points, %d at %d; want half, all",
+			halfScore, w.saucers.SmallScore/2, score, w.saucers.SmallScore)
 	}
 }
 
 // TestSaucerAim: the small saucer aims at the ship, better as the score
-// grows; the large one shoots anywhere.
+// grows and the longer no one scores; the large one shoots anywhere.
 func TestSaucerAim(t *testing.T) {
-	spread := func(score int, small bool) float64 {
+	spread := func(score, quiet int, small bool) float64 {
 		w := bare(t, testLevel())
 		w.ship.Pos = Vec{600, 384}
-		w.score = score
+		w.score, w.steps, w.scored = score, uint64(quiet), 0
 		w.saucer = saucer{Saucer: Saucer{Pos: Vec{100, 384}, Small: small, Radius: 12}, alive: true}
 		worst := 0.0
 		for range 1000 {
@@ -673,12 +687,80 @@ func TestSaucerAim(t *testing.T) {
 		}
 		return worst
 	}
-	if e := spread(0, false); e < 3 {
+	if e := spread(0, 0, false); e < 3 {
 		t.Errorf("the large saucer shoots within %v rad of the ship, want anywhere", e)
 	}
-	e0, e1, e2 := spread(0, true), spread(10000, true), spread(100000, true)
-	if e0 > aimErrorMax || !(e1 < e0) || !(e2 < e1) || e2 > aimErrorMin {
+	most := levels.DefaultSaucers.Aim * math.Pi / 180
+	e0, e1, e2 := spread(0, 0, true), spread(10000, 0, true), spread(100000, 0, true)
+	if e0 > most || !(e1 < e0) || !(e2 < e1) || e2 > most*aimFloor {
 		t.Errorf("the small saucer misses by up to %v, %v, %v rad at 0, 10,000, 100,000 points; want less and less, %v at most",
-			e0, e1, e2, aimErrorMax)
+			e0, e1, e2, most)
+	}
+	if e := spread(0, saucerLurk, true); e > most/3+1e-9 || e < most/3*0.9 {
+		t.Errorf("the small saucer misses by up to %v rad after %v without a point, want a third of %v", e, gameTime(saucerLurk), most)
+	}
+}
+
+// TestSaucerFair: a saucer's shot is one a player can see coming: none
+// from closer than HoldFire to a ship, none before the saucer is whole
+// inside the field, at most saucerShots in flight, and none that comes
+// round an edge.
+func TestSaucerFair(t *testing.T) {
+	l := testLevel()
+	l.Saucer = true
+	hold := levels.DefaultSaucers.HoldFire
+	// fired places a still small saucer at x, y with its gun ready and a
+	// ship dist to its right, and reports whether it shoots in the next
+	// step.
+	fired := func(x, y, dist float64) bool {
+		w := bare(t, l)
+		w.ship.Invulnerable = 1 << 20
+		w.ship.Pos = Vec{x + dist, y}
+		w.saucer = saucer{Saucer: Saucer{Pos: Vec{x, y}, Small: true, Radius: 12}, alive: true, fire: 1, turn: 1 << 20}
+		w.Step(Input{})
+		return w.hostile > 0
+	}
+	if fired(300, 384, hold-20) {
+		t.Errorf("the saucer shot at a ship %v away, within its HoldFire %v", hold-20, hold)
+	}
+	if !fired(300, 384, hold+20) {
+		t.Errorf("the saucer held its fire at a ship %v away, past its HoldFire %v", hold+20, hold)
+	}
+	if fired(10, 384, hold+20) {
+		t.Error("the saucer shot from the field's edge, half off it")
+	}
+
+	w := bare(t, l)
+	w.ship.Invulnerable = 1 << 20
+	w.saucers.Reload = 1
+	w.saucer = saucer{Saucer: Saucer{Pos: Vec{100, 384}, Radius: 20}, alive: true, fire: 1, turn: 1 << 20}
+	most := 0
+	for range 2 * TPS {
+		w.Step(Input{})
+		most = max(most, w.hostile)
+		n := 0
+		for _, b := range w.Bullets().All() {
+			if b.Hostile {
+				n++
+				if !inField(b.Pos) {
+					t.Fatalf("a saucer's shot at %v, off the field", b.Pos)
+				}
+			}
+		}
+		if n != w.hostile {
+			t.Fatalf("%d saucer shots in the pool, %d counted", n, w.hostile)
+		}
+	}
+	if most != saucerShots {
+		t.Errorf("a saucer reloading every step had at most %d shots in flight, want %d", most, saucerShots)
+	}
+
+	// A saucer's shot ends at the edge; a ship's wraps round it.
+	w = bare(t, l)
+	w.bullet(Vec{Width - 2, 300}, Vec{600, 0}, 30, true)
+	w.bullet(Vec{Width - 2, 500}, Vec{600, 0}, 30, false)
+	w.Step(Input{})
+	if w.hostile != 0 || w.Bullets().Len() != 1 {
+		t.Errorf("after a step past the edge: %d saucer shots, %d bullets; want the ship's one only", w.hostile, w.Bullets().Len())
 	}
 }

@@ -28,25 +28,22 @@ const (
 )
 
 const (
-	saucerBullet     = 330.0 // speed of a saucer's bullets
-	saucerBulletLife = 75    // steps
-	smallScore       = 20000 // from this score on every saucer is small
-
-	// A saucer's wait, in steps: saucerWaitMax at a wave's start, a step
-	// shorter for every saucerHaste steps the wave has lasted (a second
-	// for every five), never under saucerWaitMin, plus up to
-	// saucerWaitJitter.
-	saucerWaitMax    = 10 * TPS
-	saucerWaitMin    = 3 * TPS
+	// The wait before a saucer shortens by a step for every saucerHaste
+	// steps the wave has lasted (a second for every five), and varies by
+	// up to saucerWaitJitter.
 	saucerHaste      = 5
 	saucerWaitJitter = 2 * TPS
 
-	// The small saucer's aim: its error is at most aimErrorMax radians
-	// either side at no score, half that at aimScore points, a third at
-	// twice aimScore..., never under aimErrorMin.
-	aimErrorMax = 0.15
-	aimErrorMin = 0.02
-	aimScore    = 10000.0
+	// saucerLurk is how long no one may score before every saucer is
+	// small, aiming at a third of its error: lurking does not pay.
+	saucerLurk = 30 * TPS
+
+	// saucerShots is how many shots a saucer may have in flight.
+	saucerShots = 2
+
+	// aimFloor is the small saucer's aim error at the highest scores, as a
+	// share of its error at none.
+	aimFloor = 0.1
 )
 
 // Saucer returns the saucer and whether one is in the field.
@@ -72,14 +69,15 @@ func (w *World) saucerDelay() int {
 	if !w.level.Saucer {
 		return 0
 	}
-	d := max(saucerWaitMax-w.waveSteps/saucerHaste, saucerWaitMin)
+	first, every := int(w.saucers.First*TPS), int(w.saucers.Every*TPS)
+	d := max(first-w.waveSteps/saucerHaste, min(every, first))
 	return d + w.rng.inclusive(0, saucerWaitJitter)
 }
 
 // saucerArrival counts down to the next saucer of the wave and sends it in
 // from a random side. Saucers keep coming while rocks are left and the game
-// is on. The small one, which aims, comes more often wave after wave and
-// the longer a wave lasts, and always from smallScore points on.
+// is on. The small one, which aims, is likelier the higher the best score
+// (always from the set's SmallScore on) and the longer the wave lasts.
 func (w *World) saucerArrival() {
 	s := &w.saucer
 	if s.alive || !w.level.Saucer || len(w.asteroids) == 0 || w.slotsInPlay() == 0 {
@@ -88,8 +86,8 @@ func (w *World) saucerArrival() {
 	if s.wait--; s.wait > 0 {
 		return
 	}
-	chance := min(0.1*float64(w.wave)+float64(w.waveSteps)/(40*TPS), 0.9)
-	small := w.bestScore() >= smallScore || w.rng.float() < chance
+	chance := float64(w.bestScore())/float64(w.saucers.SmallScore) + float64(w.quiet())/saucerLurk
+	small := w.rng.float() < chance
 	left := w.rng.intn(2) == 0
 	y := w.rng.between(0.15*Height, 0.85*Height)
 	speed, r := 110.0, 20.0
@@ -105,19 +103,22 @@ func (w *World) saucerArrival() {
 		alive:  true,
 		turn:   w.rng.inclusive(TPS, 2*TPS),
 	}
+	// Its first shot waits a reload, so it comes from well inside the field.
 	s.fire = w.saucerReload()
 	w.saucerSerial++
 }
 
+// saucerReload is the steps between two shots of the saucer in the field.
 func (w *World) saucerReload() int {
 	if w.saucer.Small {
-		return TPS * 5 / 6
+		return max(w.saucers.Reload*3/4, 1)
 	}
-	return TPS * 7 / 6
+	return w.saucers.Reload
 }
 
 // moveSaucer flies the saucer, now and then changing its vertical course,
-// shoots, and lets it leave at the far edge.
+// shoots when it may (see saucerMayFire), and lets it leave at the far
+// edge.
 func (w *World) moveSaucer() {
 	s := &w.saucer
 	if !s.alive {
@@ -133,14 +134,34 @@ func (w *World) moveSaucer() {
 		s.wait = w.saucerDelay()
 		return
 	}
-	if s.fire--; s.fire <= 0 {
-		s.fire = w.saucerReload()
-		w.launch(0, s.Pos, polar(w.saucerAim(), saucerBullet), saucerBulletLife, true)
+	if s.fire = max(s.fire-1, 0); s.fire > 0 || !w.saucerMayFire() {
+		return
 	}
+	s.fire = w.saucerReload()
+	w.launch(0, s.Pos, polar(w.saucerAim(), w.saucers.ShotSpeed), w.saucers.ShotLife, true)
 }
 
-// saucerAim picks a direction: anywhere for a large saucer; at the nearest
-// ship for a small one, its error shrinking as the best score grows.
+// saucerMayFire reports whether the saucer may shoot now: whole inside
+// the field, with fewer than saucerShots shots in flight, and no ship
+// closer than the set's HoldFire, which could not dodge a shot from there.
+// A saucer that may not keeps its shot for the first step it may.
+func (w *World) saucerMayFire() bool {
+	s := &w.saucer
+	if s.Pos.X < 2*s.Radius || s.Pos.X > Width-2*s.Radius || w.hostile >= saucerShots {
+		return false
+	}
+	for i := range w.ships {
+		if p := &w.pilots[i]; p.ship.Alive && p.ship.Pos.sub(s.Pos).len() < w.saucers.HoldFire {
+			return false
+		}
+	}
+	return true
+}
+
+// saucerAim picks a direction: anywhere for a large saucer; for a small
+// one, at the nearest ship in the field (its shots do not wrap around
+// the edges), missing by less the higher the best score: by up to the
+// set's Aim at none, a third of it at SmallScore, a tenth at most.
 func (w *World) saucerAim() float64 {
 	s := &w.saucer
 	a := w.rng.between(-math.Pi, math.Pi)
@@ -150,19 +171,20 @@ func (w *World) saucerAim() float64 {
 	d, best := Vec{}, math.MaxFloat64
 	for i := range w.ships {
 		p := &w.pilots[i]
-		if e := delta(s.Pos, p.ship.Pos); p.ship.Alive && e.len() < best {
+		if e := p.ship.Pos.sub(s.Pos); p.ship.Alive && e.len() < best {
 			d, best = e, e.len()
 		}
 	}
 	if best == math.MaxFloat64 {
 		return a
 	}
-	e := max(aimErrorMax*aimScore/(aimScore+float64(w.bestScore())), aimErrorMin)
+	k := float64(w.bestScore())/float64(w.saucers.SmallScore) + float64(w.quiet())/saucerLurk
+	e := w.saucers.Aim * math.Pi / 180 * max(1/(1+2*k), aimFloor)
 	return math.Atan2(d.Y, d.X) + a/math.Pi*e
 }
 
-// bestScore is the highest score of a slot in play: from smallScore on,
-// every saucer is small.
+// bestScore is the highest score of a slot in play: the saucers' aim
+// and size follow it.
 func (w *World) bestScore() int {
 	n := 0
 	for i := range w.ships {

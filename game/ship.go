@@ -64,12 +64,14 @@ func (w *World) fire(slot int) {
 	for k := range n {
 		if p.inFlight >= share && w.bullets.Len() < w.bullets.Cap() {
 			p.misses++
+			p.refused = w.steps
 			w.overShare++
 			continue
 		}
 		a := s.Angle + (float64(k)-float64(n-1)/2)*spread
 		if !w.launch(slot, s.Pos.add(polar(s.Angle, shipNose)), s.Vel.add(polar(a, l.BulletSpeed)), l.BulletLife, false) {
 			p.misses++
+			p.refused = w.steps
 		}
 	}
 }
@@ -83,7 +85,9 @@ func (w *World) launch(owner int, pos, vel Vec, life int, hostile bool) bool {
 	}
 	*b = Bullet{Pos: wrap(pos), Vel: vel, Life: max(life, 1), Serial: w.bulletSerial, Hostile: hostile}
 	w.bulletSerial++
-	if !hostile {
+	if hostile {
+		w.hostile++
+	} else {
 		b.Owner = uint8(owner)
 		w.pilots[owner].inFlight++
 		w.pilots[owner].shots++
@@ -93,7 +97,9 @@ func (w *World) launch(owner int, pos, vel Vec, life int, hostile bool) bool {
 
 // release returns bullet b (at h) to the pool and to its owner's share.
 func (w *World) release(h pool.Handle, b *Bullet) {
-	if !b.Hostile {
+	if b.Hostile {
+		w.hostile--
+	} else {
 		w.pilots[b.Owner].inFlight--
 	}
 	w.bullets.Release(h)
@@ -143,7 +149,7 @@ func (w *World) kill(slot, by int) {
 	}
 	if by != NoSlot && by != slot {
 		w.pilots[by].kills++
-		w.pilots[by].addScore(KillPoints)
+		w.credit(by, KillPoints)
 	}
 }
 
@@ -172,8 +178,8 @@ func (w *World) respawn() {
 }
 
 // placeClear reports whether no rock is, or within half a second will be,
-// near at, and no saucer or bullet that could hurt slot's ship is close to
-// it.
+// near at, no saucer or bullet that could hurt slot's ship is close to
+// it, and no other ship is on or beside it.
 func (w *World) placeClear(slot int, at Vec) bool {
 	return w.clearance(slot, at) >= safeRadius
 }
@@ -181,9 +187,15 @@ func (w *World) placeClear(slot int, at Vec) bool {
 // clearance is how far at is from the nearest danger to slot's ship: a rock
 // (edge to edge, now or half a second on), the saucer (counted at double
 // range: it shoots) or a bullet that can hurt the ship; noThreat for an
-// empty field.
+// empty field. Another ship in the field counts as a danger within
+// shipApart of it, so that a ship never comes back on or beside one.
 func (w *World) clearance(slot int, at Vec) float64 {
 	d := noThreat
+	for i := range w.ships {
+		if o := &w.pilots[i].ship; i != slot && o.Alive {
+			d = min(d, delta(at, o.Pos).len()+safeRadius-shipApart)
+		}
+	}
 	for i := range w.asteroids {
 		a := &w.asteroids[i]
 		d = min(d, delta(at, a.Pos).len()-a.Radius, delta(at, a.Pos.add(a.Vel.scale(0.5))).len()-a.Radius)
@@ -200,20 +212,33 @@ func (w *World) clearance(slot int, at Vec) float64 {
 }
 
 // clearestSpot is the point of a coarse grid over the field farthest from
-// every danger to slot's ship; the first such point in grid order among
+// every danger to slot's ship, and never beside another ship while the
+// grid has a point that is not; the first such point in grid order among
 // equals, so the choice is deterministic.
 func (w *World) clearestSpot(slot int) Vec {
 	const cols, rows = 8, 6
-	best, at := -1.0, centre
+	best, crowded, at := math.Inf(-1), true, centre
 	for y := range rows {
 		for x := range cols {
 			p := Vec{(float64(x) + 0.5) * Width / cols, (float64(y) + 0.5) * Height / rows}
-			if d := w.clearance(slot, p); d > best {
-				best, at = d, p
+			d, beside := w.clearance(slot, p), w.besideShip(slot, p)
+			if crowded && !beside || crowded == beside && d > best {
+				best, crowded, at = d, beside, p
 			}
 		}
 	}
 	return at
+}
+
+// besideShip reports whether a ship other than slot's is in the field
+// within shipApart of at.
+func (w *World) besideShip(slot int, at Vec) bool {
+	for i := range w.ships {
+		if o := &w.pilots[i].ship; i != slot && o.Alive && delta(at, o.Pos).len() < shipApart {
+			return true
+		}
+	}
+	return false
 }
 
 // hurts reports whether bullet b can hit slot's ship: the saucer's always,

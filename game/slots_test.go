@@ -269,12 +269,19 @@ func TestShots(t *testing.T) {
 	set := testSet(l, 1)
 	set.Shots = 4
 	w := newWorld(t, Config{Levels: set, Seed: 1})
-	most := 0
+	most, refused := 0, uint64(0)
 	for range 2 * TPS {
+		before := w.Player(0).Misses
 		w.Step(Input{Fire: true})
 		most = max(most, w.Player(0).InFlight)
+		if w.Player(0).Misses > before {
+			refused = w.Steps()
+		}
 	}
 	p := w.Player(0)
+	if p.Refused != refused || refused == 0 {
+		t.Errorf("Refused %d, want %d: the step of the last refused shot", p.Refused, refused)
+	}
 	if w.Share() != 4 || most != 4 || p.Misses == 0 || w.Bullets().Stats().Misses != 0 {
 		t.Errorf("share %d, at most %d in flight, %d refused, %d pool misses; want 4, 4, some, none",
 			w.Share(), most, p.Misses, w.Bullets().Stats().Misses)
@@ -305,5 +312,36 @@ func TestSpawnPoints(t *testing.T) {
 		if want := 2 * spawnSpread * Height * math.Sin(math.Pi/float64(n)) * 0.99; closest < want || closest < 3*ShipRadius {
 			t.Errorf("%d ships: two entered %.0f apart, want at least %.0f", n, closest, want)
 		}
+	}
+}
+
+// TestRespawnApart: a ship of an arena never comes back on or beside
+// another: not at its spawn point while another ship sits there, and two
+// ships kept from their points by rocks come back apart.
+func TestRespawnApart(t *testing.T) {
+	w := arena(t, 2, Coop)
+	w.rock(Vec{40, 40}, Vec{}, 1) // keeps the wave going
+	w.pilots[0].ship.Pos = w.SpawnPoint(1).add(Vec{X: 20})
+	w.pilots[0].ship.Invulnerable = 1 << 20
+	w.kill(1, NoSlot)
+	for w.Player(1).Phase == Respawning {
+		w.StepAll(&Inputs{})
+	}
+	if d := delta(w.Player(1).Ship.Pos, w.Player(0).Ship.Pos).len(); d < shipApart {
+		t.Errorf("slot 1 came back %.0f from slot 0's ship, which sat by its spawn point; want %v or more", d, shipApart)
+	}
+
+	w = arena(t, 2, Coop)
+	w.rock(Vec{40, 40}, Vec{}, 1)
+	for i := range 2 {
+		w.kill(i, NoSlot)
+		w.rock(w.SpawnPoint(i), Vec{}, 1) // blocked until respawnLimit
+	}
+	for w.Player(0).Phase == Respawning || w.Player(1).Phase == Respawning {
+		w.StepAll(&Inputs{})
+	}
+	a, b := w.Player(0).Ship, w.Player(1).Ship
+	if !a.Alive || !b.Alive || delta(a.Pos, b.Pos).len() < shipApart {
+		t.Errorf("two blocked ships came back at %v and %v (alive %v %v), want both, %v apart or more", a.Pos, b.Pos, a.Alive, b.Alive, shipApart)
 	}
 }

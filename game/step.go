@@ -88,7 +88,13 @@ func (w *World) bulletPass() {
 			continue
 		}
 		b.Life--
-		b.Pos = wrap(b.Pos.add(b.Vel.scale(1.0 / TPS)))
+		b.Pos = b.Pos.add(b.Vel.scale(1.0 / TPS))
+		if b.Hostile && !inField(b.Pos) {
+			// A saucer's shot ends at the edge: none comes from off the field.
+			w.release(h, b)
+			continue
+		}
+		b.Pos = wrap(b.Pos)
 		target := w.grid.first(w.asteroids, b.Pos)
 		if t, ok := w.shipHit(b); ok {
 			target = t
@@ -116,6 +122,9 @@ func (w *World) shipHit(b *Bullet) (int32, bool) {
 	}
 	return 0, false
 }
+
+// inField reports whether p is on the field, not past an edge.
+func inField(p Vec) bool { return p.X >= 0 && p.X < Width && p.Y >= 0 && p.Y < Height }
 
 // within reports whether p is within r of c on the torus.
 func within(p, c Vec, r float64) bool {
@@ -197,12 +206,22 @@ func (w *World) rammed(pos Vec, r float64) int {
 	return NoSlot
 }
 
-// credit adds n points to slot by; NoSlot scores for no one.
+// credit adds n points to slot by; NoSlot scores for no one. A point
+// scored by a slot in play quiets the saucers (see quiet).
 func (w *World) credit(by, n int) {
-	if by != NoSlot {
-		w.pilots[by].addScore(n)
+	if by == NoSlot {
+		return
 	}
+	if w.pilots[by].inPlay() {
+		w.scored = w.steps
+	}
+	w.pilots[by].addScore(n)
 }
+
+// quiet is how many steps have passed since a slot in play last scored
+// (since the game began, if none has): the longer, the likelier the next
+// saucer is small and the better it aims, so that lurking does not pay.
+func (w *World) quiet() int { return int(w.steps - w.scored) }
 
 // breakAsteroid destroys a rock (marked by Size 0 until compactAsteroids),
 // scores it for slot by (NoSlot: for no one) and queues its fragments and

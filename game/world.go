@@ -105,6 +105,7 @@ const (
 	respawnDelay   = 2 * TPS // steps before a lost ship comes back when its place is clear
 	respawnLimit   = 5 * TPS // steps before it comes back anyway, at the clearest spot
 	safeRadius     = 150.0   // a spawn point must be this clear for a respawn
+	shipApart      = 70.0    // … and this far from another ship (16 spawn points are 75 apart)
 	waveDelay      = 2 * TPS // steps between a cleared field and the next wave
 	spawnClearance = 240.0   // a new wave's asteroids start this far from the ship
 	debrisSpeedMin = 30.0    // debris speed range
@@ -167,11 +168,14 @@ type World struct {
 	wave   int // 1-based
 	level  levels.Level
 
-	waveWait  int // steps the field has been clear, towards the next wave
-	waveSteps int // steps the wave has lasted with a game on: saucers come sooner
+	waveWait  int    // steps the field has been clear, towards the next wave
+	waveSteps int    // steps the wave has lasted with a game on: saucers come sooner
+	scored    uint64 // step of the last point scored: see quiet
 
 	asteroids []Asteroid // cap fixed by New; never grows
 	saucer    saucer
+	saucers   levels.Saucers // the set's, defaults filled in
+	hostile   int            // saucer shots in flight
 
 	bullets *pool.Pool[Bullet]
 	debris  *pool.Pool[Particle]
@@ -236,6 +240,7 @@ func New(cfg Config) (*World, error) {
 		ships:     ships,
 		mode:      cfg.Mode,
 		set:       set,
+		saucers:   set.Saucers(),
 		seed:      cfg.Seed,
 		asteroids: make([]Asteroid, 0, na),
 		bullets:   bullets,
@@ -266,11 +271,12 @@ func clampSize(s int) int { return min(max(s, 1), 3) }
 // reset puts the world in the state New gives it.
 func (w *World) reset() {
 	w.rng = rng{state: w.seed}
-	w.steps = 0
+	w.steps, w.scored = 0, 0
 	w.paused = false
 	w.waveWait = 0
 	w.bulletSerial, w.particleSerial, w.rockSerial, w.saucerSerial = 0, 0, 0, 0
 	w.bullets.Clear()
+	w.hostile = 0
 	w.debris.Clear()
 	w.asteroids = w.asteroids[:0]
 	w.saucer = saucer{}

@@ -32,6 +32,12 @@
 // as its miss: the arcade game's four shots. Without shots a ship may have
 // its equal share of the pool in flight (see the game's "Fair pools").
 //
+// An optional [saucer] table tunes the saucers of the waves that have one
+// ([Saucers]): when the first comes and how often, their shots' speed,
+// life and reload, how close to a ship they hold their fire, and how the
+// small one, which aims, takes over. A field left out keeps its default
+// ([DefaultSaucers]); the shipped set.toml writes every one.
+//
 // A level file gives one wave; spread and saucer may be left out (0, false):
 //
 //	name = "Swarm"
@@ -63,6 +69,14 @@
 //	pools.shots         an integer 0..4096 (optional, 0: an equal share)
 //	pools.debris        an integer 1..65536
 //	pools.strategy      one of alloc, syncpool, listremove, activelist, scan, queue, freelist, offsets, bitset, dense
+//	saucer.first        a number 0..600 (optional; 0: 15, as every saucer field's 0 is its default)
+//	saucer.every        a number 0..600 (7)
+//	saucer.shot_speed   a number 0..2000 (250)
+//	saucer.shot_life    an integer 0..600 (100)
+//	saucer.reload       an integer 0..600 (80)
+//	saucer.hold_fire    a number 0..1024 (220)
+//	saucer.small_score  an integer 0..500000 (20000)
+//	saucer.aim          a number 0..180 (10)
 //
 // A level file:
 //

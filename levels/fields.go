@@ -43,6 +43,8 @@ const (
 	maxAsteroids = 64
 	maxSpeed     = 600.0
 	maxPerBreak  = 1024
+
+	maxSmallScore = 500_000
 )
 
 // MaxBullets and MaxDebris are the largest pool capacities a level set may
@@ -61,6 +63,15 @@ var setFields = []field[Set]{
 	{key: "pools.debris", kind: kInt, lo: 1, hi: MaxDebris, required: true, ptr: func(s *Set) any { return &s.Debris }},
 	{key: "pools.shots", kind: kInt, lo: 0, hi: MaxBullets, ptr: func(s *Set) any { return &s.Shots }},
 	{key: "pools.strategy", kind: kStrategy, required: true, ptr: func(s *Set) any { return &s.Strategy }},
+	{key: "saucer", kind: kTable},
+	{key: "saucer.first", kind: kNum, lo: 0, hi: 600, ptr: func(s *Set) any { return &s.Saucer.First }},
+	{key: "saucer.every", kind: kNum, lo: 0, hi: 600, ptr: func(s *Set) any { return &s.Saucer.Every }},
+	{key: "saucer.shot_speed", kind: kNum, lo: 0, hi: 2000, ptr: func(s *Set) any { return &s.Saucer.ShotSpeed }},
+	{key: "saucer.shot_life", kind: kInt, lo: 0, hi: 600, ptr: func(s *Set) any { return &s.Saucer.ShotLife }},
+	{key: "saucer.reload", kind: kInt, lo: 0, hi: 600, ptr: func(s *Set) any { return &s.Saucer.Reload }},
+	{key: "saucer.hold_fire", kind: kNum, lo: 0, hi: 1024, ptr: func(s *Set) any { return &s.Saucer.HoldFire }},
+	{key: "saucer.small_score", kind: kInt, lo: 0, hi: maxSmallScore, ptr: func(s *Set) any { return &s.Saucer.SmallScore }},
+	{key: "saucer.aim", kind: kNum, lo: 0, hi: 180, ptr: func(s *Set) any { return &s.Saucer.Aim }},
 }
 
 var levelFields = []field[Level]{

@@ -1,6 +1,7 @@
 package levels
 
 import (
+	"cmp"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -20,6 +21,49 @@ type Set struct {
 	Debris   int           // debris pool capacity
 	Strategy pool.Strategy // starting strategy
 	Levels   []Level       // at least one; the shipped set has >= 5, getting harder
+	Saucer   Saucers       // the saucers of the waves that have them; zero fields: the defaults
+}
+
+// Saucers are a set's numbers for its flying saucers, which cross the
+// waves whose level has them (see the game's package doc): when they
+// come, how they shoot, and how the small one, which aims, takes over as
+// the score grows. A zero field means its default, as in [DefaultSaucers];
+// [Set.Saucers] fills them in.
+type Saucers struct {
+	First float64 // seconds into a wave before its first saucer (plus up to 2)
+	// Every is the shortest wait between two saucers, in seconds: the wait
+	// shortens from First by a second for every five the wave has lasted.
+	Every      float64
+	ShotSpeed  float64 // units per second of a saucer's shots
+	ShotLife   int     // steps a saucer's shot flies (it ends at the field's edge too)
+	Reload     int     // steps between two shots of the large saucer; the small one's are a quarter fewer
+	HoldFire   float64 // units: a saucer holds its fire while a ship is closer than this
+	SmallScore int     // from this score every saucer is small; below, the chance of one grows with the score
+	Aim        float64 // degrees either side the small saucer may miss by at no score; a third of it at SmallScore
+}
+
+// DefaultSaucers are the saucers of a set that does not say, and of the
+// shipped one: the 1979 game's large saucer early, shooting blind, and the
+// small one, which aims, as the score grows; their shots slower than the
+// ship's, none from closer than a ship could dodge.
+var DefaultSaucers = Saucers{
+	First: 15, Every: 7, ShotSpeed: 250, ShotLife: 100, Reload: 80,
+	HoldFire: 220, SmallScore: 20000, Aim: 10,
+}
+
+// Saucers returns the set's saucer numbers with every zero field set to
+// its default.
+func (s *Set) Saucers() Saucers {
+	u, d := s.Saucer, DefaultSaucers
+	u.First = cmp.Or(u.First, d.First)
+	u.Every = cmp.Or(u.Every, d.Every)
+	u.ShotSpeed = cmp.Or(u.ShotSpeed, d.ShotSpeed)
+	u.ShotLife = cmp.Or(u.ShotLife, d.ShotLife)
+	u.Reload = cmp.Or(u.Reload, d.Reload)
+	u.HoldFire = cmp.Or(u.HoldFire, d.HoldFire)
+	u.SmallScore = cmp.Or(u.SmallScore, d.SmallScore)
+	u.Aim = cmp.Or(u.Aim, d.Aim)
+	return u
 }
 
 // Level is one wave: the asteroids it starts with, the ship's weapon and

@@ -24,6 +24,19 @@ func TestDefault(t *testing.T) {
 	if len(s.Levels) < 5 || len(s.Levels) != len(files)-1 {
 		t.Errorf("%d levels from %d files, want >= 5 levels, every file but set.toml", len(s.Levels), len(files))
 	}
+	if s.Saucer != DefaultSaucers {
+		t.Errorf("shipped saucers %+v, want the defaults written out: %+v", s.Saucer, DefaultSaucers)
+	}
+}
+
+// TestSaucers: a zero saucer field is its default; a set field stays.
+func TestSaucers(t *testing.T) {
+	s := Set{Saucer: Saucers{ShotSpeed: 400, Aim: 3}}
+	want := DefaultSaucers
+	want.ShotSpeed, want.Aim = 400, 3
+	if got := s.Saucers(); got != want {
+		t.Errorf("Saucers() = %+v\nwant %+v", got, want)
+	}
 }
 
 // TestDefaultGetsHarder holds the shipped waves to the arcade's rule: each
@@ -157,6 +170,8 @@ func TestValidate(t *testing.T) {
 		{"zero level", func(s *Set) { s.Levels[2] = Level{} }, "levels[2].name", `"" is empty, ...`},
 		{"out of range", func(s *Set) { s.Levels[1].Size = 4 }, "levels[1].size", "4 is out of range, allowed 1..3"},
 		{"speeds upside down", func(s *Set) { s.Levels[0].SpeedMin = 300 }, "levels[0].speed_min", "300 is above speed_max 50, allowed 0..50"},
+		{"saucer aim", func(s *Set) { s.Saucer.Aim = 200 }, "saucer.aim", "200 is out of range, allowed 0..180"},
+		{"saucer shot life", func(s *Set) { s.Saucer.ShotLife = -1 }, "saucer.shot_life", "-1 is out of range, allowed 0..600"},
 		{"same name twice", func(s *Set) { s.Levels[3].Name = s.Levels[1].Name }, "levels[3].name", `"Drift" is already the name of levels[1], allowed a name of its own`},
 		{"volley too big", func(s *Set) { s.Levels[1].BulletsPerShot = 16; s.Bullets = 15 }, "pools.bullets", "15 is too small for one volley of levels[1] (bullets_per_shot = 16), allowed 16..4096"},
 	}

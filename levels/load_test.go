@@ -105,6 +105,16 @@ func TestLoadFSValid(t *testing.T) {
 	if err := s.Validate(); err != nil {
 		t.Errorf("a loaded set does not validate: %v", err)
 	}
+	if s.Saucer != (Saucers{}) {
+		t.Errorf("a set.toml without [saucer] gave saucers %+v, want none set (the defaults)", s.Saucer)
+	}
+	fsys["lv/set.toml"] = &fstest.MapFile{Data: []byte(joined(testSet) + "[saucer]\nhold_fire = 300\nreload = 50\n")}
+	if s, err = LoadFS(fsys, "lv"); err != nil {
+		t.Fatal(err)
+	}
+	if want := (Saucers{HoldFire: 300, Reload: 50}); s.Saucer != want {
+		t.Errorf("saucers %+v, want %+v", s.Saucer, want)
+	}
 }
 
 func TestLoadFSBroken(t *testing.T) {
@@ -199,7 +209,11 @@ func TestLoadFSBroken(t *testing.T) {
 		{name: "dotted keys", set: joined(testSet[:2]) + "pools.bullets = 64\npools.debris = 1e3\npools.strategy = 'scan'\n",
 			file: "lv/set.toml", line: 4, field: "pools.debris", msg: "got a float 1000, allowed an integer 1..65536"},
 		{name: "level table in set", set: joined(testSet) + "[level]\nname = 'x'\n",
-			file: "lv/set.toml", line: 7, field: "level", msg: "unknown field, allowed name, pools"},
+			file: "lv/set.toml", line: 7, field: "level", msg: "unknown field, allowed name, pools, saucer"},
+		{name: "saucer out of range", set: joined(testSet) + "[saucer]\nfirst = 10\nshot_speed = 5000\n",
+			file: "lv/set.toml", line: 9, field: "saucer.shot_speed", msg: "5000 is out of range, allowed 0..2000"},
+		{name: "unknown saucer key", set: joined(testSet) + "[saucer]\nspeed = 10\n",
+			file: "lv/set.toml", line: 8, field: "saucer.speed", msg: "unknown field, allowed first, every, shot_speed, shot_life, reload, hold_fire, small_score, aim"},
 		{name: "no set file", set: "-",
 			file: "lv/set.toml", msg: "missing, allowed a set.toml with name and [pools] bullets, debris, strategy"},
 		{name: "null bytes", set: "\x00\x00name = 1",

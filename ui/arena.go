@@ -77,9 +77,12 @@ type hud struct {
 	watching           int      // how many watch the game
 	hidden             bool     // a solo game hidden from watchers
 	notice             string   // why a key did nothing, for a few seconds
-	// whose, for a watcher, is whose game it is, first in the title:
-	// "ann's game", "arena den"; "": the player's own screen.
+	// whose, for a watcher or a replay, is whose game it is, first in the
+	// title: "ann's game", "arena den"; "": the player's own screen.
+	// name, on the player's own screen, is the player's name there: the
+	// one their score is saved under.
 	whose string
+	name  string
 	// board: the scores are the players box's (an arena watched), and the
 	// header shows none.
 	board bool
@@ -285,48 +288,117 @@ func (a *arena) paintWorld(w *game.World) {
 	a.placeLabels()
 }
 
+// The drawn ship is the game's outline made larger where the field is
+// small, so that its heading reads from one frame: its nose is at least
+// noseDots dots from its centre (a cell is 2×4 dots), though it collides
+// at its own size. Its nose is drawn in reverse video, so that the cell
+// it points from stands out whatever the slot's colour.
+const noseDots = 6.5
+
+// refusedSteps is how long a refused shot is marked at the nose.
+const refusedSteps = game.TPS / 3
+
 // ship draws slot's ship in its colour, dimmed and blinking while
-// invulnerable, with a flickering flame while it thrusts.
+// invulnerable, its nose lit, with a flickering flame while it thrusts and
+// a mark by its nose while a shot of its was just refused.
 func (a *arena) ship(w *game.World, slot int) {
 	p := w.Player(slot)
 	sh := p.Ship
-	if p.Phase == game.Respawning && p.Blocked {
-		// Its place is not clear: say when the ship comes back anyway.
-		a.note(w.SpawnPoint(slot), slot, respawnNotes[min((p.Respawn+game.TPS-1)/game.TPS, len(respawnNotes)-1)])
+	if note := a.respawnNote(&p); note != "" {
+		a.note(w.SpawnPoint(slot), slot, note, 0)
 	}
 	if !sh.Alive {
 		return
 	}
-	a.note(sh.Pos, slot, a.names[slot])
+	a.note(sh.Pos, slot, a.names[slot], a.shipReach())
 	k := inkShip + ink(slot)
 	if sh.Invulnerable > 0 && sh.Invulnerable/8%2 == 0 {
 		k = inkShipGhost
 	}
+	a.drawShip(sh, k, inkNose+ink(slot), sh.Thrusting && w.Steps()%4 < 2, p.Refused > 0 && w.Steps()-p.Refused < refusedSteps)
+}
+
+// drawShip draws ship sh with its body in ink body, its nose in nose, its
+// flame if flame, and the mark of a refused shot if refused.
+func (a *arena) drawShip(sh game.Ship, body, nose ink, flame, refused bool) {
 	if a.cv.ascii {
-		a.point(sh.Pos, k, arrowGlyph(sh.Angle))
+		a.asciiShip(sh, body, nose, refused)
 		return
 	}
 	a.pts = sh.Points(a.pts[:0])
-	if len(a.pts) < 4 {
-		a.polygon(a.pts, sh.Pos, 2*game.ShipRadius, k)
-		return
+	scale := a.shipScale(sh.Pos, a.pts[0])
+	for i, q := range a.pts {
+		a.pts[i] = game.Vec{X: sh.Pos.X + (q.X-sh.Pos.X)*scale, Y: sh.Pos.Y + (q.Y-sh.Pos.Y)*scale}
 	}
-	if sh.Thrusting && w.Steps()%4 < 2 {
-		nose, right, notch, left := a.pts[0], a.pts[1], a.pts[2], a.pts[3]
-		tip := game.Vec{X: notch.X + (notch.X-nose.X)*0.6, Y: notch.Y + (notch.Y-nose.Y)*0.6}
-		a.segment(mid(notch, right), tip, inkFlame)
-		a.segment(mid(notch, left), tip, inkFlame)
+	reach := 2 * game.ShipRadius * scale
+	tip, right, notch, left := a.pts[0], a.pts[1], a.pts[2], a.pts[3]
+	if flame {
+		end := game.Vec{X: notch.X + (notch.X-tip.X)*0.6, Y: notch.Y + (notch.Y-tip.Y)*0.6}
+		a.segment(mid(notch, right), end, inkFlame)
+		a.segment(mid(notch, left), end, inkFlame)
 	}
-	a.polygon(a.pts, sh.Pos, 2*game.ShipRadius, k)
+	a.polygon(a.pts, sh.Pos, reach, body)
+	a.polygon(a.pts[:1], sh.Pos, reach, nose) // the nose's dot, lit
+	if refused {
+		// A small cross just past the nose, where the shot would have been.
+		x, y := a.dotOf(tip)
+		sn, cs := math.Sincos(sh.Angle)
+		cx, cy := x+int(math.Round(3*cs)), y+int(math.Round(3*sn))
+		for _, d := range [5][2]int{{0, 0}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
+			a.cv.dot(cx+d[0], cy+d[1], inkRefused, 0)
+		}
+	}
 }
+
+// shipReach is how far from its centre a ship is drawn, in dots.
+func (a *arena) shipReach() float64 {
+	if a.cv.ascii {
+		return 1 // the arrow next to its cell
+	}
+	return max(noseDots, shipNose*min(a.sx, a.sy))
+}
+
+// shipNose is how far the game's ship reaches from its centre: its nose.
+var shipNose = func() float64 {
+	var s game.Ship
+	nose := s.Points(nil)[0]
+	return math.Hypot(nose.X, nose.Y)
+}()
+
+// shipScale is how much larger than the game's the ship at pos, whose
+// nose is at nose, is drawn: enough for noseDots, never smaller.
+func (a *arena) shipScale(pos, nose game.Vec) float64 {
+	r := math.Hypot(nose.X-pos.X, nose.Y-pos.Y) * min(a.sx, a.sy)
+	if r <= 0 {
+		return 1
+	}
+	return max(noseDots/r, 1)
+}
+
+// asciiShip draws a ship in ASCII: an o where it is and, in the cell next
+// to it that its nose points at, an arrow (> v < ^, / and \ askew) in the
+// nose's ink; a refused shot marks the cell past it with an x.
+func (a *arena) asciiShip(sh game.Ship, body, nose ink, refused bool) {
+	x, y := a.dotOf(sh.Pos)
+	// Cells are about twice as tall as wide: a row is two columns' worth.
+	sn, cs := math.Sincos(sh.Angle)
+	dir := int(math.Round(math.Atan2(sn/2, cs)/(math.Pi/4))) & 7
+	d := asciiDirs[dir]
+	a.cv.dot(x, y, body, 'o')
+	a.cv.dot(x+d.dx, y+d.dy, nose, d.glyph)
+	if refused {
+		a.cv.dot(x+2*d.dx, y+2*d.dy, inkRefused, 'x')
+	}
+}
+
+// asciiDirs are the eight cells around a ship's, clockwise from the
+// right (y grows downwards), with the arrow its nose shows there.
+var asciiDirs = [8]struct {
+	dx, dy int
+	glyph  byte
+}{{1, 0, '>'}, {1, 1, '\\'}, {0, 1, 'v'}, {-1, 1, '/'}, {-1, 0, '<'}, {-1, -1, '\\'}, {0, -1, '^'}, {1, -1, '/'}}
 
 func mid(p, q game.Vec) game.Vec { return game.Vec{X: (p.X + q.X) / 2, Y: (p.Y + q.Y) / 2} }
-
-// arrowGlyph is the ASCII ship pointing at angle a (radians, y down).
-func arrowGlyph(a float64) byte {
-	q := int(math.Round(a/(math.Pi/2))) & 3
-	return ">v<^"[q]
-}
 
 // polygon draws the closed outline pts of an object at c whose outline
 // stays within r of c, once more across each edge it overlaps, so that it
@@ -452,14 +524,17 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 	}
 }
 
-// appendTitle appends the arena's title to b: for a watcher whose game it
-// is, the level's name (when named), the wave, and "hidden" or the
-// watchers.
+// appendTitle appends the arena's title to b: for a watcher or a replay
+// whose game it is, for the player their name, the level's name (when
+// named), the wave, and "hidden" or the watchers.
 func (a *arena) appendTitle(b []byte, named bool) []byte {
 	h, g := &a.hud, a.s.glyphs()
 	b = append(b, ' ')
 	if h.whose != "" {
 		b = append(append(b, h.whose...), g.sep...)
+	}
+	if h.name != "" {
+		b = append(append(b, h.name...), g.sep...)
 	}
 	if named {
 		b = append(append(b, h.level...), g.sep...)

@@ -25,8 +25,9 @@ type seatShow struct {
 // newSeat makes the show of Options.Arena's seat, with the players box.
 func newSeat(s *session) (show, error) {
 	seat := s.opts.Arena
-	sh := &seatShow{player: player{s: s}, seat: seat}
-	sh.g = play.NewSeat(seat, play.Scoring{Player: s.opts.Player, Scores: s.opts.Scores})
+	sh := &seatShow{player: player{s: s, shared: true}, seat: seat}
+	// The name by the ship, the one the header shows, is the one saved.
+	sh.g = play.NewSeat(seat, play.Scoring{Player: seat.Name(), Scores: s.opts.Scores})
 	s.players = newPlayers(s, seat.Arena())
 	return sh, nil
 }
@@ -52,7 +53,7 @@ func (sh *seatShow) run(stop <-chan struct{}) {
 // autopilot, when on, is the arena's to run.
 func (sh *seatShow) input() game.Input {
 	defer sh.s.guard()
-	in, _ := sh.s.input.input(sh.s.now(), sh.inGame())
+	in, _ := sh.s.input.input(sh.inGame())
 	return in
 }
 
@@ -84,7 +85,7 @@ func (sh *seatShow) paint(a *arena) hud {
 	if counts {
 		h.high = max(h.high, h.score)
 	}
-	h.watching = ar.Watchers()
+	h.watching, h.name = ar.Watchers(), sh.seat.Name()
 	return h
 }
 

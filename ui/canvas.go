@@ -21,12 +21,14 @@ const (
 	inkSpark1
 	inkAsteroid
 	inkSaucer
-	inkHostile   // saucer bullets
-	inkBullet    // the player's bullets
-	inkFlame     // thrust flame
-	inkShipGhost // the ship while invulnerable
-	inkShip      // slot 0's ship; the slots after it have the inks after it
-	numInks      = inkShip + game.MaxShips
+	inkHostile                             // saucer bullets
+	inkBullet                              // the player's bullets
+	inkFlame                               // thrust flame
+	inkShipGhost                           // the ship while invulnerable
+	inkShip                                // slot 0's ship; the slots after it have the inks after it
+	inkNose      = inkShip + game.MaxShips // slot 0's ship's nose, and so on
+	inkRefused   = inkNose + game.MaxShips // a refused shot, marked at the nose
+	numInks      = inkRefused + 1
 )
 
 // braille bit of the dot at column x (0..1) and row y (0..3) of a cell,
@@ -207,6 +209,11 @@ func (c *canvas) flush(s putter, x0, y0 int, styles *[numInks]tcell.Style, hole 
 				s.Put(x0+x, y0+y, blank, st)
 				continue
 			}
+			if lit(p.ink) {
+				// A blank in reverse video shows: blanks keep the style before.
+				s.Put(x0+x, y0+y, c.glyph(p), styles[p.ink])
+				continue
+			}
 			cur = styles[p.ink]
 			s.Put(x0+x, y0+y, c.glyph(p), cur)
 		}
@@ -235,6 +242,9 @@ func (c *canvas) glyph(p cell) string {
 	}
 	return brailleGlyphs[p.bits]
 }
+
+// lit tells whether ink k is a ship's nose, drawn in reverse video.
+func lit(k ink) bool { return k >= inkNose && k < inkNose+game.MaxShips }
 
 // lateRows is how many frames a slow change may wait, plus one.
 const lateRows = 3

@@ -52,10 +52,14 @@
 // The arena draws the world with braille characters, 2×4 dots a cell, so
 // that the ship and the jagged rocks are outlines as in the vector
 // original; bullets and debris are dots, coloured by kind, debris fading
-// as it ages. Where the screen's character set is not UTF-8 or when asked,
-// it falls back to ASCII: outlines in - | / \, the ship as an
-// arrow, and every other character beyond ASCII (borders, µ, ·, the
-// sparklines) in one ASCII form, the same locally and over SSH. The
+// as it ages. The ship is drawn larger than it collides where the field
+// is small, its nose's cell in reverse video, so that its heading reads
+// from one frame at 80×24; a shot refused at its nose is marked there for
+// a moment. Where the screen's character set is not UTF-8 or when asked,
+// it falls back to ASCII: outlines in - | / \, the ship as an o with an
+// arrow next to it, where it points, and every other character beyond
+// ASCII (borders, µ, ·, the sparklines) in one ASCII form, the same
+// locally and over SSH. The
 // playfield keeps its 4:3 shape, scaled to the largest field of cells that
 // fits (a cell being about twice as tall as wide, up to a tenth wider where
 // the height limits it). The border carries the level, wave, score, lives
@@ -97,15 +101,17 @@
 // A terminal reports key presses and, after a delay, auto-repeats; it does
 // not report releases. Where the kitty keyboard protocol is active
 // (Options.Keys, from package ui/kitty) the game reads the real held
-// state. Elsewhere it plays press-only: a press acts for a few steps of
-// its own (a tap of ← turns the same small step every time, so that a
-// player can aim), each repeat for a short window after it, with
-// the window measured from the terminal's own repeat rate; so holding a
-// key turns a tap's step, then smoothly once the repeats begin, and
-// letting go stops within about a tenth of a second.
+// state. Elsewhere it plays press-only: a press acts a tap of its own (a
+// tap of ← turns a 21st of a turn every time, however fast the taps come,
+// so that a player can aim), and a repeat for the time since the key's
+// last event, up to a tap's; so holding a key turns a tap, then steadily
+// from its first repeat, and letting go stops within a tap.
 //
 // In a game of the player's own, q and x (which leave it) ask first on the
-// field's border: the same key again within two seconds, or y, answers; n
-// or Esc withdraws the question. A game the player leaves, however, goes on
-// the score table when it counts, as one that ended does.
+// field's border, a solo game waiting for the answer (an arena plays on,
+// and the question says so): the same key again within two seconds, or y,
+// answers; n or Esc withdraws the question. A game the player leaves,
+// however, goes on the score table when it counts, as one that ended does.
+// The game-over screen stays two seconds at the least, deaf to space for
+// the first (see match.OverHold).
 package ui

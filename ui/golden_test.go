@@ -204,7 +204,10 @@ func TestGoldenInGame(t *testing.T) {
 }
 
 // TestGoldenGameOver: a game lost by jumping through hyperspace until no
-// ship is left, over a table of earlier high scores.
+// ship is left, over a table of earlier high scores. The screen stays at
+// least two seconds: space, tapped on in its first second as fire was,
+// does nothing; pressed later it starts the next game as the two seconds
+// are over.
 func TestGoldenGameOver(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		table, err := scores.Open(filepath.Join(t.TempDir(), "scores.json"))
@@ -228,9 +231,27 @@ func TestGoldenGameOver(t *testing.T) {
 				t.Fatalf("no game over after 5 minutes of hyperspace:\n%s", tm.frame().Text)
 			}
 			tm.press("h")
-			tm.wait(500 * time.Millisecond)
+			tm.wait(50 * time.Millisecond)
 		}
+		// It ended at most a frame (200 ms) and a wait ago.
 		golden.Check(t, "game-over-120x40", tm.frame())
+		over := func(when string, want bool) {
+			t.Helper()
+			if got := strings.Contains(tm.frame().Text, "GAME OVER"); got != want {
+				t.Errorf("%s: GAME OVER shows %v, want %v", when, got, want)
+			}
+		}
+		for range 5 {
+			tm.press(" ")
+			tm.wait(150 * time.Millisecond)
+		}
+		over("after space tapped in the first second", true)
+		tm.wait(250 * time.Millisecond)
+		tm.press(" ") // 1 to 1.25 s in
+		tm.wait(650 * time.Millisecond)
+		over("1.65 s in, space pressed a second in", true)
+		tm.wait(600 * time.Millisecond)
+		over("2.25 s in, space pressed a second in", false)
 	})
 }
 

@@ -19,46 +19,45 @@ const (
 	numControls
 )
 
-// Press-only timing. A terminal without release events sends a press, then
-// after its repeat delay (often 250–600 ms) repeats at its repeat rate
-// (often 25–40 a second) until the key is let go.
-const (
-	maxInterval = 150 * time.Millisecond // a slower repeat is a new press
-	minWindow   = 80 * time.Millisecond  // window a repeat holds, at fast rates
-	maxWindow   = 250 * time.Millisecond // … and at slow ones
-)
-
 // tapSteps is how many world steps a press acts by itself: a tap. A turn's
 // is 4 steps, 0.3 rad (a 21st of a turn) at the game's 4.5 rad/s, so that
-// a tap aims; thrust's and fire's are a short burst.
+// a tap aims; thrust's and fire's are a short burst (fire's, one shot).
 var tapSteps = [numControls]int{ctlLeft: 4, ctlRight: 4, ctlThrust: 6, ctlFire: 6}
+
+// stepTime is a world step's time.
+const stepTime = time.Second / game.TPS
+
+// maxRepeat is the longest gap between two key events of a held key that
+// pressHold takes for an auto-repeat: terminals repeat every 20 to 50 ms,
+// and a person taps a key 80 ms apart at the quickest.
+const maxRepeat = 55 * time.Millisecond
 
 // pressHold turns key presses into held controls for terminals that report
 // presses and auto-repeats but no releases.
 //
-// A press acts for a fixed number of steps (tapSteps), so that a tap of ←
-// turns the ship a small, always equal step, whatever the terminal's
-// repeat delay: a key whose release cannot be seen is not held through
-// the delay on the chance that it is still down. Once the repeats arrive
-// (each within maxInterval of the one before) each holds its control for
-// a short window (2.5 repeat intervals, measured from the terminal's own
-// repeats), so a held key acts smoothly and stops soon after it is let
-// go. A held key thus acts for a tap, waits out the repeat delay, then
-// acts on: the one stutter a terminal without releases allows. Pressing
-// one turn direction cancels the other.
+// A key acts while it has time to act, which its events give it: a press
+// (an event more than maxRepeat after the key's last) gives it a tap,
+// tapSteps[c] steps, on top of what it has left, so N presses act N taps
+// at any pace a person can tap, however late the steps come; an
+// auto-repeat (an event within maxRepeat of the last) gives it the time
+// since that event, up to a tap's, so a held key acts for as long as it
+// is held, steadily from its first repeat, and stops at most a tap after
+// its last. A key whose release cannot be seen is never held through the
+// terminal's repeat delay on the chance that it is still down: a held key
+// acts a tap, waits out the delay, then acts on, the one stutter a
+// terminal without releases allows. Pressing one turn direction cancels
+// the other.
 //
 // Times are offsets on one monotonic clock. The zero pressHold is ready and
 // holds nothing. It is not safe for concurrent use.
 type pressHold struct {
-	keys     [numControls]holdKey
-	interval time.Duration // measured repeat interval; 0: none yet
+	keys [numControls]holdKey
 }
 
 type holdKey struct {
-	down  bool          // pressed since the hold was last forgotten
-	last  time.Duration // its latest press or repeat
-	until time.Duration // held while now < until
-	taps  int           // steps the last press still acts
+	down bool          // pressed since the hold was last forgotten
+	last time.Duration // its latest press or repeat
+	left time.Duration // how long it still acts, in steps' time
 }
 
 // press records a key event (press or auto-repeat) for c at now.
@@ -70,37 +69,28 @@ func (h *pressHold) press(c control, now time.Duration) {
 		h.keys[ctlLeft] = holdKey{}
 	}
 	k := &h.keys[c]
-	if gap := now - k.last; k.down && gap <= maxInterval {
-		h.interval = gap
-		k.until = now + h.window()
+	tap := time.Duration(tapSteps[c]) * stepTime
+	if gap := now - k.last; k.down && gap >= 0 && gap <= maxRepeat {
+		k.left = min(k.left+gap, max(k.left, tap))
 	} else {
-		k.taps = tapSteps[c]
+		k.left += tap
 	}
 	k.down, k.last = true, now
 }
 
-// act reports whether c acts in the world step taken at now, and counts
-// the step against a press's tap: call it once a step for each control.
-func (h *pressHold) act(c control, now time.Duration) bool {
+// act reports whether c acts in the next world step, and counts the step
+// against the time it has: call it once a step for each control.
+func (h *pressHold) act(c control) bool {
 	k := &h.keys[c]
-	if k.taps > 0 {
-		k.taps--
-		return true
+	if k.left < stepTime/2 {
+		return false
 	}
-	return now < k.until
+	k.left -= stepTime
+	return true
 }
 
 // releaseAll forgets every hold (pause, a new game).
 func (h *pressHold) releaseAll() { h.keys = [numControls]holdKey{} }
-
-// window is how long a repeat holds: long enough that the next repeat comes
-// well before it ends.
-func (h *pressHold) window() time.Duration {
-	if h.interval == 0 {
-		return 100 * time.Millisecond
-	}
-	return min(max(h.interval*5/2, minWindow), maxWindow)
-}
 
 // keyState is what the player's keys hold between two steps, under a lock
 // of its own: the goroutine that steps (a solo Game's, an arena's) reads
@@ -115,10 +105,10 @@ type keyState struct {
 	held  bool // the game waits: the terminal is too small or the key help is up
 }
 
-// input is the next step's keys at now, given whether the player plays a
-// game (not on the title or game-over screen, not under the stress
-// autopilot); false while the game waits.
-func (k *keyState) input(now time.Duration, playing bool) (game.Input, bool) {
+// input is the next step's keys, given whether the player plays a game
+// (not on the title or game-over screen, not under the stress autopilot);
+// false while the game waits.
+func (k *keyState) input(playing bool) (game.Input, bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	if k.held || !playing {
@@ -133,10 +123,10 @@ func (k *keyState) input(now time.Duration, playing bool) (game.Input, bool) {
 		}, true
 	}
 	in := game.Input{
-		Left:       k.hold.act(ctlLeft, now),
-		Right:      k.hold.act(ctlRight, now),
-		Thrust:     k.hold.act(ctlThrust, now),
-		Fire:       k.hold.act(ctlFire, now),
+		Left:       k.hold.act(ctlLeft),
+		Right:      k.hold.act(ctlRight),
+		Thrust:     k.hold.act(ctlThrust),
+		Fire:       k.hold.act(ctlFire),
 		Hyperspace: k.hyper,
 	}
 	k.hyper = false

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"testing"
@@ -21,14 +22,15 @@ func repeats(start, delay, interval, release time.Duration) []time.Duration {
 	return ev
 }
 
-// stepTime is when world step i is taken.
-func stepTime(i int) time.Duration { return time.Duration(i) * time.Second / game.TPS }
+// stepAt is when world step i is taken.
+func stepAt(i int) time.Duration { return time.Duration(i) * stepTime }
 
 // acted feeds the key events of each control to a pressHold as the world
 // steps at game.TPS, a step's keys asked for after the events up to its
 // time, and returns for each control the times of the steps it acted in
-// up to end.
-func acted(presses map[control][]time.Duration, end time.Duration) [numControls][]time.Duration {
+// up to end. With late, the steps come in threes, every third step's
+// time: a loaded machine's catch-up.
+func acted(presses map[control][]time.Duration, end time.Duration, late ...bool) [numControls][]time.Duration {
 	type event struct {
 		at time.Duration
 		c  control
@@ -42,15 +44,18 @@ func acted(presses map[control][]time.Duration, end time.Duration) [numControls]
 	slices.SortStableFunc(evs, func(a, b event) int { return int(a.at - b.at) })
 	var h pressHold
 	var out [numControls][]time.Duration
-	for i := 0; stepTime(i) <= end; i++ {
-		now := stepTime(i)
+	for i := 0; stepAt(i) <= end; i++ {
+		now := stepAt(i)
+		if len(late) > 0 && late[0] {
+			now = stepAt(i - i%3 + 2)
+		}
 		for len(evs) > 0 && evs[0].at <= now {
 			h.press(evs[0].c, evs[0].at)
 			evs = evs[1:]
 		}
 		for c := range numControls {
-			if h.act(c, now) {
-				out[c] = append(out[c], now)
+			if h.act(c) {
+				out[c] = append(out[c], stepAt(i))
 			}
 		}
 	}
@@ -70,12 +75,22 @@ func during(ts []time.Duration, from, to time.Duration) []time.Duration {
 
 // everyStep reports whether ts holds every step time in [from, to).
 func everyStep(ts []time.Duration, from, to time.Duration) bool {
-	for i := 0; stepTime(i) < to; i++ {
-		if t := stepTime(i); t >= from && !slices.Contains(ts, t) {
+	for i := 0; stepAt(i) < to; i++ {
+		if t := stepAt(i); t >= from && !slices.Contains(ts, t) {
 			return false
 		}
 	}
 	return true
+}
+
+// taps returns n key events from start, gap apart, each moved by up to
+// jitter either way by a fixed pattern.
+func taps(n int, start, gap, jitter time.Duration) []time.Duration {
+	var ev []time.Duration
+	for i := range n {
+		ev = append(ev, start+time.Duration(i)*gap+jitter*time.Duration((i*7)%5-2)/2)
+	}
+	return ev
 }
 
 func TestPressHold(t *testing.T) {
@@ -93,12 +108,26 @@ func TestPressHold(t *testing.T) {
 			}
 		}
 	})
-	t.Run("taps further apart than a repeat are equal steps", func(t *testing.T) {
-		got := acted(map[control][]time.Duration{ctlRight: {0, 200 * ms, 400 * ms, 1000 * ms}}, 2*time.Second)
-		if want := 4 * tapSteps[ctlRight]; len(got[ctlRight]) != want {
-			t.Errorf("4 taps acted %d steps, want %d", len(got[ctlRight]), want)
-		}
-	})
+	// N presses act N taps at any pace a person taps, with jitter, and
+	// however late the steps come.
+	for _, pace := range []struct {
+		gap, jitter time.Duration
+		late        bool
+	}{
+		{80 * ms, 0, false}, {100 * ms, 20 * ms, false}, {130 * ms, 40 * ms, false},
+		{200 * ms, 40 * ms, false}, {time.Second, 0, false}, {100 * ms, 20 * ms, true},
+	} {
+		t.Run(fmt.Sprintf("taps %v apart, ±%v, late steps %v", pace.gap, pace.jitter, pace.late), func(t *testing.T) {
+			for _, c := range []control{ctlRight, ctlThrust} {
+				for _, n := range []int{1, 4, 7} {
+					got := acted(map[control][]time.Duration{c: taps(n, 0, pace.gap, pace.jitter)}, 10*time.Second, pace.late)
+					if want := n * tapSteps[c]; len(got[c]) != want {
+						t.Errorf("control %d: %d taps acted %d steps, want %d", c, n, len(got[c]), want)
+					}
+				}
+			}
+		})
+	}
 	for _, term := range []struct {
 		name            string
 		delay, interval time.Duration
@@ -106,22 +135,27 @@ func TestPressHold(t *testing.T) {
 		{"500ms delay, 40/s", 500 * ms, 25 * ms},
 		{"250ms delay, 30/s", 250 * ms, 33 * ms},
 		{"660ms delay, 25/s", 660 * ms, 40 * ms},
+		{"600ms delay, 20/s", 600 * ms, 50 * ms},
+		{"300ms delay, 50/s", 300 * ms, 20 * ms},
 	} {
-		t.Run("held key: a tap, one stutter, then smooth until release ("+term.name+")", func(t *testing.T) {
-			release := 2 * time.Second
-			got := acted(map[control][]time.Duration{ctlLeft: repeats(0, term.delay, term.interval, release)}, 3*time.Second)[ctlLeft]
-			first := stepTime(tapSteps[ctlLeft])
-			if tap := during(got, 0, first); len(tap) != tapSteps[ctlLeft] {
-				t.Errorf("the press acted at %v, want the first %d steps", tap, tapSteps[ctlLeft])
-			}
-			if gap := during(got, first, term.delay); len(gap) != 0 {
-				t.Errorf("acted during the repeat delay at %v", gap)
-			}
-			if !everyStep(got, term.delay, release) {
-				t.Errorf("not every step from the first repeat (%v) to the release (%v): %v", term.delay, release, during(got, term.delay, release))
-			}
-			if late := during(got, release+maxWindow, 3*time.Second); len(late) != 0 {
-				t.Errorf("still acting at %v, over %v after the release", late, maxWindow)
+		t.Run("held key: a tap, one stutter, then steady until a tap after the last repeat ("+term.name+")", func(t *testing.T) {
+			for _, c := range []control{ctlLeft, ctlThrust} {
+				ev := repeats(0, term.delay, term.interval, 2*time.Second)
+				last := ev[len(ev)-1]
+				got := acted(map[control][]time.Duration{c: ev}, 3*time.Second)[c]
+				first := stepAt(tapSteps[c])
+				if tap := during(got, 0, first); len(tap) != tapSteps[c] {
+					t.Errorf("control %d: the press acted at %v, want the first %d steps", c, tap, tapSteps[c])
+				}
+				if gap := during(got, first, term.delay); len(gap) != 0 {
+					t.Errorf("control %d: acted during the repeat delay at %v", c, gap)
+				}
+				if !everyStep(got, term.delay+stepTime, last) {
+					t.Errorf("control %d: not every step from the first repeat (%v) to the last (%v): %v", c, term.delay, last, during(got, term.delay, last))
+				}
+				if after := during(got, last, 3*time.Second); len(after) > tapSteps[c] {
+					t.Errorf("control %d: acted %d steps after the last repeat, want a tap's %d at most", c, len(after), tapSteps[c])
+				}
 			}
 		})
 	}
@@ -136,7 +170,7 @@ func TestPressHold(t *testing.T) {
 	})
 	t.Run("thrust and turn hold together", func(t *testing.T) {
 		got := acted(map[control][]time.Duration{ctlThrust: repeats(0, 300*ms, 30*ms, time.Second), ctlLeft: repeats(100*ms, 300*ms, 30*ms, time.Second)}, time.Second)
-		if !everyStep(got[ctlThrust], 300*ms, time.Second) || !everyStep(got[ctlLeft], 400*ms, time.Second) {
+		if !everyStep(got[ctlThrust], 300*ms+stepTime, 990*ms) || !everyStep(got[ctlLeft], 400*ms+stepTime, 990*ms) {
 			t.Errorf("thrust %v, left %v: want both every step once repeating", got[ctlThrust], got[ctlLeft])
 		}
 	})
@@ -154,16 +188,15 @@ func TestTapTurns(t *testing.T) {
 	turned := func(from float64) float64 { return math.Abs(math.Remainder(heading()-from, 2*math.Pi)) }
 	step := 0
 	run := func(d time.Duration) {
-		for end := stepTime(step) + d; stepTime(step) < end; step++ {
-			now := stepTime(step)
-			w.Step(game.Input{Left: h.act(ctlLeft, now), Right: h.act(ctlRight, now)})
+		for end := stepAt(step) + d; stepAt(step) < end; step++ {
+			w.Step(game.Input{Left: h.act(ctlLeft), Right: h.act(ctlRight)})
 		}
 	}
 	run(time.Second) // the ship appears
 	var taps []float64
 	for range 3 {
 		before := heading()
-		h.press(ctlLeft, stepTime(step))
+		h.press(ctlLeft, stepAt(step))
 		run(time.Second / 2)
 		taps = append(taps, turned(before))
 	}

@@ -79,6 +79,9 @@ type fit struct {
 	players    int  // the players the players box was sized for
 	small      bool // the screen is smaller than minWidth×minHeight
 	help       bool // the key help is up
+	// restore is the form Tab left to show the strategy list, which Tab
+	// gives back as it leaves the list; formFull: none.
+	restore form
 }
 
 // listMin is the strategies the full panel shows at least.
@@ -133,7 +136,7 @@ func (s *session) fitTo(w, h int) {
 // (see focusShown).
 func (s *session) arrange(f form) {
 	ft := &s.fit
-	ft.form = f
+	ft.form, ft.restore = f, formFull
 	ft.side.Clear()
 	ft.body.Clear().AddItem(s.arena, 0, 1, true)
 	stats := f // the stats box's form
@@ -179,12 +182,12 @@ func (s *session) addPlayers(rows int) {
 // showHelp puts the key help up or takes it down.
 func (s *session) showHelp(on bool) {
 	s.fit.help = on
-	s.setHeld(on || s.fit.small)
+	s.setHeld(on || s.fit.small || s.questionHolds(s.now()))
 }
 
 // setHeld stops or resumes the game: it waits while the too-small notice
-// or the key help is up (see keyState.waiting). Keys held when it stops do not
-// act after it resumes.
+// or the key help is up, or a question waits for its answer (see
+// keyState.waiting). Keys held when it stops do not act after it resumes.
 func (s *session) setHeld(on bool) { s.input.setHeld(on) }
 
 // strategyKeys are the keys that pick pool.Strategies()[i].
@@ -371,8 +374,13 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 		switch {
 		case s.list.HasFocus():
 			s.loop.focus(s.arena)
+			if f := s.fit.restore; f != formFull {
+				s.arrange(f) // the field Tab took for the list, back
+			}
 		case s.fit.form != formFull: // the list shows in the full panel only
+			f := s.fit.form
 			s.arrange(formFull)
+			s.fit.restore = f
 			fallthrough
 		default:
 			s.loop.focus(s.list)
@@ -454,7 +462,7 @@ func (s *session) frame() {
 func (s *session) draw(scr tcell.Screen) {
 	w, h := scr.Size()
 	s.fit.small = w < minWidth || h < minHeight
-	s.setHeld(s.fit.small || s.fit.help)
+	s.setHeld(s.fit.small || s.fit.help || s.questionHolds(s.now()))
 	if s.fit.small {
 		s.drawTooSmall(scr, w, h)
 		return

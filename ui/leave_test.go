@@ -10,6 +10,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
+	"poolroids/game/hub"
 	"poolroids/game/match"
 	"poolroids/game/scores"
 )
@@ -74,7 +75,7 @@ func testLeaveAsks(t *testing.T) {
 // asks again; outside a game q acts at once.
 func TestQuestionExpires(t *testing.T) {
 	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 2})
-	if !d.s.confirmed('q', 0, d.s.player().inGame()) {
+	if !d.s.confirmed('q', 0, d.s.player().inGame(), false) {
 		t.Error("q on the title asked")
 	}
 	d.key(tcell.KeyEnter, 0)
@@ -88,8 +89,37 @@ func TestQuestionExpires(t *testing.T) {
 		{'x', 11 * s, false}, {'q', 11*s + 1, false}, // another key's question
 		{'q', 11*s + 2, true},
 	} {
-		if got := d.s.confirmed(tt.k, tt.at, d.s.player().inGame()); got != tt.want {
+		if got := d.s.confirmed(tt.k, tt.at, d.s.player().inGame(), false); got != tt.want {
 			t.Errorf("%c at %v: confirmed %v, want %v", tt.k, tt.at, got, tt.want)
 		}
 	}
+}
+
+// TestQuestionHolds: while q's question waits for its answer a solo game
+// waits too, and goes on once it is withdrawn; an arena plays on, the
+// player's keys with it, and the question says so.
+func TestQuestionHolds(t *testing.T) {
+	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 2})
+	d.s.startGame()
+	d.key(tcell.KeyRune, 'q')
+	if _, ok := d.s.stepInput(); ok {
+		t.Error("the solo game steps while q's question waits")
+	}
+	d.key(tcell.KeyRune, 'n')
+	d.frame()
+	if _, ok := d.s.stepInput(); !ok {
+		t.Error("the solo game still waits after n")
+	}
+
+	synctest.Test(t, func(t *testing.T) {
+		s, _ := arenaSession(t, newHub(t, hub.Config{}), "ann", 100, 30)
+		s.onKey(tcell.NewEventKey(tcell.KeyRune, 'q', tcell.ModNone))
+		if text := drawArena(s, 100, 30); !strings.Contains(text, questions['q']+utf8Glyphs.sep+onQuestion) {
+			t.Errorf("an arena's question does not say it plays on:\n%s", text)
+		}
+		s.frame() // as the loop does: the game waits, or not, from here
+		if s.input.waiting() {
+			t.Error("an arena seat's keys wait while q's question does")
+		}
+	})
 }

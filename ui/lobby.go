@@ -3,11 +3,13 @@ package ui
 import (
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"poolroids/game/displayname"
 	"poolroids/game/hub"
 )
 
@@ -54,11 +56,13 @@ type LobbyBoard struct {
 // LobbyData is what the lobby shows, as its owner knows it at a refresh.
 // The lobby reads it during [Lobby.Refresh] only and keeps no slice of it.
 type LobbyData struct {
+	Name   string // the player's name, as games here show it and save its scores
 	Arenas []LobbyArena
 	Games  []LobbyGame
 	Scores []LobbyScore // of all time, best first
 	You    LobbyPlace   // the player's best of all time; shown with Boards only
 	Boards []LobbyBoard
+	Notice string // the server's notice (Options.Notice), shown where no status is
 }
 
 // ChoiceKind is what a player chose in the lobby.
@@ -71,9 +75,10 @@ const (
 	ChoiceNew                      // open the arena Choice.Name, in the mode Choice.PvP
 	ChoiceWatch                    // watch the live game Choice.Name
 	ChoiceReplay                   // play the replay of Choice.Score
+	ChoiceName                     // play as Choice.Name from now on, as typed (to be cleaned)
 )
 
-var choiceNames = [...]string{"quit", "solo", "join", "new", "watch", "replay"}
+var choiceNames = [...]string{"quit", "solo", "join", "new", "watch", "replay", "name"}
 
 func (k ChoiceKind) String() string {
 	if int(k) < len(choiceNames) {
@@ -85,16 +90,18 @@ func (k ChoiceKind) String() string {
 // Choice is a player's choice in the lobby. Its zero value is Quit.
 type Choice struct {
 	Kind  ChoiceKind
-	Name  string     // Join and New: the arena; Watch: the game
+	Name  string     // Join and New: the arena; Watch: the game; Name: the player's
 	PvP   bool       // New: ships' bullets hit other ships
 	Score LobbyScore // Replay: the entry chosen
 }
 
 // Lobby is the menu an SSH player meets: play solo, join an open arena,
 // open a new one (a small dialog asks its name and mode), watch a live
-// game, or play the replay of a high score. Arrows (or j/k) move, Tab and
-// ←→ go between the columns, Enter or space chooses, n opens a new arena,
-// q or Esc leaves; a mouse click chooses what it clicks. It fits 80×24
+// game, or play the replay of a high score; and choose the name to play
+// under (a dialog asks it too). Arrows (or j/k) move, Tab and ←→ go
+// between the columns, Enter or space chooses, n opens a new arena, r
+// asks the player's name, q or Esc leaves; a mouse click chooses what it
+// clicks. It fits 80×24
 // (two columns from 72 cells wide, one below, scrolling when too short).
 //
 // It takes what it shows from the data function, at [NewLobby] and at
@@ -156,7 +163,7 @@ var (
 	lobbySelStyle  = tcell.StyleDefault.Foreground(tcell.ColorBlack).Background(tcell.ColorYellow)
 	lobbyItemStyle = valueStyle
 	lobbyNoteStyle = labelStyle
-	lobbyHelp      = []helpItem{{"arrows", "move"}, {"tab", "column"}, {"enter", "choose"}, {"n", "new arena"}}
+	lobbyHelp      = []helpItem{{"arrows", "move"}, {"tab", "column"}, {"enter", "choose"}, {"n", "new arena"}, {"r", "your name"}}
 )
 
 // NewLobby returns a lobby showing data(), "Play solo" selected.
@@ -164,7 +171,7 @@ func NewLobby(data func() LobbyData, choose func(Choice)) *Lobby {
 	l := &Lobby{Box: tview.NewBox(), data: data, choose: choose}
 	l.SetBorder(true).SetTitle(" poolroids lobby ")
 	l.form.box = tview.NewBox()
-	l.form.box.SetBorder(true).SetTitle(" New arena ")
+	l.form.box.SetBorder(true)
 	l.Refresh()
 	return l
 }
@@ -188,6 +195,7 @@ func (l *Lobby) Refresh() bool {
 	l.cols[0], l.cols[1], l.items = l.cols[0][:0], l.cols[1][:0], l.items[:0]
 
 	l.item(0, Choice{Kind: ChoiceSolo}).str("Play solo")
+	l.add(0, lobbyNoteStyle, true).str("as ").str(d.Name).str(" (r: another name)")
 	l.add(0, tcell.StyleDefault, false)
 	l.header(0, "ARENAS", 16).str(" players").right("watch", 5).str(" mode")
 	for _, a := range d.Arenas {
@@ -250,8 +258,8 @@ func (l *Lobby) Refresh() bool {
 
 // sameLobbyData reports whether a and b list the same.
 func sameLobbyData(a, b *LobbyData) bool {
-	return slices.Equal(a.Arenas, b.Arenas) && slices.Equal(a.Games, b.Games) &&
-		slices.Equal(a.Scores, b.Scores) && a.You == b.You &&
+	return a.Name == b.Name && slices.Equal(a.Arenas, b.Arenas) && slices.Equal(a.Games, b.Games) &&
+		slices.Equal(a.Scores, b.Scores) && a.You == b.You && a.Notice == b.Notice &&
 		slices.EqualFunc(a.Boards, b.Boards, func(a, b LobbyBoard) bool {
 			return a.Title == b.Title && a.You == b.You && slices.Equal(a.Scores, b.Scores)
 		})
@@ -259,10 +267,11 @@ func sameLobbyData(a, b *LobbyData) bool {
 
 // copyOf makes d a copy of src that shares no slice with it, reusing d's.
 func (d *LobbyData) copyOf(src *LobbyData) {
+	d.Name = src.Name
 	d.Arenas = append(d.Arenas[:0], src.Arenas...)
 	d.Games = append(d.Games[:0], src.Games...)
 	d.Scores = append(d.Scores[:0], src.Scores...)
-	d.You = src.You
+	d.You, d.Notice = src.You, src.Notice
 	d.Boards = slices.Grow(d.Boards[:0], len(src.Boards))[:len(src.Boards)]
 	for i, b := range src.Boards {
 		d.Boards[i] = LobbyBoard{Title: b.Title, Scores: append(d.Boards[i].Scores[:0], b.Scores...), You: b.You}
@@ -392,7 +401,11 @@ func (l *Lobby) Draw(scr tcell.Screen) {
 	help := y + h - 1
 	l.drawHelp(scr, x, help, w)
 	if h >= 2 {
-		putString(scr, x, help-1, w, l.status, alertStyle)
+		msg := l.status
+		if msg == "" {
+			msg = l.last.Notice
+		}
+		putString(scr, x, help-1, w, msg, alertStyle)
 	}
 	l.top, l.rows = y, max(h-2, 0)
 	l.twoCols = w >= lobbyLeftWidth+lobbyGap+lobbyRightWidth
@@ -560,7 +573,9 @@ func (l *Lobby) InputHandler() func(*tcell.EventKey, func(tview.Primitive)) {
 			case ' ':
 				l.pick(l.sel)
 			case 'n', 'N':
-				l.form.start()
+				l.form.start(false, "")
+			case 'r', 'R':
+				l.form.start(true, l.last.Name)
 			case 'q', 'Q':
 				l.choose(Choice{Kind: ChoiceQuit})
 			}
@@ -596,7 +611,7 @@ func (l *Lobby) pick(i int) {
 	}
 	l.sel = i
 	if ch := l.items[i].choice; ch.Kind == ChoiceNew {
-		l.form.start()
+		l.form.start(false, "")
 	} else {
 		l.choose(ch)
 	}
@@ -662,7 +677,7 @@ func (l *Lobby) PasteHandler() func(string, func(tview.Primitive)) {
 	})
 }
 
-// The new-arena form's fields, in Tab order.
+// The form's fields, in Tab order (the player's name has no mode).
 const (
 	formName = iota
 	formMode
@@ -671,43 +686,75 @@ const (
 	numFormFields
 )
 
-// lobbyForm asks a new arena's name and mode. Names typed follow
-// hub.ParseName's rule: 1 to 16 of a-z 0-9 - _ (letters lowercased as
-// typed), the first a letter or digit; other keys are ignored.
+// lobbyForm asks a new arena's name and mode, or the player's name. An
+// arena's name follows hub.ParseName's rule as it is typed: 1 to 16 of
+// a-z 0-9 - _ (letters lowercased), the first a letter or digit. A
+// player's follows the one name rule (package displayname): up to 16
+// characters that each show as one cell, cleaned once more as it is
+// chosen. Other keys are ignored.
 type lobbyForm struct {
-	box   *tview.Box
-	open  bool
-	name  []byte
-	pvp   bool
-	field int
-	err   string
-	x, y  int // inner top left, as last drawn
+	box    *tview.Box
+	open   bool
+	player bool // the player's name, not a new arena
+	name   []rune
+	pvp    bool
+	field  int
+	err    string
+	x, y   int // inner top left, as last drawn
 }
 
 const (
 	formWidth  = 40
 	formHeight = 9
 	formHint   = "a-z 0-9 - _, up to 16"
+	playerHint = "as others see it, up to 16"
 )
 
-func (f *lobbyForm) start() {
-	f.open, f.name, f.pvp, f.field, f.err = true, f.name[:0], false, formName, ""
+// start opens the form: for the player's name, which shows name, or for a
+// new arena.
+func (f *lobbyForm) start(player bool, name string) {
+	f.open, f.player, f.name, f.pvp, f.field, f.err = true, player, append(f.name[:0], []rune(name)...), false, formName, ""
+	title := " New arena "
+	if player {
+		title = " Your name "
+	}
+	f.box.SetTitle(title)
 }
 
 // typeRune adds r to the name if the rule allows it there.
 func (f *lobbyForm) typeRune(r rune) {
-	if name := hub.AppendNameRune(f.name, r); len(name) > len(f.name) {
-		f.name, f.err = name, ""
+	if f.player {
+		if len(f.name) < hub.MaxName && (r != ' ' && displayname.Allowed(r) || r == ' ' && len(f.name) > 0) {
+			f.name, f.err = append(f.name, r), ""
+		}
+		return
+	}
+	if name := hub.AppendNameRune([]byte(string(f.name)), r); len(name) > len(string(f.name)) {
+		f.name, f.err = []rune(string(name)), ""
 	}
 }
 
 func (f *lobbyForm) submit(l *Lobby) {
-	if len(f.name) == 0 {
+	if strings.TrimSpace(string(f.name)) == "" {
 		f.err, f.field = "type a name first", formName
 		return
 	}
 	f.open = false
+	if f.player {
+		l.choose(Choice{Kind: ChoiceName, Name: string(f.name)})
+		return
+	}
 	l.choose(Choice{Kind: ChoiceNew, Name: string(f.name), PvP: f.pvp})
+}
+
+// next is the field after (d 1) or before (d -1) the current one: the
+// player's name has no mode.
+func (f *lobbyForm) next(d int) int {
+	i := (f.field + d + numFormFields) % numFormFields
+	if f.player && i == formMode {
+		i = (i + d + numFormFields) % numFormFields
+	}
+	return i
 }
 
 func (f *lobbyForm) key(ev *tcell.EventKey, l *Lobby) {
@@ -715,9 +762,9 @@ func (f *lobbyForm) key(ev *tcell.EventKey, l *Lobby) {
 	case tcell.KeyEscape:
 		f.open = false
 	case tcell.KeyTab, tcell.KeyDown:
-		f.field = (f.field + 1) % numFormFields
+		f.field = f.next(1)
 	case tcell.KeyBacktab, tcell.KeyUp:
-		f.field = (f.field + numFormFields - 1) % numFormFields
+		f.field = f.next(-1)
 	case tcell.KeyEnter:
 		if f.field == formCancel {
 			f.open = false
@@ -769,7 +816,7 @@ func (f *lobbyForm) click(x, y int, l *Lobby) {
 	switch {
 	case y == formNameRow:
 		f.field = formName
-	case y == formModeRow && x >= formFieldCol:
+	case y == formModeRow && x >= formFieldCol && !f.player:
 		f.field, f.pvp = formMode, x >= formPvPCol
 	case y == formButtonRow && x >= formCreateCol && x < formCreateCol+formButtonWidth:
 		f.field = formCreate
@@ -800,21 +847,23 @@ func (f *lobbyForm) draw(scr tcell.Screen, l *Lobby) {
 	label(formNameRow, formName, "name")
 	name := string(f.name)
 	putString(scr, ix+formFieldCol, iy+formNameRow, iw-formFieldCol, name, valueStyle)
-	for i := len(name); i < 16; i++ {
+	for i := len(f.name); i < 16; i++ {
 		st := lobbyNoteStyle
-		if i == len(name) && f.field == formName {
+		if i == len(f.name) && f.field == formName {
 			st = lobbySelStyle // the cursor
 		}
 		putString(scr, ix+formFieldCol+i, iy+formNameRow, iw-formFieldCol-i, "_", st)
 	}
 
-	label(formModeRow, formMode, "mode")
-	coop, pvp := "(*) co-op", "( ) pvp"
-	if f.pvp {
-		coop, pvp = "( ) co-op", "(*) pvp"
+	if !f.player {
+		label(formModeRow, formMode, "mode")
+		coop, pvp := "(*) co-op", "( ) pvp"
+		if f.pvp {
+			coop, pvp = "( ) co-op", "(*) pvp"
+		}
+		putString(scr, ix+formFieldCol, iy+formModeRow, iw-formFieldCol, coop, valueStyle)
+		putString(scr, ix+formPvPCol, iy+formModeRow, iw-formPvPCol, pvp, valueStyle)
 	}
-	putString(scr, ix+formFieldCol, iy+formModeRow, iw-formFieldCol, coop, valueStyle)
-	putString(scr, ix+formPvPCol, iy+formModeRow, iw-formPvPCol, pvp, valueStyle)
 
 	button := func(col, field int, s string) {
 		st := valueStyle
@@ -823,10 +872,13 @@ func (f *lobbyForm) draw(scr tcell.Screen, l *Lobby) {
 		}
 		putString(scr, ix+col, iy+formButtonRow, iw-col, s, st)
 	}
-	button(formCreateCol, formCreate, "[ create ]")
+	ok, hint, st := "[ create ]", formHint, lobbyNoteStyle
+	if f.player {
+		ok, hint = "[  play  ]", playerHint
+	}
+	button(formCreateCol, formCreate, ok)
 	button(formCancelCol, formCancel, "[ cancel ]")
 
-	hint, st := formHint, lobbyNoteStyle
 	if f.err != "" {
 		hint, st = f.err, alertStyle
 	}

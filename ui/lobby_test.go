@@ -19,6 +19,7 @@ import (
 // games, ten high scores of which the third has no replay.
 func lobbyData() LobbyData {
 	d := LobbyData{
+		Name: "ann",
 		Arenas: []LobbyArena{
 			{Name: "alpha", Players: 3, Max: 8, Watchers: 1},
 			{Name: "bravo-pvp", Players: 8, Max: 8, PvP: true},
@@ -188,8 +189,8 @@ func TestLobbyKeys(t *testing.T) {
 	lt.chose(Choice{Kind: ChoiceReplay, Score: lt.data.Scores[0]})
 	lt.keys(tcell.KeyDown, tcell.KeyDown, tcell.KeyEnter)
 	lt.chose(Choice{Kind: ChoiceReplay, Score: lt.data.Scores[3]})
-	lt.keys(tcell.KeyLeft, tcell.KeyEnter) // the nearest line: bravo-pvp's, beside player4's
-	lt.chose(Choice{Kind: ChoiceJoin, Name: "bravo-pvp"})
+	lt.keys(tcell.KeyLeft, tcell.KeyEnter) // the nearest line: alpha's, beside player4's
+	lt.chose(Choice{Kind: ChoiceJoin, Name: "alpha"})
 
 	lt.keys("q")
 	lt.chose(Choice{Kind: ChoiceQuit})
@@ -236,6 +237,31 @@ func TestLobbyNewArena(t *testing.T) {
 	lt.l.PasteHandler()("Paste\x1b[31m", func(tview.Primitive) {})
 	lt.keys(tcell.KeyEnter)
 	lt.chose(Choice{Kind: ChoiceNew, Name: "paste31m"})
+}
+
+// TestLobbyName: r asks the player's name, showing the one they play
+// under (lobby-name-80x24); what is typed follows the one name rule (a
+// wide character is dropped), up to 16 characters, and Enter chooses it;
+// an empty name is refused, Esc leaves it as it was.
+func TestLobbyName(t *testing.T) {
+	lt := newLobbyTest(t, 80, 24)
+	if x, _ := lt.find("as ann (r: another name)"); x < 0 {
+		t.Fatalf("the lobby does not say whose name the player plays under:\n%s", lt.draw())
+	}
+	lt.keys("r")
+	looksLike(t, lt.scr, "lobby-name-80x24")
+	lt.keys(tcell.KeyCtrlU, tcell.KeyEnter)
+	if x, _ := lt.find("type a name first"); x < 0 {
+		t.Errorf("Enter with no name:\n%s", lt.draw())
+	}
+	lt.chose()
+	lt.keys(" Zoë 界 Ångström the Great", tcell.KeyEnter)
+	lt.chose(Choice{Kind: ChoiceName, Name: "Zoë  Ångström th"})
+	lt.keys("r", "x", tcell.KeyEscape)
+	lt.chose()
+	if x, _ := lt.find(" Your name "); x >= 0 {
+		t.Errorf("Esc left the form open:\n%s", lt.draw())
+	}
 }
 
 func TestLobbyMouse(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
+	"poolroids/game/displayname"
 	"poolroids/game/hub"
 	"poolroids/game/scores"
 	"poolroids/ui/vt"
@@ -251,7 +252,10 @@ type LobbyOptions struct {
 
 	Game Options  // every game's options: Player and Scores name the player and the table, Live the games to watch
 	Hub  *hub.Hub // the arenas to list and join
-	Name string   // the player's name as other players see it (cleaned)
+	// Name is the player's name as other players see it (cleaned). The
+	// player may choose another in the lobby, for the session: it then
+	// names them in the games they play from it, and their scores.
+	Name string
 	// Address is the player's address as the server's limits count it,
 	// for the arenas one address may open (see [hub.Request].Owner).
 	Address string
@@ -276,6 +280,11 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 		}
 		last = c
 		status = ""
+		if c.Kind == ChoiceName {
+			lo.rename(c.Name)
+			status = "you play as " + lo.Name
+			continue
+		}
 		if lo.Fleet != nil && c.Kind != ChoiceReplay {
 			var elsewhere bool
 			if status, elsewhere, err = lo.Fleet.Play(ctx, c); elsewhere {
@@ -325,6 +334,14 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 		}
 	}
 	return Result{Score: best.Score, Reason: ReasonCanceled}, nil
+}
+
+// rename makes name, cleaned by the one name rule, the player's for the
+// rest of the session: their ship's, their solo game's to watchers, and
+// their scores'.
+func (lo *LobbyOptions) rename(name string) {
+	lo.Name = displayname.Clean(name, hub.MaxName)
+	lo.Game.Player, lo.Game.Name = lo.Name, lo.Name
 }
 
 // Fleet is the rest of a fleet of servers as a lobby sees it: the rooms
@@ -387,7 +404,7 @@ func watchLobby(ctx context.Context, shared *Shared, lo LobbyOptions, name strin
 // lobbyList lists the hub's arenas, the live games and the table's high
 // scores.
 func lobbyList(lo LobbyOptions) LobbyData {
-	var d LobbyData
+	d := LobbyData{Name: lo.Name}
 	for _, a := range lo.Hub.Arenas() {
 		d.Arenas = append(d.Arenas, LobbyArena{Name: a.Name, Players: a.Players, Max: a.Size, PvP: a.Mode == game.PvP})
 	}
@@ -403,6 +420,9 @@ func lobbyList(lo LobbyOptions) LobbyData {
 	}
 	if lo.Fleet != nil {
 		lo.Fleet.List(&d)
+	}
+	if lo.Game.Notice != nil {
+		d.Notice = lo.Game.Notice()
 	}
 	if lo.Game.Scores == nil {
 		return d

@@ -287,3 +287,50 @@ func BenchmarkJunk(b *testing.B) {
 		game(b, Options{Arena: seat})
 	})
 }
+
+// TestLobbyRename: a name chosen in the lobby is the player's for the
+// session: the lobby says so, and the game played from it shows it in its
+// header (its scores go under it: play.Scoring.Player).
+func TestLobbyRename(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		scr := golden.NewScreen("UTF-8", 80, 24)
+		defer scr.Fini()
+		h, err := hub.New(hub.Config{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		defer func() { cancel(); <-done }()
+		go func() {
+			_, err := PlayLobby(ctx, scr, LobbyOptions{Game: Options{Seed: 1, Player: "ann"}, Hub: h, Name: "ann"})
+			done <- err
+		}()
+		synctest.Wait()
+		shows := func(what, text string) {
+			t.Helper()
+			time.Sleep(time.Second / 10)
+			synctest.Wait()
+			if !strings.Contains(screenText(scr), text) {
+				t.Fatalf("%s: no %q on the screen:\n%s", what, text, screenText(scr))
+			}
+		}
+		shows("the lobby", "as ann (r: another name)")
+		scr.InjectKey(tcell.KeyRune, 'r', tcell.ModNone)
+		scr.InjectKey(tcell.KeyCtrlU, 0, tcell.ModNone)
+		for _, r := range "Zed Ö" {
+			scr.InjectKey(tcell.KeyRune, r, tcell.ModNone)
+		}
+		scr.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
+		shows("after the name", "you play as Zed Ö")
+		shows("after the name", "as Zed Ö (r: another name)")
+		scr.InjectKey(tcell.KeyEnter, 0, tcell.ModNone) // Play solo
+		shows("the title", "press space to play")
+		scr.InjectKey(tcell.KeyRune, ' ', tcell.ModNone)
+		shows("the solo game", "┌─ Zed Ö · ")
+		scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
+		scr.InjectKey(tcell.KeyRune, 'y', tcell.ModNone)
+		shows("back in the lobby", "as Zed Ö")
+	})
+}

@@ -19,9 +19,10 @@ import (
 // play.Game, the keys that play it, and the text of its game-over
 // screen.
 type player struct {
-	s    *session
-	g    *play.Game
-	over overText // the loop's goroutine only
+	s      *session
+	g      *play.Game
+	over   overText // the loop's goroutine only
+	shared bool     // an arena seat: the world plays on whatever the player does
 }
 
 // inGame reports whether the player plays a game of their own, which q
@@ -74,7 +75,7 @@ func (p *player) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 	case tcell.KeyRune:
 		switch ev.Rune() {
 		case 'q', 'Q':
-			if p.s.confirmed('q', now, p.inGame()) {
+			if p.s.confirmed('q', now, p.inGame(), p.shared) {
 				p.s.end(ReasonQuit, nil)
 			}
 		case 'a', 'A':
@@ -141,7 +142,7 @@ func newSolo(s *session) (show, error) {
 		Levels: o.Levels, Seed: o.Seed, Strategy: o.Strategy,
 		Bullets: o.Bullets, Debris: o.Debris,
 	}, o.Stress, play.Scoring{Player: o.Player, Scores: o.Scores}, play.Hooks{
-		Input: func() (game.Input, bool) { return s.input.input(s.now(), sh.inGame()) },
+		Input: func() (game.Input, bool) { return s.input.input(sh.inGame()) },
 		Stepped: func(steps uint64) {
 			if steps%sampleEvery == 0 {
 				s.sample()
@@ -184,6 +185,9 @@ func (sh *soloShow) bottom() tview.Primitive {
 func (sh *soloShow) paint(a *arena) hud {
 	var h hud
 	sh.g.View(func(v play.View) { h = soloHUD(a, v, &sh.over, sh.s.ascii) })
+	if h.mode != match.Title && !h.stress { // the demo's and the autopilot's are no one's
+		h.name = sh.s.opts.Player
+	}
 	if live := sh.live.Load(); live != nil {
 		h.watching, h.hidden = live.Watchers(), !live.Open()
 	}
@@ -214,7 +218,7 @@ func (sh *soloShow) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 			}
 			return nil
 		case 'x', 'X':
-			if sh.s.confirmed('x', now, sh.inGame()) {
+			if sh.s.confirmed('x', now, sh.inGame(), false) {
 				sh.toggleStress()
 			}
 			return nil

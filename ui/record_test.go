@@ -4,7 +4,6 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
 
@@ -35,7 +34,7 @@ func TestHighScoreKeepsReplay(t *testing.T) {
 			d.key(tcell.KeyRune, 'h') // jumping often loses every ship soon
 		}
 		// The press-only hold times run on the session's clock.
-		d.s.step(time.Since(d.s.clock))
+		d.s.step()
 	}
 	d.s.game().Close() // waits for the score, stored on a goroutine of the Game
 	top := store.Top(1)

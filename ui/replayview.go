@@ -59,6 +59,7 @@ func RunReplay(ctx context.Context, screen tcell.Screen, data []byte, opts Optio
 type replayShow struct {
 	s      *session
 	g      *play.Replay
+	whose  string // whose game it is, for the header
 	status *replayLine
 
 	// The loop's goroutine only.
@@ -77,7 +78,7 @@ func newReplay(s *session, data []byte) (*replayShow, error) {
 	if err != nil {
 		return nil, err
 	}
-	v.g = g
+	v.g, v.whose = g, g.Whose()
 	v.status = &replayLine{Box: tview.NewBox(), v: v, buf: make([]byte, 0, 64), tmp: make([]byte, 0, 32)}
 	return v, nil
 }
@@ -210,9 +211,9 @@ func newReplayHelp(g *glyphs) []string {
 	return keyColumns("REPLAY KEYS", keys)
 }
 
-// paint copies the world onto a's canvas and returns the header: the
-// level and wave, and the score and lives of a solo game, or an arena's
-// best score; the end or the mismatch over it.
+// paint copies the world onto a's canvas and returns the header: whose
+// game it is, the level and wave, and the score and lives of a solo game,
+// or an arena's best score; the end or the mismatch over it.
 func (v *replayShow) paint(a *arena) hud {
 	var h hud
 	v.g.View(func(rv play.ReplayView) {
@@ -221,7 +222,7 @@ func (v *replayShow) paint(a *arena) hud {
 			a.names = rv.Names
 		}
 		a.paintWorld(w)
-		h = hud{level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(), mode: match.Play, best: w.Ships() > 1}
+		h = hud{level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(), mode: match.Play, best: w.Ships() > 1, whose: v.whose}
 		for i := range w.Ships() {
 			h.high = max(h.high, w.Player(i).Score)
 		}

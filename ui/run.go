@@ -33,7 +33,7 @@ type Options struct {
 	ASCII    bool          // force the ASCII fallback even where braille shows
 	Stress   bool          // start at once with the stress autopilot filling the pools (see match.New)
 	Scores   *scores.Store // high-score table; nil: none kept
-	Player   string        // name stored with a high score
+	Player   string        // the player's name, shown in their game and stored with their high scores (an arena's seat: its own)
 	Keys     *kitty.Keys   // held-key state from the kitty filter; nil or inactive: press-only mode
 	// Arena, if set, is a seat in an arena: the session plays its ship in
 	// the arena's shared world instead of a world of its own (Levels,
@@ -51,6 +51,12 @@ type Options struct {
 	// it ends, so that a server's idle limit can spare a watcher, who has
 	// no reason to type.
 	Watching func(on bool)
+	// Notice, if set, is asked at every frame for the server's notice to
+	// the player (a drain's countdown), shown on the field's border when
+	// the session has none of its own, and in the lobby; "": none. It runs
+	// on the drawing goroutine: it must be quick, and should return a
+	// string it keeps rather than make one.
+	Notice func() string
 	// Frame, if set, is told of every frame drawn: whether it came late
 	// (more than two frame times after the one before), and how many
 	// cells it sent (0 where package vt does not drive the terminal). It
@@ -376,5 +382,8 @@ func (s *session) paint(a *arena) {
 	s.mu.Lock()
 	h.notice = s.border.text(s.now())
 	s.mu.Unlock()
+	if h.notice == "" && s.opts.Notice != nil {
+		h.notice = s.opts.Notice()
+	}
 	a.hud = h
 }

@@ -58,11 +58,16 @@ const noticeFor = 3 * time.Second
 // answer.
 const confirmFor = 2 * time.Second
 
-// questions are what a first q or x asks, on the field's border.
+// questions are what a first q or x asks, on the field's border; in an
+// arena, which plays on meanwhile, followed by onQuestion.
 var questions = map[rune]string{
 	'q': "quit? q or y: yes, n: no",
 	'x': "stress autopilot? x or y: yes, n: no",
 }
+
+// onQuestion is the end of a question asked in an arena: it does not
+// wait for the answer, as a solo game does.
+const onQuestion = "the arena plays on"
 
 // border is what the field's border says besides the game: why a key did
 // nothing (a notice, for noticeFor), or the question a first q or x asks
@@ -72,13 +77,15 @@ type border struct {
 	noticeAt time.Duration
 	ask      rune // the key whose question shows; 0: none
 	askAt    time.Duration
+	question string // its text
+	waits    bool   // the game waits for the answer
 }
 
 // text is what the border says at now, if anything.
 func (b *border) text(now time.Duration) string {
 	switch {
 	case b.asking(now) != 0:
-		return questions[b.ask]
+		return b.question
 	case b.notice != "" && now-b.noticeAt < noticeFor:
 		return b.notice
 	}
@@ -110,16 +117,32 @@ func (s *session) refused(err error) {
 // confirmed reports whether k (q or x), pressed at now, acts: at once
 // outside a game of the player's own (inGame false), else as the answer
 // to the question its first press asked on the field's border (k again
-// within confirmFor, or y; n or Esc withdraws it).
-func (s *session) confirmed(k rune, now time.Duration, inGame bool) bool {
+// within confirmFor, or y; n or Esc withdraws it). A solo game waits for
+// the answer (see questionHolds); an arena, shared, plays on (shared),
+// and the question says so.
+func (s *session) confirmed(k rune, now time.Duration, inGame, shared bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !inGame || s.border.asking(now) == k {
 		s.border.ask = 0
 		return true
 	}
-	s.border.ask, s.border.askAt = k, now
+	s.border.ask, s.border.askAt, s.border.waits = k, now, !shared
+	s.border.question = questions[k]
+	if shared {
+		s.border.question += s.glyphs().sep + onQuestion
+	} else {
+		s.setHeld(true) // from now: the next frame finds the question up
+	}
 	return false
+}
+
+// questionHolds reports whether the game waits at now for the answer to
+// a question on the field's border.
+func (s *session) questionHolds(now time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.border.waits && s.border.asking(now) != 0
 }
 
 // asked returns the key whose question waits on the border at now, or

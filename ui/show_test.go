@@ -46,15 +46,15 @@ func (s *session) solo() *play.Solo { return s.show.(*soloShow).live.Load() }
 // offer offers a solo game to watchers, as its goroutine does first.
 func (s *session) offer() { s.show.(*soloShow).offer() }
 
-// stepInput is a solo game's keys for its next step at now.
-func (s *session) stepInput(now time.Duration) (game.Input, bool) {
-	return s.input.input(now, s.player().inGame())
+// stepInput is a solo game's keys for its next step.
+func (s *session) stepInput() (game.Input, bool) {
+	return s.input.input(s.player().inGame())
 }
 
-// step steps a solo game once with the keys at now, as its Game's Run
-// does on the real clock.
-func (s *session) step(now time.Duration) {
-	if in, ok := s.stepInput(now); ok {
+// step steps a solo game once with the keys, as its Game's Run does on
+// the real clock.
+func (s *session) step() {
+	if in, ok := s.stepInput(); ok {
 		s.game().Step(in)
 	}
 }

@@ -908,7 +908,7 @@ func TestKeptFrames(t *testing.T) {
 			for range 2 {
 				now += time.Second / game.TPS
 				for _, sd := range sides {
-					sd.s.step(now)
+					sd.s.step()
 				}
 			}
 			frame(kept, kept.s.screen)
@@ -977,7 +977,7 @@ func (d *drawn) frame() { d.s.frame() }
 func (d *drawn) steps(n int) {
 	for range n {
 		d.now += time.Second / game.TPS
-		d.s.step(d.now)
+		d.s.step()
 	}
 }
 
@@ -1061,6 +1061,28 @@ func testLayoutKey(t *testing.T) {
 	}
 }
 
+// TestTabGivesFieldBack: at 80×24 Tab shows the strategy list in the
+// full panel, which shrinks the field; Tab again, or v, gives the field
+// back as it was.
+func TestTabGivesFieldBack(t *testing.T) { synctest.Test(t, testTabGivesFieldBack) }
+
+func testTabGivesFieldBack(t *testing.T) {
+	for _, back := range []tcell.Key{tcell.KeyTab, tcell.KeyRune} {
+		d := newDrawn(t, "UTF-8", 80, 24, Options{Seed: 2})
+		field := func() [2]int { d.frame(); return [2]int{d.s.arena.cv.w, d.s.arena.cv.h} }
+		before, form := field(), d.s.fit.form
+		d.key(tcell.KeyTab, 0)
+		if got := field(); got == before || !d.s.list.HasFocus() {
+			t.Fatalf("Tab: field %v (was %v), list focused %v; want the list, the field smaller", got, before, d.s.list.HasFocus())
+		}
+		d.key(back, 'v')
+		if got := field(); got != before || d.s.fit.form != form || !d.s.arena.HasFocus() {
+			t.Errorf("Tab, then %v: field %v, form %d, arena focused %v; want the field back, %v, form %d",
+				tcell.KeyNames[back], got, d.s.fit.form, d.s.arena.HasFocus(), before, form)
+		}
+	}
+}
+
 // TestHelp checks the key help: ? puts it up over the arena with every
 // key (key-help-{utf8,ascii}-80x24), the game waits meanwhile, and any key
 // takes it down (key-help-closed-{utf8,ascii}-80x24) without acting.
@@ -1088,7 +1110,7 @@ func TestHelp(t *testing.T) {
 					t.Errorf("after p: help %v, paused %v; want neither", d.s.fit.help, d.s.world().Paused())
 				}
 				d.steps(1)
-				if in, _ := d.s.stepInput(d.now); in != (game.Input{}) {
+				if in, _ := d.s.stepInput(); in != (game.Input{}) {
 					t.Errorf("a key held into the help acts after it: %+v", in)
 				}
 				if got := d.s.world().Steps(); got != steps+1 {
@@ -1136,7 +1158,7 @@ func testTooSmallHoldsGame(t *testing.T) {
 	}
 	d.resize(80, 24)
 	looksLike(t, d.scr, "too-small-resized-80x24")
-	if in, _ := d.s.stepInput(d.now); in != (game.Input{}) {
+	if in, _ := d.s.stepInput(); in != (game.Input{}) {
 		t.Errorf("a key held into the notice acts after it: %+v", in)
 	}
 	d.steps(5)

@@ -52,6 +52,10 @@ func Clean(name string, max int) string {
 	return s
 }
 
+// Allowed reports whether r may be in a name: printable, one cell wide.
+// A blank may be, though not first or last: Clean trims those.
+func Allowed(r rune) bool { return nameRune(r, utf8.RuneLen(r)) }
+
 // nameRune reports whether r (decoded from size bytes) may be in a name.
 func nameRune(r rune, size int) bool {
 	switch {

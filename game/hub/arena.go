@@ -10,8 +10,9 @@ import (
 	"poolroids/pool"
 )
 
-// NewsSteps is how long a piece of news stays in [Arena.News]: 3 s.
-const NewsSteps = 3 * game.TPS
+// NewsSteps is how long a piece of news stays in [Arena.News]: 8 s, long
+// enough to read between two fights.
+const NewsSteps = 8 * game.TPS
 
 // newsLen bounds the news kept: the last few events.
 const newsLen = 6

@@ -345,3 +345,31 @@ func TestArenasByName(t *testing.T) {
 		}
 	}
 }
+
+// TestNewsStays: a piece of news stays long enough to read, NewsSteps
+// (8 s), and goes after.
+func TestNewsStays(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{})
+		ann := join(t, h, Request{Arena: "den", Player: "ann"})
+		defer ann.Leave()
+		a := ann.Arena()
+		news := func() []string {
+			a.RLock()
+			defer a.RUnlock()
+			var s []string
+			for _, n := range a.News() {
+				s = append(s, n.Text)
+			}
+			return s
+		}
+		time.Sleep(7 * time.Second)
+		if got := news(); !slices.Equal(got, []string{"ann joined"}) {
+			t.Errorf("news 7 s after a join: %q, want it still", got)
+		}
+		time.Sleep(2 * time.Second)
+		if got := news(); len(got) != 0 {
+			t.Errorf("news 9 s after a join: %q, want none", got)
+		}
+	})
+}

@@ -43,6 +43,14 @@ const (
 // game stays before the next one starts by itself.
 const OverSteps = 3 * game.TPS
 
+// The game-over screen of the player's own game stays OverHold steps at
+// the least, and ignores [Match.Start] for its first OverDeaf: a player
+// still tapping fire as the last ship goes sees the score and the table.
+const (
+	OverHold = 2 * game.TPS
+	OverDeaf = game.TPS
+)
+
 // Result is a game that ended or was left.
 type Result struct {
 	Score, Wave int
@@ -71,10 +79,13 @@ type Match struct {
 	pilot   game.Autopilot
 	steps   uint64
 	overAt  uint64      // step at which the current game ended; 0: not ended
+	endedAt uint64      // the world's step at which the player's game ended (see OverHold)
+	due     bool        // Start came in the game-over screen's hold: a game starts once it is over
 	best    int         // the best score of a game that counts, ended or left
 	current game.Player // an arena seat's, as last observed
 	wave    int         // the arena's wave, likewise
 	label   string      // the arena's strategies, likewise
+	seen    uint64      // the arena world's steps, likewise
 
 	rec    *replay.Recorder // the solo game in play's recording; nil outside one
 	in     game.Inputs      // the step's input for rec
@@ -140,6 +151,7 @@ func (m *Match) Step(keys game.Input) (Result, bool) {
 	if m.seat != nil {
 		return Result{}, false
 	}
+	m.StartDue()
 	w := m.world
 	in := keys
 	switch {
@@ -163,7 +175,7 @@ func (m *Match) Step(keys game.Input) (Result, bool) {
 	if m.overAt == 0 {
 		m.overAt = m.steps
 		if m.phase == Play {
-			m.phase = Over
+			m.phase, m.endedAt = Over, m.worldSteps()
 			return m.finish(), true
 		}
 	}
@@ -184,12 +196,17 @@ func (m *Match) Observe() (Result, bool) {
 	if m.seat == nil {
 		return Result{}, false
 	}
-	p := m.world.Player(m.seat.Slot())
-	m.current, m.wave, m.label = p, m.world.Wave(), m.world.StrategyName()
-	if p.Phase != game.GameOver || m.phase != Play {
+	m.follow()
+	if m.current.Phase != game.GameOver || m.phase != Play {
 		return Result{}, false
 	}
 	return m.Leave()
+}
+
+// follow takes the seat's ship as the arena's world has it now.
+func (m *Match) follow() {
+	m.current, m.wave, m.label = m.world.Player(m.seat.Slot()), m.world.Wave(), m.world.StrategyName()
+	m.seen = m.world.Steps()
 }
 
 // finish counts the current game in Best when it counts, ends its
@@ -239,7 +256,10 @@ func (m *Match) Leave() (Result, bool) {
 	if m.phase != Play {
 		return Result{}, false
 	}
-	m.phase = Over
+	if m.seat != nil {
+		m.follow() // the score as it stands, not as last observed
+	}
+	m.phase, m.endedAt = Over, m.worldSteps()
 	r := m.finish()
 	if r.Counts && m.seat != nil {
 		r.Replay = m.seat.Arena().Recording()
@@ -248,12 +268,49 @@ func (m *Match) Leave() (Result, bool) {
 }
 
 // Start starts a new game from the title or the game-over screen and
-// reports whether it did; during a game it does nothing.
+// reports whether it did, or will: on the game-over screen of the
+// player's game it does nothing for its first OverDeaf steps, and later
+// within its OverHold it has the game start once the hold is over.
+// During a game it does nothing.
 func (m *Match) Start() bool {
-	if m.phase == Play {
+	switch {
+	case m.phase == Play:
+		return false
+	case m.phase == Over && m.held() > OverHold-OverDeaf:
+		return false
+	case m.phase == Over && m.held() > 0:
+		m.due = true
+		return true
+	}
+	return m.newGame(Play)
+}
+
+// StartDue starts the game Start asked for in the game-over screen's
+// hold once the hold is over, and reports whether it did. Step calls it;
+// in an arena the caller does, after Observe, without the arena's lock.
+func (m *Match) StartDue() bool {
+	if !m.due || m.held() > 0 {
 		return false
 	}
 	return m.newGame(Play)
+}
+
+// held is how many steps the game-over screen of the player's game
+// still holds; 0 outside it.
+func (m *Match) held() uint64 {
+	if m.phase != Over || m.stress {
+		return 0
+	}
+	return OverHold - min(m.worldSteps()-m.endedAt, OverHold)
+}
+
+// worldSteps is the steps the world on screen has taken: in an arena, as
+// last observed, since only the arena's lock lets it be read.
+func (m *Match) worldSteps() uint64 {
+	if m.seat != nil {
+		return m.seen
+	}
+	return m.world.Steps()
 }
 
 // newGame starts a game in phase p, leaving the one in play (which counts
@@ -273,7 +330,7 @@ func (m *Match) newGame(p Phase) bool {
 		m.world.Bullets().ResetStats()
 		m.world.Debris().ResetStats()
 	}
-	m.phase, m.overAt = p, 0
+	m.phase, m.overAt, m.due = p, 0, false
 	m.helped = p == Play && m.stress
 	m.demo, m.pilot = game.Autopilot{}, game.Autopilot{Pressure: true}
 	return true

@@ -82,6 +82,38 @@ func TestFlow(t *testing.T) {
 	}
 }
 
+// TestOverHold: the game-over screen of the player's game stays
+// OverHold at the least: Start is ignored in its first OverDeaf (a
+// player still tapping fire), and later in the hold starts the next game
+// once the hold is over.
+func TestOverHold(t *testing.T) {
+	for _, at := range []int{0, OverDeaf - 1, OverDeaf, OverHold - 1, OverHold} {
+		m := newMatch(t, game.Config{Seed: 3}, false)
+		m.Start()
+		until(t, m, game.Input{Hyperspace: true}, 600*game.TPS, func() bool { return m.Phase() == Over })
+		for range at {
+			m.Step(game.Input{})
+		}
+		started := m.Start()
+		if want := at >= OverDeaf; started != want {
+			t.Errorf("Start %d steps into the game-over screen: %v, want %v", at, started, want)
+		}
+		n := 0
+		for ; m.Phase() == Over && n < 3*OverHold; n++ {
+			m.Step(game.Input{Fire: true})
+			if at < OverDeaf {
+				m.Start() // taps of fire go on
+			}
+		}
+		if at+n < OverHold {
+			t.Errorf("Start %d steps into the game-over screen: a game after %d more, want %d at the least", at, n, OverHold-at)
+		}
+		if at >= OverDeaf && at < OverHold && at+n > OverHold+1 {
+			t.Errorf("Start %d steps into the game-over screen: a game after %d more, want it as the hold ends", at, n)
+		}
+	}
+}
+
 // TestDemoRestarts: the title's demo starts again after its game ends.
 func TestDemoRestarts(t *testing.T) {
 	m := newMatch(t, game.Config{Seed: 1}, false)

@@ -11,6 +11,7 @@ import (
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/replay"
+	"poolroids/levels"
 	"poolroids/pool"
 )
 
@@ -74,7 +75,7 @@ func TestRecorded(t *testing.T) {
 			t.Errorf("game %d: players %q", g, names)
 		}
 		// What the game-over screen steps is not recorded.
-		for range 10 {
+		for range OverHold {
 			m.Step(game.Input{})
 		}
 	}
@@ -123,23 +124,34 @@ func TestRecordedStepAllocs(t *testing.T) {
 	}
 }
 
+// newHub is a hub of arenas of two ships, closed after the test.
+func newHub(t *testing.T) *hub.Hub {
+	t.Helper()
+	h, err := hub.New(hub.Config{Size: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(h.Close)
+	return h
+}
+
+// join seats player in h's arena "den", holding in.
+func join(t *testing.T, h *hub.Hub, player string, in game.Input) *hub.Seat {
+	t.Helper()
+	seat, err := h.Join(hub.Request{Arena: "den", Player: player, Input: func() game.Input { return in }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return seat
+}
+
 // TestArenaRecorded: an arena player's game over carries the arena's
 // recording up to then, which checks to its end.
 func TestArenaRecorded(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h, err := hub.New(hub.Config{Size: 2})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer h.Close()
-		other, err := h.Join(hub.Request{Arena: "den", Player: "bo", Input: func() game.Input { return game.Input{Fire: true} }})
-		if err != nil {
-			t.Fatal(err)
-		}
-		seat, err := h.Join(hub.Request{Arena: "den", Player: "ann", Input: func() game.Input { return game.Input{Hyperspace: true} }})
-		if err != nil {
-			t.Fatal(err)
-		}
+		h := newHub(t)
+		other := join(t, h, "bo", game.Input{Fire: true})
+		seat := join(t, h, "ann", game.Input{Hyperspace: true})
 		m := NewSeat(seat)
 		a := seat.Arena()
 		var res Result
@@ -175,6 +187,74 @@ func TestArenaRefusesStress(t *testing.T) {
 		m := NewSeat(seat)
 		if err := m.ToggleStress(); !errors.Is(err, ErrShared) || m.Stress() || m.Assisted() {
 			t.Errorf("ToggleStress in an arena = %v, stress %v, assisted %v; want ErrShared, neither", err, m.Stress(), m.Assisted())
+		}
+	})
+}
+
+// TestArenaOverHold: an arena player's game-over screen holds as a solo
+// one does: Start is ignored in its first second, and later starts the
+// next game as the hold ends, by the arena's steps.
+func TestArenaOverHold(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		seat := join(t, newHub(t), "ann", game.Input{Hyperspace: true})
+		defer seat.Leave()
+		m := NewSeat(seat)
+		a := seat.Arena()
+		observe := func() {
+			a.RLock()
+			m.Observe()
+			a.RUnlock()
+			m.StartDue()
+		}
+		for m.Phase() != Over {
+			time.Sleep(time.Second / 4)
+			observe()
+		}
+		if m.Start() {
+			t.Error("Start at once on the game-over screen started a game")
+		}
+		time.Sleep(1500 * time.Millisecond)
+		observe()
+		if !m.Start() || m.Phase() != Over {
+			t.Errorf("Start 1.5 s into the game-over screen: phase %v, want a game due, the screen still up", m.Phase())
+		}
+		time.Sleep(600 * time.Millisecond)
+		observe()
+		if m.Phase() != Play {
+			t.Errorf("2.1 s into the game-over screen: phase %v, want the game started", m.Phase())
+		}
+	})
+}
+
+// TestSeatLeaveScoresNow: a seat left between two Observes scores its
+// ship as the arena has it, not as last observed.
+func TestSeatLeaveScoresNow(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, err := hub.New(hub.Config{Size: 1, Game: game.Config{Levels: levels.Pressure()}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer h.Close()
+		seat, err := h.Join(hub.Request{Arena: "den", Player: "ann", Input: func() game.Input { return game.Input{Fire: true} }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer seat.Leave()
+		m := NewSeat(seat)
+		a := seat.Arena()
+		score := 0
+		for score == 0 {
+			time.Sleep(time.Second / 10)
+			a.RLock()
+			score = a.World().Player(seat.Slot()).Score
+			a.RUnlock()
+		}
+		a.RLock()
+		score = a.World().Player(seat.Slot()).Score
+		res, left := m.Leave()
+		a.RUnlock()
+		if !left || res.Score != score {
+			t.Errorf("Leave = %d, %v; want the ship's %d", res.Score, left, score)
 		}
 	})
 }

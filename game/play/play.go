@@ -272,7 +272,8 @@ func (g *Game) Close() {
 }
 
 // Observe follows an arena seat's ship, and returns and scores its game
-// if it just ended (match.Match.Observe).
+// if it just ended (match.Match.Observe); a new game asked for in the
+// game-over screen's hold starts once the hold is over.
 func (g *Game) Observe() (match.Result, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -283,6 +284,7 @@ func (g *Game) Observe() (match.Result, bool) {
 	if ended {
 		g.ended(res)
 	}
+	g.m.StartDue() // the arena's lock is not held: a seat rejoins under it
 	return res, ended
 }
 

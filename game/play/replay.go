@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -81,6 +82,7 @@ type Replay struct {
 	mu       sync.Mutex
 	w        *replay.Watch
 	names    shipNames
+	whose    string // see Whose
 	speed    int    // index of w's speed
 	seekTo   uint64 // the step a seek under way goes to
 	seeking  bool
@@ -111,7 +113,7 @@ func NewReplay(data []byte, strategy pool.Strategy, h ReplayHooks) (*Replay, err
 	if err != nil {
 		return nil, err
 	}
-	r := &Replay{hooks: h, w: w, names: names, speed: SpeedNormal, chunk: seekMax}
+	r := &Replay{hooks: h, w: w, names: names, speed: SpeedNormal, chunk: seekMax, whose: whose(names.players(), w.World().Ships())}
 	if strategy != "" {
 		if err := w.SetStrategy(strategy); err != nil {
 			return nil, fmt.Errorf("play: %w", err)
@@ -120,6 +122,27 @@ func NewReplay(data []byte, strategy pool.Strategy, h ReplayHooks) (*Replay, err
 	}
 	r.told = r.now()
 	return r, nil
+}
+
+// Whose names whose game the replay is, for its header: "ann's game";
+// an arena's, "arena: ann, bob +2" (its first players, and how many
+// more); "" when it names no one.
+func (r *Replay) Whose() string { return r.whose }
+
+// whose is Whose of a replay of a world of ships slots whose players were
+// ps.
+func whose(ps []string, ships int) string {
+	switch {
+	case len(ps) == 0:
+		return ""
+	case ships == 1:
+		return ps[0] + "'s game"
+	case len(ps) == 1:
+		return "arena: " + ps[0]
+	case len(ps) == 2:
+		return "arena: " + ps[0] + ", " + ps[1]
+	}
+	return fmt.Sprintf("arena: %s, %s +%d", ps[0], ps[1], len(ps)-2)
 }
 
 // ReplayView is what a frame shows of a Replay. Its World is valid only
@@ -395,6 +418,22 @@ func readNames(data []byte) (shipNames, error) {
 	}
 	n.cur = n.start
 	return n, nil
+}
+
+// players lists who played, in order of entry, each once.
+func (n *shipNames) players() []string {
+	var ps []string
+	for _, name := range n.start {
+		if name != "" && !slices.Contains(ps, name) {
+			ps = append(ps, name)
+		}
+	}
+	for _, j := range n.joins {
+		if !slices.Contains(ps, j.name) {
+			ps = append(ps, j.name)
+		}
+	}
+	return ps
 }
 
 // at returns the names at step. Going back starts again from the header's.

@@ -414,3 +414,29 @@ func TestReplayAllocs(t *testing.T) {
 		t.Errorf("a single step: %v allocs, want 0", n)
 	}
 }
+
+// TestReplayWhose: a replay's header names whose game it is: its player,
+// or an arena's first players and how many more.
+func TestReplayWhose(t *testing.T) {
+	r, _ := newReplay(t, recorded(t, 3, 60), "")
+	if got := r.Whose(); got != "autopilot's game" {
+		t.Errorf("a solo replay's Whose = %q, want \"autopilot's game\"", got)
+	}
+	for _, tt := range []struct {
+		players []string
+		want    string
+	}{
+		{nil, ""},
+		{[]string{"ann"}, "arena: ann"},
+		{[]string{"ann", "bob"}, "arena: ann, bob"},
+		{[]string{"ann", "bob", "cy", "di"}, "arena: ann, bob +2"},
+	} {
+		if got := whose(tt.players, 4); got != tt.want {
+			t.Errorf("an arena of %q: Whose = %q, want %q", tt.players, got, tt.want)
+		}
+	}
+	data := replaytest.Record(t, game.Config{Seed: 3, Ships: 4}, replay.Options{}, 60)
+	if r, _ := newReplay(t, data, ""); r.Whose() != "arena: autopilot 0, autopilot 1 +2" {
+		t.Errorf("an arena of four autopilots: Whose = %q", r.Whose())
+	}
+}

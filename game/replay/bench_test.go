@@ -7,6 +7,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/replay"
+	"poolroids/game/replay/replaytest"
 )
 
 // BenchmarkReplay replays a minute of game headless, checksums included:
@@ -71,5 +72,49 @@ func BenchmarkRecord(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	})
+}
+
+// BenchmarkGhost is what a ghost costs a live game: three minutes of the
+// autopilot on the shipped levels, stepped as a world with the recorded
+// inputs ("world": the live game's own step) and as a Ghost of its replay
+// ("ghost": what flying it beside costs), world or ghost built afresh each
+// time. ns/step compares them.
+func BenchmarkGhost(b *testing.B) {
+	const steps = 3 * 60 * game.TPS
+	cfg := game.Config{Seed: 1}
+	data, end := autopilotGame(b, cfg, replay.Options{Players: []string{"ann"}}, steps, false, 0)
+	ins := replaytest.Inputs(b, data)
+	b.Run("world", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			w, err := game.New(cfg)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for i := range ins {
+				w.StepAll(&ins[i])
+			}
+			if w.Checksum() != end {
+				b.Fatal("the world played another game than the recorded one: the autopilot's restarted")
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps), "ns/step")
+	})
+	b.Run("ghost", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			g, err := replay.NewGhost(data)
+			if err != nil {
+				b.Fatal(err)
+			}
+			for range steps {
+				g.Step()
+			}
+			if g.Err() != nil || g.Steps() != steps {
+				b.Fatalf("the ghost stopped at step %d: %v", g.Steps(), g.Err())
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps), "ns/step")
 	})
 }

@@ -41,15 +41,30 @@
 // every Every steps, so a file cannot ask for more than Every steps per
 // nine bytes.
 //
-// # Format, version 2
+// # Ghosts
 //
-// All integers are unsigned LEB128 varints ("uv"), or zigzag varints ("sv")
-// for signed ones; a string is a uv length then that many UTF-8 bytes (at
-// most 255); a sum and a float64 are 8 bytes little-endian.
+// A [Ghost] is the ship of a recorded solo game re-played step for step
+// beside a live game, in a world and pools of its own: a daily game flies
+// the day's best beside the player. [Recorder.SetGhost] makes one fly and
+// writes its replay into the file, once however often it flies, so that a
+// [Watch] of the file shows the ghost where it flew ([Watch.Ghost]). A
+// ghost's replay carries no ghost of its own. When it ends, the ghost
+// vanishes. A ghost's step costs about what a step of the live world does;
+// a [Player] reads the ghost ops and plays no ghost, so checking a file
+// never pays for them.
+//
+// # Format, version 4
+//
+// Version 4 is version 3 (version 2 with the ghost op) with the level
+// set's saucers, played by the rules that came with them: files of
+// earlier versions are refused. All integers are unsigned LEB128 varints ("uv"),
+// or zigzag varints ("sv") for signed ones; a string is a uv length then
+// that many UTF-8 bytes (at most 255); a sum and a float64 are 8 bytes
+// little-endian.
 //
 //	header:
 //	  magic     "PRPL"
-//	  version   uv: 2
+//	  version   uv: 4
 //	  build     string: module version, VCS revision, Go version, GOOS/GOARCH
 //	  seed      uv
 //	  mode      1 byte: 0 co-op, 1 PvP
@@ -63,7 +78,10 @@
 //	            size sv, speed_min f64, speed_max f64, fire_cooldown sv,
 //	            bullet_speed f64, bullet_life sv, bullets_per_shot sv,
 //	            spread f64, debris_per_break sv, debris_life_min sv,
-//	            debris_life_max sv, saucer 1 byte
+//	            debris_life_max sv, saucer 1 byte; then the saucers
+//	            (levels.Saucers, defaults filled in): first f64, every f64,
+//	            shot_speed f64, shot_life sv, reload sv, hold_fire f64,
+//	            small_score sv, aim f64
 //	  players   uv count (<= ships), then a name string each: the ships in
 //	            play from the start by slot (a solo game's player)
 //	  start     sum: the world's checksum before the first step
@@ -83,10 +101,20 @@
 //	            follows every step whose number is a multiple of every, and
 //	            no step may be played past such a step without it
 //	  0xD5      end: steps uv (all played), sum; the last byte of the file
+//	  0xD6      ghost: uv k: ghost k flies beside the game from the next
+//	            step on, having played as many steps of its replay as the
+//	            file has so far, and one more with each; 0: none flies. k is
+//	            1..4 (MaxGhosts), numbered in order of first flight: a k one
+//	            above the ghosts so far brings a new ghost, followed by uv n
+//	            (1..524288, MaxGhost) and n bytes, the replay file of a solo
+//	            game of this version with no ghost op of its own, whose
+//	            player is the ghost's
 //
 // The level set is stored whole, not as a name or a hash: a file replays
 // wherever the same rules are built, whatever level sets that build ships
-// or a server has loaded. It costs a few hundred bytes once.
+// or a server has loaded. It costs a few hundred bytes once. So is a
+// ghost's replay: the file replays with its ghost without the store it
+// came from, for about 1 KiB a minute of the ghost's game.
 //
 // A minute of a solo game played by hand takes under 1 KiB, header
 // included, and so does a minute of the stress autopilot, which holds its

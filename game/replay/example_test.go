@@ -77,3 +77,54 @@ func ExampleWatch() {
 	// step 300 of 1200 at ×4
 	// done: true same game: true
 }
+
+// A ghost flies beside a recorded game: ann's ten seconds beside bob's
+// twenty. It vanishes when ann's replay ends, and a watch of bob's replay
+// shows it where it flew.
+func ExampleRecorder_SetGhost() {
+	ann, err := replay.NewRecorder(game.Config{Seed: 5}, replay.Options{Players: []string{"ann"}})
+	if err != nil {
+		panic(err)
+	}
+	if err := replay.Autoplay(context.Background(), ann, 10*game.TPS, false); err != nil {
+		panic(err)
+	}
+	if err := ann.Close(); err != nil {
+		panic(err)
+	}
+
+	bob, err := replay.NewRecorder(game.Config{Seed: 5}, replay.Options{Players: []string{"bob"}})
+	if err != nil {
+		panic(err)
+	}
+	if err := bob.SetGhost(ann.Bytes()); err != nil {
+		panic(err)
+	}
+	var in game.Inputs
+	var at5 game.Ship
+	for range 20 * game.TPS {
+		in[0] = game.Input{Right: true, Fire: true}
+		bob.Step(&in) // steps the ghost too
+		if g := bob.Ghost(); bob.Steps() == 5*game.TPS {
+			fmt.Println("at 5 s:", g.Name(), "flies:", g.Visible(), "its step:", g.Steps())
+			at5 = g.Ship()
+		}
+	}
+	fmt.Println("at 20 s:", bob.Ghost().Name(), "flies:", bob.Ghost().Visible())
+	if err := bob.Close(); err != nil {
+		panic(err)
+	}
+
+	w, err := replay.NewWatch(bob.Bytes())
+	if err != nil {
+		panic(err)
+	}
+	if err := w.Seek(5 * game.TPS); err != nil {
+		panic(err)
+	}
+	fmt.Println("watched at 5 s:", w.Ghost().Name(), "where it flew:", w.Ghost().Ship() == at5)
+	// Output:
+	// at 5 s: ann flies: true its step: 300
+	// at 20 s: ann flies: false
+	// watched at 5 s: ann where it flew: true
+}

@@ -3,6 +3,7 @@ package replay
 import (
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"runtime"
 	"runtime/debug"
@@ -15,11 +16,19 @@ import (
 	"poolroids/pool"
 )
 
-// Version is the format version this package writes and reads. Version 2
-// stores the level set's shots per ship and plays by the arcade rules
-// (saucers, respawns, spawn points) that came with them: a file of
-// version 1 would not replay the same, so it is refused.
-const Version = 2
+// Version is the format version this package writes. Version 2 stores the
+// level set's shots per ship and plays by the arcade rules (saucers,
+// respawns, spawn points) that came with them; version 3 adds the ghost
+// op. Version 4 stores the level set's saucers and plays by the fair
+// saucers' rules (their shots seen coming, the small one taking over when
+// no one scores) and the arena's spawn rules that came with them: a file
+// of an earlier version would not replay the same, so it is refused,
+// saying so ([OldestVersion]).
+const Version = 4
+
+// OldestVersion is the oldest format version this package reads: a file of
+// a version from OldestVersion to Version replays and checks the same.
+const OldestVersion = 4
 
 // magic opens every replay file.
 const magic = "PRPL"
@@ -34,6 +43,15 @@ const MaxEvery = 4096
 
 // MaxName is the longest player name a file holds, in bytes.
 const MaxName = 64
+
+// MaxGhosts is the most ghosts one file carries: a daily game's two (the
+// day's best and the player's own) and room for a third and fourth shown
+// later in the game.
+const MaxGhosts = 4
+
+// MaxGhost bounds the size of a ghost's replay carried by a file, in bytes:
+// two hours of a solo game whose keys change every step take 448 KB.
+const MaxGhost = 512 << 10
 
 // Limits of what a header may hold, so that a corrupted count is an error
 // and never a large allocation.
@@ -56,6 +74,7 @@ const (
 	opRestart    = 0xD3
 	opChecksum   = 0xD4
 	opEnd        = 0xD5
+	opGhost      = 0xD6
 	maxShortRun  = opRunMax - opRun + 1 // 63
 	maxInputRun  = 3                    // steps an input op can play
 	inputRunBits = 5                    // shift of the cc field of an input op
@@ -63,7 +82,7 @@ const (
 
 // Header is what a replay file says about its game before the first step.
 type Header struct {
-	Version  int
+	Version  int    // the file's format version, OldestVersion..Version
 	Build    string // the build that recorded it: see [Build]
 	Seed     uint64
 	Mode     game.Mode
@@ -110,12 +129,23 @@ func Build() string {
 
 // FormatError is what reading a file that is not a well-formed replay
 // returns: the byte offset where something else was expected, and what.
+// A file cut short (it ends where more was expected) also matches
+// io.ErrUnexpectedEOF with errors.Is.
 type FormatError struct {
 	Offset int    // from the start of the file
 	Msg    string // what was expected there, and what was found
+	cut    bool   // the file ends before what was expected
 }
 
 func (e *FormatError) Error() string { return fmt.Sprintf("byte %d: %s", e.Offset, e.Msg) }
+
+// Unwrap returns io.ErrUnexpectedEOF for a file cut short, else nil.
+func (e *FormatError) Unwrap() error {
+	if e.cut {
+		return io.ErrUnexpectedEOF
+	}
+	return nil
+}
 
 // encoding helpers: append to a byte slice.
 
@@ -142,7 +172,19 @@ func appendHeader(b []byte, h *Header) []byte {
 	b = binary.AppendUvarint(b, uint64(h.Bullets))
 	b = binary.AppendUvarint(b, uint64(h.Debris))
 	b = binary.AppendUvarint(b, uint64(h.Every))
-	s := h.Levels
+	b = AppendLevelSet(b, h.Levels)
+	b = binary.AppendUvarint(b, uint64(len(h.Players)))
+	for _, p := range h.Players {
+		b = appendString(b, p)
+	}
+	return appendSum(b, h.Start)
+}
+
+// AppendLevelSet appends s to b as a header stores it: every field of the
+// set and of each level, then its saucers with their defaults filled in,
+// in a fixed order, integers as varints and floats as their IEEE 754 bits. Two sets that encode alike play the same games,
+// on every machine; a digest of these bytes names a set's content.
+func AppendLevelSet(b []byte, s *levels.Set) []byte {
 	b = appendString(b, s.Name)
 	b = binary.AppendUvarint(b, uint64(s.Bullets))
 	b = binary.AppendUvarint(b, uint64(s.Debris))
@@ -166,11 +208,15 @@ func appendHeader(b []byte, h *Header) []byte {
 		b = appendInt(b, l.DebrisLifeMax)
 		b = append(b, boolByte(l.Saucer))
 	}
-	b = binary.AppendUvarint(b, uint64(len(h.Players)))
-	for _, p := range h.Players {
-		b = appendString(b, p)
-	}
-	return appendSum(b, h.Start)
+	u := s.Saucers()
+	b = appendFloat(b, u.First)
+	b = appendFloat(b, u.Every)
+	b = appendFloat(b, u.ShotSpeed)
+	b = appendInt(b, u.ShotLife)
+	b = appendInt(b, u.Reload)
+	b = appendFloat(b, u.HoldFire)
+	b = appendInt(b, u.SmallScore)
+	return appendFloat(b, u.Aim)
 }
 
 func boolByte(v bool) byte {
@@ -192,7 +238,7 @@ func (d *decoder) fail(at int, format string, a ...any) error {
 }
 
 func (d *decoder) eof(what string) error {
-	return d.fail(d.off, "unexpected end of file, want %s", what)
+	return &FormatError{Offset: d.off, Msg: "unexpected end of file, want " + what, cut: true}
 }
 
 func (d *decoder) byte(what string) (byte, error) {
@@ -310,7 +356,7 @@ func (d *decoder) header() (*Header, error) {
 	case string(d.data[:n]) != magic[:n]:
 		return nil, d.fail(0, "want the replay magic %q, found %q: not a poolroids replay", magic, d.data[:n])
 	case n < len(magic):
-		return nil, d.fail(0, "unexpected end of file, want the replay magic %q", magic)
+		return nil, &FormatError{Offset: 0, Msg: fmt.Sprintf("unexpected end of file, want the replay magic %q", magic), cut: true}
 	}
 	d.off = len(magic)
 	h := &Header{}
@@ -318,10 +364,13 @@ func (d *decoder) header() (*Header, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v != Version {
-		return nil, d.fail(len(magic), "want format version %d, found %d: another version of poolroids wrote it", Version, v)
+	switch {
+	case v < OldestVersion:
+		return nil, d.fail(len(magic), "want format version %d, found %d: an older poolroids wrote it, under rules this one no longer plays", Version, v)
+	case v > Version:
+		return nil, d.fail(len(magic), "want format version %d, found %d: a newer poolroids wrote it", Version, v)
 	}
-	h.Version = Version
+	h.Version = int(v)
 	if h.Build, err = d.string("the build", maxString); err != nil {
 		return nil, err
 	}
@@ -374,6 +423,30 @@ func (d *decoder) header() (*Header, error) {
 	return h, nil
 }
 
+// number is a field of a level set the format stores as a number: p is
+// an *int (an sv) or a *float64 (a float64).
+type number struct {
+	p     any
+	field string
+}
+
+// numbers reads the fields ns in turn, naming each name(field) in errors.
+func (d *decoder) numbers(name func(string) string, ns []number) error {
+	var err error
+	for _, n := range ns {
+		switch p := n.p.(type) {
+		case *int:
+			*p, err = d.int(name(n.field))
+		case *float64:
+			*p, err = d.float(name(n.field))
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // levelSet decodes a level set and checks it by the levels package's rules.
 func (d *decoder) levelSet() (*levels.Set, error) {
 	at := d.off
@@ -404,26 +477,15 @@ func (d *decoder) levelSet() (*levels.Set, error) {
 		if l.Name, err = d.string(f("name"), maxString); err != nil {
 			return nil, err
 		}
-		for _, x := range []struct {
-			p     any
-			field string
-		}{
+		if err := d.numbers(f, []number{
 			{&l.Asteroids, "asteroids"}, {&l.Size, "size"},
 			{&l.SpeedMin, "speed_min"}, {&l.SpeedMax, "speed_max"},
 			{&l.FireCooldown, "fire_cooldown"}, {&l.BulletSpeed, "bullet_speed"},
 			{&l.BulletLife, "bullet_life"}, {&l.BulletsPerShot, "bullets_per_shot"},
 			{&l.Spread, "spread"}, {&l.DebrisPerBreak, "debris_per_break"},
 			{&l.DebrisLifeMin, "debris_life_min"}, {&l.DebrisLifeMax, "debris_life_max"},
-		} {
-			switch p := x.p.(type) {
-			case *int:
-				*p, err = d.int(f(x.field))
-			case *float64:
-				*p, err = d.float(f(x.field))
-			}
-			if err != nil {
-				return nil, err
-			}
+		}); err != nil {
+			return nil, err
 		}
 		bat := d.off
 		c, err := d.byte(f("saucer"))
@@ -435,6 +497,14 @@ func (d *decoder) levelSet() (*levels.Set, error) {
 		}
 		l.Saucer = c == 1
 		s.Levels = append(s.Levels, l)
+	}
+	u := &s.Saucer
+	if err := d.numbers(func(name string) string { return "saucer." + name }, []number{
+		{&u.First, "first"}, {&u.Every, "every"}, {&u.ShotSpeed, "shot_speed"},
+		{&u.ShotLife, "shot_life"}, {&u.Reload, "reload"}, {&u.HoldFire, "hold_fire"},
+		{&u.SmallScore, "small_score"}, {&u.Aim, "aim"},
+	}); err != nil {
+		return nil, err
 	}
 	if err := s.Validate(); err != nil {
 		return nil, d.fail(at, "want a valid level set, found one where %v", err)

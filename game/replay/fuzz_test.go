@@ -2,6 +2,7 @@ package replay_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -39,17 +40,20 @@ func checkDecode(t *testing.T, data []byte) error {
 	return err
 }
 
-// Every proper prefix of a file is a clear error about its end.
+// Every proper prefix of a file is a clear error about its end, which
+// errors.Is tells from other corruptions.
 func TestTruncated(t *testing.T) {
 	t.Parallel()
-	data := smallGame(t)
-	if err := checkDecode(t, data); err != nil {
-		t.Fatalf("the whole file: %v", err)
-	}
-	for n := range len(data) {
-		err := checkDecode(t, data[:n])
-		if err == nil || !strings.Contains(err.Error(), "unexpected end of file, want ") {
-			t.Fatalf("%d of %d bytes: %v, want an unexpected end of file", n, len(data), err)
+	ghosted, _ := tinyFile(t, 1, true)
+	for _, data := range [][]byte{smallGame(t), ghosted} {
+		if err := checkDecode(t, data); err != nil {
+			t.Fatalf("the whole file: %v", err)
+		}
+		for n := range len(data) {
+			err := checkDecode(t, data[:n])
+			if err == nil || !strings.Contains(err.Error(), "unexpected end of file, want ") || !errors.Is(err, io.ErrUnexpectedEOF) {
+				t.Fatalf("%d of %d bytes: %v, want an unexpected end of file", n, len(data), err)
+			}
 		}
 	}
 }
@@ -63,6 +67,10 @@ func TestCorrupted(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := r.Offset()
+	// Small files to carry as ghosts: one with a ghost op of its own
+	// (ghostOp bytes in), one of an arena.
+	ghosted, inner := tinyFile(t, 1, true)
+	arena, _ := tinyFile(t, 2, false)
 	// Offsets in the header of smallGame: magic, version, build, seed 4.
 	build := 5
 	seed := build + 1 + len(replay.Build())
@@ -75,8 +83,9 @@ func TestCorrupted(t *testing.T) {
 		want string
 	}{
 		{"magic", 1, 0, []byte("X"), `byte 0: want the replay magic "PRPL", found "PXPL": not a poolroids replay`},
-		{"version", 4, 0, []byte{9}, "byte 4: want format version 2, found 9: another version of poolroids wrote it"},
-		{"before the arcade rules", 4, 0, []byte{1}, "byte 4: want format version 2, found 1: another version of poolroids wrote it"},
+		{"version", 4, 0, []byte{9}, "byte 4: want format version 4, found 9: a newer poolroids wrote it"},
+		{"before the arcade rules", 4, 0, []byte{1}, "byte 4: want format version 4, found 1: an older poolroids wrote it, under rules this one no longer plays"},
+		{"before the fair saucers", 4, 0, []byte{3}, "byte 4: want format version 4, found 3: an older poolroids wrote it, under rules this one no longer plays"},
 		{"long build", build, 0, []byte{0xAC, 0x02}, fmt.Sprintf("byte %d: want the build's length 0..255, found 300", build)},
 		{"seed overflows", seed, 0, bytes.Repeat([]byte{0xFF}, 11), fmt.Sprintf("byte %d: want the seed, found a varint longer than 64 bits", seed)},
 		{"mode", mode, 0, []byte{7}, fmt.Sprintf("byte %d: want the mode 0 (co-op) or 1 (PvP), found 7", mode)},
@@ -89,6 +98,11 @@ func TestCorrupted(t *testing.T) {
 		{"long run", body, 0, []byte{0xBF, 104}, "run of 168 steps after step 0 passes step 50"},
 		{"run past a checksum", body, 0, []byte{0xBE}, "run of 63 steps after step 0 passes step 50, whose checksum is due first"},
 		{"a byte past the end", len(data), -1, []byte{0}, fmt.Sprintf("byte %d: want the end of the file after the end record, found 1 more bytes", len(data))},
+		{"ghost out of turn", body, -1, []byte{0xD6, 2}, fmt.Sprintf("byte %d: want the ghost's number 0..1, found 2", body+1)},
+		{"ghost too large", body, -1, []byte{0xD6, 1, 0x80, 0x80, 0x40}, fmt.Sprintf("byte %d: want the length of the ghost's replay 1..524288, found 1048576", body+2)},
+		{"ghost not a replay", body, -1, []byte{0xD6, 1, 3, 'a', 'b', 'c'}, fmt.Sprintf(`byte %d: ghost 1's replay: want the replay magic "PRPL", found "abc"`, body+3)},
+		{"ghost of a ghost", body, -1, ghostOp(ghosted), fmt.Sprintf("byte %d: ghost 1's replay: ghost op in a ghost's replay", body+len(ghostOp(ghosted))-len(ghosted)+inner)},
+		{"ghost of an arena", body, -1, ghostOp(arena), fmt.Sprintf("byte %d: ghost 1's replay: want a solo game's replay (1 ship slot), found one of 2 slots", body+len(ghostOp(arena))-len(arena))},
 	} {
 		cut := max(tc.cut, 1)
 		if tc.cut < 0 {
@@ -99,7 +113,42 @@ func TestCorrupted(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%s: %v, want %q", tc.name, err, tc.want)
 		}
+		if errors.Is(err, io.ErrUnexpectedEOF) {
+			t.Errorf("%s: %v is an unexpected end of file, want a corruption", tc.name, err)
+		}
 	}
+}
+
+// tinyFile records three steps of a world of ships slots; with ghost, one
+// flies beside from the start, and at is the offset of its ghost op.
+func tinyFile(t testing.TB, ships int, ghost bool) (data []byte, at int) {
+	t.Helper()
+	rec, err := replay.NewRecorder(game.Config{Seed: 2, Ships: ships}, replay.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	at = len(rec.Bytes())
+	if ghost {
+		g, _ := tinyFile(t, 1, false)
+		if err := rec.SetGhost(g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var in inputs
+	for range 3 {
+		rec.Step(&in)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return rec.Bytes(), at
+}
+
+// ghostOp is the op that brings file as the first ghost: 0xD6, 1, its
+// length and its bytes.
+func ghostOp(file []byte) []byte {
+	b := binary.AppendUvarint([]byte{0xD6, 1}, uint64(len(file)))
+	return append(b, file...)
 }
 
 // FuzzDecode: no bytes make decoding panic, hang or fail other than with a
@@ -115,6 +164,8 @@ func FuzzDecode(f *testing.F) {
 	f.Add(data[:r.Offset()])
 	f.Add([]byte("PRPL"))
 	f.Add([]byte{})
+	ghosted, _ := tinyFile(f, 1, true)
+	f.Add(ghosted)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		if checkDecode(t, data) != nil {
 			return

@@ -38,7 +38,9 @@ func (e *MismatchError) Error() string {
 }
 
 // Player drives a world from a replay file, checking every recorded
-// checksum. It is not safe for concurrent use.
+// checksum. It reads the file's ghost ops but plays no ghost (a [Watch]
+// does), so checking a file costs the recorded game alone. It is not safe
+// for concurrent use.
 type Player struct {
 	r       *Reader
 	f       *File
@@ -47,6 +49,8 @@ type Player struct {
 	left    int    // steps of the current Input or Run event still to play
 	matched uint64 // the last step whose checksum matched
 	done    bool
+	ghosts  ghosts // the file's ghosts, and the one flying
+	follow  bool   // the ghosts are played (a Watch's)
 }
 
 // NewPlayer checks the whole file (see [Decode]), builds the world its
@@ -112,6 +116,9 @@ func (p *Player) Step() error {
 		return err
 	}
 	p.w.StepAll(in)
+	if p.follow {
+		p.ghosts.step()
+	}
 	if p.left == 0 && p.r.steps == p.r.due {
 		return p.event() // the checksum op that must follow
 	}
@@ -161,6 +168,14 @@ func (p *Player) event() error {
 		}
 	case Restart:
 		p.w.Restart()
+	case SetGhost:
+		if ev.Data != nil {
+			p.ghosts.files = append(p.ghosts.files, ev.Data)
+		}
+		p.ghosts.shown = ev.Ghost
+		if p.follow {
+			_ = p.ghosts.show(ev.Ghost, ev.Step) // a ghost that cannot start does not fly; the game plays on
+		}
 	case Checksum, End:
 		if got := p.w.Checksum(); got != ev.Sum {
 			return p.mismatch(ev.Step, ev.Sum, got)

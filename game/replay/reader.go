@@ -1,6 +1,7 @@
 package replay
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
@@ -20,9 +21,10 @@ const (
 	Restart              // a new game begins, as World.Restart
 	Checksum             // Sum is the world's checksum after step Step
 	End                  // the file ends after Step steps, Sum the final checksum
+	SetGhost             // from the next step ghost number Ghost flies beside the game; 0: none
 )
 
-var kindNames = [...]string{"input", "run", "join", "leave", "switch", "restart", "checksum", "end"}
+var kindNames = [...]string{"input", "run", "join", "leave", "switch", "restart", "checksum", "end", "ghost"}
 
 func (k Kind) String() string {
 	if int(k) < len(kindNames) {
@@ -42,29 +44,43 @@ type Event struct {
 	Name            string        // Join
 	Bullets, Debris pool.Strategy // Switch
 	Sum             uint64        // Checksum, End
+	// SetGhost: the ghost's number, 1..MaxGhosts in order of first flight, 0
+	// for none; and on its first flight its replay file, a subslice of the
+	// file read (nil on a later one).
+	Ghost int
+	Data  []byte
 }
 
 // Reader walks the events of a file in order, checking each: it never
 // plays a step, so it is as fast as reading. It holds every slot's input as
 // the events so far have set it.
 type Reader struct {
-	d     decoder
-	h     *Header
-	steps uint64
-	due   uint64 // the step whose checksum comes next
-	slot  int
-	in    game.Inputs
-	done  bool
-	err   error // returned by every Next from now on
+	d      decoder
+	h      *Header
+	steps  uint64
+	due    uint64 // the step whose checksum comes next
+	slot   int
+	in     game.Inputs
+	ghosts int  // ghosts brought so far
+	ghost  bool // a ghost's replay: one solo game without ghosts
+	done   bool
+	err    error // returned by every Next from now on
 }
 
 // NewReader decodes the header of data and returns a Reader positioned at
 // the first event. The Reader keeps data, which must not change meanwhile.
-func NewReader(data []byte) (*Reader, error) {
-	r := &Reader{d: decoder{data: data}}
+func NewReader(data []byte) (*Reader, error) { return newReader(data, false) }
+
+// newReader is NewReader; with ghost, data is a ghost's replay, carried by
+// another file: a solo game's, with no ghost of its own.
+func newReader(data []byte, ghost bool) (*Reader, error) {
+	r := &Reader{d: decoder{data: data}, ghost: ghost}
 	h, err := r.d.header()
 	if err != nil {
 		return nil, err
+	}
+	if ghost && h.Ships != 1 {
+		return nil, r.d.fail(0, "want a solo game's replay (1 ship slot), found one of %d slots", h.Ships)
 	}
 	r.h, r.due = h, uint64(h.Every)
 	return r, nil
@@ -83,7 +99,8 @@ func (r *Reader) Offset() int { return r.d.off }
 
 // Next returns the next event, io.EOF after the End event, or a
 // *FormatError, which it returns again from then on. It allocates nothing
-// except for a Join's name and an error.
+// except for a Join's name, the check of a ghost's replay (read whole, as
+// [Decode] reads a file) and an error.
 func (r *Reader) Next() (Event, error) {
 	if r.err != nil {
 		return Event{}, r.err
@@ -174,12 +191,48 @@ func (r *Reader) next() (Event, error) {
 			}
 			r.done = true
 			return ev, nil
+		case c == opGhost:
+			return r.ghostOp(ev)
 		case c == opChecksum:
 			return ev, d.fail(at, "checksum op after step %d, want one only after a multiple of %d steps", r.steps, r.h.Every)
 		default:
 			return ev, d.fail(at, "unknown op 0x%02X", c)
 		}
 	}
+}
+
+// ghostOp reads the rest of a ghost op: the ghost's number and, for a new
+// ghost, its replay, which must be a well-formed solo game's without
+// ghosts of its own (so a file nests no deeper than one ghost).
+func (r *Reader) ghostOp(ev Event) (Event, error) {
+	d := &r.d
+	ev.Kind = SetGhost
+	if r.ghost {
+		return ev, d.fail(ev.Offset, "ghost op in a ghost's replay: a ghost flies no ghost of its own")
+	}
+	var err error
+	if ev.Ghost, err = d.count("the ghost's number", 0, min(r.ghosts+1, MaxGhosts)); err != nil || ev.Ghost <= r.ghosts {
+		return ev, err
+	}
+	n, err := d.count("the length of the ghost's replay", 1, MaxGhost)
+	if err != nil {
+		return ev, err
+	}
+	if len(d.data)-d.off < n {
+		return ev, d.eof(fmt.Sprintf("ghost %d's replay (%d bytes)", ev.Ghost, n))
+	}
+	at := d.off
+	ev.Data = d.data[at : at+n : at+n]
+	if _, err := decode(ev.Data, true); err != nil {
+		var fe *FormatError
+		if !errors.As(err, &fe) { // decode returns nothing else
+			return ev, d.fail(at, "ghost %d's replay: %v", ev.Ghost, err)
+		}
+		return ev, d.fail(at+fe.Offset, "ghost %d's replay: %s", ev.Ghost, fe.Msg)
+	}
+	d.off += n
+	r.ghosts++
+	return ev, nil
 }
 
 // play counts the steps of ev, which may not pass the checksum due.
@@ -234,10 +287,13 @@ type File struct {
 }
 
 // Decode reads and checks a whole file without playing it: every op well
-// formed, every slot in range, a checksum after every Every steps, and the
-// end record last. It reads each byte once.
-func Decode(data []byte) (*File, error) {
-	r, err := NewReader(data)
+// formed, every slot in range, a checksum after every Every steps, the end
+// record last, and each ghost's replay likewise. It reads each byte once.
+func Decode(data []byte) (*File, error) { return decode(data, false) }
+
+// decode is Decode; with ghost, data is a ghost's replay (see newReader).
+func decode(data []byte, ghost bool) (*File, error) {
+	r, err := newReader(data, ghost)
 	if err != nil {
 		return nil, err
 	}

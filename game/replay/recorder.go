@@ -61,6 +61,8 @@ type Recorder struct {
 	held    byte // its five input bits
 	run     int  // steps played since the last op written
 
+	ghosts ghosts // the ghosts the file brings, and the one flying
+
 	out    io.Writer
 	full   chan []byte // chunks for the writer
 	free   chan []byte // chunks written, ready to be filled again
@@ -207,6 +209,7 @@ func (r *Recorder) Step(in *game.Inputs) {
 	}
 	r.run++
 	r.steps++
+	r.ghosts.step()
 	if r.steps%r.every == 0 {
 		r.flush()
 		r.buf = append(r.buf, opChecksum)
@@ -308,6 +311,61 @@ func (r *Recorder) SetStrategies(bullets, debris pool.Strategy) error {
 	r.buf = appendString(r.buf, string(debris))
 	return nil
 }
+
+// SetGhost makes the ship of the solo game replayed by data fly beside the
+// recorded game from the next step on, at the recording's step (a ghost
+// set at step 1000 flies as its replay stood after step 1000), and records
+// it: the file carries the ghost's replay once, however often it flies, so
+// that it replays with its ghost. Recorder.Step then steps the ghost with
+// every step it records; [Recorder.Ghost] reads it. nil makes no ghost fly.
+//
+// The replay must be a solo game's; its own ghosts are left out of the
+// copy the file carries, which may be at most MaxGhost bytes, and a file
+// carries at most MaxGhosts of them. A ghost first set late, or set again
+// after others flew, first plays the steps it missed, as fast as the game
+// steps, before SetGhost returns. What is refused is returned and not
+// recorded.
+func (r *Recorder) SetGhost(data []byte) error {
+	if r.closed {
+		return errClosed
+	}
+	k, added := 0, false
+	if data != nil {
+		file, err := ghostFile(data)
+		if err != nil {
+			return err
+		}
+		if k = r.ghosts.number(file); k == 0 {
+			if len(r.ghosts.files) == MaxGhosts {
+				return fmt.Errorf("replay: a recording carries at most %d ghosts", MaxGhosts)
+			}
+			r.ghosts.files = append(r.ghosts.files, file)
+			k, added = len(r.ghosts.files), true
+		}
+	}
+	if k == r.ghosts.shown {
+		return nil
+	}
+	was := r.ghosts.shown
+	if err := r.ghosts.show(k, r.steps); err != nil {
+		r.ghosts.files = r.ghosts.files[:len(r.ghosts.files)-1] // only a new ghost can fail to start
+		r.ghosts.shown = was
+		return err
+	}
+	r.op(opGhost)
+	r.buf = binary.AppendUvarint(r.buf, uint64(k))
+	if added {
+		file := r.ghosts.files[k-1]
+		r.buf = binary.AppendUvarint(r.buf, uint64(len(file)))
+		r.buf = append(r.buf, file...)
+	}
+	return nil
+}
+
+// Ghost returns the ghost flying beside the recorded game, or nil. It is
+// the Recorder's, stepped by Recorder.Step; read it from the goroutine
+// that steps the recorder, or under the same lock.
+func (r *Recorder) Ghost() *Ghost { return r.ghosts.current() }
 
 // Restart begins a new game as World.Restart and records it.
 func (r *Recorder) Restart() {

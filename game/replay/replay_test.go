@@ -246,8 +246,11 @@ func TestLevelFieldsCovered(t *testing.T) {
 	if n := reflect.TypeFor[levels.Level]().NumField(); n != 14 {
 		t.Errorf("levels.Level has %d fields, the format stores 14", n)
 	}
-	if n := reflect.TypeFor[levels.Set]().NumField(); n != 6 {
-		t.Errorf("levels.Set has %d fields, the format stores 6", n)
+	if n := reflect.TypeFor[levels.Set]().NumField(); n != 7 {
+		t.Errorf("levels.Set has %d fields, the format stores 7", n)
+	}
+	if n := reflect.TypeFor[levels.Saucers]().NumField(); n != 8 {
+		t.Errorf("levels.Saucers has %d fields, the format stores 8", n)
 	}
 }
 

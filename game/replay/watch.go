@@ -36,6 +36,7 @@ func NewWatch(data []byte) (*Watch, error) {
 	if err != nil {
 		return nil, err
 	}
+	p.follow = true
 	return &Watch{data: data, p: p, speed: normalSpeed}, nil
 }
 
@@ -44,6 +45,10 @@ func (w *Watch) World() *game.World { return w.p.World() }
 
 // File returns what the file holds: its header, steps and players.
 func (w *Watch) File() *File { return w.p.File() }
+
+// Ghost returns the ghost flying beside the game at the current step, as
+// it flew when the game was recorded, or nil. A seek back replaces it.
+func (w *Watch) Ghost() *Ghost { return w.p.ghosts.current() }
 
 // Step returns the steps played.
 func (w *Watch) Step() uint64 { return w.p.Steps() }
@@ -128,6 +133,7 @@ func (w *Watch) Seek(step uint64) error {
 		if err != nil {
 			return err
 		}
+		p.follow = true
 		w.p, w.err = p, nil
 	}
 	w.play(int(step - w.Step()))

@@ -7,18 +7,19 @@ import (
 	"poolroids/pool"
 )
 
-// A player is a name and the key they logged in with, if any: [Entry].Key
-// holds the key's fingerprint in a field of its own, never in the name, so
-// that no name can pass for a key. A player with a key owns the entries of
-// their name and key; a player without one, those of their name that
-// carry no key. [Store.For] is the store as one key's holder sees it.
+// A player is a name and the key they logged in with, if any:
+// [Entry].Fingerprint holds the key's fingerprint in a field of its own,
+// never in the name, so that no name can pass for a key. A player with a
+// key owns the entries of their name and key; a player without one, those
+// of their name that carry no key. [Store.For] is the store as one key's
+// holder sees it.
 //
-// Before keys had a field of their own (format 1 of the file, version 1
-// of the schema), an SSH player's name ended with a blank and the first 8
-// characters of their key's fingerprint: "ann IyQcJHIb". Such an entry
-// keeps its name, as it was shown, and its key is those 8 characters
-// ("SHA256:IyQcJHIb", a legacy key): it is owned by ann with a key whose
-// fingerprint starts so, by no one without a key.
+// Before keys had a field of their own (format 1 of the file, version 2
+// of the schema and before), an SSH player's name ended with a blank and
+// the first 8 characters of their key's fingerprint: "ann IyQcJHIb". Such
+// an entry keeps its name, as it was shown, and its fingerprint is those
+// 8 characters ("SHA256:IyQcJHIb", a legacy key): it is owned by ann with
+// a key whose fingerprint starts so, by no one without a key.
 
 const (
 	// keyPrefix starts every fingerprint ssh.FingerprintSHA256 gives.
@@ -68,9 +69,9 @@ func legacyKey(name string) (string, bool) {
 // count an entry under (each player's best PerPlayer), the legacy key's
 // suffix left out of the name.
 func playerOf(e Entry) (name, key string) {
-	key = e.Key[:min(len(e.Key), legacyKeyLen)]
-	if len(e.Key) == legacyKeyLen {
-		return strings.TrimSuffix(e.Name, " "+e.Key[len(keyPrefix):]), key
+	key = e.Fingerprint[:min(len(e.Fingerprint), legacyKeyLen)]
+	if len(e.Fingerprint) == legacyKeyLen {
+		return strings.TrimSuffix(e.Name, " "+e.Fingerprint[len(keyPrefix):]), key
 	}
 	return e.Name, key
 }
@@ -85,10 +86,10 @@ func samePlayer(a, b Entry) bool {
 // owns reports whether the player name, who logged in with the key
 // whose fingerprint is key ("": none), owns e.
 func owns(e Entry, name, key string) bool {
-	if len(e.Key) == legacyKeyLen {
-		return key != "" && strings.HasPrefix(key, e.Key) && e.Name == name+" "+e.Key[len(keyPrefix):]
+	if len(e.Fingerprint) == legacyKeyLen {
+		return key != "" && strings.HasPrefix(key, e.Fingerprint) && e.Name == name+" "+e.Fingerprint[len(keyPrefix):]
 	}
-	return e.Name == name && e.Key == key
+	return e.Name == name && e.Fingerprint == key
 }
 
 // maxStrategy bounds an entry's strategy: two names and a slash.
@@ -102,7 +103,7 @@ const maxStrategy = 24
 // a key that is no fingerprint (it would be no one's, or anyone's), a
 // negative score or wave, a time JSON cannot hold.
 func check(e *Entry) bool {
-	if !validKey(e.Key) || e.Score < 0 || e.Wave < 0 {
+	if !validKey(e.Fingerprint) || e.Score < 0 || e.Wave < 0 {
 		return false
 	}
 	if y := e.When.Year(); y < 1 || y > 9999 {

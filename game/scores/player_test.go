@@ -49,7 +49,7 @@ func testIdentity(t *testing.T, open func() *Store) {
 	}
 	again := open()
 	for _, st := range []*Store{ann, again.For(annKey)} {
-		if e, place, ok := st.Best(AllTime, "ann"); !ok || e.Score != 5000 || e.Key != annKey {
+		if e, place, ok := st.Best(AllTime, "ann"); !ok || e.Score != 5000 || e.Fingerprint != annKey {
 			t.Errorf("ann's best: %+v at %d, %v; want her 5000 under her key", e, place, ok)
 		}
 		if got := names(st.TopFor("ann", 0)); got != "ann:5000" {
@@ -146,7 +146,7 @@ func TestLegacyFile(t *testing.T) {
 	}
 	testLegacy(t, s)
 	data, err := os.ReadFile(path)
-	if err != nil || !strings.Contains(string(data), `"version": 2`) || !strings.Contains(string(data), `"key": "`+annKey+`"`) {
+	if err != nil || !strings.Contains(string(data), `"version": 2`) || !strings.Contains(string(data), `"fingerprint": "`+annKey+`"`) {
 		t.Errorf("saved as:\n%s\n%v; want format 2 with ann's key", data, err)
 	}
 }

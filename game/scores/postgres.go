@@ -4,13 +4,18 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
+	"log/slog"
 	"net/url"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"poolroids/game/scores/outage"
 )
 
 // A Store opened with [OpenPostgres] keeps its table in PostgreSQL, which
@@ -28,8 +33,16 @@ import (
 //
 // A database that cannot be reached costs a save its retries (saveTries,
 // each bounded by tryTimeout) and a [SaveError] the player is shown:
-// never a game or a session. Entries already saved are the database's:
-// they survive the database's restart and the server's.
+// never a game or a session. Given a queue ([Store.SetQueue]), it costs
+// one attempt, or none while the database is known to be down: the save
+// waits on local disk, the player is told [ErrQueued], and it is posted,
+// once, when the database answers again (see queue.go). Entries already
+// saved are the database's: they survive the database's restart and the
+// server's.
+//
+// An outage is logged twice: as it starts, and as it ends with its
+// length, its failed attempts and the saves posted ([Store.Stats] has
+// the figures, for metrics).
 //
 // The schema lives in tables named poolroids_*, so that the database may
 // hold other things; its version is in poolroids_schema. OpenPostgres
@@ -37,15 +50,23 @@ import (
 // together migrate once, and refuses a schema newer than it knows.
 
 const (
-	saveTries    = 3
-	tryTimeout   = 2 * time.Second
-	refreshEvery = 15 * time.Second
+	saveTries  = 3
+	tryTimeout = 2 * time.Second
 	// lockKey keys the advisory locks of the migration and of the saves.
 	lockKey = 0x706f6f6c726f6964 // "poolroid"
 )
 
 // retryAfter is how long a failed attempt to save waits before the next.
 var retryAfter = [saveTries - 1]time.Duration{100 * time.Millisecond, 500 * time.Millisecond}
+
+// refreshEvery is how often the boards are read again; postEvery how often
+// the queue is posted, at first, after a failed attempt: each failure
+// doubles the wait, up to postMax. Variables, for the tests.
+var (
+	refreshEvery = 15 * time.Second
+	postEvery    = time.Second
+	postMax      = 5 * time.Second
+)
 
 // ErrDatabase is wrapped by a [SaveError] when the database could not be
 // reached or refused the save.
@@ -72,28 +93,41 @@ var migrations = [][]string{
 			data bytea NOT NULL
 		)`,
 	},
-	{ // 2: the key of a player, in a column of its own; names of version
-		// 1 that end with one keep it there, and have it as their legacy
-		// key (see player.go).
-		`ALTER TABLE poolroids_scores ADD COLUMN key text NOT NULL DEFAULT ''`,
-		`UPDATE poolroids_scores SET key = 'SHA256:' || right(name, 8) WHERE name ~ ' [A-Za-z0-9+/]{8}$'`,
+	{ // 2: each game's key, so that a save posted twice is written once.
+		`ALTER TABLE poolroids_scores ADD COLUMN key text`,
+		`CREATE UNIQUE INDEX poolroids_scores_key ON poolroids_scores (key)`,
+	},
+	{ // 3: the fingerprint of a player's key, in a column of its own;
+		// names of version 2 and before that end with the start of one
+		// keep it there, and have it as their legacy fingerprint (see
+		// player.go).
+		`ALTER TABLE poolroids_scores ADD COLUMN fingerprint text NOT NULL DEFAULT ''`,
+		`UPDATE poolroids_scores SET fingerprint = 'SHA256:' || right(name, 8) WHERE name ~ ' [A-Za-z0-9+/]{8}$'`,
 		`CREATE INDEX poolroids_scores_player ON poolroids_scores (` + playerColumns + `)`,
 	},
 }
 
-// playerColumns is playerOf in SQL: the name and the start of the key
-// that boards count an entry under.
-const playerColumns = `(CASE WHEN length(key) = 15 THEN left(name, -9) ELSE name END), left(key, 15)`
+// playerColumns is playerOf in SQL: the name and the start of the
+// fingerprint that boards count an entry under.
+const playerColumns = `(CASE WHEN length(fingerprint) = 15 THEN left(name, -9) ELSE name END), left(fingerprint, 15)`
 
 // SchemaVersion is the version of the database schema this program makes.
 var SchemaVersion = len(migrations)
 
 // database is a Store's PostgreSQL.
 type database struct {
-	pool  *pgxpool.Pool
-	where string // the server and database, without credentials, for the log
-	stop  chan struct{}
-	done  sync.WaitGroup
+	pool    *pgxpool.Pool
+	where   string // the server and database, without credentials, for the log
+	stop    chan struct{}
+	done    sync.WaitGroup
+	saving  sync.WaitGroup // the saves under way, which Close waits for
+	closing sync.Once
+	mu      sync.Mutex // guards closed, and saving's Add against Close's Wait
+	closed  bool
+	queue   atomic.Pointer[queue] // nil: none, a save that fails is lost
+	log     atomic.Pointer[slog.Logger]
+	outage  *outage.Log
+	posted  atomic.Uint64 // queued saves posted
 }
 
 // OpenPostgres opens the high-score table in the PostgreSQL database at
@@ -116,6 +150,7 @@ func OpenPostgres(ctx context.Context, connURL string) (*Store, error) {
 		return nil, fmt.Errorf("high scores: %s: %w", where, err)
 	}
 	d := &database{pool: pool, where: where, stop: make(chan struct{})}
+	d.outage = outage.New("score database", "saves fail")
 	s := &Store{table: &table{path: where, db: d}}
 	if err := d.migrate(ctx); err != nil {
 		pool.Close()
@@ -127,20 +162,52 @@ func OpenPostgres(ctx context.Context, connURL string) (*Store, error) {
 		return nil, fmt.Errorf("high scores: %s: %w", where, err)
 	}
 	s.entries = entries
+	d.outage.OK()
 	d.done.Add(1)
-	go d.refresh(s)
+	go d.run(s)
 	return s, nil
 }
 
-// Close stops a database store's refreshes and closes its connections; a
-// file store has nothing to close. The store must not be used after.
+// Close waits for the saves under way (a save the database cannot take
+// is queued by then, given a queue), stops a database store's refreshes
+// and closes its connections; a file store has nothing to close. The
+// store must not be used after; a second Close does nothing.
 func (s *Store) Close() {
 	if s.db == nil {
 		return
 	}
-	close(s.db.stop)
-	s.db.done.Wait()
-	s.db.pool.Close()
+	s.db.closing.Do(func() {
+		s.db.mu.Lock()
+		s.db.closed = true
+		s.db.mu.Unlock()
+		s.db.saving.Wait()
+		close(s.db.stop)
+		s.db.done.Wait()
+		s.db.pool.Close()
+	})
+}
+
+// Stats is what a store tells metrics and a readiness check of its
+// database. A file store's is the zero Stats.
+type Stats struct {
+	Down        bool      // the last attempt to reach the database failed
+	Queued      int       // saves waiting in the queue
+	Posted      uint64    // queued saves posted since the store opened
+	Failures    uint64    // attempts to reach the database that failed
+	LastSuccess time.Time // when the database last answered
+}
+
+// Stats returns the store's figures now.
+func (s *Store) Stats() Stats {
+	if s == nil || s.db == nil {
+		return Stats{}
+	}
+	d := s.db
+	st := Stats{Down: d.outage.Down(), Posted: d.posted.Load(), Failures: d.outage.Failures(), LastSuccess: d.outage.LastOK()}
+	if q := d.queue.Load(); q != nil {
+		st.Queued = q.len()
+	}
+	return st
 }
 
 // migrate brings the schema to SchemaVersion.
@@ -187,10 +254,10 @@ type row struct {
 }
 
 // boardQuery selects one period's board, as places counts it.
-const boardQuery = `SELECT id, name, score, wave, strategy, at, arena, replay, key FROM (
+const boardQuery = `SELECT id, name, score, wave, strategy, at, arena, replay, fingerprint FROM (
 	SELECT *, row_number() OVER (PARTITION BY ` + playerColumns + ` ORDER BY score DESC, at, id) AS n
 	FROM poolroids_scores WHERE at >= $1) b
-WHERE n <= $2 ORDER BY score DESC, at, name COLLATE "C", key COLLATE "C" LIMIT $3`
+WHERE n <= $2 ORDER BY score DESC, at, name COLLATE "C", fingerprint COLLATE "C" LIMIT $3`
 
 // loadRows reads every period's board at now, each entry once. An entry
 // is checked as one from a file is (see check): the database is no more
@@ -206,7 +273,7 @@ func loadRows(ctx context.Context, q querier, now time.Time) ([]row, error) {
 		}
 		board, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
 			var x row
-			err := r.Scan(&x.id, &x.e.Name, &x.e.Score, &x.e.Wave, &x.e.Strategy, &x.e.When, &x.e.Arena, &x.e.Replay, &x.e.Key)
+			err := r.Scan(&x.id, &x.e.Name, &x.e.Score, &x.e.Wave, &x.e.Strategy, &x.e.When, &x.e.Arena, &x.e.Replay, &x.e.Fingerprint)
 			return x, err
 		})
 		if err != nil {
@@ -240,38 +307,80 @@ func (d *database) load(ctx context.Context, q querier, now time.Time) ([]Entry,
 }
 
 // save saves e, retrying a failed attempt, and makes the memory the
-// database's boards. An error is a *SaveError wrapping ErrDatabase.
+// database's boards. With a queue, a save makes one attempt, none while
+// the database is down, and a failed one is queued: the error is then
+// ErrQueued. Any other error is a *SaveError wrapping ErrDatabase.
 func (d *database) save(s *Store, e Entry, replay []byte) error {
+	d.mu.Lock()
+	if d.closed {
+		d.mu.Unlock()
+		return &SaveError{Path: d.where, Err: fmt.Errorf("%w: %s: the store is closed", ErrDatabase, d.where)}
+	}
+	d.saving.Add(1)
+	d.mu.Unlock()
+	defer d.saving.Done()
+	key := gameKey(e)
+	q := d.queue.Load()
+	tries := saveTries
+	if q != nil {
+		tries = 1
+		if d.outage.Down() {
+			tries = 0
+		}
+	}
 	var err error
-	for try := range saveTries {
+	for try := range tries {
 		if try > 0 {
 			time.Sleep(retryAfter[try-1])
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), tryTimeout)
 		var entries []Entry
-		entries, err = d.saveOnce(ctx, s.clock(), e, replay)
+		entries, err = d.saveOnce(ctx, s.clock(), key, e, replay)
 		cancel()
 		if err == nil {
+			d.outage.OK()
 			s.mu.Lock()
 			s.entries = entries
+			s.merge(d.pending())
 			s.mu.Unlock()
 			return nil
 		}
+		d.outage.Failed(err)
+	}
+	if q != nil {
+		qerr := q.put(key, e, replay)
+		if qerr == nil {
+			return ErrQueued
+		}
+		err = errors.Join(err, qerr)
+	}
+	if err == nil {
+		err = errors.New("the database is down")
 	}
 	return &SaveError{Path: d.where, Err: fmt.Errorf("%w: %s: %w", ErrDatabase, d.where, err)}
 }
 
+// pending returns the queued entries, to keep on the boards in memory
+// until they are posted.
+func (d *database) pending() []Entry {
+	if q := d.queue.Load(); q != nil {
+		return q.entries()
+	}
+	return nil
+}
+
 // saveOnce is one attempt of save, in one transaction. It returns the
 // boards as the transaction leaves them.
-func (d *database) saveOnce(ctx context.Context, now time.Time, e Entry, replay []byte) (entries []Entry, err error) {
+func (d *database) saveOnce(ctx context.Context, now time.Time, key string, e Entry, replay []byte) (entries []Entry, err error) {
 	err = pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, int64(lockKey)); err != nil {
 			return err
 		}
-		var id int64
-		err := tx.QueryRow(ctx, `INSERT INTO poolroids_scores (name, score, wave, strategy, at, arena, key)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`, e.Name, e.Score, e.Wave, e.Strategy, e.When, e.Arena, e.Key).Scan(&id)
-		if err != nil {
+		var id int64 // 0: the game was saved before
+		err := tx.QueryRow(ctx, `INSERT INTO poolroids_scores (name, score, wave, strategy, at, arena, key, fingerprint)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (key) DO NOTHING RETURNING id`,
+			e.Name, e.Score, e.Wave, e.Strategy, e.When, e.Arena, key, e.Fingerprint).Scan(&id)
+		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
 		rows, err := loadRows(ctx, tx, now)
@@ -287,7 +396,7 @@ func (d *database) saveOnce(ctx context.Context, now time.Time, e Entry, replay 
 		// Empty, not nil: ANY of NULL would match nothing, and keep all.
 		best := []string{} // the replays kept: those of the best KeepReplays of all time
 		mine := []int64{}  // the player's entries on some board
-		name, key := playerOf(e)
+		player, fp := playerOf(e)
 		for i, x := range rows {
 			if samePlayer(x.e, e) {
 				mine = append(mine, x.id)
@@ -295,7 +404,7 @@ func (d *database) saveOnce(ctx context.Context, now time.Time, e Entry, replay 
 			if place[i] == 0 || place[i] > KeepReplays {
 				continue
 			}
-			if x.id == id && replay != nil {
+			if x.id == id && id != 0 && replay != nil {
 				name := replayName(e)
 				if _, err := tx.Exec(ctx, `INSERT INTO poolroids_replays (name, data) VALUES ($1, $2)
 					ON CONFLICT (name) DO UPDATE SET data = excluded.data`, name, replay); err != nil {
@@ -321,7 +430,7 @@ func (d *database) saveOnce(ctx context.Context, now time.Time, e Entry, replay 
 		}{
 			{`DELETE FROM poolroids_replays WHERE NOT (name = ANY($1))`, []any{best}},
 			{`UPDATE poolroids_scores SET replay = '' WHERE replay <> '' AND NOT (replay = ANY($1))`, []any{best}},
-			{`DELETE FROM poolroids_scores WHERE (` + playerColumns + `) = ($1, $2) AND NOT (id = ANY($3))`, []any{name, key, mine}},
+			{`DELETE FROM poolroids_scores WHERE (` + playerColumns + `) = ($1, $2) AND NOT (id = ANY($3))`, []any{player, fp, mine}},
 		} {
 			if _, err := tx.Exec(ctx, stmt.sql, stmt.args...); err != nil {
 				return err
@@ -332,31 +441,103 @@ func (d *database) saveOnce(ctx context.Context, now time.Time, e Entry, replay 
 	return entries, err
 }
 
-// refresh reloads the boards every refreshEvery until Close, so that
-// other servers' entries show between this one's saves.
-func (d *database) refresh(s *Store) {
+// run reloads the boards every refreshEvery until Close, so that other
+// servers' entries show between this one's saves, and posts the queue.
+func (d *database) run(s *Store) {
 	defer d.done.Done()
-	t := time.NewTicker(refreshEvery)
-	defer t.Stop()
+	refresh := time.NewTicker(refreshEvery)
+	defer refresh.Stop()
+	wait := postEvery
+	post := time.NewTimer(wait)
+	defer post.Stop()
 	for {
 		select {
 		case <-d.stop:
 			return
-		case <-t.C:
+		case <-refresh.C:
+			d.refresh(s)
+		case <-post.C:
+			if d.post(s) {
+				wait = postEvery
+			} else {
+				wait = min(2*wait, postMax)
+			}
+			post.Reset(wait)
 		}
+	}
+}
+
+// refresh reads the boards again, with the saves still queued.
+func (d *database) refresh(s *Store) {
+	ctx, cancel := context.WithTimeout(context.Background(), tryTimeout)
+	entries, err := d.load(ctx, d.pool, s.clock())
+	cancel()
+	if err != nil {
+		d.outage.Failed(err)
+		return
+	}
+	d.outage.OK()
+	if q := d.queue.Load(); q != nil {
+		_ = q.scan(d.log.Load())
+	}
+	s.mu.Lock()
+	s.entries = entries
+	s.merge(d.pending())
+	s.mu.Unlock()
+}
+
+// post posts the queued saves, the oldest first, until one fails, and
+// reports whether none did. Other processes' saves in a shared directory
+// are found by reading it again, every refreshEvery and after an outage.
+func (d *database) post(s *Store) bool {
+	q := d.queue.Load()
+	if q == nil {
+		return true
+	}
+	keys := q.keys()
+	if len(keys) == 0 && d.outage.Down() {
+		// Nothing to post: ask the database whether it is back.
 		ctx, cancel := context.WithTimeout(context.Background(), tryTimeout)
-		entries, err := d.load(ctx, d.pool, s.clock())
+		err := d.pool.Ping(ctx)
 		cancel()
 		if err != nil {
-			if s.log != nil {
-				s.log.Debug("high scores not refreshed", "db", d.where, "err", err)
-			}
+			d.outage.Failed(err)
+			return false
+		}
+		d.outage.OK()
+	}
+	posted := 0
+	for _, key := range keys {
+		x, err := q.read(key + queueExt)
+		if errors.Is(err, fs.ErrNotExist) {
+			q.done(key, 0) // another process posted it
 			continue
 		}
+		if err != nil {
+			continue // scan logged it; a person may look
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), tryTimeout)
+		entries, err := d.saveOnce(ctx, s.clock(), x.Key, x.Entry, x.Replay)
+		cancel()
+		if err != nil {
+			d.outage.Failed(err)
+			return false
+		}
+		q.done(key, len(x.Replay))
+		d.posted.Add(1)
+		posted++
 		s.mu.Lock()
 		s.entries = entries
+		s.merge(d.pending())
 		s.mu.Unlock()
 	}
+	if posted > 0 {
+		d.outage.OK()
+		if log := d.log.Load(); log != nil {
+			log.Info("queued high scores posted", "count", posted, "queued", q.len())
+		}
+	}
+	return true
 }
 
 // readReplay reads the replay kept under name, refused over maxReplay

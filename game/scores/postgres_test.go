@@ -1,11 +1,14 @@
 package scores
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -274,4 +277,143 @@ func TestPostgresRowsChecked(t *testing.T) {
 	if _, err := s.ReadReplay("big.prpl"); err == nil || !strings.Contains(err.Error(), "over") {
 		t.Errorf("a replay of maxReplay+1 bytes: %v, want refused", err)
 	}
+}
+
+// TestPostgresQueue: with the database down, saves wait in the queue on
+// disk (the player told ErrQueued, at once once the outage is known) and
+// stay on the boards; the database back, the store posts each exactly
+// once, and the outage is logged once as it starts and once as it ends.
+// Then a save queued by a store that closes before the database is back,
+// as a server killed during an outage leaves it, is posted by the next
+// store on the directory, and a save posted twice is kept once.
+func TestPostgresQueue(t *testing.T) {
+	was := postEvery
+	t.Cleanup(func() { postEvery = was }) // after the stores' Close
+	postEvery = 20 * time.Millisecond
+	pg := pgtest.Start(t)
+	dir := filepath.Join(t.TempDir(), "queue")
+	var log syncBuffer
+	logger := slog.New(slog.NewTextHandler(&log, nil))
+	open := func() *Store {
+		s := openPG(t, pg.URL)
+		s.SetLogger(logger)
+		if err := s.SetQueue(dir); err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := open()
+	if _, err := s.Add(Entry{Name: "before", Score: 100}); err != nil {
+		t.Fatal(err)
+	}
+	pg.Stop()
+	_, err := s.AddReplay(Entry{Name: "ann", Score: 300, Wave: 2}, replayOf("ann"))
+	if !errors.Is(err, ErrQueued) || err.Error() != "saved, will be posted when the score database is back" {
+		t.Fatalf("a save with the database down: %v, want ErrQueued", err)
+	}
+	t0 := time.Now()
+	if _, err := s.Add(Entry{Name: "bob", Score: 200}); !errors.Is(err, ErrQueued) {
+		t.Fatalf("a second save: %v, want ErrQueued", err)
+	}
+	if d := time.Since(t0); d > 100*time.Millisecond {
+		t.Errorf("a save once the outage is known took %v: it should not try the database", d)
+	}
+	if got := names(s.Top(0)); got != "ann:300 bob:200 before:100" {
+		t.Errorf("the boards during the outage: %s", got)
+	}
+	if st := s.Stats(); !st.Down || st.Queued != 2 || st.Failures == 0 {
+		t.Errorf("stats during the outage: %+v", st)
+	}
+	if n := s.Queued("ann", t0.Add(-time.Minute)); n != 1 {
+		t.Errorf("Queued(ann) = %d, want 1", n)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*.json")); len(files) != 2 {
+		t.Errorf("the queue holds %v, want 2 files", files)
+	}
+
+	pg.Start()
+	if !eventually(10*time.Second, func() bool { return s.Stats().Queued == 0 }) {
+		t.Fatalf("the queue was never posted: %+v", s.Stats())
+	}
+	if st := s.Stats(); st.Down || st.Posted != 2 {
+		t.Errorf("stats after the outage: %+v", st)
+	}
+	top := s.Top(1)
+	if r, err := s.ReadReplay(top[0].Replay); err != nil || string(r) != "replay of ann" {
+		t.Errorf("ann's queued replay: %q, %v", r, err)
+	}
+	text := log.String()
+	if strings.Count(text, "score database unreachable") != 1 || strings.Count(text, "score database back") != 1 ||
+		!strings.Contains(text, "failures=") {
+		t.Errorf("want the outage logged once as it starts, once as it ends with its failures:\n%s", text)
+	}
+
+	pg.Stop()
+	if _, err := s.Add(Entry{Name: "cid", Score: 50}); !errors.Is(err, ErrQueued) {
+		t.Fatalf("a save in the second outage: %v", err)
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	if len(files) != 1 {
+		t.Fatalf("the queue holds %v, want cid's save", files)
+	}
+	cid, err := s.db.queue.Load().read(filepath.Base(files[0]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	pg.Start()
+	again := open()
+	if got := names(again.Top(0)); !strings.Contains(got, "cid:50") {
+		t.Errorf("the boards of a store opened on the queue: %s, want cid's queued game", got)
+	}
+	if !eventually(10*time.Second, func() bool { return again.Stats().Queued == 0 }) {
+		t.Fatalf("the queue left by a closed store was never posted: %+v", again.Stats())
+	}
+	// A save posted again (a retry whose answer was lost) is kept once.
+	ctx := context.Background()
+	if _, err := again.db.saveOnce(ctx, time.Now(), cid.Key, cid.Entry, nil); err != nil {
+		t.Fatal(err)
+	}
+	conn, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(ctx)
+	var got string
+	if err := conn.QueryRow(ctx, `SELECT string_agg(name || ':' || score, ' ' ORDER BY score DESC) FROM poolroids_scores`).Scan(&got); err != nil {
+		t.Fatal(err)
+	}
+	if got != "ann:300 bob:200 before:100 cid:50" {
+		t.Errorf("the database holds %s, want each game once", got)
+	}
+}
+
+// eventually polls ok until it holds, for at most within.
+func eventually(within time.Duration, ok func() bool) bool {
+	for end := time.Now().Add(within); ; time.Sleep(10 * time.Millisecond) {
+		if ok() {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
+	}
+}
+
+// syncBuffer is a bytes.Buffer safe for concurrent use.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
 }

@@ -62,6 +62,9 @@
 //
 // [OpenPostgres] keeps the table in a PostgreSQL database instead, which
 // any number of servers on any number of hosts may share: see postgres.go.
+// Given a queue directory ([Store.SetQueue]), a save the database cannot
+// take waits there, on local disk, and is posted once it can
+// ([ErrQueued]): see queue.go.
 //
 // A Store is safe for concurrent use: SSH sessions share one.
 package scores
@@ -116,9 +119,10 @@ type Entry struct {
 	// Replay names the replay kept for this entry, for Store.ReadReplay;
 	// "": none. The store sets it (see Store.AddReplay).
 	Replay string `json:"replay,omitempty"`
-	// Key is the SHA256 fingerprint of the key the player logged in with
-	// ("SHA256:…"), "" without one. The store sets it (see Store.For).
-	Key string `json:"key,omitempty"`
+	// Fingerprint is the SHA256 fingerprint of the key the player logged
+	// in with ("SHA256:…"), "" without one. The store sets it (see
+	// Store.For).
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 // ErrCorrupt is wrapped by the error [Open] returns when the file is not a
@@ -265,7 +269,7 @@ func load(path string) ([]Entry, error) {
 	entries := f.Entries[:0]
 	for _, e := range f.Entries {
 		if f.Version == 1 {
-			e.Key, _ = legacyKey(cleanName(e.Name))
+			e.Fingerprint, _ = legacyKey(cleanName(e.Name))
 		}
 		if check(&e) {
 			entries = append(entries, e)
@@ -313,7 +317,13 @@ func (s *Store) removeTemps() {
 // SetLogger makes the store log what players are not shown: why a save
 // failed, with the file's path, and a file set aside while saving. Call it
 // before the store is used; a nil logger, the default, logs nothing.
-func (s *Store) SetLogger(l *slog.Logger) { s.log = l }
+func (s *Store) SetLogger(l *slog.Logger) {
+	s.log = l
+	if s.db != nil {
+		s.db.log.Store(l)
+		s.db.outage.SetLogger(l)
+	}
+}
 
 // Path returns the file the store saves to; for a database, its server
 // and name.
@@ -333,8 +343,8 @@ func (s *Store) For(key string) *Store {
 	return &Store{table: s.table, key: key}
 }
 
-// Add records e, under the store's key (see [Store.For]; e.Key is
-// ignored), and saves the table. A zero When is set to now, and When is
+// Add records e, under the store's key (see [Store.For];
+// e.Fingerprint is ignored), and saves the table. A zero When is set to now, and When is
 // kept in UTC. The name is cleaned by [displayname.Clean] (escapes,
 // control, wide and combining characters removed) and cut to 40 runes,
 // since it may come from a stranger's SSH login and is shown on other
@@ -345,7 +355,8 @@ func (s *Store) For(key string) *Store {
 // rank is e's 1-based place in the whole table, or 0 if it did not make the
 // table (not among the player's best [PerPlayer], or below the cut). When
 // saving fails, err says why; the entry stays in the table in memory and the
-// old file is untouched.
+// old file is untouched. A database store with a queue may instead answer
+// [ErrQueued]: the save waits on disk to be posted.
 func (s *Store) Add(e Entry) (rank int, err error) { return s.AddReplay(e, nil) }
 
 // AddReplay is Add for a game with its replay file, replay: the file is
@@ -354,13 +365,13 @@ func (s *Store) Add(e Entry) (rank int, err error) { return s.AddReplay(e, nil) 
 // ignored; a nil replay keeps none. A replay that cannot be written is
 // logged and leaves the entry without one; it is no error.
 func (s *Store) AddReplay(e Entry, replay []byte) (rank int, err error) {
-	e.Replay, e.Key = "", s.key
+	e.Replay, e.Fingerprint = "", s.key
 	if e.When.IsZero() {
 		e.When = time.Now()
 	}
 	if !check(&e) {
 		// One such entry would stop every save, or be no one's.
-		return 0, fmt.Errorf("high scores: entry refused: score %d, wave %d, time %v, key %q", e.Score, e.Wave, e.When, e.Key)
+		return 0, fmt.Errorf("high scores: entry refused: score %d, wave %d, time %v, key %q", e.Score, e.Wave, e.When, e.Fingerprint)
 	}
 	if s.db != nil {
 		e.When = e.When.Truncate(time.Microsecond) // as PostgreSQL keeps it
@@ -370,7 +381,7 @@ func (s *Store) AddReplay(e Entry, replay []byte) (rank int, err error) {
 	s.insert(e)
 	s.mu.Unlock()
 	err = s.save(e, replay)
-	if err != nil && s.log != nil {
+	if err != nil && !errors.Is(err, ErrQueued) && s.log != nil {
 		s.log.Warn("high score not saved", "player", e.Name, "score", e.Score, "where", s.path, "err", errors.Unwrap(err))
 	}
 	// The rank in the table as saved, with other processes' entries.
@@ -466,7 +477,7 @@ func compare(a, b Entry) int {
 	if c := strings.Compare(a.Name, b.Name); c != 0 {
 		return c
 	}
-	return strings.Compare(a.Key, b.Key)
+	return strings.Compare(a.Fingerprint, b.Fingerprint)
 }
 
 // save merges the file into the table, keeps e's replay if it ranks, and

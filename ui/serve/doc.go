@@ -94,7 +94,16 @@
 // client's address once its header names it; so those over a limit are
 // closed at once, and no flood is held outside them. The header is read
 // on a goroutine of the connection's own, within LoginTimeout of the
-// accept, so a slow one holds up no other.
+// accept, so a slow one holds up no other. A balancer's health check (a
+// connection that hangs up before a byte, or after a header that relays
+// no client: PROXY v2's LOCAL, which HAProxy's checks send with
+// send-proxy-v2) is closed quietly: no refusal, no rate limit spent.
+//
+// # Stopping
+//
+// [Server.Drain] stops taking connections (the listeners close, so a
+// balancer's checks fail and it sends players elsewhere) while the games
+// go on; [Server.Shutdown] then ends them.
 //
 // # In a fleet
 //

@@ -56,9 +56,16 @@ func TestHopPlayer(t *testing.T) {
 	defer c.Close()
 	p := play(t, c, ptyOpts{w: 80, h: 24, hop: &HopPlayer{User: "ann", Fingerprint: "SHA256:abcdefghijkLQ7bW9u2u7+oZpdKBsqzvmN9nX/9e0uY", Addr: "10.1.2.3:4567"}})
 	p.waitScreen(t, "player ann abcdefgh")
+	if now, total := ts.Relays(); now != 1 || total != 1 {
+		t.Errorf("Relays() = %d, %d while ann plays; want 1, 1", now, total)
+	}
 	p.keys(t, "q")
 	if code := p.exit(t); code != 0 {
 		t.Errorf("exit status %d, want 0", code)
+	}
+	waitUntil(t, func() bool { now, _ := ts.Relays(); return now == 0 })
+	if now, total := ts.Relays(); now != 0 || total != 1 {
+		t.Errorf("Relays() = %d, %d once ann left; want 0, 1", now, total)
 	}
 	if log := ts.log.String(); !strings.Contains(log, "client=10.1.2.3:4567") {
 		t.Errorf("the log never names the player's address:\n%s", log)

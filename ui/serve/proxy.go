@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/netip"
 	"os"
@@ -51,7 +52,8 @@ func ParsePrefixes(s string) ([]netip.Prefix, error) {
 // its header, and against the client's address, once the header names it,
 // for the rest. The header must come within LoginTimeout of the accept,
 // which bounds the login too. It is read on the connection's own
-// goroutine, so that a slow one holds up no other.
+// goroutine, so that a slow one holds up no other. A balancer's health
+// check, which relays no client, is closed without a refusal.
 func (s *Server) proxied(nc net.Conn) {
 	raw := nc.RemoteAddr()
 	trusted := s.trusted(raw)
@@ -85,6 +87,14 @@ func (s *Server) readHeader(pc *proxyproto.Conn, seat *seat, trusted bool, accep
 	// A zero-length Read reads the header, or fails for want of one.
 	_, err := pc.Read(nil)
 	stop()
+	if local := err == nil && pc.ProxyHeader() != nil && pc.ProxyHeader().Command.IsLocal(); local ||
+		trusted && errors.Is(err, proxyproto.ErrNoProxyProtocol) && hungUp(pc.Raw()) {
+		// A balancer's health check: a header that relays no one (LOCAL,
+		// HAProxy's send-proxy-v2 check) or none at all, then goodbye. No
+		// client, so no refusal.
+		s.log.Debug("health check", "addr", raw.String())
+		return false
+	}
 	if err != nil {
 		reason := reasonBadHeader
 		switch {
@@ -117,6 +127,15 @@ func (s *Server) readHeader(pc *proxyproto.Conn, seat *seat, trusted bool, accep
 		return false
 	}
 	return true
+}
+
+// hungUp reports whether c's peer has closed it: a balancer's plain TCP
+// health check connects and hangs up without a byte.
+func hungUp(c net.Conn) bool {
+	_ = c.SetReadDeadline(time.Now().Add(10 * time.Millisecond))
+	var b [1]byte
+	_, err := c.Read(b[:])
+	return errors.Is(err, io.EOF)
 }
 
 // trusted reports whether addr is a balancer's, of Config.ProxyFrom.

@@ -145,6 +145,45 @@ func TestProxyProtocolRefused(t *testing.T) {
 	}
 }
 
+// TestProxyHealthCheck: a balancer's health checks, a connection closed
+// without a byte or after a PROXY v2 header that relays no one (LOCAL,
+// as HAProxy's send-proxy-v2 check sends), are no refusals and spend no
+// rate limit: after twenty of them a client plays through the balancer.
+func TestProxyHealthCheck(t *testing.T) {
+	cfg := proxyConfig()
+	cfg.ConnPerMinute = 1 // a burst of 10: the checks would exhaust it
+	ts := startServer(t, cfg)
+	check := func(header bool) {
+		t.Helper()
+		c, err := (&net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(balancerIP)}}).Dial("tcp", ts.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if header {
+			if _, err := proxyproto.HeaderProxyFromAddrs(2, nil, nil).WriteTo(c); err != nil {
+				t.Fatal(err)
+			}
+		}
+		c.Close()
+	}
+	for i := range 20 {
+		check(i%2 == 1)
+	}
+	waitUntil(t, func() bool { return strings.Count(ts.log.String(), `msg="health check"`) == 20 })
+	if got := strings.Count(ts.log.String(), `msg="health check"`); got != 20 {
+		t.Errorf("%d health checks logged, want 20:\n%s", got, ts.log.String())
+	}
+	bal := startBalancer(t, ts, 2)
+	c, err := ts.dialVia(t, "127.0.0.10", bal)
+	if err != nil {
+		t.Fatalf("a client after the checks: %v", err)
+	}
+	c.Close()
+	if strings.Contains(ts.log.String(), "rejected") {
+		t.Errorf("health checks were refused:\n%s", ts.log.String())
+	}
+}
+
 // idleConns opens n connections to ts from the loopback address ip that
 // send nothing.
 func idleConns(t *testing.T, ts *testServer, ip string, n int) []net.Conn {

@@ -8,6 +8,7 @@ import (
 	"net"
 	"net/netip"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/ssh"
@@ -125,8 +126,12 @@ type Server struct {
 	base    context.Context // parent of every connection; Shutdown cancels it
 	stopAll context.CancelCauseFunc
 
+	relays  atomic.Int32  // relayed sessions playing here now
+	relayed atomic.Uint64 // and in all
+
 	mu        sync.Mutex
 	closing   bool
+	draining  bool // Drain was called: no more accepts
 	listeners map[net.Listener]struct{}
 	conns     map[net.Conn]struct{}
 	wg        sync.WaitGroup // one per connection being served
@@ -307,7 +312,7 @@ func (s *Server) Serve(ln net.Listener) error { return s.serve(ln, false) }
 // serve is Serve, or ServeHop when hop is set.
 func (s *Server) serve(ln net.Listener, hop bool) error {
 	s.mu.Lock()
-	if s.closing {
+	if s.closing || s.draining {
 		s.mu.Unlock()
 		ln.Close()
 		return ErrServerClosed
@@ -427,7 +432,8 @@ func (s *Server) handshake(nc net.Conn, config *ssh.ServerConfig, accepted time.
 		return nil, nil, nil, ErrServerClosed
 	}
 	_ = nc.SetDeadline(time.Time{})
-	if err == nil && s.cfg.Observer != nil {
+	// A relay's login is its player's, which the relaying server observed.
+	if err == nil && s.cfg.Observer != nil && config != s.hop {
 		s.cfg.Observer.LoggedIn(time.Since(accepted))
 	}
 	return sc, chans, reqs, err
@@ -473,7 +479,19 @@ func (s *Server) wait(d time.Duration) {
 func (s *Server) shuttingDown() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.closing
+	return s.closing || s.draining
+}
+
+// Drain stops accepting: it closes the listeners, players' and the hop's,
+// and Serve and ServeHop return ErrServerClosed, while the connections
+// being served go on. Shutdown ends them.
+func (s *Server) Drain() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.draining = true
+	for ln := range s.listeners {
+		ln.Close()
+	}
 }
 
 // Shutdown stops accepting, tells every player "server shutting down" and
@@ -507,6 +525,14 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 }
 
-// Sessions returns how many sessions are running: in the lobby, watching
-// or playing.
+// Sessions returns how many sessions are running, in the lobby, watching
+// or playing, relayed ones included (what MaxSessions bounds).
 func (s *Server) Sessions() int { return s.tally.count() }
+
+// Relays returns how many of the sessions running are relayed here by
+// other servers of the fleet (see ServeHop), and how many were in all:
+// those players are connected to the others, which count them among their
+// sessions.
+func (s *Server) Relays() (now int, total uint64) {
+	return int(s.relays.Load()), s.relayed.Load()
+}

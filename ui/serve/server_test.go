@@ -436,13 +436,43 @@ func TestShutdown(t *testing.T) {
 		}
 	}
 	waitLog(t, ts, "msg=disconnect", "reason=shutdown")
+	closedToNewcomers(t, ts)
+}
+
+// closedToNewcomers checks that Serve has returned ErrServerClosed and
+// that a new connection is refused.
+func closedToNewcomers(t *testing.T, ts *testServer) {
+	t.Helper()
 	if err := <-ts.served; !errors.Is(err, ErrServerClosed) {
 		t.Errorf("Serve returned %v", err)
 	}
 	ts.served <- ErrServerClosed // for the cleanup's check
 	if c, err := ts.dial(t, "late", nil); err == nil {
 		c.Close()
-		t.Error("a connection was accepted after Shutdown")
+		t.Error("a connection was accepted")
+	}
+}
+
+// TestDrain: Drain closes the listener, Serve returns, and the players
+// play on until Shutdown ends them.
+func TestDrain(t *testing.T) {
+	ts := startServer(t, Config{})
+	p := play(t, ts.mustDial(t, "frank", nil), ptyOpts{w: 80, h: 24})
+	p.waitScreen(t, "size 80x24")
+	ts.Drain()
+	closedToNewcomers(t, ts)
+	_, _ = io.WriteString(p.in, "abc")
+	p.waitScreen(t, "keys abc") // still playing
+	if n := ts.Sessions(); n != 1 {
+		t.Errorf("%d sessions while draining, want 1", n)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := ts.Shutdown(ctx); err != nil {
+		t.Fatalf("Shutdown: %v", err)
+	}
+	if st := p.exit(t); st != 1 {
+		t.Errorf("the player's exit at shutdown: %d", st)
 	}
 }
 

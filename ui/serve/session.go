@@ -224,7 +224,7 @@ func (s *Server) serveConn(nc net.Conn, seat *seat, login *seat, accepted time.T
 	if ended == nil {
 		ended = endDisconnect
 	}
-	if s.cfg.Observer != nil {
+	if s.cfg.Observer != nil && !hop { // a relay's session is the relaying server's
 		s.cfg.Observer.Ended(time.Since(c.start))
 	}
 	c.log.Info("disconnect", "duration", time.Since(c.start).Round(time.Millisecond),
@@ -530,6 +530,9 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 		// A relay logs in as its player (see HopPlayer): the rest is theirs
 		// too.
 		sess.Fingerprint, sess.RemoteAddr, sess.Relayed = c.player.Fingerprint, c.playerAddr, true
+		c.srv.relays.Add(1)
+		c.srv.relayed.Add(1)
+		defer c.srv.relays.Add(-1)
 	}
 	sess.watching = &c.watching
 	sess.playing = c.setPlaying

@@ -1,11 +1,14 @@
 // Package replaytest makes replays for tests of what plays them: a
-// recording of the autopilot whose pools switch strategy halfway, and the
-// checksum a reference Player reaches at a step of it.
+// recording of the autopilot whose pools switch strategy halfway, the
+// checksum a reference Player reaches at a step of it, and the inputs of
+// every step of a replay.
 package replaytest
 
 import (
 	"bytes"
 	"context"
+	"errors"
+	"io"
 	"testing"
 
 	"poolroids/game"
@@ -51,4 +54,26 @@ func SumAt(tb testing.TB, data []byte, step uint64) uint64 {
 		}
 	}
 	return p.World().Checksum()
+}
+
+// Inputs is every slot's input at each step of data, as a Player hands
+// them out: a game to play again in a world of another configuration.
+func Inputs(tb testing.TB, data []byte) []game.Inputs {
+	tb.Helper()
+	p, err := replay.NewPlayer(data, "")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var ins []game.Inputs
+	for {
+		in, err := p.Next()
+		if errors.Is(err, io.EOF) {
+			return ins
+		}
+		if err != nil {
+			tb.Fatalf("reference player at step %d: %v", p.Steps(), err)
+		}
+		ins = append(ins, *in)
+		p.World().StepAll(in)
+	}
 }

@@ -17,7 +17,28 @@
 // own making, and no gossip: the database is the one source.
 //
 // Room names are unique across the fleet: a server opens an arena only
-// after [Directory.Claim] has written its name down as its own.
+// after [Directory.Claim] has written its name down as its own. A name is
+// the directory's to give: when a server that could not reach the
+// database for a while (its entry expired, another member claimed a name
+// it holds) comes back, the directory keeps the name with the member that
+// claimed it, and the server learns that its room of that name is lost
+// ([Directory.Lost]): it lists it no more and sends new players to the
+// holder, while the players in it play on.
+//
+// # Health
+//
+// A member that cannot reach the database logs it once, and once again
+// when it is back with the count of failed heartbeats ([outage.Log]);
+// [Directory.Stats] has the figures for metrics and a readiness check.
+//
+// # The fleet's key
+//
+// Every member lists the SHA256 fingerprint of the fleet's key with its
+// entry ([Config].Key). A server whose key is not that of the live
+// members is refused at [Open] with [ErrKeyMismatch]: its relays would
+// fail only once a player chose a room elsewhere. A fleet with no live
+// member takes the key of the first that starts, so a key is changed by
+// restarting every member with the new one.
 //
 // The directory is read as a client's words are: a room whose name,
 // counts or member's address break the rules of rooms and members (see
@@ -44,6 +65,8 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+
+	"poolroids/game/scores/outage"
 )
 
 // Room is an arena or a watchable game, as the directory lists it.
@@ -72,9 +95,16 @@ type Config struct {
 	Heartbeat time.Duration
 	// TTL is how long an entry outlives its last heartbeat (0: 5 s).
 	TTL time.Duration
+	// Key is the SHA256 fingerprint of the fleet's key, which every live
+	// member must share ("": not checked).
+	Key string
 	// Logger receives the directory's troubles (nil: slog.Default()).
 	Logger *slog.Logger
 }
+
+// ErrKeyMismatch is wrapped by Open's error when the live members list
+// another key than Config.Key.
+var ErrKeyMismatch = errors.New("fleet: this server's fleet key is not the fleet's")
 
 // claimGrace is how long a claimed name stays this member's while its
 // arena is not open yet.
@@ -90,6 +120,7 @@ var schema = []string{
 		id      text PRIMARY KEY,
 		expires timestamptz NOT NULL
 	)`,
+	`ALTER TABLE poolroids_fleet_members ADD COLUMN IF NOT EXISTS key text NOT NULL DEFAULT ''`,
 	`CREATE UNLOGGED TABLE IF NOT EXISTS poolroids_fleet_rooms (
 		name     text PRIMARY KEY,
 		member   text NOT NULL REFERENCES poolroids_fleet_members (id) ON DELETE CASCADE,
@@ -116,12 +147,24 @@ type Directory struct {
 	done chan struct{}
 	poke chan struct{} // a NOTIFY from another member: read again
 	once sync.Once     // of Close
+	down *outage.Log   // the heartbeats' outages
 
-	mu     sync.Mutex
-	others []Room // the other members' rooms, by name
-	last   []Room // what was last published
+	mu      sync.Mutex
+	others  []Room            // the other members' rooms, by name
+	last    []Room            // what was last published
+	lost    map[string]string // rooms held here whose names the directory gives to another member
+	members int               // live members at the last read, this one included
 
 	refused int // rows of the last read left out (run's goroutine only)
+}
+
+// Stats is a member's view of the directory, for metrics and a readiness
+// check.
+type Stats struct {
+	Down     bool   // the last heartbeat failed
+	Members  int    // live members at the last read, this one included
+	Rooms    int    // rooms listed: the other members' and this one's
+	Failures uint64 // heartbeats and reads that failed
 }
 
 // Open registers this server in the directory at cfg.URL, creating the
@@ -143,21 +186,18 @@ func Open(ctx context.Context, cfg Config) (*Directory, error) {
 	if err != nil {
 		return nil, fmt.Errorf("fleet: %w", err)
 	}
-	d := &Directory{cfg: cfg, pool: pool, log: cfg.Logger, done: make(chan struct{}), poke: make(chan struct{}, 1)}
+	d := &Directory{cfg: cfg, pool: pool, log: cfg.Logger, done: make(chan struct{}), poke: make(chan struct{}, 1),
+		down: outage.New("fleet directory", "this server drops out of the others' lobbies")}
+	d.down.SetLogger(cfg.Logger)
 	if err := d.create(ctx); err != nil {
 		pool.Close()
-		return nil, fmt.Errorf("fleet: %w", err)
-	}
-	// A server that restarts on the same address takes its old entry over:
-	// whatever it held died with the process.
-	if _, err := pool.Exec(ctx, `DELETE FROM poolroids_fleet_members WHERE id = $1`, cfg.Hop); err != nil {
-		pool.Close()
-		return nil, fmt.Errorf("fleet: %w", err)
+		return nil, err
 	}
 	if err := d.beat(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("fleet: %w", err)
 	}
+	d.down.OK()
 	run, stop := context.WithCancel(context.Background())
 	d.stop = stop
 	go d.listen(run)
@@ -165,8 +205,11 @@ func Open(ctx context.Context, cfg Config) (*Directory, error) {
 	return d, nil
 }
 
+// create creates the schema if needed and lists this member, unless the
+// live members' key is another: all under one lock, so that two members
+// starting with different keys cannot both be let in.
 func (d *Directory) create(ctx context.Context) error {
-	return pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
+	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, lockKey); err != nil {
 			return err
 		}
@@ -175,8 +218,30 @@ func (d *Directory) create(ctx context.Context) error {
 				return err
 			}
 		}
-		return nil
+		// A server that restarts on the same address takes its old entry
+		// over: whatever it held died with the process.
+		if _, err := tx.Exec(ctx, `DELETE FROM poolroids_fleet_members WHERE id = $1`, d.cfg.Hop); err != nil {
+			return err
+		}
+		if d.cfg.Key != "" {
+			var other, key string
+			err := tx.QueryRow(ctx, `SELECT id, key FROM poolroids_fleet_members
+				WHERE expires > now() AND key <> '' AND key <> $1 ORDER BY id LIMIT 1`, d.cfg.Key).Scan(&other, &key)
+			switch {
+			case err == nil:
+				return fmt.Errorf("%w: this server's is %s, the live member %s's is %s", ErrKeyMismatch, d.cfg.Key, other, key)
+			case !errors.Is(err, pgx.ErrNoRows):
+				return err
+			}
+		}
+		_, err := tx.Exec(ctx, `INSERT INTO poolroids_fleet_members (id, expires, key)
+			VALUES ($1, now() + $2 * interval '1 second', $3)`, d.cfg.Hop, d.cfg.TTL.Seconds(), d.cfg.Key)
+		return err
 	})
+	if err != nil && !errors.Is(err, ErrKeyMismatch) {
+		err = fmt.Errorf("fleet: %w", err)
+	}
+	return err
 }
 
 // Close deregisters the server, so that it leaves every lobby at once.
@@ -200,6 +265,24 @@ func (d *Directory) Rooms() []Room {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	return slices.Clone(d.others)
+}
+
+// Lost returns the member the directory gives the name of a room this
+// server holds, if it gives it to another: this server's room of that
+// name is then listed nowhere, and new players go to that member's (see
+// the package doc). It is as the last heartbeat read.
+func (d *Directory) Lost(name string) (member string, ok bool) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	member, ok = d.lost[name]
+	return member, ok
+}
+
+// Stats returns the member's view of the directory now.
+func (d *Directory) Stats() Stats {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return Stats{Down: d.down.Down(), Members: d.members, Rooms: len(d.others) + len(d.last) - len(d.lost), Failures: d.down.Failures()}
 }
 
 // Elsewhere returns the hop address of the other member that holds the
@@ -243,30 +326,24 @@ func (d *Directory) run(ctx context.Context) {
 	defer close(d.done)
 	t := time.NewTicker(d.cfg.Heartbeat)
 	defer t.Stop()
-	failing := false
 	for {
+		var err error
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-			failing = d.logged(ctx, d.beat(ctx), failing)
+			err = d.beat(ctx)
 		case <-d.poke:
-			failing = d.logged(ctx, d.read(ctx), failing)
+			err = d.read(ctx)
+		}
+		switch {
+		case ctx.Err() != nil:
+		case err != nil:
+			d.down.Failed(err)
+		default:
+			d.down.OK()
 		}
 	}
-}
-
-// logged logs err when the directory starts failing, and when it is back,
-// rather than every heartbeat; it returns whether it is failing now.
-func (d *Directory) logged(ctx context.Context, err error, failing bool) bool {
-	switch {
-	case ctx.Err() != nil:
-	case err != nil && !failing:
-		d.log.Warn("fleet directory unreachable: this server drops out of the others' lobbies", "err", err)
-	case err == nil && failing:
-		d.log.Info("fleet directory back")
-	}
-	return err != nil
 }
 
 // beat renews the entry, publishes what changed of this server's rooms
@@ -279,11 +356,12 @@ func (d *Directory) beat(ctx context.Context) error {
 	d.mu.Lock()
 	changed := !slices.Equal(rooms, d.last)
 	d.mu.Unlock()
+	var lost map[string]string
 	err := pgx.BeginFunc(ctx, d.pool, func(tx pgx.Tx) error {
 		ttl := d.cfg.TTL.Seconds()
 		if _, err := tx.Exec(ctx, `
-			INSERT INTO poolroids_fleet_members (id, expires) VALUES ($1, now() + $2 * interval '1 second')
-			ON CONFLICT (id) DO UPDATE SET expires = excluded.expires`, d.cfg.Hop, ttl); err != nil {
+			INSERT INTO poolroids_fleet_members (id, expires, key) VALUES ($1, now() + $2 * interval '1 second', $3)
+			ON CONFLICT (id) DO UPDATE SET expires = excluded.expires`, d.cfg.Hop, ttl, d.cfg.Key); err != nil {
 			return err
 		}
 		// The long dead are swept by whoever beats: their rooms go with them.
@@ -311,6 +389,20 @@ func (d *Directory) beat(ctx context.Context) error {
 				AND claimed < now() - $3 * interval '1 second'`, d.cfg.Hop, names, claimGrace.Seconds()); err != nil {
 			return err
 		}
+		// The rooms another member holds now, claimed while this one could
+		// not reach the database: theirs.
+		rows, _ := tx.Query(ctx, `SELECT name, member FROM poolroids_fleet_rooms
+			WHERE name = ANY ($1) AND member <> $2`, names, d.cfg.Hop)
+		lost = make(map[string]string)
+		var name, member string
+		if _, err := pgx.ForEachRow(rows, []any{&name, &member}, func() error {
+			if checkHop(member, d.cfg.Hop) == nil { // a row naming no member's address is none
+				lost[name] = member
+			}
+			return nil
+		}); err != nil {
+			return err
+		}
 		if !changed {
 			return nil
 		}
@@ -320,11 +412,18 @@ func (d *Directory) beat(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	if changed {
-		d.mu.Lock()
-		d.last = rooms
-		d.mu.Unlock()
+	d.mu.Lock()
+	for name, member := range lost {
+		if _, was := d.lost[name]; !was {
+			d.log.Warn("fleet: a room of this server's has the name of another member's, claimed while this one could not reach the directory: it is listed no more, and new players go there",
+				"room", name, "holder", member)
+		}
 	}
+	d.lost = lost
+	if changed {
+		d.last = rooms
+	}
+	d.mu.Unlock()
 	return d.read(ctx)
 }
 
@@ -344,8 +443,12 @@ func (d *Directory) read(ctx context.Context) error {
 		return err
 	}
 	others = d.checked(others)
+	var members int
+	if err := d.pool.QueryRow(ctx, `SELECT count(*) FROM poolroids_fleet_members WHERE expires > now()`).Scan(&members); err != nil {
+		return err
+	}
 	d.mu.Lock()
-	d.others = others
+	d.others, d.members = others, members
 	d.mu.Unlock()
 	return nil
 }
@@ -358,7 +461,8 @@ func (d *Directory) listen(ctx context.Context) {
 		if ctx.Err() != nil {
 			return
 		}
-		d.log.Warn("fleet directory: listening", "err", err)
+		// The heartbeats say when the database is out of reach.
+		d.log.Debug("fleet directory: listening", "err", err)
 		select {
 		case <-ctx.Done():
 		case <-time.After(d.cfg.Heartbeat):

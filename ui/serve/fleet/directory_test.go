@@ -74,25 +74,40 @@ func waitRooms(t *testing.T, d *Directory, want ...Room) {
 	}
 }
 
+// twoMembers starts a PostgreSQL server and opens members a:1 and b:1 on
+// it, holding what ha and hb hold; b is closed as the test ends.
+func twoMembers(t *testing.T) (a, b *Directory, ha, hb *holdings) {
+	t.Helper()
+	pg := pgtest.Start(t)
+	ha, hb = &holdings{}, &holdings{}
+	a = openMember(t, pg.URL, "a:1", ha)
+	b = openMember(t, pg.URL, "b:1", hb)
+	t.Cleanup(b.Close)
+	return a, b, ha, hb
+}
+
+// claimDen has a, whose holdings are ha, claim the arena den and list it,
+// with a player, and waits until other lists it.
+func claimDen(t *testing.T, a *Directory, ha *holdings, other *Directory) {
+	t.Helper()
+	if holder, err := a.Claim(context.Background(), "den"); err != nil || holder != a.cfg.Hop {
+		t.Fatalf("%s claims den: %q, %v", a.cfg.Hop, holder, err)
+	}
+	den := Room{Name: "den", Member: a.cfg.Hop, Arena: true, Players: 1, Size: 4}
+	ha.set(den)
+	waitRooms(t, other, den)
+}
+
 // TestDirectory: two members see each other's rooms and not their own; a
 // name one holds cannot be claimed by the other; a member that closes
 // leaves the other's list, and its names are free again.
 func TestDirectory(t *testing.T) {
-	pg := pgtest.Start(t)
-	var ha, hb holdings
-	a := openMember(t, pg.URL, "a:1", &ha)
-	b := openMember(t, pg.URL, "b:1", &hb)
-	defer b.Close()
+	a, b, ha, hb := twoMembers(t)
 
 	ctx := context.Background()
-	if holder, err := a.Claim(ctx, "den"); err != nil || holder != "a:1" {
-		t.Fatalf("a claims den: %q, %v", holder, err)
-	}
-	den := Room{Name: "den", Member: "a:1", Arena: true, Players: 1, Size: 4}
+	claimDen(t, a, ha, b)
 	solo := Room{Name: "zed", Member: "b:1", Players: 1, Watchers: 2}
-	ha.set(den)
 	hb.set(solo)
-	waitRooms(t, b, den)
 	waitRooms(t, a, solo)
 	if m, ok := b.Elsewhere("den"); !ok || m != "a:1" {
 		t.Errorf("b: den elsewhere = %q, %v; want a:1", m, ok)
@@ -118,11 +133,7 @@ func TestDirectory(t *testing.T) {
 // as a killed server does, leaves the others' lists once its entry
 // expires, and its names are free again.
 func TestDirectoryExpiry(t *testing.T) {
-	pg := pgtest.Start(t)
-	var ha, hb holdings
-	a := openMember(t, pg.URL, "a:1", &ha)
-	b := openMember(t, pg.URL, "b:1", &hb)
-	defer b.Close()
+	a, b, ha, _ := twoMembers(t)
 	den := Room{Name: "den", Member: "a:1", Arena: true, Players: 2, Size: 4}
 	ha.set(den)
 	waitRooms(t, b, den)
@@ -171,6 +182,72 @@ func TestDirectoryDatabaseLost(t *testing.T) {
 	if n := strings.Count(log.String(), "unreachable"); n != 1 {
 		t.Errorf("logged the directory unreachable %d times, want once:\n%s", n, log.String())
 	}
+}
+
+// TestDirectoryKey: a member whose key is not the live members' is
+// refused at Open, naming both keys; one with theirs is let in; once they
+// are gone, the fleet takes the next member's key.
+func TestDirectoryKey(t *testing.T) {
+	pg := pgtest.Start(t)
+	open := func(hop, key string) (*Directory, error) {
+		var h holdings
+		return Open(context.Background(), Config{URL: pg.URL, Hop: hop, Key: key, Holdings: h.get, Heartbeat: 100 * time.Millisecond, TTL: time.Second})
+	}
+	a, err := open("a:1", "SHA256:aaa")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = open("b:1", "SHA256:bbb")
+	if !errors.Is(err, ErrKeyMismatch) || !strings.Contains(err.Error(), "this server's is SHA256:bbb, the live member a:1's is SHA256:aaa") {
+		t.Fatalf("a member with another key: %v", err)
+	}
+	c, err := open("c:1", "SHA256:aaa")
+	if err != nil {
+		t.Fatalf("a member with the fleet's key: %v", err)
+	}
+	if !eventually(func() bool { return c.Stats().Members == 2 }) {
+		t.Errorf("c's stats: %+v, want 2 members", c.Stats())
+	}
+	a.Close()
+	c.Close()
+	b, err := open("b:1", "SHA256:bbb")
+	if err != nil {
+		t.Fatalf("the first member of a fleet with no live member: %v", err)
+	}
+	b.Close()
+}
+
+// TestDirectoryLost: a member that could not beat while its entry
+// expired, whose room's name another member claimed meanwhile, learns at
+// its next heartbeat that the name is the other's.
+func TestDirectoryLost(t *testing.T) {
+	a, b, ha, hb := twoMembers(t)
+	ctx := context.Background()
+	claimDen(t, a, ha, b)
+
+	// a is cut off: its heartbeats stop, its entry expires.
+	a.stop()
+	<-a.done
+	waitRooms(t, b)
+	if holder, err := b.Claim(ctx, "den"); err != nil || holder != "b:1" {
+		t.Fatalf("b claims den while a is away: %q, %v", holder, err)
+	}
+	hb.set(Room{Name: "den", Member: "b:1", Arena: true, Players: 2, Size: 4})
+	// a is back, its den still open: the name stays b's, whose den a
+	// lists once b has published it.
+	if !eventually(func() bool {
+		m, ok := a.Elsewhere("den")
+		return a.beat(ctx) == nil && ok && m == "b:1"
+	}) {
+		t.Fatal("a never listed b's den")
+	}
+	if m, ok := a.Lost("den"); !ok || m != "b:1" {
+		t.Errorf("a: den lost to %q, %v; want b:1", m, ok)
+	}
+	if _, ok := b.Lost("den"); ok {
+		t.Error("b lost den, its own")
+	}
+	a.pool.Close()
 }
 
 // buffer is a strings.Builder that one goroutine writes and a test reads

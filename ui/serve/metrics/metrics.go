@@ -13,7 +13,7 @@
 //
 // # The metrics
 //
-//	poolroids_sessions, poolroids_sessions_limit      games now, and MaxSessions
+//	poolroids_sessions, poolroids_sessions_limit      games now, and MaxSessions (see Fleet)
 //	poolroids_connections_accepted_total              let in by the rate limit and MaxStartups
 //	poolroids_refused_total{reason}                   refusals, by the log's reason
 //	poolroids_handshake_duration_seconds              accept to logged in (histogram)
@@ -26,6 +26,34 @@
 //	poolroids_pool_misses_total{strategy,pool}
 //	poolroids_pool_in_use{strategy,pool}, poolroids_pool_capacity{strategy,pool}
 //	go_*, process_*                                   the Go runtime and the process
+//
+// With a score database ([Metrics.Store]):
+//
+//	poolroids_scores_queued                           saves waiting on disk for the database
+//	poolroids_scores_posted_total                     queued saves written since
+//	poolroids_scores_database_failures_total          attempts that failed
+//	poolroids_scores_database_up                      1 when the last attempt succeeded
+//	poolroids_scores_database_last_success_timestamp_seconds
+//
+// In a fleet ([Metrics.Fleet]):
+//
+//	poolroids_fleet_members, poolroids_fleet_rooms    live members, rooms listed
+//	poolroids_fleet_directory_up                      1 when the last heartbeat succeeded
+//	poolroids_fleet_directory_failures_total
+//	poolroids_fleet_relays{direction}                 sessions relayed now, in or out
+//	poolroids_fleet_relayed_total{direction}
+//
+// A player relayed to another member is one session: the server they
+// reached counts it in poolroids_sessions and as a relay out, the one
+// that holds their game as a relay in only, so that the fleet's sum of
+// poolroids_sessions is its players. MaxSessions bounds a server's
+// sessions and relays in together.
+//
+// # Health
+//
+// The handler serves /healthz (200 while the process serves) and /readyz
+// (200 when [Metrics.Ready]'s check finds nothing wrong, else 503 and
+// what is), for a service manager, a balancer or an orchestrator.
 //
 // # Pools
 //
@@ -40,7 +68,6 @@ package metrics
 
 import (
 	"net/http"
-	"net/http/pprof"
 	"sync"
 	"time"
 
@@ -67,6 +94,7 @@ type Metrics struct {
 	frames     prometheus.Counter
 	framesLate prometheus.Counter
 	cells      prometheus.Counter
+	ready      func() []string // see Ready
 }
 
 var _ serve.Observer = (*Metrics)(nil)
@@ -147,7 +175,7 @@ func (m *Metrics) Sessions(sessions func() int, limit int) {
 	m.reg.MustRegister(
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "poolroids_sessions",
-			Help: "Games running now.",
+			Help: "Games of the players connected to this server now, those relayed to another member included, those relayed here not.",
 		}, func() float64 { return float64(sessions()) }),
 		prometheus.NewGaugeFunc(prometheus.GaugeOpts{
 			Name: "poolroids_sessions_limit",
@@ -162,17 +190,15 @@ func (m *Metrics) Games(live *play.Live) {
 }
 
 // Handler serves the metrics in Prometheus's exposition format at
-// /metrics and, with pprof set, net/http/pprof's profiles under
-// /debug/pprof/.
+// /metrics, /healthz and /readyz (see [Metrics.Ready]) and, with pprof
+// set, net/http/pprof's profiles under /debug/pprof/ ([Pprof] with the
+// command line: better served on a listener of their own).
 func (m *Metrics) Handler(withPprof bool) http.Handler {
 	mux := http.NewServeMux()
 	mux.Handle("/metrics", promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{}))
+	m.health(mux)
 	if withPprof {
-		mux.HandleFunc("/debug/pprof/", pprof.Index)
-		mux.HandleFunc("/debug/pprof/cmdline", pprof.Cmdline)
-		mux.HandleFunc("/debug/pprof/profile", pprof.Profile)
-		mux.HandleFunc("/debug/pprof/symbol", pprof.Symbol)
-		mux.HandleFunc("/debug/pprof/trace", pprof.Trace)
+		mux.Handle("/debug/pprof/", Pprof(true))
 	}
 	return mux
 }

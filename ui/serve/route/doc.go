@@ -37,7 +37,12 @@
 // ([fleet.Relay]), and a command's session ends as it ends there, while
 // the lobby's player comes back to the lobby. An arena opens where it is
 // first asked for, once the directory has written the name down as this
-// server's (after a short wait without an answer, it opens unclaimed).
+// server's. While the directory cannot be reached, no arena opens: a name
+// another server was last seen holding is relayed there, any other is
+// refused with the reason, so that no two servers ever open one name.
+// An arena here whose name the directory gives another server (claimed
+// while this one could not reach it) is no longer listed, and new players
+// go to the other's.
 // Solo games' names avoid the names held elsewhere. A session that
 // another member relays here ([serve.Session.Relayed]) plays here: a
 // relay is never relayed again.

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -20,8 +21,12 @@ import (
 )
 
 // claimWait bounds the directory's answer to a claim; without one in time
-// the arena opens here.
+// no arena opens (see holder).
 const claimWait = 2 * time.Second
+
+// errNoDirectory is why an arena cannot be opened while the fleet's
+// directory is out of reach: its name could be another server's.
+var errNoDirectory = errors.New("the fleet's directory cannot be reached: no arena opens now, try later (arenas open here can be joined)")
 
 // Fleet places a server in its fleet.
 type Fleet struct {
@@ -34,9 +39,12 @@ type Fleet struct {
 // wait for the database), and from then on routes across the fleet. Call
 // it before the first [Router.Play], with the hop listener open: the
 // others may relay to the server as soon as it is listed.
+//
+// Its error wraps [fleet.ErrKeyMismatch] when the fleet's live members
+// share another key than f.Key.
 func (r *Router) JoinFleet(ctx context.Context, f Fleet) error {
 	m := &member{key: f.Key, hop: f.Hop, hub: r.hub, live: r.live, log: r.log}
-	dir, err := fleet.Open(ctx, fleet.Config{URL: f.URL, Hop: f.Hop, Holdings: m.holdings, Logger: r.log})
+	dir, err := fleet.Open(ctx, fleet.Config{URL: f.URL, Hop: f.Hop, Key: ssh.FingerprintSHA256(f.Key.PublicKey()), Holdings: m.holdings, Logger: r.log})
 	if err != nil {
 		return err
 	}
@@ -60,12 +68,34 @@ func (r *Router) elsewhere(name string) bool {
 	return r.fleet != nil && r.fleet.elsewhere(name)
 }
 
+// FleetStats is what a member of a fleet tells metrics: the directory as
+// it sees it, and the sessions it relays.
+type FleetStats struct {
+	fleet.Stats
+	// RelaysOut is how many of this server's sessions play on another
+	// member now; RelayedOut how many did in all.
+	RelaysOut  int
+	RelayedOut uint64
+}
+
+// FleetStats returns the server's fleet figures now; ok is false when it
+// is in no fleet.
+func (r *Router) FleetStats() (st FleetStats, ok bool) {
+	if r.fleet == nil {
+		return st, false
+	}
+	m := r.fleet
+	return FleetStats{Stats: m.dir.Stats(), RelaysOut: int(m.relaysOut.Load()), RelayedOut: m.relayedOut.Load()}, true
+}
+
 // directory is what a member asks of the fleet's [fleet.Directory]; the
 // tests stand in for it without a database.
 type directory interface {
 	Rooms() []fleet.Room
 	Elsewhere(name string) (hop string, ok bool)
+	Lost(name string) (hop string, ok bool)
 	Claim(ctx context.Context, name string) (hop string, err error)
+	Stats() fleet.Stats
 	Close()
 }
 
@@ -78,6 +108,9 @@ type member struct {
 	hub  *hub.Hub
 	live *play.Live
 	log  *slog.Logger
+
+	relaysOut  atomic.Int32  // sessions relayed now
+	relayedOut atomic.Uint64 // sessions relayed in all
 }
 
 // holdings is the directory's Config.Holdings: the open arenas and the
@@ -107,37 +140,48 @@ func (m *member) elsewhere(name string) bool {
 
 // holder returns the hop address of the server that holds what c names,
 // or "" when it is this one's to play: an arena open here, or one no
-// other server holds, which this one then claims.
-func (m *member) holder(ctx context.Context, c ui.Choice) string {
+// other server holds, which this one then claims. An arena open here
+// whose name the directory gives another member (see fleet.Directory.Lost)
+// is that member's to play. While the directory cannot be reached, an
+// arena no other server was last seen holding is not opened: err says
+// why.
+func (m *member) holder(ctx context.Context, c ui.Choice) (hop string, err error) {
 	switch c.Kind {
 	case ui.ChoiceJoin, ui.ChoiceNew:
 		if m.hub.Arena(c.Name) != nil {
-			return ""
+			h, _ := m.dir.Lost(c.Name)
+			return h, nil
 		}
 		ctx, cancel := context.WithTimeout(ctx, claimWait)
 		defer cancel()
 		h, err := m.dir.Claim(ctx, c.Name)
 		if err != nil {
-			m.log.Warn("fleet: the arena opens here unclaimed", "err", err)
-			return ""
+			if h, ok := m.dir.Elsewhere(c.Name); ok {
+				return h, nil // as last seen: the hop answers without the database
+			}
+			m.log.Debug("fleet: no arena opens unclaimed", "arena", c.Name, "err", err)
+			return "", errNoDirectory
 		}
 		if h == m.hop {
-			return ""
+			return "", nil
 		}
-		return h
+		return h, nil
 	case ui.ChoiceWatch:
 		if m.live.Solo(c.Name) != nil || m.hub.Arena(c.Name) != nil {
-			return ""
+			return "", nil
 		}
 		h, _ := m.dir.Elsewhere(c.Name)
-		return h
+		return h, nil
 	}
-	return ""
+	return "", nil
 }
 
 // relay plays c on the server at hop for the player of s.
 func (m *member) relay(ctx context.Context, s serve.Session, hop string, c ui.Choice) (fleet.Result, error) {
 	var res fleet.Result
+	m.relaysOut.Add(1)
+	m.relayedOut.Add(1)
+	defer m.relaysOut.Add(-1)
 	err := s.Relay(func(t serve.Terminal) error {
 		var err error
 		res, err = fleet.Relay(ctx, hop, m.key, s.Hop(), commandLine(c), t)
@@ -160,7 +204,10 @@ func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Sessi
 	case serve.VerbWatch:
 		c.Kind = ui.ChoiceWatch
 	}
-	hop := m.holder(ctx, c)
+	hop, err := m.holder(ctx, c)
+	if err != nil {
+		return true, &serve.RefusedError{Message: err.Error()}
+	}
 	if hop == "" {
 		return false, nil
 	}
@@ -196,12 +243,16 @@ type lobby struct {
 
 // List adds the other servers' rooms to d, in the order the lobby lists
 // this server's: arenas by name, then as games the arenas and the solo
-// games, each by name. The player is in the lobby: in no game.
+// games, each by name. A room of this server's whose name the directory
+// gives another member is left out: the other's is listed. The player is
+// in the lobby: in no game.
 func (l lobby) List(d *ui.LobbyData) {
 	_ = l.s.SetPlaying(false)
 	if l.m == nil {
 		return
 	}
+	d.Arenas = slices.DeleteFunc(d.Arenas, func(a ui.LobbyArena) bool { _, lost := l.m.dir.Lost(a.Name); return lost })
+	d.Games = slices.DeleteFunc(d.Games, func(g ui.LobbyGame) bool { _, lost := l.m.dir.Lost(g.Name); return lost })
 	for _, r := range l.m.dir.Rooms() {
 		if r.Arena {
 			d.Arenas = append(d.Arenas, ui.LobbyArena{Name: r.Name, Players: r.Players, Max: r.Size, Watchers: r.Watchers, PvP: r.PvP})
@@ -225,7 +276,11 @@ func (l lobby) List(d *ui.LobbyData) {
 // limit is refused, and the lobby says why.
 func (l lobby) Play(ctx context.Context, c ui.Choice) (status string, elsewhere bool, err error) {
 	if l.m != nil {
-		if hop := l.m.holder(ctx, c); hop != "" {
+		hop, err := l.m.holder(ctx, c)
+		if err != nil {
+			return err.Error(), true, nil
+		}
+		if hop != "" {
 			res, err := l.m.relay(ctx, l.s, hop, c)
 			if err != nil {
 				return relayFailed(c, err), true, nil

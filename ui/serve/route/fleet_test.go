@@ -25,6 +25,8 @@ import (
 type fakeDir struct {
 	rooms []fleet.Room
 	hops  map[string]string
+	lost  map[string]string // rooms here the directory gives to another
+	down  bool              // no claim is answered
 
 	mu     sync.Mutex
 	claims []string
@@ -45,11 +47,18 @@ func (d *fakeDir) Claim(ctx context.Context, name string) (string, error) {
 	d.mu.Lock()
 	d.claims = append(d.claims, name)
 	d.mu.Unlock()
-	if h, ok := d.hops[name]; ok {
+	if h, ok := d.hops[name]; ok && !d.down {
 		return h, nil
 	}
 	return "", errors.New("the database is away")
 }
+
+func (d *fakeDir) Lost(name string) (string, bool) {
+	h, ok := d.lost[name]
+	return h, ok
+}
+
+func (d *fakeDir) Stats() fleet.Stats { return fleet.Stats{} }
 
 func (d *fakeDir) Close() {}
 
@@ -59,37 +68,48 @@ func testMember(r *Router, dir directory) *member {
 }
 
 // TestHolder: what this server holds, and an arena it claims, are played
-// here; what another server holds or claimed first is played there; an
-// arena whose claim finds no database opens here.
+// here; what another server holds or claimed first is played there, and so
+// is an arena here whose name the directory gives another; without the
+// directory, an arena last seen elsewhere is played there and none opens
+// here.
 func TestHolder(t *testing.T) {
 	t.Parallel()
 	r := newRouter(t, 2)
 	seat(t, r, hub.Request{Arena: "here", Player: "bob"})
+	seat(t, r, hub.Request{Arena: "twin", Player: "cy"})
 	dir := &fakeDir{
-		rooms: []fleet.Room{{Name: "far", Arena: true}, {Name: "solo"}},
-		hops:  map[string]string{"far": "b:2223", "solo": "b:2223", "mine": "a:2223", "race": "c:2223"},
+		rooms: []fleet.Room{{Name: "far", Arena: true}, {Name: "solo"}, {Name: "twin", Arena: true}},
+		hops:  map[string]string{"far": "b:2223", "solo": "b:2223", "mine": "a:2223", "race": "c:2223", "twin": "b:2223"},
+		lost:  map[string]string{"twin": "b:2223"},
 	}
 	m := testMember(r, dir)
 	for _, c := range []struct {
 		choice ui.Choice
 		want   string
+		err    error
 	}{
-		{ui.Choice{Kind: ui.ChoiceJoin, Name: "here"}, ""},
-		{ui.Choice{Kind: ui.ChoiceNew, Name: "here"}, ""}, // refused here: the name is taken
-		{ui.Choice{Kind: ui.ChoiceJoin, Name: "far"}, "b:2223"},
-		{ui.Choice{Kind: ui.ChoiceNew, Name: "race", PvP: true}, "c:2223"},
-		{ui.Choice{Kind: ui.ChoiceJoin, Name: "mine"}, ""},
-		{ui.Choice{Kind: ui.ChoiceJoin, Name: "away"}, ""},
-		{ui.Choice{Kind: ui.ChoiceWatch, Name: "here"}, ""},
-		{ui.Choice{Kind: ui.ChoiceWatch, Name: "solo"}, "b:2223"},
-		{ui.Choice{Kind: ui.ChoiceWatch, Name: "nobody"}, ""},
+		{ui.Choice{Kind: ui.ChoiceJoin, Name: "here"}, "", nil},
+		{ui.Choice{Kind: ui.ChoiceNew, Name: "here"}, "", nil}, // refused here: the name is taken
+		{ui.Choice{Kind: ui.ChoiceJoin, Name: "far"}, "b:2223", nil},
+		{ui.Choice{Kind: ui.ChoiceNew, Name: "race", PvP: true}, "c:2223", nil},
+		{ui.Choice{Kind: ui.ChoiceJoin, Name: "mine"}, "", nil},
+		{ui.Choice{Kind: ui.ChoiceJoin, Name: "twin"}, "b:2223", nil},
+		{ui.Choice{Kind: ui.ChoiceJoin, Name: "away"}, "", errNoDirectory},
+		{ui.Choice{Kind: ui.ChoiceNew, Name: "away"}, "", errNoDirectory},
+		{ui.Choice{Kind: ui.ChoiceWatch, Name: "here"}, "", nil},
+		{ui.Choice{Kind: ui.ChoiceWatch, Name: "solo"}, "b:2223", nil},
+		{ui.Choice{Kind: ui.ChoiceWatch, Name: "nobody"}, "", nil},
 	} {
-		if got := m.holder(context.Background(), c.choice); got != c.want {
-			t.Errorf("holder(%+v) = %q, want %q", c.choice, got, c.want)
+		if got, err := m.holder(context.Background(), c.choice); got != c.want || err != c.err {
+			t.Errorf("holder(%+v) = %q, %v; want %q, %v", c.choice, got, err, c.want, c.err)
 		}
 	}
-	if want := []string{"far", "race", "mine", "away"}; !slices.Equal(dir.claims, want) {
+	if want := []string{"far", "race", "mine", "away", "away"}; !slices.Equal(dir.claims, want) {
 		t.Errorf("claimed %q, want %q: an arena open here, or a watch, claims nothing", dir.claims, want)
+	}
+	dir.down = true
+	if got, err := m.holder(context.Background(), ui.Choice{Kind: ui.ChoiceJoin, Name: "far"}); got != "b:2223" || err != nil {
+		t.Errorf("without the directory, far (last seen on b): %q, %v; want b:2223", got, err)
 	}
 }
 
@@ -204,6 +224,25 @@ func TestLobbyList(t *testing.T) {
 	}
 	if z := d.Arenas[2]; z != (ui.LobbyArena{Name: "zed", Players: 2, Max: 4, Watchers: 1}) || !d.Arenas[0].PvP {
 		t.Errorf("arenas %+v: counts or mode lost", d.Arenas)
+	}
+}
+
+// TestLobbyListLost: an arena here whose name the directory gives another
+// server is listed once, as the other's.
+func TestLobbyListLost(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, 1)
+	l := lobby{m: testMember(r, &fakeDir{
+		rooms: []fleet.Room{{Name: "den", Arena: true, Players: 3, Size: 4}},
+		lost:  map[string]string{"den": "b:2223"},
+	})}
+	d := ui.LobbyData{
+		Arenas: []ui.LobbyArena{{Name: "den", Players: 1, Max: 1}},
+		Games:  []ui.LobbyGame{{Name: "den", Arena: true, Players: 1}},
+	}
+	l.List(&d)
+	if len(d.Arenas) != 1 || d.Arenas[0].Players != 3 || len(d.Games) != 1 || d.Games[0].Players != 3 {
+		t.Errorf("lobby %+v, want den once, the other server's with its 3 players", d)
 	}
 }
 

@@ -6,12 +6,15 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"sync"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/play"
+	"poolroids/game/scores"
 	"poolroids/ui"
 	"poolroids/ui/serve"
 )
@@ -80,6 +83,7 @@ func (r *Router) Close() {
 // Play is the server's [serve.PlayFunc]: it plays the session's command,
 // or the lobby, here or where the fleet holds it.
 func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
+	start := time.Now()
 	o := r.game
 	o.Seed = rand.Uint64()
 	o.ASCII = s.ASCII
@@ -89,6 +93,7 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 	o.Player, o.Scores = s.Name, o.Scores.For(s.Fingerprint)
 	o.Name = s.Name
 	o.Watching = s.SetWatching
+	o.Notice = (&notice{server: r.game.Notice, scores: o.Scores, player: o.Player, since: start}).text
 	m := r.fleet
 	if s.Relayed {
 		m = nil
@@ -131,5 +136,43 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 	if res.Reason == ui.ReasonPanic {
 		err = fmt.Errorf("%w: %w", serve.ErrPanic, err)
 	}
+	if err == nil && o.Scores.Queued(o.Player, start) > 0 {
+		err = &serve.EndError{Message: queuedNotice}
+	}
 	return res.Score, err
+}
+
+// queuedNotice tells a player that a game of theirs waits to be posted.
+var queuedNotice = "your score is " + scores.ErrQueued.Error()
+
+// notice is a session's notice (ui.Options.Notice): the server's, else
+// queuedNotice while a game the player left this session waits in the
+// score queue: one who quits a game sees no game-over screen.
+type notice struct {
+	server func() string // nil: none
+	scores *scores.Store
+	player string
+	since  time.Time
+
+	mu    sync.Mutex
+	asked time.Time // the queue is asked once a second, not every frame
+	queue string
+}
+
+func (n *notice) text() string {
+	if n.server != nil {
+		if s := n.server(); s != "" {
+			return s
+		}
+	}
+	now := time.Now()
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	if now.Sub(n.asked) >= time.Second {
+		n.asked, n.queue = now, ""
+		if n.scores.Queued(n.player, n.since) > 0 {
+			n.queue = queuedNotice
+		}
+	}
+	return n.queue
 }
