@@ -69,6 +69,7 @@ func (s *Server) proxied(nc net.Conn) {
 	pc := proxyproto.NewConn(nc, proxyproto.WithPolicy(policy), proxyproto.SetReadHeaderTimeout(0))
 	s.start(pc, seat, func() {
 		if s.readHeader(pc, seat, trusted, accepted) {
+			s.accepted()
 			s.serveConn(pc, seat, nil, accepted)
 			return
 		}

@@ -361,6 +361,7 @@ func (s *Server) serve(ln net.Listener, hop bool) error {
 // accept applies the connection limits to nc and serves it.
 func (s *Server) accept(nc net.Conn) {
 	if seat := s.admit(nc, key(nc.RemoteAddr())); seat != nil {
+		s.accepted()
 		accepted := time.Now()
 		s.start(nc, seat, func() { s.serveConn(nc, seat, nil, accepted) })
 	}
@@ -369,7 +370,8 @@ func (s *Server) accept(nc net.Conn) {
 // admit counts nc, a new connection, as starting from k, if the rate
 // limit and the starting connections' limits let it in, and returns its
 // seat; else it closes nc and returns nil. The zero k is an address not
-// known yet: only MaxStartups applies.
+// known yet: only MaxStartups applies. The Observer is told of it once it
+// is in (see accepted): a balancer's health check never is.
 func (s *Server) admit(nc net.Conn, k netip.Prefix) *seat {
 	reason := ""
 	switch {
@@ -383,10 +385,14 @@ func (s *Server) admit(nc net.Conn, k netip.Prefix) *seat {
 		nc.Close()
 		return nil
 	}
+	return &seat{t: s.tally, k: k}
+}
+
+// accepted tells the Observer of a connection let in.
+func (s *Server) accepted() {
 	if s.cfg.Observer != nil {
 		s.cfg.Observer.Accepted()
 	}
-	return &seat{t: s.tally, k: k}
 }
 
 // start runs serve, which serves nc, on a goroutine counted among the
