@@ -25,8 +25,8 @@ func TestFiniAfterPaste(t *testing.T) {
 	for q := scr.EventQ(); len(q) < maxQueued; {
 		runtime.Gosched() // until the reader waits for room
 	}
-	if n := len(scr.EventQ()); n > maxQueued+11*maxChunk {
-		t.Errorf("%d events queued, want the pacing's %d at most", n, maxQueued+11*maxChunk)
+	if n := len(scr.EventQ()); n > maxQueued+11*tcellWindow {
+		t.Errorf("%d events queued, want the pacing's %d at most", n, maxQueued+11*tcellWindow)
 	}
 	fini(t, scr)
 }

@@ -51,12 +51,11 @@ type screenImpl interface {
 }
 
 // Input is paced so that tcell's event queue (256 events) never fills with
-// it: a Read of the Tty takes at most maxChunk bytes of input (a byte
+// it: a Read of the Tty hands tcell at most tcellWindow bytes (a byte
 // makes at most one event), and none is made while maxQueued events wait.
 // tcell's input goroutines then never block on the queue, and can always
 // stop. The most input in flight is maxQueued, plus tcell's 10-chunk
-// channel and the chunk it parses: 64 + 11×16 = 240 events, and a
-// sequence the filter holds back from one read to the next.
+// channel and the chunk it parses: 64 + 11×8 = 152 events.
 const (
 	maxQueued = 64
 	queuePoll = 5 * time.Millisecond // how often a paced Read looks again
@@ -66,7 +65,7 @@ const (
 // reader then sees it is stopping and returns.
 var errDrained = errors.New("kitty: tty drained")
 
-// readerTty is the Tty tcell reads from: it paces the input (see maxChunk)
+// readerTty is the Tty tcell reads from: it paces the input (see maxQueued)
 // and tells when a Read fails: tcell's reader goroutine returns on the
 // first error, sending nothing more.
 type readerTty struct {

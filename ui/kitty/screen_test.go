@@ -183,8 +183,8 @@ func TestPacing(t *testing.T) {
 		r, queued := pacedReader(t, f)
 		f.in <- []byte("0123456789abcdefghijklmnopqrstuvwxyz")
 		buf := make([]byte, 128)
-		if n, err := r.Read(buf); err != nil || n != maxChunk {
-			t.Fatalf("Read = %d, %v; want %d bytes", n, err, maxChunk)
+		if n, err := r.Read(buf); err != nil || n != tcellWindow {
+			t.Fatalf("Read = %d, %v; want %d bytes", n, err, tcellWindow)
 		}
 		queued.Store(maxQueued)
 		got := make(chan int, 1)
@@ -200,8 +200,8 @@ func TestPacing(t *testing.T) {
 		}
 		queued.Store(maxQueued - 1)
 		time.Sleep(queuePoll)
-		if n := <-got; n != maxChunk {
-			t.Errorf("Read = %d bytes once the queue drained, want %d", n, maxChunk)
+		if n := <-got; n != tcellWindow {
+			t.Errorf("Read = %d bytes once the queue drained, want %d", n, tcellWindow)
 		}
 		queued.Store(maxQueued)
 		go func() {
