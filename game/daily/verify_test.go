@@ -228,3 +228,17 @@ func TestReasonNames(t *testing.T) {
 		t.Errorf("an unknown reason is %q", s)
 	}
 }
+
+// A gate proves and refuses as Verify does.
+func TestGateVerify(t *testing.T) {
+	t.Parallel()
+	data, _ := dailytest.HandGame(t, day, nil, "ann", 3, 20000)
+	g := daily.NewGate(1, 0)
+	for _, b := range [][]byte{data, data[:len(data)-1]} {
+		want, werr := daily.Verify(t.Context(), b, noon, nil)
+		got, err := g.Verify(t.Context(), b, noon, nil)
+		if got != want || reasonOf(t, err) != reasonOf(t, werr) {
+			t.Errorf("through a gate %+v, %v; Verify %+v, %v", got, err, want, werr)
+		}
+	}
+}
