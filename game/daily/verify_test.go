@@ -242,3 +242,16 @@ func TestGateVerify(t *testing.T) {
 		}
 	}
 }
+
+// A proof says what it proves in one line.
+func TestProofString(t *testing.T) {
+	t.Parallel()
+	p := daily.Proof{Day: day, Score: 2850, Wave: 3, Steps: 261*game.TPS + 20, Over: true}
+	if got, want := p.String(), "the daily game of 2025-06-14, score 2850, wave 3, 4m21s of play, game over"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	p.Over = false
+	if got := p.String(); !strings.HasSuffix(got, ", left in play") {
+		t.Errorf("a game left: %q", got)
+	}
+}
