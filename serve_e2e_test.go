@@ -39,6 +39,8 @@ func TestServeBadFlags(t *testing.T) {
 		{"strategy", []string{"--strategy", "nope"}, "-strategy"},
 		{"fps", []string{"--fps", "0"}, "-fps 0"},
 		{"conn rate", []string{"--conn-rate", "-3"}, "-conn-rate -3"},
+		{"post rate", []string{"--post-rate", "-1"}, "-post-rate -1: want 0 or more"},
+		{"proofs", []string{"--proofs", "0"}, "-proofs 0: want at least 1"},
 		{"watchers", []string{"--watchers", "0"}, "-watchers 0"},
 		{"arenas", []string{"--max-arenas", "0"}, "-max-arenas 0: want at least 1"},
 		{"arenas per address", []string{"--max-arenas-per-address", "-2"}, "-max-arenas-per-address -2"},

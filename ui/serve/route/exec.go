@@ -80,11 +80,7 @@ func (r *Router) post(ctx context.Context, s serve.Session, data []byte) (string
 	}
 	log.Info("daily post", "day", p.Day, "score", p.Score, "wave", p.Wave, "steps", p.Steps, "counted", res.Counted, "rank", res.Rank)
 	var b strings.Builder
-	over := "game over"
-	if !p.Over {
-		over = "left in play"
-	}
-	fmt.Fprintf(&b, "proven: the daily game of %s, score %d, wave %d, %v of play, %s\n", p.Day, p.Score, p.Wave, res.Entry.Time().Round(time.Second), over)
+	fmt.Fprintf(&b, "proven: %v\n", p)
 	switch {
 	case res.Counted && res.Kept:
 		fmt.Fprintf(&b, "counted: #%d of %d on the board of %s\n", res.Rank, res.Board, p.Day)
@@ -104,6 +100,9 @@ func (r *Router) post(ctx context.Context, s serve.Session, data []byte) (string
 			b.WriteString(", kept as your best of the day")
 		}
 		b.WriteString("\n")
+	}
+	if s.Fingerprint == "" {
+		b.WriteString("(posted without a key: your name is anyone's to type, and so is its game of the day; log in with a key to keep yours)\n")
 	}
 	return b.String(), nil
 }
