@@ -90,11 +90,13 @@
 // of tview's Application (see loop), never on input, so a flood of keys
 // cannot raise the frame rate. A
 // frame allocates nothing: the canvas is reused, numbers are formatted
-// into reused buffers, and text reaches the screen through Screen.Put with
-// strings that already exist. Only the cells that changed since the last
-// frame are sent to the terminal, by package vt where it can drive the
-// terminal (256 colours, UTF-8), else by tcell (see appScreen): a still
-// screen costs nothing.
+// into reused buffers, and text reaches the screen through Put with
+// strings that already exist. Every connection has one [Screen], one back
+// buffer (a vt.Frame) that its lobby and its games draw into in turn, and
+// only the cells that differ from what the terminal shows are sent, by
+// package vt where it can drive the terminal (256 colours, UTF-8), else
+// by tcell (see terminal): a still screen costs nothing, and a cell drawn
+// again as it shows is not sent.
 //
 // # Keys
 //

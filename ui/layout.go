@@ -446,8 +446,7 @@ func (s *session) frame() {
 	if s.opts.Frame != nil {
 		gap := start.Sub(s.stats.lastFrame)
 		var cells uint64
-		if f := s.screen.frame; f != nil {
-			st := f.Stats()
+		if st, ok := s.term.Stats(); ok {
 			cells, s.stats.sent = st.Cells-s.stats.sent.Cells, st
 		}
 		s.opts.Frame(!s.stats.lastFrame.IsZero() && gap > 2*time.Second/time.Duration(s.opts.FPS), cells)

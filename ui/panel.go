@@ -501,8 +501,7 @@ func (p *panel) measure(now time.Time) {
 		}
 	}
 	p.fpsAt, p.fpsFrames, p.fpsRender = now, frames, render
-	if f := p.s.screen.frame; f != nil {
-		out := f.Stats()
+	if out, ok := p.s.term.Stats(); ok {
 		if n := out.Renders - p.out.Renders; p.outOK && n > 0 {
 			p.bytesPerFrame = float64(out.Bytes-p.out.Bytes) / float64(n)
 			p.cellsPerFrame = float64(out.Cells-p.out.Cells) / float64(n)

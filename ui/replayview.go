@@ -45,8 +45,13 @@ var replaySpeeds = [2][play.Speeds]string{
 // replay, or whose start differs, is an error before anything is drawn.
 // The Result's Score is 0.
 func RunReplay(ctx context.Context, screen tcell.Screen, data []byte, opts Options) (Result, error) {
+	return replayOn(ctx, ownTerminal(screen), data, opts)
+}
+
+// replayOn is RunReplay on scr.
+func replayOn(ctx context.Context, scr Screen, data []byte, opts Options) (Result, error) {
 	opts.Arena, opts.Stress, opts.Live = nil, false, nil // a replay is no live game to watch
-	s, err := newSession(screen, opts, func(s *session) (show, error) { return newReplay(s, data) })
+	s, err := newSession(scr, opts, func(s *session) (show, error) { return newReplay(s, data) })
 	if err != nil {
 		return Result{}, err
 	}

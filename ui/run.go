@@ -119,20 +119,25 @@ var targetNames = [numTargets]string{"both pools", "bullets", "debris"}
 // the game rejects (an unknown strategy, a bad capacity, a bad FPS) are an
 // error before anything is drawn; the screen is then left untouched.
 func Run(ctx context.Context, screen tcell.Screen, opts Options) (Result, error) {
-	s, err := newPlayerSession(screen, opts)
+	return runOn(ctx, ownTerminal(screen), opts)
+}
+
+// runOn is Run on scr.
+func runOn(ctx context.Context, scr Screen, opts Options) (Result, error) {
+	s, err := newPlayerSession(scr, opts)
 	if err != nil {
 		return Result{}, err
 	}
 	return s.run(ctx)
 }
 
-// newPlayerSession makes the session of Run: a solo game, or the seat
-// Options.Arena holds.
-func newPlayerSession(screen tcell.Screen, opts Options) (*session, error) {
+// newPlayerSession makes the session of Run on scr: a solo game, or the
+// seat Options.Arena holds.
+func newPlayerSession(scr Screen, opts Options) (*session, error) {
 	if opts.Arena != nil {
-		return newSession(screen, opts, newSeat)
+		return newSession(scr, opts, newSeat)
 	}
-	return newSession(screen, opts, newSolo)
+	return newSession(scr, opts, newSolo)
 }
 
 // session is one Run, Watch or RunReplay: the widgets, the frame loop and
@@ -142,8 +147,9 @@ func newPlayerSession(screen tcell.Screen, opts Options) (*session, error) {
 // then the game's, then an arena's.
 type session struct {
 	opts    Options
-	show    show // what the session shows, chosen once (see show)
-	screen  *appScreen
+	show    show     // what the session shows, chosen once (see show)
+	term    Screen   // the connection's
+	screen  *surface // what the widgets draw on: term's cells
 	loop    *loop
 	arena   *arena
 	panel   *panel
@@ -186,7 +192,7 @@ type life struct {
 }
 
 // newSession makes the session of the show mk makes, its widgets built.
-func newSession(screen tcell.Screen, opts Options, mk func(*session) (show, error)) (*session, error) {
+func newSession(scr Screen, opts Options, mk func(*session) (show, error)) (*session, error) {
 	if err := checkFPS(&opts); err != nil {
 		return nil, err
 	}
@@ -204,9 +210,9 @@ func newSession(screen tcell.Screen, opts Options, mk func(*session) (show, erro
 	if s.show, err = mk(s); err != nil {
 		return nil, err
 	}
-	s.screen = &appScreen{Screen: screen, failed: s.inputFailed, epoch: 1}
+	s.term, s.screen = scr, newSurface(scr)
 	s.build()
-	s.loop = newLoop(s.screen, opts.FPS, s.frame)
+	s.loop = newLoop(scr, s.screen, opts.FPS, s.frame, s.inputFailed)
 	s.sample() // the panel shows the pools from the first frame
 	return s, nil
 }
@@ -231,28 +237,34 @@ func checkFPS(opts *Options) error {
 	return nil
 }
 
-// run drives the session until it ends. See Run.
+// run drives the session until it ends. See Run. A terminal of the
+// session's own is started first and finalised at the end, which
+// restores it before a panic is reported.
 func (s *session) run(ctx context.Context) (Result, error) {
 	s.life.ctx = ctx
-	if err := s.screen.Init(); err != nil {
-		return Result{}, fmt.Errorf("ui: starting the terminal: %w", err)
+	if t, ok := s.term.(*terminal); ok {
+		if err := t.start(); err != nil {
+			return Result{}, fmt.Errorf("ui: starting the terminal: %w", err)
+		}
+		if t.own {
+			defer t.dev.Fini()
+			defer t.release()
+		}
 	}
-	s.ascii = s.opts.ASCII || !utf8Charset(s.screen.CharacterSet())
+	s.ascii = s.opts.ASCII || !s.term.Display().UTF8
 	s.syncList()
 	s.loop.root, s.loop.keys, s.loop.mouse = s.root, s.onKey, s.onMouse
 	s.loop.focus(s.arena)
 	s.start()
 	s.runLoop()
-	s.screen.release()
 	// However the player left (q, Ctrl-C, a closed connection), the game
 	// in play goes on the score table if it counts.
 	return Result{Score: s.show.close(), Reason: s.life.reason}, s.life.err
 }
 
 // runLoop runs the loop until the supervisor has stopped everything
-// else. The loop finalises the screen before a panic in it goes on, so a
-// recovered panic is reported with the terminal restored; the supervisor
-// then stops the rest.
+// else; a panic in it is recovered, and the supervisor then stops the
+// rest.
 func (s *session) runLoop() {
 	defer func() { <-s.life.supervised }()
 	defer s.guard()

@@ -64,12 +64,12 @@ func (s *session) startGame() { s.player().start() }
 
 // newReplaySession makes the session RunReplay runs.
 func newReplaySession(screen tcell.Screen, data []byte, opts Options) (*session, error) {
-	return newSession(screen, opts, func(s *session) (show, error) { return newReplay(s, data) })
+	return newSession(ownTerminal(screen), opts, func(s *session) (show, error) { return newReplay(s, data) })
 }
 
 // newWatchSession makes the session Watch runs.
 func newWatchSession(screen tcell.Screen, w *play.Watcher, opts Options) (*session, error) {
-	return newSession(screen, opts, func(s *session) (show, error) { return newWatch(s, w), nil })
+	return newSession(ownTerminal(screen), opts, func(s *session) (show, error) { return newWatch(s, w), nil })
 }
 
 // worldShow shows a world the test steps itself, as a solo game's is

@@ -26,12 +26,17 @@ const ReasonGone = "gone"
 // then. Of opts, only FPS, ASCII and Keys count. screen is taken as by
 // [Run].
 func Watch(ctx context.Context, screen tcell.Screen, w *play.Watcher, opts Options) (Result, error) {
+	return watchOn(ctx, ownTerminal(screen), w, opts)
+}
+
+// watchOn is Watch on scr.
+func watchOn(ctx context.Context, scr Screen, w *play.Watcher, opts Options) (Result, error) {
 	defer w.Stop()
 	if opts.Watching != nil {
 		opts.Watching(true)
 		defer opts.Watching(false)
 	}
-	s, err := newSession(screen, Options{FPS: opts.FPS, ASCII: opts.ASCII, Keys: opts.Keys}, func(s *session) (show, error) {
+	s, err := newSession(scr, Options{FPS: opts.FPS, ASCII: opts.ASCII, Keys: opts.Keys}, func(s *session) (show, error) {
 		return newWatch(s, w), nil
 	})
 	if err != nil {
