@@ -24,7 +24,7 @@ func arenaSession(t *testing.T, h *hub.Hub, name string, w, ht int) (*session, *
 		t.Fatal(err)
 	}
 	t.Cleanup(seat.Leave)
-	s, err := newPlayerSession(ownTerminal(newSim(t, "UTF-8", w, ht)), Options{Arena: seat})
+	s, err := newPlayerSession(ownTerminal(newSim(t, "UTF-8", w, ht), nil), Options{Arena: seat})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,8 +15,9 @@ import (
 )
 
 // seatShow is an arena seat: the player's ship in the arena's shared
-// world, which the arena steps on its own goroutine, asking the seat for
-// its keys; the show samples the shared pools and follows the seat's game.
+// world, which the arena steps on its own goroutine, asking the seat's
+// Game for its keys; the show samples the shared pools and follows the
+// seat's game.
 type seatShow struct {
 	player
 	seat *hub.Seat
@@ -27,34 +28,17 @@ func newSeat(s *session) (show, error) {
 	seat := s.opts.Arena
 	sh := &seatShow{player: player{s: s, shared: true}, seat: seat}
 	// The name by the ship, the one the header shows, is the one saved.
-	sh.g = play.NewSeat(seat, play.Scoring{Player: seat.Name(), Scores: s.opts.Scores})
+	sh.g = play.NewSeat(seat, play.Scoring{Player: seat.Name(), Scores: s.opts.Scores}, play.Controls{Keys: &s.keys})
 	s.players = newPlayers(s, seat.Arena())
 	return sh, nil
 }
 
-// run gives the arena the seat's keys and follows the seat's game, until
-// stop: a game that ended lets the keys go.
+// run follows the seat's game until stop, sampling the shared pools.
 func (sh *seatShow) run(stop <-chan struct{}) {
-	sh.seat.SetInput(sh.input)
-	defer sh.seat.SetInput(nil)
 	every(stop, sampling, func() {
 		sh.s.sample()
-		if _, ended := sh.g.Observe(); ended {
-			sh.s.input.release()
-		}
+		sh.g.Observe()
 	})
-}
-
-// input is the seat's input, asked for by the arena's goroutine before
-// each step: the keys held, nothing outside a game or while the session
-// waits (the arena plays on, but this ship waits for its player). It
-// takes the keys' lock and the seat's Game's, never the session's (the
-// arena's is not held meanwhile), and never reads the world; the seat's
-// autopilot, when on, is the arena's to run.
-func (sh *seatShow) input() game.Input {
-	defer sh.s.guard()
-	in, _ := sh.s.input.input(sh.inGame())
-	return in
 }
 
 func (sh *seatShow) gone() <-chan struct{}   { return sh.seat.Arena().Done() }

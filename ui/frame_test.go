@@ -98,7 +98,7 @@ func TestKeptArenaFrames(t *testing.T) {
 	var scrs [2]tcell.SimulationScreen
 	for i := range ss {
 		scrs[i] = newSim(t, "UTF-8", w, h)
-		s, err := newPlayerSession(ownTerminal(scrs[i]), Options{Seed: 9, Stress: true})
+		s, err := newPlayerSession(ownTerminal(scrs[i], nil), Options{Seed: 9, Stress: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -222,7 +222,7 @@ func TestMonoBlanks(t *testing.T) {
 		if mono {
 			scr = monoScreen{sim}
 		}
-		s, err := newPlayerSession(ownTerminal(scr), Options{Seed: 9, Stress: true})
+		s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 9, Stress: true})
 		if err != nil {
 			t.Fatal(err)
 		}

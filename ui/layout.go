@@ -186,9 +186,9 @@ func (s *session) showHelp(on bool) {
 }
 
 // setHeld stops or resumes the game: it waits while the too-small notice
-// or the key help is up, or a question waits for its answer (see
-// keyState.waiting). Keys held when it stops do not act after it resumes.
-func (s *session) setHeld(on bool) { s.input.setHeld(on) }
+// or the key help is up, or a question waits for its answer. Keys held
+// when it stops do not act after it resumes.
+func (s *session) setHeld(on bool) { s.show.wait(on) }
 
 // strategyKeys are the keys that pick pool.Strategies()[i].
 const strategyKeys = "1234567890"

@@ -122,7 +122,7 @@ type LobbyOptions struct {
 // The Result's score is the best of the games played. It finalises
 // nothing: the owner finalises screen afterwards.
 func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Result, error) {
-	t := newTerminal(screen)
+	t := newTerminal(screen, lo.Game.Keys)
 	if err := t.start(); err != nil {
 		return Result{}, fmt.Errorf("ui: starting the terminal: %w", err)
 	}

@@ -259,7 +259,7 @@ func BenchmarkJunk(b *testing.B) {
 	})
 	game := func(b *testing.B, o Options) {
 		tty, scr := newXterm(b, 120, 40)
-		s, err := newPlayerSession(ownTerminal(scr), o)
+		s, err := newPlayerSession(ownTerminal(scr, nil), o)
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -10,6 +10,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/input"
 	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
@@ -33,11 +34,12 @@ func (p *player) inGame() bool { return p.g.Phase() == match.Play && !p.g.Stress
 // paused.
 func (p *player) playing() bool { return p.g.Phase() == match.Play && !p.g.Paused() }
 
-// press feeds a key event of a held control to the keys' state while the
-// player plays.
-func (p *player) press(c control, now time.Duration) {
-	if p.playing() {
-		p.s.input.press(c, now)
+// press feeds a key event of a control to the player's keys while the
+// player plays, where the screen does not report the keys' releases
+// itself (see Screen.Hold).
+func (p *player) press(c input.Control, now time.Duration) {
+	if p.playing() && !p.s.term.Releases() {
+		p.s.keys.Press(c, now)
 	}
 }
 
@@ -48,12 +50,13 @@ func (p *player) start() {
 	}
 }
 
+func (p *player) wait(on bool) { p.g.Wait(on) }
+
 // fresh shows what the Game started (a new game, the title, a stress game
-// in a world of its own) from a clean slate: no key held, the pools'
-// figures from zero.
+// in a world of its own) with the pools' figures from zero (the Game lets
+// the keys go itself).
 func (p *player) fresh() {
 	s := p.s
-	s.input.release()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.view.pools[bulletsPool] = poolView{}
@@ -65,11 +68,11 @@ func (p *player) fresh() {
 func (p *player) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 	switch ev.Key() {
 	case tcell.KeyLeft:
-		p.press(ctlLeft, now)
+		p.press(input.Left, now)
 	case tcell.KeyRight:
-		p.press(ctlRight, now)
+		p.press(input.Right, now)
 	case tcell.KeyUp:
-		p.press(ctlThrust, now)
+		p.press(input.Thrust, now)
 	case tcell.KeyEnter:
 		p.start()
 	case tcell.KeyRune:
@@ -79,21 +82,19 @@ func (p *player) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 				p.s.end(ReasonQuit, nil)
 			}
 		case 'a', 'A':
-			p.press(ctlLeft, now)
+			p.press(input.Left, now)
 		case 'd', 'D':
-			p.press(ctlRight, now)
+			p.press(input.Right, now)
 		case 'w', 'W':
-			p.press(ctlThrust, now)
+			p.press(input.Thrust, now)
 		case ' ':
 			if p.g.Phase() == match.Play {
-				p.press(ctlFire, now)
+				p.press(input.Fire, now)
 			} else {
 				p.start()
 			}
 		case 'h', 'H', 's', 'S':
-			if p.playing() {
-				p.s.input.jump()
-			}
+			p.press(input.Hyper, now)
 		default:
 			return ev
 		}
@@ -141,8 +142,7 @@ func newSolo(s *session) (show, error) {
 	g, err := play.NewSolo(game.Config{
 		Levels: o.Levels, Seed: o.Seed, Strategy: o.Strategy,
 		Bullets: o.Bullets, Debris: o.Debris,
-	}, o.Stress, play.Scoring{Player: o.Player, Scores: o.Scores}, play.Hooks{
-		Input: func() (game.Input, bool) { return s.input.input(sh.inGame()) },
+	}, o.Stress, play.Scoring{Player: o.Player, Scores: o.Scores}, play.Controls{Keys: &s.keys}, play.Hooks{
 		Stepped: func(steps uint64) {
 			if steps%sampleEvery == 0 {
 				s.sample()
@@ -213,9 +213,7 @@ func (sh *soloShow) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 	if ev.Key() == tcell.KeyRune {
 		switch ev.Rune() {
 		case 'p', 'P':
-			if sh.g.TogglePause() {
-				sh.s.input.release()
-			}
+			sh.g.TogglePause()
 			return nil
 		case 'x', 'X':
 			if sh.s.confirmed('x', now, sh.inGame(), false) {

@@ -78,7 +78,7 @@ func fieldText(s *session, w, h int) string {
 // which nothing changed, and goes once the name moves.
 func TestLabelsKept(t *testing.T) {
 	scr := newSim(t, "UTF-8", 120, 40)
-	s, err := newPlayerSession(ownTerminal(scr), Options{Seed: 9, Stress: true})
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 9, Stress: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -172,7 +172,7 @@ func TestSeatFrameAllocs(t *testing.T) {
 			other.SetAutopilot(true)
 		}
 		_, scr := newXterm(t, 120, 40)
-		s, err := newPlayerSession(ownTerminal(scr), Options{Arena: seat})
+		s, err := newPlayerSession(ownTerminal(scr, nil), Options{Arena: seat})
 		if err != nil {
 			t.Fatal(err)
 		}

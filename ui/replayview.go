@@ -45,7 +45,7 @@ var replaySpeeds = [2][play.Speeds]string{
 // replay, or whose start differs, is an error before anything is drawn.
 // The Result's Score is 0.
 func RunReplay(ctx context.Context, screen tcell.Screen, data []byte, opts Options) (Result, error) {
-	return replayOn(ctx, ownTerminal(screen), data, opts)
+	return replayOn(ctx, ownTerminal(screen, opts.Keys), data, opts)
 }
 
 // replayOn is RunReplay on scr.
@@ -76,10 +76,7 @@ type replayShow struct {
 // Options.Strategy if set.
 func newReplay(s *session, data []byte) (*replayShow, error) {
 	v := &replayShow{s: s}
-	g, err := play.NewReplay(data, s.opts.Strategy, play.ReplayHooks{
-		Waiting: s.input.waiting,
-		Played:  v.played,
-	})
+	g, err := play.NewReplay(data, s.opts.Strategy, play.ReplayHooks{Played: v.played})
 	if err != nil {
 		return nil, err
 	}
@@ -93,6 +90,7 @@ func (v *replayShow) gone() <-chan struct{}    { return nil }
 func (v *replayShow) why() (string, error)     { return ReasonCanceled, nil }
 func (v *replayShow) bottom() tview.Primitive  { return v.status }
 func (v *replayShow) close() int               { return 0 }
+func (v *replayShow) wait(on bool)             { v.g.Wait(on) }
 
 // sample samples the pools on the replay's own clock: the rates are per
 // second of game, whatever the speed.

@@ -12,6 +12,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/input"
 	"poolroids/game/play"
 	"poolroids/game/scores"
 	"poolroids/levels"
@@ -119,7 +120,7 @@ var targetNames = [numTargets]string{"both pools", "bullets", "debris"}
 // the game rejects (an unknown strategy, a bad capacity, a bad FPS) are an
 // error before anything is drawn; the screen is then left untouched.
 func Run(ctx context.Context, screen tcell.Screen, opts Options) (Result, error) {
-	return runOn(ctx, ownTerminal(screen), opts)
+	return runOn(ctx, ownTerminal(screen, opts.Keys), opts)
 }
 
 // runOn is Run on scr.
@@ -156,11 +157,11 @@ type session struct {
 	players *players // an arena's players box, for a seat and an arena's watcher; nil elsewhere
 	list    *strategyList
 	root    tview.Primitive
-	fit     fit       // the layout for the screen's size; the loop's goroutine only
-	ascii   bool      // set as the screen starts
-	clock   time.Time // origin of the press-only hold times and the notices
-	stats   drawStats // the loop's goroutine only
-	input   keyState  // read by the goroutine that steps, under its own lock
+	fit     fit        // the layout for the screen's size; the loop's goroutine only
+	ascii   bool       // set as the screen starts
+	clock   time.Time  // origin of the press-only hold times and the notices
+	stats   drawStats  // the loop's goroutine only
+	keys    input.Keys // the player's, written by the loop and the screen, read by the game's step
 
 	mu     sync.Mutex // guards the fields below
 	border border     // the notice or question on the field's border
@@ -198,7 +199,6 @@ func newSession(scr Screen, opts Options, mk func(*session) (show, error)) (*ses
 	}
 	s := &session{
 		opts:  opts,
-		input: keyState{kitty: opts.Keys},
 		clock: time.Now(),
 		life: life{
 			stop:       make(chan struct{}),
@@ -252,6 +252,8 @@ func (s *session) run(ctx context.Context) (Result, error) {
 		}
 	}
 	s.ascii = s.opts.ASCII || !s.term.Display().UTF8
+	s.term.Hold(&s.keys)
+	defer s.term.Hold(nil)
 	s.syncList()
 	s.loop.root, s.loop.keys, s.loop.mouse = s.root, s.onKey, s.onMouse
 	s.loop.focus(s.arena)

@@ -8,6 +8,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"poolroids/game/input"
+	"poolroids/ui/kitty"
 	"poolroids/ui/vt"
 )
 
@@ -37,6 +39,13 @@ type Screen interface {
 	// Events is the display's input: keys, clicks, resizes, interrupts;
 	// an *tcell.EventError ends what the loop shows.
 	Events() <-chan tcell.Event
+	// Hold has the screen report the player's game keys held into k
+	// (Down and Up) from now on, where it can: a kitty terminal, a
+	// browser; nil: no longer.
+	Hold(k *input.Keys)
+	// Releases reports whether the screen reports key releases into the
+	// Keys given to Hold now: ui then sends it no presses of its own.
+	Releases() bool
 }
 
 // Display is what a Screen shows.
@@ -71,15 +80,23 @@ type terminal struct {
 	events <-chan tcell.Event
 	quit   chan struct{} // stops the goroutine that reads a screen without an event queue
 
-	own bool // a session's own (Run, Watch, RunReplay): it starts and finalises dev
+	keys *kitty.Keys // the kitty filter's held keys, in front of dev; nil: none
+	own  bool        // a session's own (Run, Watch, RunReplay): it starts and finalises dev
 }
 
-// newTerminal makes the Screen of dev, which start initialises.
-func newTerminal(dev tcell.Screen) *terminal { return &terminal{dev: dev} }
+// newTerminal makes the Screen of dev, which start initialises, with the
+// held keys of the kitty filter in front of it (nil: none).
+func newTerminal(dev tcell.Screen, keys *kitty.Keys) *terminal {
+	return &terminal{dev: dev, keys: keys}
+}
 
 // ownTerminal is the terminal of one session alone: the session starts
 // dev and finalises it.
-func ownTerminal(dev tcell.Screen) *terminal { return &terminal{dev: dev, own: true} }
+func ownTerminal(dev tcell.Screen, keys *kitty.Keys) *terminal {
+	t := newTerminal(dev, keys)
+	t.own = true
+	return t
+}
 
 // eventQueue is what tcell's screens offer beyond tcell.Screen: their
 // event queue, read by the loop directly.
@@ -162,6 +179,27 @@ func (t *terminal) Show() {
 		t.lock.Unlock()
 	}
 }
+
+// Hold forwards the kitty filter's changes of held keys into k.
+func (t *terminal) Hold(k *input.Keys) {
+	if t.keys == nil {
+		return
+	}
+	if k == nil {
+		t.keys.Forward(nil)
+		return
+	}
+	t.keys.Forward(kittySink{k})
+}
+
+// Releases reports whether the kitty protocol reports releases now.
+func (t *terminal) Releases() bool { return t.keys.Active() }
+
+// kittySink passes kitty's game keys on as the input controls they are.
+type kittySink struct{ k *input.Keys }
+
+func (s kittySink) Down(key kitty.Key) { s.k.Down(input.Control(key)) }
+func (s kittySink) Up(key kitty.Key)   { s.k.Up(input.Control(key)) }
 
 // put sets one cell of tcell's buffer.
 func (t *terminal) put(x, y int, str string, st tcell.Style, _ int) { t.dev.Put(x, y, str, st) }

@@ -18,7 +18,7 @@ func TestDirectScreen(t *testing.T) {
 		tty, scr := newXterm(t, 80, 24)
 		var out strings.Builder
 		tty.tap = func(p []byte) { out.Write(p) }
-		e := newTerminal(scr)
+		e := newTerminal(scr, nil)
 		if err := e.start(); err != nil {
 			t.Fatal(err)
 		}
@@ -75,7 +75,7 @@ func startTerm(t testing.TB, s *session) {
 // one for a connection's lobbies and games.
 func startedTerminal(t testing.TB, scr tcell.Screen) *terminal {
 	t.Helper()
-	term := newTerminal(scr)
+	term := newTerminal(scr, nil)
 	if err := term.start(); err != nil {
 		t.Fatal(err)
 	}

@@ -38,6 +38,9 @@ type show interface {
 	// pick switches the pools' strategies ("" keeps a pool's), or says
 	// why it may not: the error is shown as a notice.
 	pick(bullets, debris pool.Strategy) error
+	// wait holds the game while the screen cannot show it (see
+	// play.Game.Wait); a watched game goes on.
+	wait(on bool)
 	// key acts on a key the session passed on (see session.onKey). It
 	// returns the key when the session's own keys (the panel's, the
 	// strategy list's, the help's) should have it.

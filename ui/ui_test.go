@@ -21,6 +21,7 @@ import (
 	"github.com/gdamore/tcell/v2/terminfo"
 
 	"poolroids/game"
+	"poolroids/game/input"
 	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/game/scores"
@@ -103,7 +104,7 @@ func TestArena(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			scr := newSim(t, tt.charset, 90, 34)
-			s, err := newPlayerSession(ownTerminal(scr), Options{Levels: testLevels(t), Seed: 7, Stress: true})
+			s, err := newPlayerSession(ownTerminal(scr, nil), Options{Levels: testLevels(t), Seed: 7, Stress: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -144,7 +145,7 @@ func TestPanelShowsPoolNumbers(t *testing.T) { synctest.Test(t, testPanelShowsPo
 
 func testPanelShowsPoolNumbers(t *testing.T) {
 	scr := newSim(t, "UTF-8", panelWidth, panelHeight)
-	s, err := newPlayerSession(ownTerminal(scr), Options{Seed: 3, Strategy: pool.Bitset, Bullets: 123, Debris: 4567})
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 3, Strategy: pool.Bitset, Bullets: 123, Debris: 4567})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func testPanelShowsPoolNumbers(t *testing.T) {
 // pooled strategy never does.
 func TestPanelAllocsPerSecond(t *testing.T) {
 	scr := newSim(t, "UTF-8", panelWidth, panelHeight)
-	s, err := newPlayerSession(ownTerminal(scr), Options{Seed: 3, Strategy: pool.Alloc})
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 3, Strategy: pool.Alloc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -243,7 +244,7 @@ type running struct {
 func startRun(t *testing.T, charset string, w, h int, opts Options) *running {
 	t.Helper()
 	scr := golden.NewScreen(charset, w, h)
-	s, err := newPlayerSession(ownTerminal(scr), opts)
+	s, err := newPlayerSession(ownTerminal(scr, nil), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -540,7 +541,7 @@ func testStressKey(t *testing.T) {
 // compact) and the help line allocates nothing once the canvas exists.
 func TestDrawAllocs(t *testing.T) {
 	scr := newSim(t, "UTF-8", 200, 60)
-	s, err := newPlayerSession(ownTerminal(scr), Options{Seed: 9, Stress: true})
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 9, Stress: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -681,7 +682,7 @@ func TestShowSendsOnlyChanges(t *testing.T) { synctest.Test(t, testShowSendsOnly
 
 func testShowSendsOnlyChanges(t *testing.T) {
 	tty, scr := newXterm(t, 120, 40)
-	s, err := newPlayerSession(ownTerminal(scr), Options{Seed: 4})
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -704,7 +705,7 @@ func testShowSendsOnlyChanges(t *testing.T) {
 }
 
 func benchSession(b testing.TB, scr tcell.Screen) *session {
-	s, err := newPlayerSession(ownTerminal(scr), Options{Seed: 9, Stress: true})
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 9, Stress: true})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -814,7 +815,7 @@ func TestKeptFrames(t *testing.T) {
 	sides := [2]side{}
 	for i := range sides {
 		scr := newSim(t, "UTF-8", w, h)
-		s, err := newPlayerSession(ownTerminal(scr), Options{Seed: 5})
+		s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -864,7 +865,7 @@ func TestKeptFrames(t *testing.T) {
 	}{
 		{"title", func(*session) {}, 40},
 		{"play", func(s *session) { s.startGame() }, 30},
-		{"thrust and fire", func(s *session) { s.input.hold.press(ctlThrust, now); s.input.hold.press(ctlFire, now) }, 20},
+		{"thrust and fire", func(s *session) { s.keys.Press(input.Thrust, now); s.keys.Press(input.Fire, now) }, 20},
 		{"pause", func(s *session) { s.onRune('p', now) }, 5},
 		{"resume", func(s *session) { s.onRune('p', now) }, 5},
 		{"stress", func(s *session) { s.onRune('x', now); s.onRune('x', now) }, 40}, // asked, and confirmed: no question left to expire on the real clock
@@ -951,7 +952,7 @@ type drawn struct {
 func newDrawn(t *testing.T, charset string, w, h int, opts Options) *drawn {
 	t.Helper()
 	scr := newSim(t, charset, w, h)
-	s, err := newPlayerSession(ownTerminal(scr), opts)
+	s, err := newPlayerSession(ownTerminal(scr, nil), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1352,4 +1353,19 @@ func testListScrollsBackOnGrow(t *testing.T) {
 	d.looksLike("list-scrolled-80x24")
 	d.resize(120, 40)
 	looksLike(t, d.scr, "list-grown-120x40")
+}
+
+// TestSIsHyperspace: s jumps as h does, so that the help's wasd holds.
+func TestSIsHyperspace(t *testing.T) {
+	for _, k := range []rune{'h', 's'} {
+		d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 4})
+		d.s.startGame()
+		d.steps(game.TPS)
+		before := d.s.world().Ship().Pos
+		d.key(tcell.KeyRune, k)
+		d.steps(1)
+		if after := d.s.world().Ship(); after.Pos == before && after.Alive {
+			t.Errorf("%c: the ship stayed at %v", k, before)
+		}
+	}
 }

@@ -26,7 +26,7 @@ const ReasonGone = "gone"
 // then. Of opts, only FPS, ASCII and Keys count. screen is taken as by
 // [Run].
 func Watch(ctx context.Context, screen tcell.Screen, w *play.Watcher, opts Options) (Result, error) {
-	return watchOn(ctx, ownTerminal(screen), w, opts)
+	return watchOn(ctx, ownTerminal(screen, opts.Keys), w, opts)
 }
 
 // watchOn is Watch on scr.
@@ -81,6 +81,7 @@ func (sh *watchShow) gone() <-chan struct{}    { return sh.w.Done() }
 func (sh *watchShow) why() (string, error)     { return ReasonGone, nil }
 func (sh *watchShow) help(*glyphs) []string    { return watchHelp }
 func (sh *watchShow) close() int               { return 0 }
+func (sh *watchShow) wait(bool)                {}
 
 func (sh *watchShow) bottom() tview.Primitive {
 	return newHelpLine(sh.s, func(*glyphs) []helpItem { return watchHelpLine })

@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"poolroids/game"
@@ -49,13 +50,10 @@ const (
 	ReplayDiffers // stopped where it differs from its recording
 )
 
-// ReplayHooks is how a Replay asks its front end for what it does not
-// own. Either may be nil. They run on the goroutine that ticks (Run's)
-// without the Replay's lock.
+// ReplayHooks is how a Replay tells its front end what it played. It may
+// be nil. It runs on the goroutine that ticks (Run's) without the
+// Replay's lock.
 type ReplayHooks struct {
-	// Waiting reports whether the replay waits (the screen is too small):
-	// Run's ticks then play nothing.
-	Waiting func() bool
 	// Played is told, after a tick, what changed since it was last told:
 	// by the tick or by the commands before it.
 	Played func(Played)
@@ -78,6 +76,7 @@ type Played struct {
 // safe for concurrent use.
 type Replay struct {
 	hooks ReplayHooks
+	waits atomic.Bool // the screen cannot show it: Run's ticks play nothing
 
 	mu       sync.Mutex
 	w        *replay.Watch
@@ -190,14 +189,18 @@ func (r *Replay) View(fn func(v ReplayView)) {
 }
 
 // Run ticks the replay at game.TPS until stop is closed (see Steps),
-// except while Hooks.Waiting says it waits.
+// except while it waits.
 func (r *Replay) Run(stop <-chan struct{}) {
 	Steps(stop, func() {
-		if r.hooks.Waiting == nil || !r.hooks.Waiting() {
+		if !r.waits.Load() {
 			r.Tick()
 		}
 	})
 }
+
+// Wait holds the replay while its screen cannot show it (too small, the
+// key help up): Run's ticks play nothing meanwhile.
+func (r *Replay) Wait(on bool) { r.waits.Store(on) }
 
 // Tick is one tick of the clock Run keeps: a stride of the seek under
 // way, else the steps the speed gives a tick; then Hooks.Played hears

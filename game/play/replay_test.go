@@ -76,11 +76,9 @@ func at(t *testing.T, r *Replay, data []byte, step uint64, what string) {
 func TestReplayRunKeepsPace(t *testing.T) {
 	data := recorded(t, 3, 600)
 	synctest.Test(t, func(t *testing.T) {
-		var waiting atomic.Bool
 		var told atomic.Uint64
 		r, err := NewReplay(data, "", ReplayHooks{
-			Waiting: waiting.Load,
-			Played:  func(p Played) { told.Store(p.To) },
+			Played: func(p Played) { told.Store(p.To) },
 		})
 		if err != nil {
 			t.Fatal(err)
@@ -96,7 +94,7 @@ func TestReplayRunKeepsPace(t *testing.T) {
 		if v := replayView(r); v.Step != 2*game.TPS-1 || v.State != ReplayPlaying || told.Load() != v.Step {
 			t.Errorf("2s in: step %d, state %v, told of step %d; want %d, playing", v.Step, v.State, told.Load(), 2*game.TPS-1)
 		}
-		waiting.Store(true)
+		r.Wait(true)
 		synctest.Wait()
 		from := replayView(r).Step
 		time.Sleep(time.Second)
