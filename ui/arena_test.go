@@ -194,7 +194,7 @@ func TestLabelsOverlap(t *testing.T) {
 	a.cv.w, a.cv.h = 40, 10
 	a.labels = []label{{x: 2, y: 1, name: "alpha"}, {x: 4, y: 1, name: "bob"}, {x: 0, y: 6, name: "cut"}}
 	log := putLog{}
-	a.drawLabels(log, rect{x: 10, y: 11, w: 5, h: 1}) // the overlay over "cut"
+	a.drawLabels(log, &a.cv, a.frame, rect{x: 10, y: 11, w: 5, h: 1}) // the overlay over "cut"
 	var got strings.Builder
 	for x := range 20 {
 		if s, ok := log[[2]int{10 + x, 6}]; ok {
@@ -335,7 +335,7 @@ func TestPlaceLabels(t *testing.T) {
 		ship("ann", 10, 5), ship("bob", 14, 5), ship("cat", 18, 5), ship("dan", 22, 5),
 		ship("eve", 10, 6), ship("Wolfgang_Amadeus", 40, 19),
 	}
-	a.placeLabels()
+	a.placeLabels(&a.cv)
 	for i, l := range a.labels {
 		if l.y < 0 {
 			continue

@@ -7,7 +7,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
-	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/match"
 	"poolroids/game/play"
@@ -116,15 +115,4 @@ func (sh *seatShow) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 		}
 	}
 	return sh.player.key(ev, now)
-}
-
-// shipNames are the names of an arena's players by slot, as last
-// painted, for the labels by their ships.
-type shipNames [game.MaxShips]string
-
-// of copies the names of ar's players. The caller holds ar's read lock.
-func (n *shipNames) of(ar *hub.Arena) {
-	for i := range n {
-		n[i], _ = ar.Seated(i)
-	}
 }

@@ -275,7 +275,7 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 	}
 	off, hshift := l.GetOffset()
 	st := listState{x, y, w, h, l.HasFocus(), l.GetCurrentItem(), off, hshift}
-	kept := l.s.keep(scr, &l.shown, rect{x, y, w, h})
+	kept := keep(scr, &l.shown, rect{x, y, w, h})
 	if l.valid && st == l.state {
 		if kept {
 			return

@@ -229,19 +229,6 @@ func (l *textLine) draw(scr tcell.Screen, x, y, w, from int) {
 	}
 }
 
-var (
-	labelStyle    = tcell.StyleDefault.Foreground(tcell.ColorGray)
-	valueStyle    = tcell.StyleDefault.Foreground(tcell.ColorWhite)
-	headStyle     = tcell.StyleDefault.Foreground(tcell.ColorTeal).Bold(true)
-	strategyStyle = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
-	alertStyle    = tcell.StyleDefault.Foreground(tcell.ColorRed).Bold(true)
-	sparkStyles   = [3]tcell.Style{
-		tcell.StyleDefault.Foreground(tcell.ColorGreen),
-		tcell.StyleDefault.Foreground(tcell.ColorYellow),
-		tcell.StyleDefault.Foreground(tcell.ColorRed),
-	}
-)
-
 // panel is the stats box of the side panel. In full form it shows the two
 // pools side by side, their sparklines, the Go runtime, the frame and the
 // input mode; in compact form, for each pool its strategy, active and
@@ -303,7 +290,7 @@ func (p *panel) Draw(scr tcell.Screen) {
 		p.stale = false
 	}
 	x, y, w, h := p.GetRect()
-	kept := p.s.keep(scr, &p.shown, rect{x, y, w, h})
+	kept := keep(scr, &p.shown, rect{x, y, w, h})
 	switch {
 	case !kept:
 		drawBorder(scr, p.s.glyphs(), x, y, w, h, borderStyle)

@@ -56,7 +56,7 @@ func newPlayers(s *session, ar *hub.Arena) *players {
 func (p *players) Draw(scr tcell.Screen) {
 	defer p.s.guard()
 	x, y, w, h := p.GetRect()
-	kept := p.s.keep(scr, &p.shown, rect{x, y, w, h})
+	kept := keep(scr, &p.shown, rect{x, y, w, h})
 	now := time.Since(p.s.clock)
 	if kept && now-p.formatted < playersEvery {
 		return // the box shows its last lines

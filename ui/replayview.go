@@ -332,7 +332,7 @@ func (l *replayLine) Draw(scr tcell.Screen) {
 	n := putString(scr, x, y, w, replayStates[state], st)
 	n += putString(scr, x+n, y, w-n, l.pos.of(b), valueStyle)
 
-	if l.v.s.keep(scr, &l.shown, rect{x, y, w, h}) {
+	if keep(scr, &l.shown, rect{x, y, w, h}) {
 		return // the keys stay where they were
 	}
 	drawKeys(scr, x+n, y, w-n, replayItems(g))

@@ -401,3 +401,12 @@ func (s *session) paint(a *arena) {
 	}
 	a.hud = h
 }
+
+// glyphs is the session's set: ASCII where the screen is not UTF-8 or
+// Options.ASCII asks for it.
+func (s *session) glyphs() *glyphs {
+	if s.ascii {
+		return plainGlyphs
+	}
+	return utf8Glyphs
+}

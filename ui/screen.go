@@ -328,12 +328,6 @@ func (s *surface) ShowCursor(x, y int) { s.f.ShowCursor(x, y) }
 
 func (s *surface) HideCursor() { s.f.ShowCursor(-1, -1) }
 
-// putter is what draws cells: a tcell.Screen, or a test's log of them.
-type putter interface {
-	Put(x, y int, str string, st tcell.Style) (remain string, width int)
-	Colors() int
-}
-
 // shown is what a widget knows of its cells on the session's screen: the
 // epoch and the place at which it last drew on it.
 type shown struct {
@@ -343,21 +337,22 @@ type shown struct {
 
 // keep tells whether the widget of sh, now at r, may draw over its last
 // frame only what changed since: it drew all of itself at r on the
-// session's screen, which has not been cleared since. It records this
-// draw, which must be whole when keep says false. Drawing on any other
-// screen (a test's) makes the next draw on the session's screen whole.
-func (s *session) keep(scr tcell.Screen, sh *shown, r rect) bool {
-	if !s.mine(scr) {
+// surface scr, which has not been cleared since. It records this draw,
+// which must be whole when keep says false. Drawing on any other screen
+// (a test's) makes the next draw on a surface whole.
+func keep(scr tcell.Screen, sh *shown, r rect) bool {
+	sf, ok := scr.(*surface)
+	if !ok {
 		*sh = shown{}
 		return false
 	}
-	ok := sh.epoch == s.screen.epoch && sh.r == r
-	*sh = shown{s.screen.epoch, r}
+	ok = sh.epoch == sf.epoch && sh.r == r
+	*sh = shown{sf.epoch, r}
 	return ok
 }
 
-// mine tells whether scr is the session's screen.
-func (s *session) mine(scr tcell.Screen) bool { return scr == tcell.Screen(s.screen) }
-
-// blank is what a cleared cell holds (tcell's Clear).
-const blank = " "
+// onSurface tells whether scr is a surface: a session's screen.
+func onSurface(scr tcell.Screen) bool {
+	_, ok := scr.(*surface)
+	return ok
+}

@@ -37,7 +37,7 @@ func shipRaster(a *arena, sh game.Ship) (text string, noses int) {
 	a.cv.clear()
 	a.drawShip(sh, inkShip, inkNose, false, false)
 	var b strings.Builder
-	x0, y0 := a.dotOf(sh.Pos)
+	x0, y0 := a.cv.dotOf(sh.Pos)
 	if !a.cv.ascii {
 		x0, y0 = x0/2, y0/4
 	}
@@ -102,7 +102,7 @@ func TestShipHeadings(t *testing.T) {
 			sh := game.Ship{Pos: game.Vec{X: game.Width / 2, Y: game.Height / 2}, Angle: h, Alive: true}
 			a.cv.clear()
 			a.drawShip(sh, inkShip, inkNose, false, false)
-			x0, y0 := a.dotOf(sh.Pos)
+			x0, y0 := a.cv.dotOf(sh.Pos)
 			nx, ny, n := 0, 0, 0
 			for y := range a.cv.h {
 				for x := range a.cv.w {

@@ -825,7 +825,7 @@ func TestKeptFrames(t *testing.T) {
 	kept, whole := sides[0], sides[1]
 	var now time.Duration
 	frame := func(sd side, scr tcell.Screen) {
-		if !sd.s.mine(scr) {
+		if !onSurface(scr) {
 			scr.Clear()
 			sd.s.draw(scr)
 			scr.Show()
