@@ -58,7 +58,15 @@ type hud struct {
 // frame (see arenaShown).
 type arena struct {
 	*tview.Box
-	s      *session
+	// What the session hands it for each frame (see session.take): the
+	// glyphs, whether the field is ASCII, the key help's lines while it
+	// is up (nil: none), and paint, which copies the world onto the
+	// canvas and sets the header, called once the arena knows its size.
+	g     *glyphs
+	ascii bool
+	help  []string
+	paint func(a *arena)
+
 	cv     canvas
 	pts    []game.Vec // outline scratch
 	buf    []byte     // header scratch: the title, the notice
@@ -92,10 +100,10 @@ type arenaShown struct {
 	frames             uint   // drawn so far: picks the rows whose slow changes are set (see canvas.flush)
 }
 
-func newArena(s *session) *arena {
+func newArena() *arena {
 	return &arena{
 		Box: tview.NewBox(),
-		s:   s,
+		g:   utf8Glyphs,
 		pts: make([]game.Vec, 0, 2*game.MaxVertices),
 		buf: make([]byte, 0, 256),
 		// A label a slot at most: a frame with more than the last never
@@ -114,10 +122,8 @@ func fieldSize(w, h int) (fw, fh int) {
 	return max(fw, 0), max(fh, 0)
 }
 
-// Draw paints the world. It holds the session lock only while it copies
-// the world onto the canvas.
+// Draw paints the world, through paint, and draws it.
 func (a *arena) Draw(scr tcell.Screen) {
-	defer a.s.guard()
 	x, y, w, h := a.GetRect()
 	sh := &a.shown
 	kept := keep(scr, &sh.shown, rect{x, y, w, h})
@@ -126,12 +132,12 @@ func (a *arena) Draw(scr tcell.Screen) {
 		return
 	}
 	a.frame = rect{x + 1 + (w-2-fw)/2, y + 1, fw, fh}
-	if a.cv.w != fw || a.cv.h != fh || a.cv.ascii != a.s.ascii {
-		a.cv.resize(fw, fh, a.s.ascii)
+	if a.cv.w != fw || a.cv.h != fh || a.cv.ascii != a.ascii {
+		a.cv.resize(fw, fh, a.ascii)
 	} else {
 		a.cv.clear()
 	}
-	a.s.paint(a)
+	a.paint(a)
 	f := a.frame
 	st := borderStyle
 	if a.HasFocus() {
@@ -442,7 +448,7 @@ func (a *arena) bullet(p game.Vec, k ink) {
 // mode. On the session's screen it draws only the rows that changed, each
 // cell once, so that only cells that change reach the terminal.
 func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
-	f, g := a.frame, a.s.glyphs()
+	f, g := a.frame, a.g
 	// The score and lives matter most: where all does not fit, the
 	// level's name gives way first, then the high score.
 	room := f.w - 4 // a ─ at each end, one between
@@ -495,7 +501,7 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 // whose game it is, for the player their name, the level's name (when
 // named), the wave, and "hidden" or the watchers.
 func (a *arena) appendTitle(b []byte, named bool) []byte {
-	h, g := &a.hud, a.s.glyphs()
+	h, g := &a.hud, a.g
 	b = append(b, ' ')
 	if h.whose != "" {
 		b = append(append(b, h.whose...), g.sep...)
@@ -522,7 +528,7 @@ func (a *arena) appendTitle(b []byte, named bool) []byte {
 // to b: under the title only the high score, the demo's score being no
 // one's, and nothing where the players box has the scores.
 func (a *arena) appendScore(b []byte, high bool) []byte {
-	h, g := &a.hud, a.s.glyphs()
+	h, g := &a.hud, a.g
 	if h.board {
 		return b
 	}
@@ -591,8 +597,8 @@ var titleScreen = []string{
 func (a *arena) overlay() ([]string, rect) {
 	var lines []string
 	switch {
-	case a.s.fit.help:
-		lines = a.s.show.help(a.s.glyphs())
+	case a.help != nil:
+		lines = a.help
 	case a.hud.mode == match.Title:
 		lines = titleScreen
 	case a.hud.mode == match.Over:
@@ -600,7 +606,7 @@ func (a *arena) overlay() ([]string, rect) {
 	case a.hud.paused && a.hud.whose != "": // a watcher's: the player resumes
 		lines = watchPauseScreen
 	case a.hud.paused:
-		lines = a.s.glyphs().pauseScreen
+		lines = a.g.pauseScreen
 	default:
 		return nil, rect{}
 	}

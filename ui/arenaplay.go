@@ -18,17 +18,17 @@ import (
 // Game for its keys; the show samples the shared pools and follows the
 // seat's game.
 type seatShow struct {
-	player
+	ownGame
 	seat *hub.Seat
 }
 
 // newSeat makes the show of Options.Arena's seat, with the players box.
 func newSeat(s *session) (show, error) {
 	seat := s.opts.Arena
-	sh := &seatShow{player: player{s: s, shared: true}, seat: seat}
+	sh := &seatShow{ownGame: ownGame{s: s, shared: true}, seat: seat}
 	// The name by the ship, the one the header shows, is the one saved.
 	sh.g = play.NewSeat(seat, play.Scoring{Player: seat.Name(), Scores: s.opts.Scores}, play.Controls{Keys: &s.keys})
-	s.players = newPlayers(s, seat.Arena())
+	s.players = newPlayers(seat.Arena())
 	return sh, nil
 }
 
@@ -45,7 +45,7 @@ func (sh *seatShow) why() (string, error)    { return ReasonCanceled, sh.seat.Ar
 func (sh *seatShow) help(g *glyphs) []string { return g.arenaHelp }
 
 func (sh *seatShow) bottom() tview.Primitive {
-	return newHelpLine(sh.s, func(g *glyphs) []helpItem { return g.arenaLine })
+	return newHelpLine(func(g *glyphs) []helpItem { return g.arenaLine })
 }
 
 // paint takes the seat's Game's lock and then the arena's read lock, each
@@ -114,5 +114,5 @@ func (sh *seatShow) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 			return nil
 		}
 	}
-	return sh.player.key(ev, now)
+	return sh.ownGame.key(ev, now)
 }

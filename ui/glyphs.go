@@ -25,7 +25,7 @@ type glyphs struct {
 	right  string
 	down   string
 	arrows string    // the turn and thrust keys together, on the help line
-	spark  [8]string // the sparkline's levels, empty to full
+	sparks [8]string // the sparkline's levels, empty to full
 
 	// The box borders.
 	h, v, tl, tr, bl, br string
@@ -36,7 +36,7 @@ type glyphs struct {
 	pauseScreen []string   // the overlay while paused
 	helpScreen  []string   // the key help overlay
 	arenaHelp   []string   // the same in an arena
-	helpLine    []helpItem // the keys on the help line, by importance
+	keyLine     []helpItem // the keys on the help line, by importance
 	arenaLine   []helpItem // the same without the keys an arena refuses
 	localLine   []helpItem // the same without o, which offers a game over SSH only
 }
@@ -45,14 +45,14 @@ var (
 	utf8Glyphs = newGlyphs(glyphs{
 		sep: " · ", micro: "µs", times: "×", arrow: "→", mark: "◂",
 		up: "↑", left: "←", right: "→", down: "↓", arrows: "←→↑",
-		spark: [8]string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
-		h:     "─", v: "│", tl: "┌", tr: "┐", bl: "└", br: "┘",
+		sparks: [8]string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
+		h:      "─", v: "│", tl: "┌", tr: "┐", bl: "└", br: "┘",
 	})
 	plainGlyphs = newGlyphs(glyphs{
 		sep: " . ", micro: "us", times: "x", arrow: "->", mark: "<",
 		up: "up", left: "left", right: "right", down: "down", arrows: "arrows",
-		spark: [8]string{"_", ".", "-", "~", "=", "+", "*", "#"},
-		h:     "-", v: "|", tl: "+", tr: "+", bl: "+", br: "+",
+		sparks: [8]string{"_", ".", "-", "~", "=", "+", "*", "#"},
+		h:      "-", v: "|", tl: "+", tr: "+", bl: "+", br: "+",
 	})
 )
 
@@ -62,9 +62,9 @@ func newGlyphs(g glyphs) *glyphs {
 	g.pauseScreen = []string{"PAUSED", "", "p: resume" + g.sep + "q: quit"}
 	g.helpScreen = helpScreen(&g)
 	g.arenaHelp = helpScreen(&g, arenaRefused...)
-	g.helpLine = helpLineItems(&g)
-	g.arenaLine = without(g.helpLine, arenaRefused...)
-	g.localLine = without(g.helpLine, "o")
+	g.keyLine = helpLineItems(&g)
+	g.arenaLine = without(g.keyLine, arenaRefused...)
+	g.localLine = without(g.keyLine, "o")
 	return &g
 }
 

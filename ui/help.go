@@ -28,26 +28,24 @@ func (it helpItem) draw(scr tcell.Screen, x, y int) {
 // right end, the other keys from the left as far as they fit.
 type helpLine struct {
 	*tview.Box
-	s     *session
 	items func(g *glyphs) []helpItem // the show's keys in g
+	g     *glyphs                    // the session's (see session.take)
 	shown shown
-	g     *glyphs // as last drawn
+	drawn *glyphs // as last drawn
 }
 
 // newHelpLine makes the help line of the keys items gives.
-func newHelpLine(s *session, items func(g *glyphs) []helpItem) *helpLine {
-	return &helpLine{Box: tview.NewBox(), s: s, items: items}
+func newHelpLine(items func(g *glyphs) []helpItem) *helpLine {
+	return &helpLine{Box: tview.NewBox(), items: items, g: utf8Glyphs}
 }
 
 func (h *helpLine) Draw(scr tcell.Screen) {
-	defer h.s.guard()
 	x, y, w, ht := h.GetRect()
-	g := h.s.glyphs()
-	if keep(scr, &h.shown, rect{x, y, w, ht}) && h.g == g {
+	if keep(scr, &h.shown, rect{x, y, w, ht}) && h.drawn == h.g {
 		return // it never changes: its last frame stays
 	}
-	h.g = g
-	drawKeys(scr, x, y, w, h.items(g))
+	h.drawn = h.g
+	drawKeys(scr, x, y, w, h.items(h.g))
 }
 
 // drawKeys draws a line of key help w cells wide: "? help" and "q quit" at

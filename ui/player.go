@@ -16,10 +16,10 @@ import (
 	"poolroids/pool"
 )
 
-// player is what the shows of the player's own game share: its
+// ownGame is what the shows of the player's own game share: its
 // play.Game, the keys that play it, and the text of its game-over
 // screen.
-type player struct {
+type ownGame struct {
 	s      *session
 	g      *play.Game
 	over   overText // the loop's goroutine only
@@ -28,34 +28,34 @@ type player struct {
 
 // inGame reports whether the player plays a game of their own, which q
 // and x would leave.
-func (p *player) inGame() bool { return p.g.Phase() == match.Play && !p.g.Stress() }
+func (p *ownGame) inGame() bool { return p.g.Phase() == match.Play && !p.g.Stress() }
 
 // playing reports whether the player's keys play: a game in play, not
 // paused.
-func (p *player) playing() bool { return p.g.Phase() == match.Play && !p.g.Paused() }
+func (p *ownGame) playing() bool { return p.g.Phase() == match.Play && !p.g.Paused() }
 
 // press feeds a key event of a control to the player's keys while the
 // player plays, where the screen does not report the keys' releases
 // itself (see Screen.Hold).
-func (p *player) press(c input.Control, now time.Duration) {
+func (p *ownGame) press(c input.Control, now time.Duration) {
 	if p.playing() && !p.s.term.Releases() {
 		p.s.keys.Press(c, now)
 	}
 }
 
 // start leaves the title or game-over screen for a new game.
-func (p *player) start() {
+func (p *ownGame) start() {
 	if p.g.Start() {
 		p.fresh()
 	}
 }
 
-func (p *player) wait(on bool) { p.g.Wait(on) }
+func (p *ownGame) wait(on bool) { p.g.Wait(on) }
 
 // fresh shows what the Game started (a new game, the title, a stress game
 // in a world of its own) with the pools' figures from zero (the Game lets
 // the keys go itself).
-func (p *player) fresh() {
+func (p *ownGame) fresh() {
 	s := p.s
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -65,7 +65,7 @@ func (p *player) fresh() {
 
 // key plays the keys a solo game and a seat share: the ship's, starting a
 // game and quitting it.
-func (p *player) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
+func (p *ownGame) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 	switch ev.Key() {
 	case tcell.KeyLeft:
 		p.press(input.Left, now)
@@ -123,7 +123,7 @@ func soloHUD(a *arena, v play.View, over *overText, ascii bool) hud {
 
 // close leaves the game in play, scored if it counts, and returns the
 // best score of the games that counted.
-func (p *player) close() int {
+func (p *ownGame) close() int {
 	p.g.Close()
 	return p.g.Best()
 }
@@ -131,14 +131,14 @@ func (p *player) close() int {
 // soloShow is a solo game: the player's world, stepped on the show's
 // goroutine, and offered to watchers where Options.Live says.
 type soloShow struct {
-	player
+	ownGame
 	live atomic.Pointer[play.Solo] // the game offered to watchers; nil: none
 }
 
 // newSolo makes the solo game Options ask for.
 func newSolo(s *session) (show, error) {
 	o := &s.opts
-	sh := &soloShow{player: player{s: s}}
+	sh := &soloShow{ownGame: ownGame{s: s}}
 	g, err := play.NewSolo(game.Config{
 		Levels: o.Levels, Seed: o.Seed, Strategy: o.Strategy,
 		Bullets: o.Bullets, Debris: o.Debris,
@@ -177,9 +177,9 @@ func (sh *soloShow) help(g *glyphs) []string { return g.helpScreen }
 
 func (sh *soloShow) bottom() tview.Primitive {
 	if sh.s.opts.Live == nil {
-		return newHelpLine(sh.s, func(g *glyphs) []helpItem { return g.localLine })
+		return newHelpLine(func(g *glyphs) []helpItem { return g.localLine })
 	}
-	return newHelpLine(sh.s, func(g *glyphs) []helpItem { return g.helpLine })
+	return newHelpLine(func(g *glyphs) []helpItem { return g.keyLine })
 }
 
 func (sh *soloShow) paint(a *arena) hud {
@@ -227,7 +227,7 @@ func (sh *soloShow) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 			return nil
 		}
 	}
-	return sh.player.key(ev, now)
+	return sh.ownGame.key(ev, now)
 }
 
 // toggleStress starts or stops the stress autopilot. The player's game it
@@ -244,5 +244,5 @@ func (sh *soloShow) close() int {
 	if live := sh.live.Load(); live != nil {
 		live.Remove()
 	}
-	return sh.player.close()
+	return sh.ownGame.close()
 }

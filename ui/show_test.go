@@ -17,12 +17,12 @@ import (
 // between frames.
 
 // player returns the player's own game's show: a solo game's or a seat's.
-func (s *session) player() *player {
+func (s *session) player() *ownGame {
 	switch sh := s.show.(type) {
 	case *soloShow:
-		return &sh.player
+		return &sh.ownGame
 	case *seatShow:
-		return &sh.player
+		return &sh.ownGame
 	}
 	panic("ui: the session shows no game of the player's")
 }
@@ -91,7 +91,7 @@ func (sh *worldShow) close() int               { return 0 }
 func (sh *worldShow) wait(bool)                {}
 
 func (sh *worldShow) bottom() tview.Primitive {
-	return newHelpLine(sh.s, func(g *glyphs) []helpItem { return g.helpLine })
+	return newHelpLine(func(g *glyphs) []helpItem { return g.keyLine })
 }
 
 func (sh *worldShow) paint(a *arena) hud {

@@ -59,7 +59,7 @@ type watchShow struct {
 func newWatch(s *session, w *play.Watcher) *watchShow {
 	sh := &watchShow{s: s, w: w, whose: w.Name() + "'s game", over: overText{watcher: true}}
 	if w.Arena != nil {
-		s.players = newPlayers(s, w.Arena)
+		s.players = newPlayers(w.Arena)
 		sh.whose = "arena " + w.Name()
 	}
 	return sh
@@ -84,7 +84,7 @@ func (sh *watchShow) close() int               { return 0 }
 func (sh *watchShow) wait(bool)                {}
 
 func (sh *watchShow) bottom() tview.Primitive {
-	return newHelpLine(sh.s, func(*glyphs) []helpItem { return watchHelpLine })
+	return newHelpLine(func(*glyphs) []helpItem { return watchHelpLine })
 }
 
 // sample samples the pools of the watched game's View, as its players'
