@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/match"
 	"poolroids/game/play"
@@ -70,6 +71,11 @@ func (sh *seatShow) paint(a *arena) hud {
 	}
 	h.watching, h.name = ar.Watchers(), sh.seat.Name()
 	return h
+}
+
+// samples: the seat samples the arena's pools at its own pace (run).
+func (sh *seatShow) samples(seen uint64, _ func(game.PoolSample, time.Duration)) uint64 {
+	return seen
 }
 
 func (sh *seatShow) sample(v *view, now time.Duration) {

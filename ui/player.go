@@ -142,13 +142,7 @@ func newSolo(s *session) (show, error) {
 	g, err := play.NewSolo(game.Config{
 		Levels: o.Levels, Seed: o.Seed, Strategy: o.Strategy,
 		Bullets: o.Bullets, Debris: o.Debris,
-	}, o.Stress, play.Scoring{Player: o.Player, Scores: o.Scores}, play.Controls{Keys: &s.keys}, play.Hooks{
-		Stepped: func(steps uint64) {
-			if steps%sampleEvery == 0 {
-				s.sample()
-			}
-		},
-	})
+	}, o.Stress, play.Scoring{Player: o.Player, Scores: o.Scores}, play.Controls{Keys: &s.keys})
 	sh.g = g
 	return sh, err
 }
@@ -192,6 +186,15 @@ func (sh *soloShow) paint(a *arena) hud {
 		h.watching, h.hidden = live.Watchers(), !live.Open()
 	}
 	return h
+}
+
+// samples are those the Game took on its steps, at the time it took them.
+func (sh *soloShow) samples(seen uint64, fn func(game.PoolSample, time.Duration)) uint64 {
+	clock := sh.s.clock
+	sh.g.View(func(v play.View) {
+		seen = v.Samples.Since(seen, func(p game.PoolSample) { fn(p, p.At.Sub(clock)) })
+	})
+	return seen
 }
 
 func (sh *soloShow) sample(v *view, now time.Duration) {

@@ -76,7 +76,7 @@ type replayShow struct {
 // Options.Strategy if set.
 func newReplay(s *session, data []byte) (*replayShow, error) {
 	v := &replayShow{s: s}
-	g, err := play.NewReplay(data, s.opts.Strategy, play.ReplayHooks{Played: v.played})
+	g, err := play.NewReplay(data, s.opts.Strategy)
 	if err != nil {
 		return nil, err
 	}
@@ -115,24 +115,14 @@ func (v *replayShow) pick(bullets, debris pool.Strategy) error {
 // game, whatever the speed.
 func gameTime(step uint64) time.Duration { return time.Duration(step) * time.Second / game.TPS }
 
-// played brings the panel up to date with what the replay played
-// (play.ReplayHooks.Played): a new world or strategy starts a pool's
-// rates again and shows at once; else the pools are sampled every
-// sampleEvery steps of game.
-func (v *replayShow) played(p play.Played) {
-	s := v.s
-	s.mu.Lock()
-	fresh := p.NewWorld
-	for i, switched := range p.Switched {
-		if switched || p.NewWorld {
-			s.view.pools[i].restart()
-			fresh = true
-		}
-	}
-	s.mu.Unlock()
-	if fresh || p.To/sampleEvery != p.From/sampleEvery {
-		s.sample()
-	}
+// samples are those the replay's ticks took (every sampleEvery steps of
+// game, and at once where a new world or strategy starts a pool's rates
+// again), at the game time of their step.
+func (v *replayShow) samples(seen uint64, fn func(game.PoolSample, time.Duration)) uint64 {
+	v.g.View(func(rv play.ReplayView) {
+		seen = rv.Samples.Since(seen, func(p game.PoolSample) { fn(p, gameTime(p.Step)) })
+	})
+	return seen
 }
 
 var endLines = []string{"END OF REPLAY", "", "space: again  left: seek back  q: quit"}

@@ -40,10 +40,12 @@ type session struct {
 	stats   drawStats  // the loop's goroutine only
 	keys    input.Keys // the player's, written by the loop and the screen, read by the game's step
 
-	mu     sync.Mutex // guards the fields below
-	border border     // the notice or question on the field's border
-	target target     // the pools a strategy pick switches
-	view   view       // the panel's latest sample of the pools
+	mu     sync.Mutex                           // guards the fields below
+	border border                               // the notice or question on the field's border
+	target target                               // the pools a strategy pick switches
+	view   view                                 // the panel's latest sample of the pools
+	seen   uint64                               // the samples of the show's game fed into view
+	feed   func(game.PoolSample, time.Duration) // s.addSample, made once
 
 	life life
 }
@@ -157,10 +159,34 @@ func (s *session) now() time.Duration { return time.Since(s.clock) }
 // now (on the show's own clock for a replay).
 func (s *session) sample() { s.sampleAt(s.now()) }
 
+// drain feeds the panel's view the samples the show's game took on its
+// steps since the last drain, in order: at every frame, and before a
+// sample of the session's own (sampleAt).
+func (s *session) drain() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seen = s.show.samples(s.seen, s.feed)
+}
+
+// addSample adds a sample the show's game took at at. The caller holds
+// the lock.
+func (s *session) addSample(p game.PoolSample, at time.Duration) {
+	for i, fresh := range p.Restart {
+		if fresh {
+			s.view.pools[i].restart()
+		}
+	}
+	s.view.pools[bulletsPool].sample(p.Pools[0], at)
+	s.view.pools[debrisPool].sample(p.Pools[1], at)
+	s.view.step = p.StepTime
+	s.view.gen++
+}
+
 // sampleAt is sample at now on the session's clock.
 func (s *session) sampleAt(now time.Duration) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	s.seen = s.show.samples(s.seen, s.feed) // the game's own samples come first
 	s.show.sample(&s.view, now)
 	s.view.gen++
 }
@@ -462,6 +488,7 @@ func (r *sessionRoot) Draw(scr tcell.Screen) {
 // box's form and time. The arena paints its world itself, through the
 // session's paint, once tview has given it its size.
 func (s *session) take() {
+	s.drain()
 	g := s.glyphs()
 	a := s.arena
 	a.g, a.ascii, a.help = g, s.ascii, nil

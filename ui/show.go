@@ -6,6 +6,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"poolroids/game"
 	"poolroids/pool"
 )
 
@@ -33,6 +34,11 @@ type show interface {
 	paint(a *arena) hud
 	// sample records the pools' figures at now into v.
 	sample(v *view, now time.Duration)
+	// samples calls fn with the samples of the pools the game recorded
+	// on its steps after the first seen, each with its time on the
+	// session's clock, and returns the count to give it next; a game
+	// that records none (an arena, a game watched) returns seen.
+	samples(seen uint64, fn func(p game.PoolSample, at time.Duration)) uint64
 	// strategies returns the pools' strategies.
 	strategies() (bullets, debris pool.Strategy)
 	// pick switches the pools' strategies ("" keeps a pool's), or says

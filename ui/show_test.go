@@ -99,6 +99,9 @@ func (sh *worldShow) paint(a *arena) hud {
 }
 
 func (sh *worldShow) sample(v *view, now time.Duration) { samplePools(v, sh.w, 0, now) }
+func (sh *worldShow) samples(seen uint64, _ func(game.PoolSample, time.Duration)) uint64 {
+	return seen
+}
 
 func (sh *worldShow) strategies() (bullets, debris pool.Strategy) {
 	return sh.w.Bullets().Strategy(), sh.w.Debris().Strategy()

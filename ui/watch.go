@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"poolroids/game"
 	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
@@ -89,6 +90,11 @@ func (sh *watchShow) bottom() tview.Primitive {
 
 // sample samples the pools of the watched game's View, as its players'
 // screens sample theirs, at the watcher's own pace.
+// samples: a watcher samples the watched game at its own pace (run).
+func (sh *watchShow) samples(seen uint64, _ func(game.PoolSample, time.Duration)) uint64 {
+	return seen
+}
+
 func (sh *watchShow) sample(v *view, now time.Duration) {
 	sh.w.View(func(gv play.View) { samplePools(v, gv.World, gv.Step, now) })
 }

@@ -10,16 +10,16 @@
 //	front end (ui)                    play.Game                  match.Match
 //	keys ─ commands ───────────────▶ mu ─ Start, Leave, … ───▶ the flow
 //	keys ─ input.Keys ─────────────▶ read on each step (Run, or the arena's)
-//	frame ─ View(fn) ──────────────▶ mu.RLock ─ fn(View) ──▶ world, phase
-//	                  ◀─ Hooks.Stepped  the pools to sample
+//	frame ─ View(fn) ──────────────▶ mu.RLock ─ fn(View) ──▶ world, phase,
+//	                                    the pools' samples (recorded by the step)
 //	                                    a game that ended ─▶ View.Over,
 //	                                    saved (scores.Store) off the step
 //
-// The player's keys come in one direction: the front end writes them into
+// Everything goes one way: the front end writes the player's keys into
 // the Game's [input.Keys] (its [Controls]) as they come, and the step
-// reads them. The hooks are called without the Game's lock, so a front
-// end may take its own lock in them and call the Game from under it: the
-// lock order is always the front end's, then the Game's, then an arena's.
+// reads them; the step samples the pools, and the front end reads the
+// samples in the View. Nothing in a Game calls its front end. The lock
+// order is always the front end's, then the Game's, then an arena's.
 //
 // A solo game ([NewSolo]) steps on [Game.Run]'s goroutine. An arena seat
 // ([NewSeat]) is stepped by its arena, which asks the Game for the seat's
@@ -31,8 +31,8 @@
 // drawn through [Replay.View] and driven by commands (pause, speed, one
 // step, seek, the pools' strategies) that it refuses with an error the
 // front end shows. A seek plays on that goroutine in strides a tick, so a
-// long one holds no frame up; [ReplayHooks.Played] tells the front end
-// what the ticks changed, so it samples the pools.
+// long one holds no frame up; the ticks sample the pools into the
+// ReplayView, as a Game's steps do into its View.
 //
 // # Watching
 //
@@ -74,13 +74,6 @@ const maxCatchUp = 5
 // second's.
 const StepSample = game.TPS / 4
 
-// Hooks is how a solo Game tells its front end of its steps. They run on
-// the goroutine that steps (Run's) without the Game's lock.
-type Hooks struct {
-	// Stepped, if set, is told after each step how many were taken.
-	Stepped func(steps uint64)
-}
-
 // Controls is how a Game is played: the keys its player holds, which the
 // Game reads on each step of its ship. The front end writes them (see
 // package input) and never waits on the Game to take them.
@@ -99,7 +92,6 @@ type Scoring struct {
 // usable; make one with NewSolo or NewSeat. Its methods are safe for
 // concurrent use.
 type Game struct {
-	hooks Hooks
 	sc    Scoring
 	keys  *input.Keys
 	seat  *hub.Seat      // an arena seat's, whose input the Game gives; nil: solo
@@ -109,38 +101,39 @@ type Game struct {
 	mu       sync.RWMutex
 	m        *match.Match
 	steps    uint64
-	stepTime stepTimer // the mean step, for View.Step
-	high     int       // the table's best score
-	over     Over      // the game that ended last
+	stepTime stepTimer        // the mean step, for View.Step
+	samples  game.PoolSamples // the pools every game.SampleEvery steps, for View.Samples
+	high     int              // the table's best score
+	over     Over             // the game that ended last
 	changes  uint64
 }
 
 // NewSolo makes a solo game of a world built from cfg, starting on the
 // title or, with stress, under the stress autopilot (see match.New).
 // It reads the table's best score, for the header.
-func NewSolo(cfg game.Config, stress bool, sc Scoring, c Controls, h Hooks) (*Game, error) {
+func NewSolo(cfg game.Config, stress bool, sc Scoring, c Controls) (*Game, error) {
 	m, err := match.New(cfg, stress)
 	if err != nil {
 		return nil, err
 	}
 	m.SetPlayer(sc.Player)
-	return newGame(m, sc, c, h), nil
+	return newGame(m, sc, c), nil
 }
 
 // NewSeat makes the Game of seat, already playing in its arena: from now
 // until Close, the arena takes the seat's keys from c before each step.
 func NewSeat(seat *hub.Seat, sc Scoring, c Controls) *Game {
-	g := newGame(match.NewSeat(seat), sc, c, Hooks{})
+	g := newGame(match.NewSeat(seat), sc, c)
 	g.seat = seat
 	seat.SetInput(g.seatInput)
 	return g
 }
 
-func newGame(m *match.Match, sc Scoring, c Controls, h Hooks) *Game {
+func newGame(m *match.Match, sc Scoring, c Controls) *Game {
 	if c.Keys == nil {
 		c.Keys = new(input.Keys)
 	}
-	g := &Game{hooks: h, sc: sc, keys: c.Keys, m: m}
+	g := &Game{sc: sc, keys: c.Keys, m: m}
 	if sc.Scores != nil {
 		if top := sc.Scores.Top(1); len(top) > 0 {
 			g.high = top[0].Score
@@ -165,6 +158,11 @@ type View struct {
 	// Step is the mean time a step of a solo game took over the last
 	// StepSample steps; 0 before, and in an arena (see hub.Arena.StepTime).
 	Step time.Duration
+	// Steps is how many steps the Game took (a solo game's, paused ones
+	// too); Samples its pools every game.SampleEvery of them, for a
+	// panel's figures: valid only within the callback, as World.
+	Steps   uint64
+	Samples *game.PoolSamples
 }
 
 // View calls fn with the Game as it stands, under its read lock: the
@@ -177,7 +175,7 @@ func (g *Game) View(fn func(v View)) {
 	fn(View{
 		World: g.m.World(), Phase: g.m.Phase(), Stress: g.m.Stress(),
 		Assisted: g.m.Assisted(), High: max(g.high, g.m.Best()),
-		Over: g.over, Step: g.stepTime.mean,
+		Over: g.over, Step: g.stepTime.mean, Steps: g.steps, Samples: &g.samples,
 	})
 }
 
@@ -273,21 +271,21 @@ func (g *Game) Wait(on bool) {
 }
 
 // Step steps the world once with in (see match.Match.Step), scores a
-// game that ended in it, and tells the hooks of the step. Run calls it; a
-// test may instead, to step on its own clock.
+// game that ended in it, and samples the pools every game.SampleEvery
+// steps (View.Samples). Run calls it; a test may instead, to step on its
+// own clock.
 func (g *Game) Step(in game.Input) {
 	g.mu.Lock()
+	defer g.mu.Unlock()
 	t0 := time.Now()
 	res, ended := g.m.Step(in)
 	g.stepTime.add(time.Since(t0), 1)
 	g.steps++
-	steps := g.steps
 	if ended {
 		g.ended(res)
 	}
-	g.mu.Unlock()
-	if g.hooks.Stepped != nil {
-		g.hooks.Stepped(steps)
+	if g.steps%game.SampleEvery == 0 {
+		g.samples.Add(g.m.World(), g.steps, g.stepTime.mean, [2]bool{})
 	}
 }
 

@@ -3,7 +3,7 @@ package play
 import (
 	"errors"
 	"path/filepath"
-	"sync/atomic"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -14,18 +14,15 @@ import (
 	"poolroids/game/scores"
 )
 
-// newSolo makes ann's solo game, saving to st (nil: none), whose hooks
-// count its steps; no key is held.
-func newSolo(t *testing.T, st *scores.Store) (*Game, *atomic.Uint64) {
+// newSolo makes ann's solo game, saving to st (nil: none); no key is
+// held. steps reads how many steps it took.
+func newSolo(t *testing.T, st *scores.Store) (g *Game, steps func() uint64) {
 	t.Helper()
-	var steps atomic.Uint64
-	g, err := NewSolo(game.Config{Seed: 1}, false, Scoring{Player: "ann", Scores: st}, Controls{}, Hooks{
-		Stepped: func(n uint64) { steps.Store(n) },
-	})
+	g, err := NewSolo(game.Config{Seed: 1}, false, Scoring{Player: "ann", Scores: st}, Controls{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g, &steps
+	return g, func() uint64 { return view(g).Steps }
 }
 
 // newStore opens an empty high-score table in a directory of the test's.
@@ -81,7 +78,7 @@ func TestRunKeepsGameTime(t *testing.T) {
 		synctest.Wait()
 		// A tick on time is a nanosecond early (the period rounds down): the
 		// step it is due comes with the next.
-		if got := steps.Load(); got != 2*game.TPS-1 {
+		if got := steps(); got != 2*game.TPS-1 {
 			t.Errorf("%d steps in 2s, want %d", got, 2*game.TPS-1)
 		}
 		close(stop)
@@ -101,8 +98,8 @@ func TestWaitingDoesNotStep(t *testing.T) {
 		synctest.Wait()
 		close(stop)
 		at := view(g).World.Steps()
-		if steps.Load() != 0 || at != 0 {
-			t.Errorf("waiting, the game took %d steps (world at %d)", steps.Load(), at)
+		if steps() != 0 || at != 0 {
+			t.Errorf("waiting, the game took %d steps (world at %d)", steps(), at)
 		}
 	})
 }
@@ -245,7 +242,7 @@ func TestViewAllocatesNothing(t *testing.T) {
 // only in play; what is pressed while it waits acts no more.
 func TestGameReadsItsKeys(t *testing.T) {
 	var keys input.Keys
-	g, err := NewSolo(game.Config{Seed: 1}, false, Scoring{}, Controls{Keys: &keys}, Hooks{})
+	g, err := NewSolo(game.Config{Seed: 1}, false, Scoring{}, Controls{Keys: &keys})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,5 +272,31 @@ func TestGameReadsItsKeys(t *testing.T) {
 	}
 	if a := angle(); a != before {
 		t.Errorf("a press while the game waited turned the ship from %v to %v", before, a)
+	}
+}
+
+// TestSamplesOnTheStep: a Game samples its pools on its step, every
+// game.SampleEvery steps, paused too, and its View holds the samples.
+func TestSamplesOnTheStep(t *testing.T) {
+	g, _ := newSolo(t, nil)
+	g.Start()
+	for range 2 * game.SampleEvery {
+		g.Step(game.Input{Fire: true})
+	}
+	g.TogglePause()
+	for range game.SampleEvery {
+		g.Step(game.Input{})
+	}
+	var got []uint64
+	g.View(func(v View) {
+		v.Samples.Since(0, func(p game.PoolSample) {
+			got = append(got, p.Step)
+			if p.Pools[0] != v.World.BulletStats() && p.Step == v.Steps {
+				t.Errorf("the last sample's bullets %+v, the world's %+v", p.Pools[0], v.World.BulletStats())
+			}
+		})
+	})
+	if want := []uint64{game.SampleEvery, 2 * game.SampleEvery, 3 * game.SampleEvery}; !slices.Equal(got, want) {
+		t.Errorf("sampled at steps %v, want %v", got, want)
 	}
 }
