@@ -234,7 +234,7 @@ func (v *replayShow) paint(a *arena) hud {
 
 // replayLine is the bottom line of a replay: its state, position and
 // speed, left, in cells of fixed width that it sets every frame; then
-// the keys, which it draws only when its place changed.
+// the keys.
 type replayLine struct {
 	*tview.Box
 	v   *replayShow
