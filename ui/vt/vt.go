@@ -587,65 +587,42 @@ func (f *Frame) Render(dst []byte) []byte {
 		clear(f.shown) // the zero cell: a blank in the default style
 		cur = 0
 	}
-	for y, d := range f.dirty {
-		if d.lo >= d.hi {
-			continue
+	f.walk(func(x, y int, c cell) int {
+		if len(dst) == start {
+			begin()
 		}
-		f.dirty[y] = span{}
-		row, shown := f.cells[y*f.w:(y+1)*f.w], f.shown[y*f.w:(y+1)*f.w]
-		// Start where a cell starts: after a cell that is not wide
-		// (whether it is the right half of one or not).
-		for d.lo > 0 && row[d.lo-1].wide {
-			d.lo--
-		}
-		for x := d.lo; x < d.hi; x++ {
-			c := row[x]
-			if c == shown[x] {
-				if c.wide {
-					x++
-				}
-				continue
+		// Move there and send the cell; where the cursor is a few
+		// cells short on the row, reprinting them instead may cost
+		// less: both ways are written, the longer dropped.
+		a, pa := len(dst), cur
+		dst = f.move(dst, cx, cy, x, y)
+		dst = f.send(dst, &pa, c, x)
+		if cy == y && cx >= 0 && x-cx < len(dst)-a {
+			b, pb := len(dst), cur
+			var ok bool
+			if dst, ok = f.reprint(dst, &pb, f.cells[y*f.w+cx:y*f.w+x], cx, len(dst)-a); ok {
+				dst = f.send(dst, &pb, c, x)
 			}
-			if len(dst) == start {
-				begin()
-			}
-			// Move there and send the cell; where the cursor is a few
-			// cells short on the row, reprinting them instead may cost
-			// less: both ways are written, the longer dropped.
-			a, pa := len(dst), cur
-			dst = f.move(dst, cx, cy, x, y)
-			dst = f.send(dst, &pa, c, x)
-			if cy == y && cx >= 0 && x-cx < len(dst)-a {
-				b, pb := len(dst), cur
-				var ok bool
-				if dst, ok = f.reprint(dst, &pb, row[cx:x], cx, len(dst)-a); ok {
-					dst = f.send(dst, &pb, c, x)
-				}
-				if ok && len(dst)-b < b-a {
-					dst = dst[:a+copy(dst[a:], dst[b:])]
-					pa = pb
-					f.stats.Cells += uint64(x - cx)
-				} else {
-					dst = dst[:b]
-				}
-			}
-			cur = pa
-			f.stats.Cells++
-			shown[x] = c
-			cx, cy = x+1, y
-			if c.wide && x+1 < f.w {
-				cx++
-				x++
-				shown[x] = unknown
-			}
-			// A cell written over half a wide cluster blanks its other
-			// half, which then follows the cell: look at that too.
-			d.hi = max(d.hi, min(cx+1, f.w))
-			if cx >= f.w {
-				cx = -1 // at the margin, where terminals differ
+			if ok && len(dst)-b < b-a {
+				dst = dst[:a+copy(dst[a:], dst[b:])]
+				pa = pb
+				f.stats.Cells += uint64(x - cx)
+			} else {
+				dst = dst[:b]
 			}
 		}
-	}
+		cur = pa
+		f.stats.Cells++
+		cx, cy = x+1, y
+		if c.wide && x+1 < f.w {
+			cx++
+		}
+		next := cx
+		if cx >= f.w {
+			cx = -1 // at the margin, where terminals differ
+		}
+		return next
+	})
 	want := int8(1)
 	if f.cursorOn && f.cursorX < f.w && f.cursorY < f.h {
 		want = 2
@@ -688,12 +665,31 @@ func (f *Frame) Changes(wipe func(), put func(x, y int, str string, st tcell.Sty
 		f.wipe = false
 		clear(f.shown)
 	}
+	f.walk(func(x, y int, c cell) int {
+		str, st, width := f.Get(x, y)
+		put(x, y, str, st, width)
+		f.stats.Cells++
+		if c.wide && x+1 < f.w {
+			return x + 2
+		}
+		return x + 1
+	})
+}
+
+// walk calls send with each cell that differs from what the display
+// shows, in reading order, and then counts it as shown (the right half of
+// a wide cluster as unknown). send returns the column after what it sent:
+// a cell written over half of a wide cluster blanks the other half, which
+// is then looked at too.
+func (f *Frame) walk(send func(x, y int, c cell) (next int)) {
 	for y, d := range f.dirty {
 		if d.lo >= d.hi {
 			continue
 		}
 		f.dirty[y] = span{}
 		row, shown := f.cells[y*f.w:(y+1)*f.w], f.shown[y*f.w:(y+1)*f.w]
+		// Start where a cell starts: after a cell that is not wide
+		// (whether it is the right half of one or not).
 		for d.lo > 0 && row[d.lo-1].wide {
 			d.lo--
 		}
@@ -705,14 +701,10 @@ func (f *Frame) Changes(wipe func(), put func(x, y int, str string, st tcell.Sty
 				}
 				continue
 			}
-			str, st, width := f.Get(x, y)
-			put(x, y, str, st, width)
-			f.stats.Cells++
+			next := send(x, y, c)
 			shown[x] = c
-			next := x + 1
 			if c.wide && x+1 < f.w {
 				x++
-				next++
 				shown[x] = unknown
 			}
 			d.hi = max(d.hi, min(next+1, f.w))

@@ -344,13 +344,7 @@ func TestRenderShowsFrame(t *testing.T) {
 					case 1:
 						f.SetContent(x, y, 'e', []rune{0x301}, st)
 					default:
-						for s != "" {
-							var n int
-							if s, n = f.Put(x, y, s, st); n == 0 {
-								break
-							}
-							x += n
-						}
+						puts(f, x, y, w+2, s, st)
 					}
 				}
 				switch rng.IntN(12) {
@@ -588,14 +582,7 @@ func TestChangesAsRender(t *testing.T) {
 		for frame := range 30 {
 			for range rng.IntN(40) {
 				x, y := rng.IntN(w+2)-1, rng.IntN(h+2)-1
-				s, st := texts[rng.IntN(len(texts))], styles[rng.IntN(len(styles))]
-				for s != "" {
-					var n int
-					if s, n = f.Put(x, y, s, st); n == 0 {
-						break
-					}
-					x += n
-				}
+				puts(&f, x, y, w+2, texts[rng.IntN(len(texts))], styles[rng.IntN(len(styles))])
 			}
 			switch rng.IntN(8) {
 			case 0:
@@ -713,15 +700,7 @@ func TestPutStringIsPut(t *testing.T) {
 		for range rng.IntN(12) {
 			x, y, maxw := rng.IntN(28)-2, rng.IntN(8)-1, rng.IntN(30)
 			s, st := texts[rng.IntN(len(texts))], styles[rng.IntN(len(styles))]
-			n := a.PutString(x, y, maxw, s, st)
-			m := 0
-			for s != "" && m < maxw {
-				var w int
-				if s, w = b.Put(x+m, y, s, st); w == 0 {
-					break
-				}
-				m += w
-			}
+			n, m := a.PutString(x, y, maxw, s, st), puts(&b, x, y, maxw, s, st)
 			if n != m {
 				t.Fatalf("frame %d: PutString took %d cells, Puts %d", frame, n, m)
 			}
@@ -730,4 +709,18 @@ func TestPutStringIsPut(t *testing.T) {
 			t.Fatalf("frame %d: PutString sent %q, Puts %q", frame, ra, rb)
 		}
 	}
+}
+
+// puts puts s from (x, y) on with Put, cluster by cluster, at most maxw
+// cells, as drawing code does, and returns the cells it took.
+func puts(f *Frame, x, y, maxw int, s string, st tcell.Style) int {
+	n := 0
+	for s != "" && n < maxw {
+		var w int
+		if s, w = f.Put(x+n, y, s, st); w == 0 {
+			break
+		}
+		n += w
+	}
+	return n
 }
