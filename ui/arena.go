@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -74,8 +75,8 @@ type arena struct {
 	right  textCache
 	notice textCache
 	hud    hud
-	frame  rect  // where the field was last drawn, border excluded
-	field  field // what it showed
+	frame  rect // where the field was last drawn, border excluded
+	shown  arenaShown
 
 	nameTags
 
@@ -83,16 +84,20 @@ type arena struct {
 	rastersFor *hub.Arena
 }
 
-// field is what the arena's field showed at its last frame on a surface:
-// the late-rows policy (see canvas.flush) holds back a slow change on
-// the rows not due, and the field writes only the cells that differ from
-// it. It is forgotten (every cell unknown) when the buffer was cleared or
-// the field moved, so that the field then draws whole.
-type field struct {
+// arenaShown is what the arena last drew on the session's screen.
+type arenaShown struct {
 	shown
-	frame  rect
-	cells  []cell // the field
-	frames uint   // drawn so far: picks the rows whose slow changes are set (see canvas.flush)
+	frame              rect
+	style              tcell.Style // the border's
+	left, right, badge string      // the texts on the border
+	overlay            *string     // the overlay's first line; nil: none
+	overlayN           int         // its lines
+	overlayAt          rect
+	labels             []label // the names drawn by the ships, when labelsKnown
+	labelsOver         rect    // and the overlay they were drawn around
+	labelsKnown        bool
+	cells              []cell // the field
+	frames             uint   // drawn so far: picks the rows whose slow changes are set (see canvas.flush)
 }
 
 func newArena() *arena {
@@ -120,7 +125,8 @@ func fieldSize(w, h int) (fw, fh int) {
 // Draw paints the world, through paint, and draws it.
 func (a *arena) Draw(scr tcell.Screen) {
 	x, y, w, h := a.GetRect()
-	kept := keep(scr, &a.field.shown, rect{x, y, w, h})
+	sh := &a.shown
+	kept := keep(scr, &sh.shown, rect{x, y, w, h})
 	fw, fh := fieldSize(w-2, h-2)
 	if fw < 2 || fh < 2 {
 		return
@@ -139,23 +145,46 @@ func (a *arena) Draw(scr tcell.Screen) {
 	}
 	lines, over := a.overlay()
 	a.coverLabels(&a.cv, f, over)
-	var shows []cell // what the field shows; nil: unknown, drawn whole
-	late := -1
-	if fd := &a.field; onSurface(scr) {
-		if !kept || fd.frame != f || len(fd.cells) != len(a.cv.cells) {
-			fd.frame = f
-			fd.cells = append(fd.cells[:0], a.cv.cells...)
-			for i := range fd.cells {
-				fd.cells[i] = unknownCell
-			}
+	if !onSurface(scr) {
+		a.drawFrame(scr, st)
+		a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), nil, -1)
+		a.drawLabels(scr, &a.cv, f, over)
+		a.drawOverlay(scr, lines, over)
+		return
+	}
+	if !kept || sh.frame != f || len(sh.cells) != len(a.cv.cells) {
+		sh.frame, sh.overlayN = f, -1 // no overlay has -1 lines: draws it
+		sh.cells = append(sh.cells[:0], a.cv.cells...)
+		for i := range sh.cells {
+			sh.cells[i] = unknownCell
 		}
-		fd.frames++
-		shows, late = fd.cells, int(fd.frames%lateRows)
+		sh.style = tcell.Style{}.Underline(true) // not a border's: draws it all
+		sh.labelsKnown = false
 	}
 	a.drawFrame(scr, st)
-	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), shows, late)
-	a.drawLabels(scr, &a.cv, f, over) // over the cells the field left them (see coverLabels)
-	a.drawOverlay(scr, lines, over)
+	sh.frames++
+	a.drawField(scr, over)
+	var first *string
+	if len(lines) > 0 {
+		first = &lines[0]
+	}
+	if first != sh.overlay || len(lines) != sh.overlayN || over != sh.overlayAt {
+		a.drawOverlay(scr, lines, over)
+		sh.overlay, sh.overlayN, sh.overlayAt = first, len(lines), over
+	}
+}
+
+// drawField sets the field's cells that changed and the players' names
+// on the screen scr.
+func (a *arena) drawField(scr tcell.Screen, over rect) {
+	f, sh := a.frame, &a.shown
+	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells, int(sh.frames%lateRows))
+	// The field left the names' cells alone (see coverLabels): names
+	// where they were show already.
+	if !sh.labelsKnown || !slices.Equal(a.labels, sh.labels) || over != sh.labelsOver {
+		a.drawLabels(scr, &a.cv, f, over)
+		sh.labels, sh.labelsOver, sh.labelsKnown = append(sh.labels[:0], a.labels...), over, true
+	}
 }
 
 // MouseHandler gives the arena the focus on a click.
@@ -416,7 +445,8 @@ func (a *arena) bullet(p game.Vec, k ink) {
 
 // drawFrame draws the field's border: on its top row the level and wave,
 // left, and the score, lives and high score, right; on its bottom row the
-// mode.
+// mode. On the session's screen it draws only the rows that changed, each
+// cell once, so that only cells that change reach the terminal.
 func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 	f, g := a.frame, a.g
 	// The score and lives matter most: where all does not fit, the
@@ -449,12 +479,22 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 		badge = g.stressBadge
 	}
 
-	for j := f.y; j < f.y+f.h; j++ {
-		scr.Put(f.x-1, j, g.v, st)
-		scr.Put(f.x+f.w, j, g.v, st)
+	sh, all := &a.shown, !onSurface(scr)
+	if all || st != sh.style {
+		for j := f.y; j < f.y+f.h; j++ {
+			scr.Put(f.x-1, j, g.v, st)
+			scr.Put(f.x+f.w, j, g.v, st)
+		}
 	}
-	borderRow(scr, g, f, f.y-1, g.tl, g.tr, left, right, st)
-	borderRow(scr, g, f, f.y+f.h, g.bl, g.br, badge, "", st)
+	if all || st != sh.style || left != sh.left || right != sh.right {
+		borderRow(scr, g, f, f.y-1, g.tl, g.tr, left, right, st)
+	}
+	if all || st != sh.style || badge != sh.badge {
+		borderRow(scr, g, f, f.y+f.h, g.bl, g.br, badge, "", st)
+	}
+	if !all {
+		sh.style, sh.left, sh.right, sh.badge = st, left, right, badge
+	}
 }
 
 // appendTitle appends the arena's title to b: for a watcher or a replay
@@ -529,14 +569,13 @@ func borderRow(scr tcell.Screen, g *glyphs, f rect, y int, cl, cr, left, right s
 	x += putString(scr, x, y, f.w-2, left, tst)
 	end := f.x + f.w - 1 // the last cell before the corner
 	if right != "" {
-		if rx := end - utf8.RuneCountInString(right); x < rx {
-			g.hLine(scr, x, y, rx-x, st)
-			x = rx
+		for rx := end - utf8.RuneCountInString(right); x < rx; x++ {
+			scr.Put(x, y, g.h, st)
 		}
 		x += putString(scr, x, y, end-x, right, tst)
 	}
-	if x <= end {
-		g.hLine(scr, x, y, end-x+1, st)
+	for ; x <= end; x++ {
+		scr.Put(x, y, g.h, st)
 	}
 	scr.Put(f.x+f.w, y, cr, st)
 }
@@ -586,7 +625,9 @@ func (a *arena) drawOverlay(scr tcell.Screen, lines []string, r rect) {
 		return
 	}
 	for y := r.y; y < r.y+r.h; y++ {
-		putBlanks(scr, r.x, y, r.w, overlayStyle)
+		for x := r.x; x < r.x+r.w; x++ {
+			scr.Put(x, y, " ", overlayStyle)
+		}
 	}
 	for i, l := range lines[:r.h-2] {
 		st := overlayStyle

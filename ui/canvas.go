@@ -283,8 +283,8 @@ func slow(k ink) bool { return k <= inkAsteroid }
 var unknownCell = cell{ink: numInks}
 
 // cover marks the w cells from (x, y) as drawn by someone else this frame
-// (a player's name): flush leaves them alone, and what it shows there is
-// unknown when the name moves on.
+// (a player's name): flush leaves them alone, so that tcell, which sends
+// only what changed, does not send the name again while it stays.
 func (c *canvas) cover(x, y, w int) {
 	if y < 0 || y >= c.h {
 		return

@@ -109,10 +109,11 @@
 // only the cells that differ from what the terminal shows are sent, by
 // package vt where it can drive the terminal (256 colours, UTF-8), else
 // by tcell (see terminal): a still screen costs nothing, and a cell drawn
-// again as it shows is not sent. So every widget draws its whole box
-// every frame; only the arena's field writes just the cells that differ
-// from what it showed, and holds slow changes back a frame or two on the
-// rows not due (see canvas.flush).
+// again as it shows is not sent. A widget draws whole after the buffer
+// was cleared (a new size, a new layout) and, between two clears, over its
+// last frame only what changed (see keep): drawing every cell every frame
+// would be correct, but costs a server thousands of cells compared a
+// frame for nothing.
 //
 // # Keys
 //

@@ -132,7 +132,7 @@ func TestKeptArenaFrames(t *testing.T) {
 		scrs[1].Clear()
 		whole.root.Draw(scrs[1])
 		scrs[1].Show()
-		first := kept.arena.field.frames + 1 // the frames of the draws below
+		first := kept.arena.shown.frames + 1 // the frames of the draws below
 		for draw := range lateRows {
 			kept.screen.resize()
 			kept.root.Draw(kept.screen)

@@ -3,7 +3,6 @@ package ui
 import (
 	"fmt"
 	"slices"
-	"strings"
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
@@ -28,9 +27,8 @@ type glyphs struct {
 	arrows string    // the turn and thrust keys together, on the help line
 	sparks [8]string // the sparkline's levels, empty to full
 
-	// The box borders, and a run of h to draw lines with.
+	// The box borders.
 	h, v, tl, tr, bl, br string
-	hRun                 string
 
 	// Texts built from the above once.
 	demoBadge   string     // the arena's bottom border under the title screen
@@ -67,17 +65,7 @@ func newGlyphs(g glyphs) *glyphs {
 	g.keyLine = helpLineItems(&g)
 	g.arenaLine = without(g.keyLine, arenaRefused...)
 	g.localLine = without(g.keyLine, "o")
-	g.hRun = strings.Repeat(g.h, 256)
 	return &g
-}
-
-// hLine draws n cells of g's horizontal border from (x, y) on.
-func (g *glyphs) hLine(scr tcell.Screen, x, y, n int, st tcell.Style) {
-	for n > 0 {
-		k := min(n, len(g.hRun)/len(g.h))
-		putString(scr, x, y, k, g.hRun[:k*len(g.h)], st)
-		x, n = x+k, n-k
-	}
 }
 
 // drawBorder draws a single-line box in g's borders.
@@ -85,8 +73,10 @@ func drawBorder(scr tcell.Screen, g *glyphs, x, y, w, h int, st tcell.Style) {
 	if w < 2 || h < 2 {
 		return
 	}
-	g.hLine(scr, x+1, y, w-2, st)
-	g.hLine(scr, x+1, y+h-1, w-2, st)
+	for i := x + 1; i < x+w-1; i++ {
+		scr.Put(i, y, g.h, st)
+		scr.Put(i, y+h-1, g.h, st)
+	}
 	for j := y + 1; j < y+h-1; j++ {
 		scr.Put(x, j, g.v, st)
 		scr.Put(x+w-1, j, g.v, st)

@@ -30,6 +30,8 @@ type helpLine struct {
 	*tview.Box
 	items func(g *glyphs) []helpItem // the show's keys in g
 	g     *glyphs                    // the session's (see session.take)
+	shown shown
+	drawn *glyphs // as last drawn
 }
 
 // newHelpLine makes the help line of the keys items gives.
@@ -38,14 +40,20 @@ func newHelpLine(items func(g *glyphs) []helpItem) *helpLine {
 }
 
 func (h *helpLine) Draw(scr tcell.Screen) {
-	x, y, w, _ := h.GetRect()
+	x, y, w, ht := h.GetRect()
+	if keep(scr, &h.shown, rect{x, y, w, ht}) && h.drawn == h.g {
+		return // it never changes: its last frame stays
+	}
+	h.drawn = h.g
 	drawKeys(scr, x, y, w, h.items(h.g))
 }
 
 // drawKeys draws a line of key help w cells wide: "? help" and "q quit" at
 // its right end, items from the left as far as they fit.
 func drawKeys(scr tcell.Screen, x, y, w int, items []helpItem) {
-	putBlanks(scr, x, y, w, tcell.StyleDefault)
+	for i := range w {
+		scr.Put(x+i, y, blank, tcell.StyleDefault)
+	}
 	end := x + w - helpQuit.width() - 1
 	if end < x {
 		return

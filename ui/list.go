@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"strings"
+	"slices"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -10,12 +10,13 @@ import (
 )
 
 // strategyList is the tview.List of strategies, keyboard and mouse and
-// all, whose cells are kept from one draw to the next: drawing a List
-// costs hundreds of allocations (tcell's SetContent makes a string per
-// cell) where replaying its cells with Put costs none. Every frame draws
-// it whole: afresh through tview when anything it shows may have
-// changed (its place, focus, selection or scroll offsets, or, through
-// valid, its items and title), else by replaying its cells.
+// all, whose cells are kept from one draw to the next: tview redraws every
+// primitive on every frame, and drawing a List costs hundreds of
+// allocations (tcell's SetContent makes a string per cell) where replaying
+// its cells with Put costs none. It draws afresh when anything it shows may
+// have changed: its place, focus, selection or scroll offsets, or (through
+// valid) its items and title. On the session's screen, where its last
+// frame stays, it does not even replay them then.
 type strategyList struct {
 	*tview.List
 	g      *glyphs          // the session's (see session.take)
@@ -23,7 +24,8 @@ type strategyList struct {
 	title  string
 	valid  bool
 	state  listState
-	runs   []listRun // its cells as runs of one style, to draw again
+	cells  []listCell
+	shown  shown
 }
 
 type listState struct {
@@ -33,11 +35,9 @@ type listState struct {
 	offset, hshift int
 }
 
-// listRun is a row's cells of one style, from (at.x, at.y), at.w cells.
-type listRun struct {
-	at   rect
-	text string
-	look tcell.Style
+type listCell struct {
+	cluster string
+	look    tcell.Style
 }
 
 func (l *strategyList) Draw(scr tcell.Screen) {
@@ -47,9 +47,15 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 	}
 	off, hshift := l.GetOffset()
 	st := listState{rect{x, y, w, h}, l.HasFocus(), l.GetCurrentItem(), off, hshift}
+	kept := keep(scr, &l.shown, rect{x, y, w, h})
 	if l.valid && st == l.state {
-		for _, r := range l.runs {
-			putString(scr, r.at.x, r.at.y, r.at.w, r.text, r.look)
+		if kept {
+			return
+		}
+		for j := range h {
+			for i, c := range l.cells[j*w : (j+1)*w] {
+				scr.Put(x+i, y+j, c.cluster, c.look)
+			}
 		}
 		return
 	}
@@ -66,22 +72,11 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 	}
 	drawBorder(scr, l.g, x, y, w, h, bst)
 	putString(scr, x+1, y, w-2, l.title, titleStyle)
-	l.runs = l.runs[:0]
-	var b strings.Builder
+	l.cells = slices.Grow(l.cells[:0], w*h)[:w*h]
 	for j := range h {
-		for i := 0; i < w; {
-			start, look := i, tcell.Style{}
-			b.Reset()
-			for i < w {
-				str, cst, cw := scr.Get(x+i, y+j)
-				if i > start && cst != look {
-					break
-				}
-				look = cst
-				b.WriteString(str)
-				i += max(cw, 1)
-			}
-			l.runs = append(l.runs, listRun{rect{x + start, y + j, i - start, 1}, b.String(), look})
+		for i := range w {
+			c := &l.cells[j*w+i]
+			c.cluster, c.look, _ = scr.Get(x+i, y+j)
 		}
 	}
 	l.valid, l.state = true, st

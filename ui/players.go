@@ -24,8 +24,9 @@ func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines }
 // of a half-empty arena. (A key's notice goes under the field, where
 // every size shows it.) It formats its lines from the arena under its
 // read lock and turns them into strings only when they change, so a frame allocates
-// nothing in steady state. On a session's screen it formats them every
-// playersEvery, and draws them every frame.
+// nothing in steady state. On the session's screen it formats them every
+// playersEvery and draws only the lines that changed since its last frame
+// (see [session.keep]), each from where it changed.
 type players struct {
 	*tview.Box
 	// What the session hands it for each frame (see session.take): the
@@ -39,8 +40,9 @@ type players struct {
 	title  textCache
 	buf    []byte
 
+	shown     shown
+	retitle   bool          // the last format changed the title
 	formatted time.Duration // when the lines were last formatted, on the session's clock
-	once      bool          // they were
 }
 
 // playersEvery is how often the players box follows the arena on the
@@ -58,13 +60,18 @@ func newPlayers(ar *hub.Arena) *players {
 
 func (p *players) Draw(scr tcell.Screen) {
 	x, y, w, h := p.GetRect()
-	if now := p.now; !p.once || !onSurface(scr) || now-p.formatted >= playersEvery {
-		p.formatted, p.once = now, true
-		p.format()
+	kept := keep(scr, &p.shown, rect{x, y, w, h})
+	now := p.now
+	if kept && now-p.formatted < playersEvery {
+		return // the box shows its last lines
 	}
-	drawBorder(scr, p.g, x, y, w, h, borderStyle)
-	putString(scr, x+2, y, w-4, p.title.s, titleStyle)
-	p.text.draw(scr, x+1, y+1, w-2, h-2)
+	p.formatted = now
+	p.format()
+	if !kept || p.retitle {
+		drawBorder(scr, p.g, x, y, w, h, borderStyle)
+		putString(scr, x+2, y, w-4, p.title.s, titleStyle)
+	}
+	p.text.draw(scr, x+1, y+1, w-2, h-2, !kept)
 }
 
 // seated counts the arena's players.
@@ -97,6 +104,7 @@ func (p *players) format() {
 	p.buf = append(append(p.buf, ar.Name()...), " · "...)
 	p.buf = append(p.buf, w.Mode().String()...)
 	p.buf = append(p.buf, ' ')
+	p.retitle = string(p.buf) != p.title.s
 	p.title.of(p.buf)
 
 	nameW := 16

@@ -230,9 +230,8 @@ func utf8Charset(name string) bool {
 // differs from what its display shows. What a widget drew stays until it
 // draws over it or the buffer is cleared: when the size changed (resize,
 // at the start of every frame) or the layout did (Clear). Each clear is
-// counted in epoch, which the arena's field reads (see keep): it writes
-// only the cells that differ from what it showed, and the late-rows
-// policy (canvas.flush) holds slow changes back on the rows not due.
+// counted in epoch, which widgets that draw only what changed since their
+// last frame read (see [session.keep]).
 type surface struct {
 	tcell.Screen // nil
 	scr          Screen
@@ -291,11 +290,6 @@ func (s *surface) Put(x, y int, str string, st tcell.Style) (string, int) {
 	return s.f.Put(x, y, str, st)
 }
 
-// PutString puts str from (x, y) on, at most maxw cells (see putString).
-func (s *surface) PutString(x, y, maxw int, str string, st tcell.Style) int {
-	return s.f.PutString(x, y, maxw, str, st)
-}
-
 func (s *surface) PutStr(x, y int, str string) {
 	s.PutStrStyled(x, y, str, tcell.StyleDefault)
 }
@@ -342,7 +336,7 @@ type shown struct {
 }
 
 // keep tells whether the widget of sh, now at r, may draw over its last
-// frame only what it decides to: it drew all of itself at r on the
+// frame only what changed since: it drew all of itself at r on the
 // surface scr, which has not been cleared since. It records this draw,
 // which must be whole when keep says false. Drawing on any other screen
 // (a test's) makes the next draw on a surface whole.

@@ -172,16 +172,34 @@ func (t *nameTags) coverLabels(cv *canvas, f, over rect) {
 }
 
 // drawLabels draws the names over the field, but not into the overlay at
-// over, in order: where names overlap, the later one shows (the screen
-// sends only what a cell holds at the end of the frame).
+// over. Where names overlap, the later one shows; each cell is set once,
+// since the screen sends a cell again whenever it is set to something
+// else, even when set back within the frame.
 func (t *nameTags) drawLabels(scr putter, cv *canvas, f, over rect) {
 	for i := range t.labels {
-		l := &t.labels[i]
-		x, y, w := visible(cv, f, l, over)
+		x, y, w := visible(cv, f, &t.labels[i], over)
 		t.spots[i] = rect{x, y, w, 1}
+	}
+	for i := range t.labels {
+		l, at := &t.labels[i], t.spots[i]
 		name := l.name
-		for j := 0; j < w && name != ""; j++ {
-			name, _ = scr.Put(x+j, y, name, l.st)
+		for j := 0; j < at.w && name != ""; j++ {
+			if !t.hidden(i, at.x+j, at.y) {
+				scr.Put(at.x+j, at.y, name, l.st)
+			}
+			_, size := utf8.DecodeRuneInString(name)
+			name = name[size:]
 		}
 	}
+}
+
+// hidden tells whether a name after the i-th covers the screen cell
+// (x, y), by where drawLabels found the names show.
+func (t *nameTags) hidden(i, x, y int) bool {
+	for _, at := range t.spots[i+1 : len(t.labels)] {
+		if at.y == y && x >= at.x && x < at.x+at.w {
+			return true
+		}
+	}
+	return false
 }

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -17,9 +16,6 @@ import (
 
 // putString sets s at (x, y), at most maxw cells, and returns the cells used.
 func putString(scr tcell.Screen, x, y, maxw int, s string, st tcell.Style) int {
-	if p, ok := scr.(stringPutter); ok {
-		return p.PutString(x, y, maxw, s, st)
-	}
 	n := 0
 	for s != "" && n < maxw {
 		var w int
@@ -30,24 +26,6 @@ func putString(scr tcell.Screen, x, y, maxw int, s string, st tcell.Style) int {
 		n += w
 	}
 	return n
-}
-
-// stringPutter is a screen that puts a string at once (a surface: its
-// Frame resolves the style once).
-type stringPutter interface {
-	PutString(x, y, maxw int, s string, st tcell.Style) int
-}
-
-// blanks are spaces to draw runs of blank cells with putString.
-var blanks = strings.Repeat(" ", 512)
-
-// putBlanks blanks the w cells from (x, y) in st.
-func putBlanks(scr tcell.Screen, x, y, w int, st tcell.Style) {
-	for w > 0 {
-		n := min(w, len(blanks))
-		putString(scr, x, y, n, blanks[:n], st)
-		x, w = x+n, w-n
-	}
 }
 
 // textCache holds the string of the bytes last formatted, so that text

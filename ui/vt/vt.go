@@ -113,9 +113,6 @@ type Frame struct {
 	index  map[tcell.Style]uint16 // styles by style, once there are more than one
 	pens   []pen                  // each style as SGR parameters, made at first use
 	recent [64]uint16             // styles by a hash of their colours and attributes, tried first
-	last   tcell.Style            // the style of the last set without ColorNone …
-	lastIx uint16                 // … and its index, tried before all; lastOK when valid
-	lastOK bool
 
 	cursorOn         bool // the cursor shows, at (cursorX, cursorY)
 	cursorX, cursorY int
@@ -190,11 +187,8 @@ func firstRune(s string) rune {
 
 // set sets the cell at (x, y), which is on the frame.
 func (f *Frame) set(x, y int, g glyph, width int, st tcell.Style) {
-	c := &f.cells[y*f.w+x]
-	if f.lastOK && st == f.last { // drawing sets runs of cells in one style
-		f.setIx(c, x, y, g, width, f.lastIx)
-		return
-	}
+	i := y*f.w + x
+	c := &f.cells[i]
 	fg, bg, attrs := st.Decompose()
 	if fg == tcell.ColorNone || bg == tcell.ColorNone {
 		cfg, cbg, _ := f.styles[c.st].Decompose()
@@ -207,94 +201,12 @@ func (f *Frame) set(x, y int, g glyph, width int, st tcell.Style) {
 			st = st.Background(cbg)
 		}
 	}
-	ix := f.style(st, fg, bg, attrs)
-	if fg != tcell.ColorNone && bg != tcell.ColorNone {
-		f.last, f.lastIx, f.lastOK = st, ix, true
-	}
-	f.setIx(c, x, y, g, width, ix)
-}
-
-// setIx sets c, the cell at (x, y), to g in style index ix.
-func (f *Frame) setIx(c *cell, x, y int, g glyph, width int, ix uint16) {
-	n := cell{g: g, st: ix, wide: width > 1}
+	n := cell{g: g, st: f.style(st, fg, bg, attrs), wide: width > 1}
 	if *c == n {
 		return // nothing to send, nothing to look at
 	}
 	*c = n
 	f.touch(x, y)
-}
-
-// putASCII puts the printable ASCII at the start of s (up to a rune a
-// combining mark may follow) from (x+n, y) on, in style index ix, each
-// rune a cell, until maxw cells are taken or the row ends; it returns the
-// rest of s and the cells taken. (x+n, y) is on the frame.
-func (f *Frame) putASCII(x, y, n, maxw int, s string, ix uint16) (string, int) {
-	row := f.cells[y*f.w : (y+1)*f.w]
-	lo, hi := -1, -1
-	for len(s) > 0 && n < maxw && x+n < f.w {
-		c := s[0]
-		if c < 0x20 || c >= 0x7f || len(s) > 1 && s[1] >= utf8.RuneSelf {
-			break
-		}
-		nc := cell{g: runeGlyph(rune(c)), st: ix}
-		if i := x + n; row[i] != nc {
-			row[i] = nc
-			if lo < 0 {
-				lo = i
-			}
-			hi = i
-		}
-		s = s[1:]
-		n++
-	}
-	if lo >= 0 {
-		f.touch(lo, y)
-		f.touch(hi, y)
-	}
-	return s, n
-}
-
-// PutString puts s from (x, y) on, at most maxw cells, as repeated Puts
-// would, and returns the cells it took; the style is resolved once.
-func (f *Frame) PutString(x, y, maxw int, s string, st tcell.Style) int {
-	n := 0
-	if y < 0 || y >= f.h || x >= f.w || s == "" || maxw <= 0 {
-		return 0
-	}
-	fg, bg, attrs := st.Decompose()
-	one := fg != tcell.ColorNone && bg != tcell.ColorNone // one style for every cell
-	var ix uint16
-	if one {
-		ix = f.style(st, fg, bg, attrs) // in the table from now on: Put finds the same
-	}
-	for s != "" && n < maxw {
-		if x+n < 0 || x+n >= f.w {
-			break
-		}
-		if one {
-			s, n = f.putASCII(x, y, n, maxw, s, ix)
-			if s == "" || n >= maxw || x+n >= f.w {
-				break
-			}
-		}
-		r, size := utf8.DecodeRuneInString(s)
-		if narrow(r) && (len(s) == size || narrow(firstRune(s[size:]))) {
-			if one {
-				f.setIx(&f.cells[y*f.w+x+n], x+n, y, runeGlyph(r), 1, ix)
-			} else {
-				f.set(x+n, y, runeGlyph(r), 1, st)
-			}
-			s = s[size:]
-			n++
-			continue
-		}
-		var w int
-		if s, w = f.Put(x+n, y, s, st); w == 0 {
-			break
-		}
-		n += w
-	}
-	return n
 }
 
 // touch marks (x, y) for Render to look at.
@@ -548,7 +460,6 @@ func (f *Frame) compact() {
 		f.cells[i].st = remap[f.cells[i].st]
 	}
 	clear(f.recent[:])
-	f.lastOK = false
 	f.Invalidate()
 }
 

@@ -686,31 +686,6 @@ func TestClearKeepsShown(t *testing.T) {
 	}
 }
 
-// TestPutStringIsPut: PutString sets the cells a loop of Puts sets, and
-// the next Render sends the same bytes, whatever the text and style (a
-// colour of ColorNone keeping each cell's own).
-func TestPutStringIsPut(t *testing.T) {
-	texts := []string{"a", "hello", "⠁⠂⣿", "─│┌┐", "世界", "e\u0301x", "a世b", " x ", "🇫🇷!"}
-	styles := []tcell.Style{tcell.StyleDefault, red, bold, panel, rgb, keep, odd}
-	rng := rand.New(rand.NewPCG(3, 4))
-	var a, b Frame
-	a.Resize(24, 6)
-	b.Resize(24, 6)
-	for frame := range 200 {
-		for range rng.IntN(12) {
-			x, y, maxw := rng.IntN(28)-2, rng.IntN(8)-1, rng.IntN(30)
-			s, st := texts[rng.IntN(len(texts))], styles[rng.IntN(len(styles))]
-			n, m := a.PutString(x, y, maxw, s, st), puts(&b, x, y, maxw, s, st)
-			if n != m {
-				t.Fatalf("frame %d: PutString took %d cells, Puts %d", frame, n, m)
-			}
-		}
-		if ra, rb := string(a.Render(nil)), string(b.Render(nil)); ra != rb {
-			t.Fatalf("frame %d: PutString sent %q, Puts %q", frame, ra, rb)
-		}
-	}
-}
-
 // puts puts s from (x, y) on with Put, cluster by cluster, at most maxw
 // cells, as drawing code does, and returns the cells it took.
 func puts(f *Frame, x, y, maxw int, s string, st tcell.Style) int {
