@@ -98,9 +98,10 @@ func startFleet(t testing.TB, n int, extra ...string) (servers []*serverProc, ho
 // panes. A player on A opens an arena and a player on B joins it: each
 // screen shows both; one more joins it from B's lobby; B opens no arena
 // of the same name. A watcher on B watches a solo game on A. The lobby on
-// each lists the same arena and game. A killed with SIGKILL leaves B's
-// lobby within 10 s, its relayed players on B are told, and B's own game
-// plays on. And a player's key cannot open the hop.
+// each lists the same arena and game. A stopped with SIGSTOP leaves B's
+// lobby within 10 s, its relayed players on B are told within 10 s (a
+// relay used to wait for the member to wake), and B's own game plays on.
+// And a player's key cannot open the hop.
 func TestFleetInTmux(t *testing.T) {
 	sshPath := lookSSH(t)
 	s := newTmux(t)
@@ -192,17 +193,21 @@ func TestFleetInTmux(t *testing.T) {
 	lobbies[1].send("q", "q") // q asks first in a game
 	lobbies[1].waitFor("B's lobby again", 15*time.Second, shows("Play solo", "ARENAS"))
 
-	if err := a.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+	// A stopped (SIGSTOP) holds its sockets open and answers nothing:
+	// the relays to it must end by themselves.
+	if err := a.cmd.Process.Signal(syscall.SIGSTOP); err != nil {
 		t.Fatal(err)
 	}
-	killed := time.Now()
+	stopped := time.Now()
 	before := frames.frames.Load()
 	lobbies[1].waitFor("A's arena and game to leave B's lobby", 10*time.Second, func(p string) bool {
 		return strings.Contains(p, "Play solo") && !strings.Contains(p, "den ") && !strings.Contains(p, "carol")
 	})
-	t.Logf("A left B's lobby %v after SIGKILL", time.Since(killed).Round(10*time.Millisecond))
+	t.Logf("A left B's lobby %v after SIGSTOP", time.Since(stopped).Round(10*time.Millisecond))
 	bob.waitFor("bob told A is gone", 10*time.Second, shows("the server that holds den is gone", "exit=1"))
 	dave.waitFor("dave told A is gone", 10*time.Second, shows("the server that holds carol is gone", "exit=1"))
+	t.Logf("relays to A ended %v after SIGSTOP", time.Since(stopped).Round(10*time.Millisecond))
+	_ = a.cmd.Process.Signal(syscall.SIGKILL)
 	if after := frames.frames.Load(); after-before < 30 {
 		t.Errorf("B's own game drew %d frames after A died, want it to play on", after-before)
 	}
@@ -340,11 +345,19 @@ func BenchmarkHop(b *testing.B) {
 
 // TestServeFleetDeregisters: a server stopped as SIGTERM stops it leaves
 // the fleet's directory before it says goodbye to its players, so that no
-// lobby lists it meanwhile.
+// lobby lists it meanwhile. Its fleet key, which others may read, is used
+// with a warning, as a host key is (it was used silently).
 func TestServeFleetDeregisters(t *testing.T) {
 	pg := pgtest.Start(t)
 	dir := t.TempDir()
 	hop := freeAddr(t)
+	key, _ := writeClientKey(t, t.TempDir())
+	if err := os.Rename(key, filepath.Join(dir, "fleet_key")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(filepath.Join(dir, "fleet_key"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	code := make(chan int, 1)
@@ -366,6 +379,9 @@ func TestServeFleetDeregisters(t *testing.T) {
 	}
 	if !eventually(10*time.Second, func() bool { return members() == 1 }) {
 		t.Fatalf("the server never registered; its log:\n%s", stderr.String())
+	}
+	if log := stderr.String(); !strings.Contains(log, "fleet key open to others") || !strings.Contains(log, "mode=0644") {
+		t.Errorf("no warning of the fleet key others may read; the log:\n%s", log)
 	}
 	cancel()
 	if c := <-code; c != 0 {

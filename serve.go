@@ -72,8 +72,9 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 	listen := fs.String("listen", "127.0.0.1:2222", "`ADDR` to listen on; 0.0.0.0:2222 opens it to the network")
 	hostKey := fs.String("host-key", "", "host key `PATH`, created on first start (default: the config dir's poolroids/ssh_host_ed25519_key)")
 	authorized := fs.String("authorized-keys", "", "only the public keys in this authorized_keys `PATH` may play (default: anyone)")
-	maxSessions := fs.Int("max-sessions", 32, "`N` games at once; one more player is told the server is full")
-	maxPerAddr := fs.Int("max-per-address", 4, "`N` games at once from one address (an IPv6 /64)")
+	maxSessions := fs.Int("max-sessions", 32, "`N` sessions at once (in the lobby, watching or playing); one more player is told the server is full")
+	maxPerAddr := fs.Int("max-per-address", 4, "`N` games at once from one address (an IPv6 /64); the lobby, watching and replays are no games")
+	maxSessionsPer := fs.Int("max-sessions-per-address", 0, "`N` sessions at once from one address (default twice -max-per-address)")
 	maxStartupsPer := fs.Int("max-startups-per-address", 4, "`N` connections not yet playing from one address")
 	maxStartups := fs.String("max-startups", "10:30:100", "connections not yet playing, as sshd's `start:rate:full`: from start on, drop new ones with rate% chance, rising to 100% at full")
 	idle := fs.Duration("idle", 10*time.Minute, "end a game after this long without input from the player")
@@ -111,6 +112,8 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 		return bad("-max-sessions %d: want at least 1", *maxSessions)
 	case *maxPerAddr < 1:
 		return bad("-max-per-address %d: want at least 1", *maxPerAddr)
+	case *maxSessionsPer < 0:
+		return bad("-max-sessions-per-address %d: want at least 1", *maxSessionsPer)
 	case *maxStartupsPer < 1:
 		return bad("-max-startups-per-address %d: want at least 1", *maxStartupsPer)
 	case *idle <= 0 || *maxTime <= 0:
@@ -255,6 +258,7 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 		AuthorizedKeysPath:    *authorized,
 		MaxSessions:           *maxSessions,
 		MaxPerAddress:         *maxPerAddr,
+		MaxSessionsPerAddress: *maxSessionsPer,
 		MaxStartups:           startups,
 		MaxStartupsPerAddress: *maxStartupsPer,
 		Idle:                  *idle,
@@ -395,7 +399,7 @@ func wire(m *metrics.Metrics, srv *serve.Server, rt *route.Router, store *scores
 func loadFleetKey(path string, log *slog.Logger) (ssh.Signer, error) {
 	_, err := os.Stat(path)
 	created := errors.Is(err, fs.ErrNotExist)
-	key, err := serve.LoadOrCreateHostKey(path)
+	key, err := serve.LoadFleetKey(path, log)
 	if err != nil {
 		return nil, fmt.Errorf("-fleet-key: %w", err)
 	}
@@ -499,8 +503,9 @@ func scoresQueue(dir string) (string, error) {
 
 // openServeScores opens the server's high-score table: a PostgreSQL
 // database, or its own file, apart from local play's, with every player
-// named by serve.Session.Player. The store is nil when the database cannot
-// be reached, or there is no config directory to put the file in.
+// known by their name and key (see scores.Store.For). The store is nil
+// when the database cannot be reached, or there is no config directory to
+// put the file in.
 func openServeScores(ctx context.Context, path string) (*scores.Store, error) {
 	if isPostgres(path) {
 		ctx, cancel := context.WithTimeout(ctx, dbWait)

@@ -3,12 +3,15 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/crypto/ssh"
 
 	"poolroids/game/scores"
 	"poolroids/game/scores/pgtest"
@@ -111,5 +114,49 @@ func TestServePostgres(t *testing.T) {
 	defer after.Close()
 	if top := after.Top(0); len(top) != 1 || top[0].Name != "earlier" || top[0].Score != 4242 {
 		t.Errorf("after the restart the database holds %+v", top)
+	}
+}
+
+// TestServeScoresByKey: a player's scores are their name's with their
+// key, which no name can stand for. The table is one an older server
+// kept, where a name carried its key's start ("ann IyQcJHIb"): ann with
+// her key is shown her place; a login without a key named "ann
+// IyQcJHIb", which used to be shown ann's rank and saved as ann's entry,
+// is shown none.
+func TestServeScoresByKey(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	_, key := writeClientKey(t, dir)
+	forged := "ann " + ssh.FingerprintSHA256(key.PublicKey())[len("SHA256:"):][:8]
+	table := fmt.Sprintf(`{"version":1,"entries":[{"name":%q,"score":4321,"wave":2,"strategy":"dense","when":"2025-03-01T12:00:00Z"}]}`, forged)
+	if err := os.WriteFile(filepath.Join(dir, "scores.json"), []byte(table), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	srv := startServe(t, bin, dir)
+	lobby := func(user string, auth ssh.AuthMethod) string {
+		c, err := ssh.Dial("tcp", srv.addr, &ssh.ClientConfig{
+			User: user, Auth: []ssh.AuthMethod{auth},
+			HostKeyCallback: ssh.FixedHostKey(srv.hostKey), Timeout: 10 * time.Second,
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer c.Close()
+		var screen syncBuffer
+		startPty(t, c, "", &screen)
+		if !eventually(10*time.Second, func() bool {
+			return strings.Contains(screen.String(), "4321") && strings.Contains(screen.String(), "   you")
+		}) {
+			t.Fatalf("%q's lobby never showed the table; it sent:\n%q", user, screen.String())
+		}
+		return screen.String()
+	}
+	if s := lobby("ann", ssh.PublicKeys(key)); !strings.Contains(s, "you #1") {
+		t.Errorf("ann with her key is not shown her place:\n%q", s)
+	}
+	keyless := ssh.KeyboardInteractive(func(string, string, []string, []bool) ([]string, error) { return nil, nil })
+	if s := lobby(forged, keyless); strings.Contains(s, "you #1") || !strings.Contains(s, "you: no game yet") {
+		t.Errorf("%q without a key is shown ann's place:\n%q", forged, s)
 	}
 }

@@ -47,14 +47,17 @@ func (p Period) Start(now time.Time) time.Time {
 // entries from since on, each player's best PerPlayer, MaxEntries in all;
 // 0 for an entry off the board. place is as long as es.
 func places(es []Entry, since time.Time, place []int) {
-	perPlayer := make(map[string]int)
+	type player struct{ name, key string }
+	perPlayer := make(map[player]int)
 	n := 0
 	for i, e := range es {
 		place[i] = 0
 		if e.When.Before(since) || n == MaxEntries {
 			continue
 		}
-		if perPlayer[e.Name]++; perPlayer[e.Name] > PerPlayer {
+		var p player
+		p.name, p.key = playerOf(e)
+		if perPlayer[p]++; perPlayer[p] > PerPlayer {
 			continue
 		}
 		n++
@@ -120,15 +123,16 @@ func (s *Store) Board(p Period, n int) []Entry {
 	return b
 }
 
-// Best returns the best entry of the player name in the period p, and its
-// place on that board; ok is false when the player has none there. The
-// name is cleaned as [Store.Add] cleans it.
+// Best returns the best entry of the player name, with the store's key
+// (see [Store.For]), in the period p, and its place on that board; ok is
+// false when the player has none there. The name is cleaned as
+// [Store.Add] cleans it.
 func (s *Store) Best(p Period, name string) (e Entry, place int, ok bool) {
 	name = cleanName(name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for i, o := range s.board(p) {
-		if o.Name == name {
+		if owns(o, name, s.key) {
 			return o, i + 1, true
 		}
 	}

@@ -97,7 +97,19 @@ var migrations = [][]string{
 		`ALTER TABLE poolroids_scores ADD COLUMN key text`,
 		`CREATE UNIQUE INDEX poolroids_scores_key ON poolroids_scores (key)`,
 	},
+	{ // 3: the fingerprint of a player's key, in a column of its own;
+		// names of version 2 and before that end with the start of one
+		// keep it there, and have it as their legacy fingerprint (see
+		// player.go).
+		`ALTER TABLE poolroids_scores ADD COLUMN fingerprint text NOT NULL DEFAULT ''`,
+		`UPDATE poolroids_scores SET fingerprint = 'SHA256:' || right(name, 8) WHERE name ~ ' [A-Za-z0-9+/]{8}$'`,
+		`CREATE INDEX poolroids_scores_player ON poolroids_scores (` + playerColumns + `)`,
+	},
 }
+
+// playerColumns is playerOf in SQL: the name and the start of the
+// fingerprint that boards count an entry under.
+const playerColumns = `(CASE WHEN length(fingerprint) = 15 THEN left(name, -9) ELSE name END), left(fingerprint, 15)`
 
 // SchemaVersion is the version of the database schema this program makes.
 var SchemaVersion = len(migrations)
@@ -139,7 +151,7 @@ func OpenPostgres(ctx context.Context, connURL string) (*Store, error) {
 	}
 	d := &database{pool: pool, where: where, stop: make(chan struct{})}
 	d.outage = outage.New("score database", "saves fail")
-	s := &Store{path: where, db: d}
+	s := &Store{table: &table{path: where, db: d}}
 	if err := d.migrate(ctx); err != nil {
 		pool.Close()
 		return nil, fmt.Errorf("high scores: %s: %w", where, err)
@@ -242,12 +254,15 @@ type row struct {
 }
 
 // boardQuery selects one period's board, as places counts it.
-const boardQuery = `SELECT id, name, score, wave, strategy, at, arena, replay FROM (
-	SELECT *, row_number() OVER (PARTITION BY name ORDER BY score DESC, at, id) AS n
+const boardQuery = `SELECT id, name, score, wave, strategy, at, arena, replay, fingerprint FROM (
+	SELECT *, row_number() OVER (PARTITION BY ` + playerColumns + ` ORDER BY score DESC, at, id) AS n
 	FROM poolroids_scores WHERE at >= $1) b
-WHERE n <= $2 ORDER BY score DESC, at, name COLLATE "C" LIMIT $3`
+WHERE n <= $2 ORDER BY score DESC, at, name COLLATE "C", fingerprint COLLATE "C" LIMIT $3`
 
-// loadRows reads every period's board at now, each entry once.
+// loadRows reads every period's board at now, each entry once. An entry
+// is checked as one from a file is (see check): the database is no more
+// to be trusted than a file a person may edit. One refused is left out,
+// as if it were on no board.
 func loadRows(ctx context.Context, q querier, now time.Time) ([]row, error) {
 	var all []row
 	seen := make(map[int64]bool)
@@ -258,14 +273,16 @@ func loadRows(ctx context.Context, q querier, now time.Time) ([]row, error) {
 		}
 		board, err := pgx.CollectRows(rows, func(r pgx.CollectableRow) (row, error) {
 			var x row
-			err := r.Scan(&x.id, &x.e.Name, &x.e.Score, &x.e.Wave, &x.e.Strategy, &x.e.When, &x.e.Arena, &x.e.Replay)
-			x.e.When = x.e.When.UTC()
+			err := r.Scan(&x.id, &x.e.Name, &x.e.Score, &x.e.Wave, &x.e.Strategy, &x.e.When, &x.e.Arena, &x.e.Replay, &x.e.Fingerprint)
 			return x, err
 		})
 		if err != nil {
 			return nil, err
 		}
 		for _, x := range board {
+			if !check(&x.e) {
+				continue
+			}
 			if !seen[x.id] {
 				seen[x.id] = true
 				all = append(all, x)
@@ -360,9 +377,9 @@ func (d *database) saveOnce(ctx context.Context, now time.Time, key string, e En
 			return err
 		}
 		var id int64 // 0: the game was saved before
-		err := tx.QueryRow(ctx, `INSERT INTO poolroids_scores (name, score, wave, strategy, at, arena, key)
-			VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (key) DO NOTHING RETURNING id`,
-			e.Name, e.Score, e.Wave, e.Strategy, e.When, e.Arena, key).Scan(&id)
+		err := tx.QueryRow(ctx, `INSERT INTO poolroids_scores (name, score, wave, strategy, at, arena, key, fingerprint)
+			VALUES ($1, $2, $3, $4, $5, $6, $7, $8) ON CONFLICT (key) DO NOTHING RETURNING id`,
+			e.Name, e.Score, e.Wave, e.Strategy, e.When, e.Arena, key, e.Fingerprint).Scan(&id)
 		if err != nil && !errors.Is(err, pgx.ErrNoRows) {
 			return err
 		}
@@ -379,8 +396,9 @@ func (d *database) saveOnce(ctx context.Context, now time.Time, key string, e En
 		// Empty, not nil: ANY of NULL would match nothing, and keep all.
 		best := []string{} // the replays kept: those of the best KeepReplays of all time
 		mine := []int64{}  // the player's entries on some board
+		player, fp := playerOf(e)
 		for i, x := range rows {
-			if x.e.Name == e.Name {
+			if samePlayer(x.e, e) {
 				mine = append(mine, x.id)
 			}
 			if place[i] == 0 || place[i] > KeepReplays {
@@ -412,7 +430,7 @@ func (d *database) saveOnce(ctx context.Context, now time.Time, key string, e En
 		}{
 			{`DELETE FROM poolroids_replays WHERE NOT (name = ANY($1))`, []any{best}},
 			{`UPDATE poolroids_scores SET replay = '' WHERE replay <> '' AND NOT (replay = ANY($1))`, []any{best}},
-			{`DELETE FROM poolroids_scores WHERE name = $1 AND NOT (id = ANY($2))`, []any{e.Name, mine}},
+			{`DELETE FROM poolroids_scores WHERE (` + playerColumns + `) = ($1, $2) AND NOT (id = ANY($3))`, []any{player, fp, mine}},
 		} {
 			if _, err := tx.Exec(ctx, stmt.sql, stmt.args...); err != nil {
 				return err
@@ -522,17 +540,25 @@ func (d *database) post(s *Store) bool {
 	return true
 }
 
-// readReplay reads the replay kept under name.
+// readReplay reads the replay kept under name, refused over maxReplay
+// bytes as the file store refuses it: its size is read first, and a
+// larger one never leaves the database.
 func (d *database) readReplay(name string) ([]byte, error) {
 	ctx, cancel := context.WithTimeout(context.Background(), tryTimeout)
 	defer cancel()
-	var data []byte
-	err := d.pool.QueryRow(ctx, `SELECT data FROM poolroids_replays WHERE name = $1`, name).Scan(&data)
-	if errors.Is(err, pgx.ErrNoRows) {
+	var (
+		size int64
+		data []byte
+	)
+	err := d.pool.QueryRow(ctx, `SELECT octet_length(data), CASE WHEN octet_length(data) <= $2 THEN data END
+		FROM poolroids_replays WHERE name = $1`, name, maxReplay).Scan(&size, &data)
+	switch {
+	case errors.Is(err, pgx.ErrNoRows):
 		return nil, fmt.Errorf("high scores: replay %s is no longer kept", name)
-	}
-	if err != nil {
+	case err != nil:
 		return nil, fmt.Errorf("high scores: replay: %w: %w", ErrDatabase, err)
+	case size > maxReplay:
+		return nil, fmt.Errorf("high scores: replay %s is over %d bytes", name, maxReplay)
 	}
 	return data, nil
 }

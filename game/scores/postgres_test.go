@@ -20,6 +20,18 @@ import (
 	"poolroids/game/scores/pgtest"
 )
 
+// pgConn is a connection to the database at url of the test's own, as
+// another program's, to write what a store would not.
+func pgConn(t testing.TB, url string) *pgx.Conn {
+	t.Helper()
+	conn, err := pgx.Connect(context.Background(), url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { conn.Close(context.Background()) })
+	return conn
+}
+
 func openPG(t testing.TB, url string) *Store {
 	t.Helper()
 	s, err := OpenPostgres(context.Background(), url)
@@ -82,11 +94,7 @@ func TestPostgres(t *testing.T) {
 		}
 	}
 	var replays, version int
-	conn, err := pgx.Connect(context.Background(), pg.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
+	conn := pgConn(t, pg.URL)
 	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM poolroids_replays`).Scan(&replays); err != nil || replays != KeepReplays {
 		t.Errorf("%d replays in the database, %v; want %d", replays, err, KeepReplays)
 	}
@@ -222,14 +230,52 @@ func TestPostgresReplayPushedOut(t *testing.T) {
 	if top := s.Top(0); len(top) != KeepReplays+1 || top[KeepReplays].Replay != "" {
 		t.Errorf("the table: %+v; want low's replay forgotten", top)
 	}
-	conn, err := pgx.Connect(context.Background(), pg.URL)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close(context.Background())
+	conn := pgConn(t, pg.URL)
 	var replays int
 	if err := conn.QueryRow(context.Background(), `SELECT count(*) FROM poolroids_replays`).Scan(&replays); err != nil || replays != 0 {
 		t.Errorf("%d replays in the database, %v; want none", replays, err)
+	}
+}
+
+// TestPostgresRowsChecked: what the database holds is checked as a file's
+// entries are, however it got there: names are cleaned (an OSC sequence in
+// one retitled a player's terminal), a replay name the store never gives
+// is dropped, a row that cannot be shown right is left out; and a replay
+// over maxReplay is refused without being read (a 150 MB row took a
+// server from 23 MB to 317 MB for one viewer).
+func TestPostgresRowsChecked(t *testing.T) {
+	t.Parallel()
+	pg := pgtest.Start(t)
+	openPG(t, pg.URL) // the schema
+	conn := pgConn(t, pg.URL)
+	ctx := context.Background()
+	for _, r := range []struct {
+		name, strategy, arena, replay string
+		score                         int
+	}{
+		{"\x1b]0;PWNED\x07evil", "dense", "", "", 300},
+		{"ann", "\x1b[2Jdense", "\x1b]2;x\x07den", "../../../etc/passwd.prpl", 200},
+		{"neg", "dense", "", "", -5},
+	} {
+		if _, err := conn.Exec(ctx, `INSERT INTO poolroids_scores (name, score, wave, strategy, at, arena, replay) VALUES ($1, $2, 1, $3, now(), $4, $5)`,
+			r.name, r.score, r.strategy, r.arena, r.replay); err != nil {
+			t.Fatal(err)
+		}
+	}
+	big := make([]byte, maxReplay+1)
+	if _, err := conn.Exec(ctx, `INSERT INTO poolroids_replays (name, data) VALUES ('big.prpl', $1)`, big); err != nil {
+		t.Fatal(err)
+	}
+	s := openPG(t, pg.URL)
+	top := s.Top(0)
+	if got := names(top); got != "evil:300 ann:200" {
+		t.Errorf("the database's table shows %q, want the names cleaned and the negative score left out", got)
+	}
+	if len(top) == 2 && (top[1].Strategy != "" || top[1].Arena != "den" || top[1].Replay != "") {
+		t.Errorf("ann's row: %+v; want no strategy, the arena cleaned, no replay", top[1])
+	}
+	if _, err := s.ReadReplay("big.prpl"); err == nil || !strings.Contains(err.Error(), "over") {
+		t.Errorf("a replay of maxReplay+1 bytes: %v, want refused", err)
 	}
 }
 

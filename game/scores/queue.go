@@ -187,12 +187,16 @@ func (q *queue) read(name string) (queued, error) {
 	if err := json.Unmarshal(data, &x); err != nil {
 		return x, fmt.Errorf("%s: %w: %v", path, ErrCorrupt, err)
 	}
-	if x.Version != version || x.Key == "" || x.Key+queueExt != name {
+	if x.Version < 1 || x.Version > version || x.Key == "" || x.Key+queueExt != name {
 		return x, fmt.Errorf("%s: %w: not a queued save of this program", path, ErrCorrupt)
 	}
-	x.Entry.Name = cleanName(x.Entry.Name)
-	x.Entry.When = x.Entry.When.UTC()
+	if x.Version == 1 {
+		x.Entry.Fingerprint, _ = legacyKey(cleanName(x.Entry.Name)) // as load reads format 1
+	}
 	x.Entry.Replay = ""
+	if !check(&x.Entry) {
+		return x, fmt.Errorf("%s: %w: not an entry the table takes", path, ErrCorrupt)
+	}
 	return x, nil
 }
 

@@ -40,6 +40,9 @@ func (s *Store) checkReplayDir() error {
 func replayName(e Entry) string {
 	h := fnv.New64a()
 	fmt.Fprintf(h, "%s\x00%d\x00%d\x00%s\x00%s", e.Name, e.Score, e.Wave, e.Strategy, e.Arena)
+	if e.Fingerprint != "" {
+		fmt.Fprintf(h, "\x00%s", e.Fingerprint)
+	}
 	return fmt.Sprintf("%s-%016x%s", e.When.UTC().Format("20060102T150405.000000000Z"), h.Sum64(), replayExt)
 }
 

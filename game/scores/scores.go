@@ -46,7 +46,9 @@
 // # Players and boards
 //
 // Every entry carries a player name (on a local game the user, over SSH the
-// user name plus a short key fingerprint). A board keeps each player's
+// user name) and, when the player logged in with a key, its fingerprint in
+// a field of its own: a name and a key are one player, the same name
+// without the key another (see player.go). A board keeps each player's
 // best [PerPlayer] entries and at most [MaxEntries] in all, so a public
 // server's file stays small however many players come. There is a board
 // for each [Period]: all time, this week and today, the last two starting
@@ -93,8 +95,9 @@ const (
 	MaxEntries = 1000
 	// maxName bounds a name, in runes.
 	maxName = 40
-	// version is the file format version.
-	version = 1
+	// version is the file format version: 2 keeps the key of an entry
+	// in a field of its own; 1, in the name (see player.go).
+	version = 2
 	// KeepReplays is how many of the table's best entries keep the
 	// replay of their game.
 	KeepReplays = 10
@@ -116,6 +119,10 @@ type Entry struct {
 	// Replay names the replay kept for this entry, for Store.ReadReplay;
 	// "": none. The store sets it (see Store.AddReplay).
 	Replay string `json:"replay,omitempty"`
+	// Fingerprint is the SHA256 fingerprint of the key the player logged
+	// in with ("SHA256:…"), "" without one. The store sets it (see
+	// Store.For).
+	Fingerprint string `json:"fingerprint,omitempty"`
 }
 
 // ErrCorrupt is wrapped by the error [Open] returns when the file is not a
@@ -168,8 +175,16 @@ func (e *SetAsideError) Error() string {
 
 func (e *SetAsideError) Unwrap() error { return e.Err }
 
-// Store is the high-score table, kept best first, and the file behind it.
+// Store is the high-score table, kept best first, and the file behind it,
+// as one player sees it: [Store.For] gives the same table as the holder
+// of a key sees it.
 type Store struct {
+	*table
+	key string // of the player who sees it (see For); "": none
+}
+
+// table is a Store's table, which every Store made from it by For shares.
+type table struct {
 	path string
 	// diskErr, when set, stops all writes: the file is there but could be
 	// neither read nor moved, or is no regular file, and overwriting it
@@ -209,7 +224,7 @@ type fileFormat struct {
 // server should refuse to start. Otherwise the error is a *[SetAsideError]
 // saying what was wrong and where the file went: log it and go on.
 func Open(path string) (*Store, error) {
-	s := &Store{path: path}
+	s := &Store{table: &table{path: path}}
 	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
 		// Checked before reading: reading a pipe would wait for a writer.
 		s.diskErr = fmt.Errorf("high scores: %s is %s, %w", path, regfile.Kind(info.Mode()), ErrNotFile)
@@ -230,10 +245,12 @@ func Open(path string) (*Store, error) {
 	return s, warn
 }
 
-// load reads the table at path, cleaning each entry as Add would, since
-// the file may have been edited by hand. A missing file is an empty table
-// (ENOTDIR: a parent is a file; Add will say if it cannot make one). An
-// error wraps ErrCorrupt when the file is not a score table.
+// load reads the table at path, checking each entry as Add would (see
+// check), since the file may have been edited by hand: what cannot be
+// cleaned is left out. A missing file is an empty table (ENOTDIR: a parent
+// is a file; Add will say if it cannot make one). An error wraps
+// ErrCorrupt when the file is not a score table. A table of format 1
+// gets the legacy keys its names carry (see player.go).
 func load(path string) ([]Entry, error) {
 	data, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
@@ -246,17 +263,19 @@ func load(path string) ([]Entry, error) {
 	if err := json.Unmarshal(data, &f); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrCorrupt, err)
 	}
-	if f.Version != version {
-		return nil, fmt.Errorf("%w: format version %d, this program reads %d", ErrCorrupt, f.Version, version)
+	if f.Version < 1 || f.Version > version {
+		return nil, fmt.Errorf("%w: format version %d, this program reads 1 to %d", ErrCorrupt, f.Version, version)
 	}
-	for i := range f.Entries {
-		f.Entries[i].Name = cleanName(f.Entries[i].Name)
-		f.Entries[i].When = f.Entries[i].When.UTC()
-		if !replayFile(f.Entries[i].Replay) {
-			f.Entries[i].Replay = ""
+	entries := f.Entries[:0]
+	for _, e := range f.Entries {
+		if f.Version == 1 {
+			e.Fingerprint, _ = legacyKey(cleanName(e.Name))
+		}
+		if check(&e) {
+			entries = append(entries, e)
 		}
 	}
-	return f.Entries, nil
+	return entries, nil
 }
 
 // setAside renames the unusable score file at path, which err says is
@@ -310,11 +329,28 @@ func (s *Store) SetLogger(l *slog.Logger) {
 // and name.
 func (s *Store) Path() string { return s.path }
 
-// Add records e and saves the table. A zero When is set to now, and When is
-// kept in UTC. The name is cleaned by [displayname.Clean] (escapes, control,
-// wide and combining characters removed) and cut to 40 runes, since it may
-// come from a stranger's SSH login and is shown on other players' screens;
-// an empty name becomes "anonymous".
+// For returns the store as the player who logged in with the key whose
+// fingerprint is key sees it (ssh.FingerprintSHA256's "SHA256:…"; "": a
+// player without a key): the same table, in which Add and AddReplay save
+// entries under that key, and TopFor and Best find only the entries of the
+// name that key owns. So no name can take another player's scores: ann
+// with her key is not ann without it, nor "ann" plus anything. For of a
+// nil Store is nil. Close only the Store Open or OpenPostgres returned.
+func (s *Store) For(key string) *Store {
+	if s == nil {
+		return nil
+	}
+	return &Store{table: s.table, key: key}
+}
+
+// Add records e, under the store's key (see [Store.For];
+// e.Fingerprint is ignored), and saves the table. A zero When is set to now, and When is
+// kept in UTC. The name is cleaned by [displayname.Clean] (escapes,
+// control, wide and combining characters removed) and cut to 40 runes,
+// since it may come from a stranger's SSH login and is shown on other
+// players' screens; an empty name becomes "anonymous". An entry the table
+// would not take from a file either (a negative score, a time out of
+// range, a key that is no fingerprint) is an error.
 //
 // rank is e's 1-based place in the whole table, or 0 if it did not make the
 // table (not among the player's best [PerPlayer], or below the cut). When
@@ -329,15 +365,14 @@ func (s *Store) Add(e Entry) (rank int, err error) { return s.AddReplay(e, nil) 
 // ignored; a nil replay keeps none. A replay that cannot be written is
 // logged and leaves the entry without one; it is no error.
 func (s *Store) AddReplay(e Entry, replay []byte) (rank int, err error) {
-	e.Name, e.Replay = cleanName(e.Name), ""
+	e.Replay, e.Fingerprint = "", s.key
 	if e.When.IsZero() {
 		e.When = time.Now()
 	}
-	if y := e.When.Year(); y < 1 || y > 9999 {
-		// JSON cannot hold it, and one such entry would stop every save.
-		return 0, fmt.Errorf("high scores: time %v out of range", e.When)
+	if !check(&e) {
+		// One such entry would stop every save, or be no one's.
+		return 0, fmt.Errorf("high scores: entry refused: score %d, wave %d, time %v, key %q", e.Score, e.Wave, e.When, e.Fingerprint)
 	}
-	e.When = e.When.UTC()
 	if s.db != nil {
 		e.When = e.When.Truncate(time.Microsecond) // as PostgreSQL keeps it
 	}
@@ -386,15 +421,16 @@ func (s *Store) find(e Entry) (int, bool) {
 // (all of them when n <= 0). The slice is the caller's.
 func (s *Store) Top(n int) []Entry { return s.Board(AllTime, n) }
 
-// TopFor returns the best n entries of the player name, best first (all of
-// them when n <= 0). The name is cleaned as [Store.Add] cleans it.
+// TopFor returns the best n entries of the player name, with the store's
+// key (see [Store.For]), best first (all of them when n <= 0). The name is
+// cleaned as [Store.Add] cleans it.
 func (s *Store) TopFor(name string, n int) []Entry {
 	name = cleanName(name)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var out []Entry
 	for _, e := range s.board(AllTime) {
-		if e.Name == name {
+		if owns(e, name, s.key) {
 			out = append(out, e)
 			if len(out) == n {
 				break
@@ -430,7 +466,7 @@ func (s *Store) merge(es []Entry) {
 }
 
 // compare orders entries best first: higher score, then the earlier game
-// (who got there first keeps the place), then name.
+// (who got there first keeps the place), then name, then key.
 func compare(a, b Entry) int {
 	if c := cmp.Compare(b.Score, a.Score); c != 0 {
 		return c
@@ -438,7 +474,10 @@ func compare(a, b Entry) int {
 	if c := a.When.Compare(b.When); c != 0 {
 		return c
 	}
-	return strings.Compare(a.Name, b.Name)
+	if c := strings.Compare(a.Name, b.Name); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Fingerprint, b.Fingerprint)
 }
 
 // save merges the file into the table, keeps e's replay if it ranks, and

@@ -91,7 +91,7 @@ func TestOrderingAndRanks(t *testing.T) {
 }
 
 func TestPerPlayerTable(t *testing.T) {
-	s := &Store{}
+	s := &Store{table: &table{}}
 	for i := range PerPlayer + 2 {
 		s.insert(entry("ann", 100*(i+1), i))
 	}
@@ -117,7 +117,7 @@ func TestPerPlayerTable(t *testing.T) {
 }
 
 func TestMaxEntries(t *testing.T) {
-	s := &Store{}
+	s := &Store{table: &table{}}
 	for i := range MaxEntries {
 		s.insert(entry(fmt.Sprint("p", i), 10+i, 0))
 	}
@@ -144,7 +144,7 @@ func TestUnusableFileSetAside(t *testing.T) {
 		{"garbage", func(p string) error { return os.WriteFile(p, []byte("{not json"), 0o644) }, true},
 		{"truncated", func(p string) error { return os.WriteFile(p, []byte(`{"version":1,"entries":[{"name":"a`), 0o644) }, true},
 		{"wrong types", func(p string) error { return os.WriteFile(p, []byte(`{"version":1,"entries":[{"score":"x"}]}`), 0o644) }, true},
-		{"future version", func(p string) error { return os.WriteFile(p, []byte(`{"version":2,"entries":[]}`), 0o644) }, true},
+		{"future version", func(p string) error { return os.WriteFile(p, []byte(`{"version":3,"entries":[]}`), 0o644) }, true},
 		{"empty", func(p string) error { return os.WriteFile(p, nil, 0o644) }, true},
 	}
 	for _, tc := range cases {
@@ -319,7 +319,7 @@ func TestAddFillsTimeAndCleansName(t *testing.T) {
 		{strings.Repeat("é", 50), strings.Repeat("é", 40)},
 	}
 	for _, tc := range cases {
-		s := &Store{path: filepath.Join(t.TempDir(), "scores.json")}
+		s := &Store{table: &table{path: filepath.Join(t.TempDir(), "scores.json")}}
 		before := time.Now()
 		if _, err := s.Add(Entry{Name: tc.in, Score: 1}); err != nil {
 			t.Fatal(err)

@@ -39,7 +39,9 @@
 // next read. A pause of more than 100 ms ends it: what came was all there
 // was, and it is dropped. A lone ESC that nothing follows within 50 ms
 // (tcell's own escape timeout) is the Esc key: it goes to tcell at once, as
-// CSI 27 u, so that Esc acts when pressed, not with the next key. Filtering
+// CSI 27 u, so that Esc acts when pressed, not with the next key. What
+// ended a burst of input (a read with more before it: a paste, a flood)
+// waits 250 ms for its rest instead, for either. Filtering
 // happens in place in a buffer owned by the [Tty]; a read allocates
 // nothing but the goroutine that waits out an Esc key's read.
 //
@@ -60,7 +62,18 @@
 // Nor can input hang the end: tcell's Fini waits for its input goroutines,
 // which wait for room for what they are sending, and a paste behind the
 // key that quits leaves no one to make room. A [Screen] (tcell's screen on
-// the Tty) drains the Tty and the event queue while it finalises.
+// the Tty) paces the input, so that it never fills tcell's event queue:
+// the Tty reads 16 bytes at a time and hands tcell 8 at most, and tcell's
+// reader waits while 64 events do (above the filter, whose clocks would
+// otherwise take the wait for a pause of the terminal); and it drains the
+// Tty and the event queue while it finalises.
+//
+// Nor can a flood or a busy machine turn a sequence's ESC into the Esc
+// key. An ESC that ends a read waits for the rest of its sequence escWait
+// (tcell's 50 ms) when it came alone, as a key pressed does, and longer
+// when it ended a burst of input, whose cuts are the network's; and tcell
+// never gets an ESC at the end of what it reads, where its own timer would
+// start.
 //
 // # Using it
 //

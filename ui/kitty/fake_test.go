@@ -9,7 +9,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-var errDrained = errors.New("fake tty drained")
+var errFakeDrained = errors.New("fake tty drained")
 
 // fakeTty is the inner terminal for tests: each chunk sent on in is what one
 // Read returns (so tests choose where reads split), a closed in reads as
@@ -53,7 +53,7 @@ func (f *fakeTty) Read(p []byte) (int, error) {
 			}
 			f.rest = c
 		case <-drain:
-			return 0, errDrained
+			return 0, errFakeDrained
 		}
 	}
 	n := copy(p, f.rest)

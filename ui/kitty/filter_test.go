@@ -207,50 +207,60 @@ func TestConfirmation(t *testing.T) {
 }
 
 // TestLoneEsc checks a trailing ESC is held for the next read: what comes
-// at once completes it (here Alt+q); when nothing comes within escWait it
-// is the Esc key, passed on at once as CSI 27 u, so that tcell never waits
-// on it and Esc does not wait for the next key; with the protocol on
-// (where Esc arrives as CSI 27 u) a stale lone ESC is dropped.
+// at once completes it (here Alt+q). When nothing comes it is the Esc key,
+// passed on at once as CSI 27 u, so that tcell never waits on it and Esc
+// does not wait for the next key: after escWait for an ESC that came
+// alone, as a key pressed does, after burstWait for one that ended a
+// burst (a flood of arrows cut by the SSH window ended lobbies). With the
+// protocol on (where Esc arrives as CSI 27 u) a stale lone ESC is dropped.
 func TestLoneEsc(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		f := newFakeTty()
 		tty := NewTty(f)
 		p := make([]byte, 128)
-		// read sends in (if any), after a pause in Read if pause is set,
-		// and checks what Read returns.
-		read := func(in, want, why string, pause bool) {
+		// read sends in (if any) after pause, and checks what Read returns
+		// and how long it took.
+		read := func(in, want, why string, pause, took time.Duration) {
 			t.Helper()
 			go func() {
-				if pause {
-					time.Sleep(staleAfter + time.Millisecond)
-				}
+				time.Sleep(pause)
 				if in != "" {
 					f.in <- []byte(in)
 				}
 			}()
+			start := time.Now()
 			if n, err := tty.Read(p); err != nil || string(p[:n]) != want {
 				t.Fatalf("%s: Read = %q, %v; want %q", why, p[:n], err, want)
 			}
+			if d := time.Since(start); d != took {
+				t.Errorf("%s: Read took %v, want %v", why, d, took)
+			}
 		}
-		read("z\x1b", "z", "ESC held", false)
-		read("q", "\x1bq", "ESC and q at once", false)
-		read("z\x1b", "z", "ESC held", false)
-		read("", "\x1b[27u", "ESC then nothing: the Esc key, at once", false)
-		read("q", "q", "the key after it", true)
-		read("z\x1b", "z", "ESC held", false)
-		go func() { time.Sleep(escWait - time.Millisecond); f.in <- []byte("[A") }()
-		read("", "\x1b[A", "the rest within escWait", false)
-		read("z\x1b", "z", "ESC held", false)
+		stale := staleAfter + time.Millisecond
+		read("z\x1b", "z", "ESC held", 0, 0)
+		read("q", "\x1bq", "ESC and q at once", 0, 0)
+		read("\x1b", "\x1b[27u", "ESC alone then nothing: the Esc key after escWait", 0, escWait)
+		read("q", "q", "the key after it", stale, stale)
+		read("z\x1b", "z", "ESC after a key: held", 0, 0)
+		read("", "\x1b[27u", "then nothing: the Esc key after burstWait", 0, burstWait)
+		read("q", "q", "the key after it", stale, stale)
+		f.in <- []byte("\x1b")
+		read("[A", "\x1b[A", "ESC alone, the rest within escWait", escWait-time.Millisecond, escWait-time.Millisecond)
+		read("z\x1b", "z", "ESC after a key: held", 0, 0)
+		read("[A", "\x1b[A", "the rest after escWait, within burstWait", escWait+20*time.Millisecond, escWait+20*time.Millisecond)
+		read("z\x1b", "z", "ESC held", 0, 0)
 		f.in <- []byte("[A")
 		time.Sleep(staleAfter + time.Millisecond) // tcell is slow to ask; the rest waits
-		read("", "\x1b[A", "the rest waiting through a pause on tcell's side", false)
+		read("", "\x1b[A", "the rest waiting through a pause on tcell's side", 0, 0)
 
-		read(confirm+"z\x1b", "z", "active: ESC held", false)
+		read(confirm+"z\x1b", "z", "active: ESC held", 0, 0)
 		f.in <- []byte("[97;1:3u")
 		f.in <- []byte("\x1b")
-		read("[32u", " ", "active: the release dropped, then space", false)
-		read("z\x1b", "z", "active: ESC held", false)
-		read("q", "q", "active: ESC then a pause", true)
+		read("[32u", " ", "active: the release dropped, then space", 0, 0)
+		f.in <- []byte("\x1b")
+		read("q", "q", "active: ESC alone then a pause", stale, stale)
+		read("z\x1b", "z", "active: ESC after a key: held", 0, 0)
+		read("q", "q", "active: then a pause of burstWait", burstWait+time.Millisecond, burstWait+time.Millisecond)
 		close(f.in)
 		if n, err := tty.Read(p); !errors.Is(err, io.EOF) {
 			t.Fatalf("at EOF: Read = %q, %v", p[:n], err)
@@ -259,7 +269,8 @@ func TestLoneEsc(t *testing.T) {
 }
 
 // TestPause checks a pause ends whatever sequence the input was inside, so
-// the key typed after it is read as a key.
+// the key typed after it is read as a key: a pause of staleAfter for a
+// sequence that came alone, of burstWait for one that ended a burst.
 func TestPause(t *testing.T) {
 	cases := []struct{ in, atOnce string }{
 		{"\x1b[", "\x1b[q"},
@@ -279,16 +290,30 @@ func TestPause(t *testing.T) {
 				if got := readAll(t, tty); got != tc.atOnce {
 					t.Errorf("%q then q at once: got %q, want %q", tc.in, got, tc.atOnce)
 				}
-				f := newFakeTty()
-				tty = NewTty(f)
-				f.in <- []byte(confirm + tc.in)
-				go func() {
-					time.Sleep(staleAfter + time.Millisecond)
-					f.in <- []byte("q")
-					close(f.in)
-				}()
-				if got := readAll(t, tty); got != "q" {
-					t.Errorf("%q, a pause, then q: got %q, want %q", tc.in, got, "q")
+				for _, c := range []struct {
+					reads []string
+					pause time.Duration
+				}{
+					{[]string{confirm, tc.in}, staleAfter},
+					{[]string{confirm + "z" + tc.in}, burstWait},
+				} {
+					f := newFakeTty()
+					tty = NewTty(f)
+					for _, r := range c.reads {
+						f.in <- []byte(r)
+					}
+					go func() {
+						time.Sleep(c.pause + time.Millisecond)
+						f.in <- []byte("q")
+						close(f.in)
+					}()
+					want := "q"
+					if len(c.reads) == 1 {
+						want = "zq"
+					}
+					if got := readAll(t, tty); got != want {
+						t.Errorf("%q, a pause of %v, then q: got %q, want %q", c.reads, c.pause, got, want)
+					}
 				}
 			})
 		})
@@ -330,8 +355,12 @@ func TestPollCountsTaps(t *testing.T) {
 	tty := NewTty(f)
 	p := make([]byte, 128)
 	f.in <- []byte(confirm + "\x1b[32u\x1b[32;1:3u\x1b[D.")
-	if _, err := tty.Read(p); err != nil {
-		t.Fatal(err)
+	for got := ""; !strings.HasSuffix(got, "."); { // one read of the terminal, in chunks
+		n, err := tty.Read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got += string(p[:n])
 	}
 	k := tty.Keys()
 	if k.Held(Fire) {

@@ -12,17 +12,21 @@ import (
 )
 
 // A paste that ends the program on its first key (q, then thousands more)
-// fills tcell's event queue and the channel its reader feeds the parser
-// through, and no one reads them any more: Fini must return, tcell's
-// reader stopped. tcell's own Fini waits for ever. (Not in a synctest
-// bubble: tcell's resize goroutine waits on a mutex, which the bubble
-// does not count as blocked, so it never sees the paste settle.)
+// fills tcell's event queue as far as the pacing lets it, and no one
+// reads it any more: Fini must return, tcell's reader stopped, though it
+// waits for room in the queue. tcell's own Fini waits for ever on a full
+// one. (Not in a synctest bubble: tcell's resize goroutine waits on a
+// mutex, which the bubble does not count as blocked, so it never sees the
+// paste settle.)
 func TestFiniAfterPaste(t *testing.T) {
 	t.Setenv("LANG", "en_US.UTF-8")
 	f, _, scr := newScreen(t)
 	f.in <- append([]byte("q"), bytes.Repeat([]byte("3"), 3000)...)
-	for q := scr.EventQ(); len(q) < cap(q); {
-		runtime.Gosched() // until tcell waits for room
+	for q := scr.EventQ(); len(q) < maxQueued; {
+		runtime.Gosched() // until the reader waits for room
+	}
+	if n := len(scr.EventQ()); n > maxQueued+11*tcellWindow {
+		t.Errorf("%d events queued, want the pacing's %d at most", n, maxQueued+11*tcellWindow)
 	}
 	fini(t, scr)
 }

@@ -1,8 +1,10 @@
 package kitty
 
 import (
+	"errors"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -158,4 +160,92 @@ func sync1(fn func()) func() {
 			fn()
 		}
 	}
+}
+
+// pacedReader is a started screen reader on a Tty over f, whose tcell
+// queue holds as many events as queued says.
+func pacedReader(t *testing.T, f *fakeTty) (*readerTty, *atomic.Int32) {
+	t.Helper()
+	queued := new(atomic.Int32)
+	r := &readerTty{Tty: NewTty(f), queued: func() int { return int(queued.Load()) }}
+	if err := r.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return r, queued
+}
+
+// TestPacing: the screen's reader hands tcell small chunks, none while
+// its event queue holds maxQueued events, and Drain wakes a Read that
+// waits for room.
+func TestPacing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFakeTty()
+		r, queued := pacedReader(t, f)
+		f.in <- []byte("0123456789abcdefghijklmnopqrstuvwxyz")
+		buf := make([]byte, 128)
+		if n, err := r.Read(buf); err != nil || n != tcellWindow {
+			t.Fatalf("Read = %d, %v; want %d bytes", n, err, tcellWindow)
+		}
+		queued.Store(maxQueued)
+		got := make(chan int, 1)
+		go func() {
+			n, _ := r.Read(buf)
+			got <- n
+		}()
+		time.Sleep(10 * queuePoll)
+		select {
+		case n := <-got:
+			t.Fatalf("Read returned %d bytes with the queue full", n)
+		default:
+		}
+		queued.Store(maxQueued - 1)
+		time.Sleep(queuePoll)
+		if n := <-got; n != tcellWindow {
+			t.Errorf("Read = %d bytes once the queue drained, want %d", n, tcellWindow)
+		}
+		queued.Store(maxQueued)
+		go func() {
+			_, err := r.Read(buf)
+			if !errors.Is(err, errDrained) {
+				t.Errorf("paced Read after Drain: %v", err)
+			}
+			got <- 0
+		}()
+		synctest.Wait() // the Read waits for room in the queue
+		r.Drain()
+		<-got
+	})
+}
+
+// TestPacingKeepsEsc: however long tcell's queue keeps the reader
+// waiting, an ESC whose sequence's rest the terminal has sent is never
+// the Esc key: the filter reads what came as it comes, below the
+// pacing. With the pacing below the filter, a flood of arrow keys to a
+// busy lobby quit it.
+func TestPacingKeepsEsc(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		f := newFakeTty()
+		r, queued := pacedReader(t, f)
+		// Each read of the terminal ends with the ESC of the next arrow.
+		f.in <- []byte("\x1b[A\x1b[B\x1b[C\x1b[D\x1b[A\x1b")
+		for range 20 {
+			f.in <- []byte("[B\x1b[C\x1b[D\x1b[A\x1b[B\x1b")
+		}
+		var got []byte
+		buf := make([]byte, 128)
+		for i := 0; len(got) < 15+20*15; i++ {
+			if i%3 == 1 {
+				queued.Store(maxQueued)
+				time.AfterFunc(200*time.Millisecond, func() { queued.Store(0) }) // a slow frame
+			}
+			n, err := r.Read(buf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got = append(got, buf[:n]...)
+		}
+		if want := "\x1b[A\x1b[B\x1b[C\x1b[D\x1b[A" + strings.Repeat("\x1b[B\x1b[C\x1b[D\x1b[A\x1b[B", 20); string(got) != want {
+			t.Errorf("read %q,\nwant %q: the arrows whole, and no Esc key (%q)", got, want, escKey)
+		}
+	})
 }

@@ -2,6 +2,7 @@ package kitty
 
 import (
 	"bytes"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -18,9 +19,11 @@ var (
 	enable = []byte("\x1b[>31u\x1b[?u")
 )
 
-// readSize is how much one Read asks of the inner Tty. tcell reads 128
-// bytes at a time; the rest waits in the buffer for the next call.
-const readSize = 4096
+// maxChunk is how much one Read asks of the inner Tty: little, so that
+// what one Read hands tcell makes few events (a byte makes one at most),
+// for the Screen's pacing. The filter puts what a cut splits back
+// together: tcell gets whole sequences.
+const maxChunk = 16
 
 // staleAfter is how long a terminal may pause inside a sequence: how long
 // the inner Read may wait for the rest. A terminal writes a sequence at
@@ -35,6 +38,22 @@ const staleAfter = 100 * time.Millisecond
 // it is taken for the Esc key: tcell's own wait (its parser's escape
 // timeout), so that Esc acts at once, as it does in tcell without us.
 const escWait = 50 * time.Millisecond
+
+// burstWait is how long a sequence cut at the end of a burst of input (a
+// read that carried more before it) waits for its rest, in place of
+// escWait and staleAfter. A key pressed comes alone; a burst is a paste or
+// a flood, whose cuts are the SSH window's or a busy machine's, and its
+// rest may come later than a terminal's would: an ESC that ends one is
+// most likely an arrow's start, not the Esc key.
+const burstWait = 250 * time.Millisecond
+
+// tcellWindow is how much tcell decodes at a time: it reads its input
+// through a decoder 8 bytes at a time, and an ESC that ends those 8
+// starts its escape timer (tcell v2.13's scanInput), which a busy machine
+// may let run out before the next 8 come. So a Read hands tcell at most
+// tcellWindow bytes, and none that ends with an ESC: every ESC then goes
+// with the rest of its sequence.
+const tcellWindow = 8
 
 // escKey is the Esc key as a complete sequence (kitty's CSI 27 u, which
 // tcell reads without the protocol too): a held lone ESC that turns out to
@@ -59,10 +78,11 @@ type Tty struct {
 	// Read side: touched only by the goroutine in Read. A read goes to
 	// buf[maxSeq:], what was held back right before it.
 	f        filter
-	buf      [maxSeq + readSize]byte
+	buf      [maxSeq + maxChunk]byte
 	pos, end int // filtered bytes not yet returned: buf[pos:end]
 	hold     [maxSeq]byte
 	nhold    int   // unfinished sequence carried to the next read: hold[:nhold]
+	burst    bool  // hold[:nhold] ended a read that carried other bytes before it
 	err      error // error to return once the carried bytes are out
 	// A read of the inner Tty that a lone ESC stopped waiting for goes
 	// on in the background; the next one collects it.
@@ -105,7 +125,11 @@ func (t *Tty) Read(p []byte) (int, error) {
 	}
 	for {
 		if t.pos < t.end {
-			n := copy(p, t.buf[t.pos:t.end])
+			n := min(len(p), tcellWindow, t.end-t.pos)
+			if n > 1 && t.buf[t.pos+n-1] == esc {
+				n-- // the ESC goes with the rest of its sequence
+			}
+			n = copy(p, t.buf[t.pos:t.pos+n])
 			t.pos += n
 			return n, nil
 		}
@@ -116,7 +140,14 @@ func (t *Tty) Read(p []byte) (int, error) {
 		}
 		asked := time.Now()
 		lone := t.nhold == 1 && t.hold[0] == esc && !t.keys.Active()
-		n, err, ok := t.readIn(lone)
+		wait, stale := escWait, staleAfter
+		if t.burst {
+			wait, stale = burstWait, burstWait
+		}
+		if !lone {
+			wait = 0
+		}
+		n, err, ok := t.readIn(wait)
 		if !ok {
 			// Nothing followed the ESC: it is the Esc key.
 			t.nhold = 0
@@ -124,7 +155,7 @@ func (t *Tty) Read(p []byte) (int, error) {
 			continue
 		}
 		carried := t.hold[:t.nhold]
-		if (t.nhold > 0 || t.f.skip != skipNone) && time.Since(asked) > staleAfter {
+		if (t.nhold > 0 || t.f.skip != skipNone) && time.Since(asked) > stale {
 			// The terminal paused inside a sequence: it was all there was.
 			carried, t.f.skip = nil, skipNone
 			if t.nhold == 1 && t.hold[0] == esc && !t.keys.Active() {
@@ -134,18 +165,19 @@ func (t *Tty) Read(p []byte) (int, error) {
 		start := maxSeq - copy(t.buf[maxSeq-len(carried):], carried)
 		w, rest := t.f.run(t.buf[start:maxSeq+n], err != nil)
 		t.nhold = copy(t.hold[:], t.buf[start+rest:maxSeq+n])
+		t.burst = t.nhold > 0 && slices.ContainsFunc(t.buf[start:start+rest], func(c byte) bool { return c != esc })
 		t.pos, t.end, t.err = start, start+w, err
 	}
 }
 
-// readIn reads the inner Tty into buf[maxSeq:]. With lone set (a lone
-// ESC is held back, which may be the Esc key) it waits at most escWait and
+// readIn reads the inner Tty into buf[maxSeq:]. With a wait (a lone ESC
+// is held back, which may be the Esc key) it waits at most that long and
 // reports ok false if nothing came by then; the read goes on in the
 // background, and the next readIn waits for it. Only that case starts a
 // goroutine: other reads allocate nothing.
-func (t *Tty) readIn(lone bool) (n int, err error, ok bool) {
-	if !t.reading && !lone {
-		n, err := t.in.Read(t.buf[maxSeq : maxSeq+readSize])
+func (t *Tty) readIn(wait time.Duration) (n int, err error, ok bool) {
+	if !t.reading && wait == 0 {
+		n, err := t.in.Read(t.buf[maxSeq : maxSeq+maxChunk])
 		return n, err, true
 	}
 	if !t.reading {
@@ -155,13 +187,13 @@ func (t *Tty) readIn(lone bool) (n int, err error, ok bool) {
 		}
 		t.reading = true
 		go func() {
-			n, err := t.in.Read(t.buf[maxSeq : maxSeq+readSize])
+			n, err := t.in.Read(t.buf[maxSeq : maxSeq+maxChunk])
 			t.done <- innerRead{n, err}
 		}()
 	}
 	var timeout <-chan time.Time
-	if lone {
-		t.escWait.Reset(escWait)
+	if wait > 0 {
+		t.escWait.Reset(wait)
 		timeout = t.escWait.C
 	}
 	select {

@@ -114,7 +114,7 @@ func TestDrainWakesRead(t *testing.T) {
 		}
 		select {
 		case err := <-done:
-			if !errors.Is(err, errDrained) {
+			if !errors.Is(err, errFakeDrained) {
 				t.Errorf("Read returned %v, want the inner Tty's drain error", err)
 			}
 		case <-time.After(5 * time.Second):
@@ -159,5 +159,30 @@ func TestDelegates(t *testing.T) {
 	tty.NotifyResize(func() {})
 	if err := tty.Close(); err != nil || f.closed != 1 {
 		t.Errorf("Close = %v, inner closed %d times", err, f.closed)
+	}
+}
+
+// TestTcellNeverHeldOnEsc: what a Read hands tcell is at most tcellWindow
+// bytes and never ends with an ESC. tcell decodes its input tcellWindow
+// bytes at a time, and an ESC that ends such a window starts its escape
+// timer: on a busy machine the next window came more than 60 ms later,
+// and an arrow's ESC was the Esc key (a flood of arrows quit lobbies).
+func TestTcellNeverHeldOnEsc(t *testing.T) {
+	flood := strings.Repeat("\x1b[A\x1b[B\x1b[C\x1b[Dx\x1b[1;5C\x1b[<35;120;40M", 20)
+	tty := NewTty(chunks([]byte(flood)))
+	var got []byte
+	p := make([]byte, 128)
+	for {
+		n, err := tty.Read(p)
+		if n > tcellWindow || n > 0 && p[n-1] == esc {
+			t.Fatalf("Read handed tcell %q", p[:n])
+		}
+		got = append(got, p[:n]...)
+		if err != nil {
+			break
+		}
+	}
+	if string(got) != flood {
+		t.Errorf("read %q, want the flood whole", got)
 	}
 }

@@ -16,11 +16,14 @@
 // The screen sits on a small tcell.Tty over the SSH channel: input is
 // pumped from the channel by one goroutine and handed to tcell's reader, so
 // that Drain wakes a reader waiting on a silent client and Fini never hangs.
-// Input is paced so that it never fills tcell's event queue (tcell's Fini
-// would then wait forever: "q" followed by a pasted flood did it).
+// The screen (kitty.Screen) paces the input so that it never fills
+// tcell's event queue (tcell's Fini would then wait forever: "q" followed
+// by a pasted flood did it).
 // Window-change requests are read as they come, clamped to
 // [MinWidth]..[MaxWidth] × [MinHeight]..[MaxHeight] (tcell keeps ~192 bytes
-// a cell) and passed to the game at most 50 times a second. The Tty is
+// a cell) and passed to the game at most 50 times a second, the latest
+// size each time; past a window drag's pace (120 at once, then 60 a
+// second) each one is a refused request too (see Limits). The Tty is
 // wrapped in the kitty keyboard filter, as for local play, so held keys
 // work over SSH where the terminal supports it.
 //
@@ -47,11 +50,15 @@
 //
 // # Limits
 //
-//   - MaxSessions games at once; the next player is told "server full, try
-//     later". One address (an IPv6 /64) may run MaxPerAddress of them.
-//   - A connection is starting from its accept until its game starts: in
-//     the handshake, logging in, or logged in and asking for a game.
-//     Starting connections have their own bound, apart from the games, as
+//   - MaxSessions sessions at once, in the lobby, watching or playing; the
+//     next player is told "server full (32 at once), try later". One
+//     address (an IPv6 /64) may have MaxSessionsPerAddress of them, and
+//     play MaxPerAddress games in them: a session is a game while the
+//     Play func says so ([Session.SetPlaying]). Each refusal names the
+//     limit it hit.
+//   - A connection is starting from its accept until its session starts:
+//     in the handshake, logging in, or logged in and asking for a session.
+//     Starting connections have their own bound, apart from the sessions, as
 //     OpenSSH's MaxStartups: from MaxStartups.Start on a new one is dropped
 //     with probability Rate%, rising to 100% at Full (10:30:100). One
 //     address may have MaxStartupsPerAddress of them (4), fewer than Start:
@@ -81,12 +88,16 @@
 // address it carries is then the one every limit, refusal and log line
 // sees. A balancer's connection without a header is refused, and so is a
 // header from any other address: a client could otherwise pick its
-// address and dodge every per-address limit. The header is read on a
-// goroutine of the connection's own, within LoginTimeout, so a slow one
-// holds up no other. A balancer's health check (a connection that hangs
-// up before a byte, or after a header that relays no client: PROXY v2's
-// LOCAL, which HAProxy's checks send with send-proxy-v2) is closed
-// quietly: no refusal, no rate limit spent.
+// address and dodge every per-address limit. The limits come before the
+// header: a connection from any other address counts against its own as
+// it is accepted, a balancer's against MaxStartups, then against its
+// client's address once its header names it; so those over a limit are
+// closed at once, and no flood is held outside them. The header is read
+// on a goroutine of the connection's own, within LoginTimeout of the
+// accept, so a slow one holds up no other. A balancer's health check (a
+// connection that hangs up before a byte, or after a header that relays
+// no client: PROXY v2's LOCAL, which HAProxy's checks send with
+// send-proxy-v2) is closed quietly: no refusal, no rate limit spent.
 //
 // # Stopping
 //
@@ -103,6 +114,9 @@
 // authenticate with the fleet's one key ([Config.FleetKey]): it is the hop
 // listener's host key and the only key it lets in, so that a player, who
 // never has it, cannot reach the hop, and a relay talks to no impostor.
+// Those who reach its port anyway hold little: an address may have 8
+// connections in their handshake there (64 from all), and open 10 a
+// second after a burst of 30.
 // Before it asks for a terminal, a relay names its player with a
 // [HopRequest]; the session then counts against the player's address,
 // not the relay's, for the games and logins per address, and the log
@@ -111,7 +125,8 @@
 // # Authentication
 //
 // Open by default, as public SSH games are: any public key (its SHA256
-// fingerprint then names the player's high scores, see [Session.Player]),
+// fingerprint, [Session.Fingerprint], then owns the player's high scores
+// with their name),
 // or keyboard-interactive with no questions for a client without a key.
 // [Config.AuthorizedKeysPath] restricts the server to the keys listed.
 // There are no passwords. The ed25519 host key is created on first start

@@ -411,12 +411,24 @@ func (p *player) keys(t testing.TB, s string) {
 	}
 }
 
-// testPlay is a small game for the server's tests: it shows its screen
-// size, the keys pressed and the player, redraws a frame counter every
-// 20 ms (output that must not count as activity), quits on q, panics on !
-// and panics in a goroutine started with Session.Go on @. The score is the
-// number of keys pressed.
+// showLine clears scr and shows text on its first line.
+func showLine(scr tcell.Screen, text string) {
+	scr.Clear()
+	for x, r := range text {
+		scr.SetContent(x, 0, r, nil, tcell.StyleDefault)
+	}
+	scr.Show()
+}
+
+// testPlay is a small game for the server's tests: it counts as a game
+// (Session.SetPlaying), shows its screen size, the keys pressed and the
+// player, redraws a frame counter every 20 ms (output that must not count
+// as activity), quits on q, panics on ! and panics in a goroutine started
+// with Session.Go on @. The score is the number of keys pressed.
 func testPlay(ctx context.Context, scr tcell.Screen, s Session) (int, error) {
+	if err := s.SetPlaying(true); err != nil {
+		return 0, err
+	}
 	if err := scr.Init(); err != nil {
 		return 0, err
 	}

@@ -2,11 +2,16 @@ package serve
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"net/netip"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"golang.org/x/crypto/ssh"
@@ -54,40 +59,61 @@ func (s *Server) ServeHop(ln net.Listener) error {
 	return s.serve(ln, true)
 }
 
-// maxHopLogins bounds the hop's connections still in their handshake: a
-// fleet member's relays log in one by one, and anyone else who reaches
-// the port, with no key to log in with, holds no more than these for
-// LoginTimeout each.
-const maxHopLogins = 16
+// The hop's connections still in their handshake are bounded, in all
+// and from each address, and each address may open so many a second: a
+// fleet member's relays log in one by one, in milliseconds, and anyone
+// else who reaches the port, with no key to log in with, holds no more
+// than maxHopLoginsPer places of maxHopLogins, for LoginTimeout each.
+const (
+	maxHopLogins    = 64
+	maxHopLoginsPer = 8
+	hopRate         = 10 // connections a second from one address, after
+	hopBurst        = 30 // a burst of this many
+)
 
-// acceptHop serves nc, a relay's connection, if fewer than maxHopLogins are
-// logging in.
+// Refusals of a connection to the hop, as the log and metrics name them.
+const (
+	reasonHopRate        = "hop: " + reasonRate
+	reasonHopLoginsPer   = "hop: " + reasonStartupsPer
+	reasonHopLoginsTotal = "hop: " + reasonStartups
+)
+
+// acceptHop serves nc, a relay's connection, if its address is within
+// the hop's rate and its logins' bounds.
 func (s *Server) acceptHop(nc net.Conn) {
-	select {
-	case s.hopLogins <- struct{}{}: // given back by serveConn after the handshake
-	default:
-		s.refusals.note(s.log, key(nc.RemoteAddr()), "hop logins full", "addr", nc.RemoteAddr().String())
+	k := key(nc.RemoteAddr())
+	reason := ""
+	if !s.hopRate.allow(k, time.Now()) {
+		reason = reasonHopRate
+	} else {
+		switch s.hopLogins.admit(k) {
+		case reasonStartupsPer:
+			reason = reasonHopLoginsPer
+		case reasonStartups:
+			reason = reasonHopLoginsTotal
+		}
+	}
+	if reason != "" {
+		s.refusals.note(s.log, k, reason, "addr", nc.RemoteAddr().String())
 		nc.Close()
 		return
 	}
-	s.mu.Lock()
-	if s.closing {
-		s.mu.Unlock()
-		<-s.hopLogins
-		nc.Close()
-		return
-	}
-	s.conns[nc] = struct{}{}
-	s.wg.Add(1)
-	s.mu.Unlock()
-	go s.serveConn(nc, &seat{t: s.tally, at: seatGone}, true)
+	login := &seat{t: s.hopLogins, k: k} // given back after the handshake
+	// A relay's seat has no address until it names its player.
+	seat := &seat{t: s.tally, at: seatGone}
+	accepted := time.Now()
+	s.start(nc, seat, func() {
+		defer login.leave()
+		s.serveConn(nc, seat, login, accepted)
+	})
 }
 
 // hopPlayer takes the player a relay names: the connection then counts
-// as starting from their address.
+// as starting from their address. A player whose address or key is not
+// one is refused.
 func (c *conn) hopPlayer(p HopPlayer) bool {
 	ap, err := netip.ParseAddrPort(p.Addr)
-	if err != nil {
+	if err != nil || !fingerprintOf(p.Fingerprint) {
 		return false
 	}
 	addr := net.TCPAddrFromAddrPort(ap)
@@ -96,9 +122,9 @@ func (c *conn) hopPlayer(p HopPlayer) bool {
 	c.log.Info("relayed", "client", addr.String())
 	if reason := c.seat.rekey(key(addr)); reason != "" {
 		c.srv.refusals.note(c.log, key(addr), reason)
-		msg := "too many logins from your address, try later"
+		msg := fmt.Sprintf("too many logins from your address (%d at once), try later", c.srv.cfg.MaxStartupsPerAddress)
 		if reason == reasonStartups {
-			msg = "too many logins, try later"
+			msg = fmt.Sprintf("too many logins (%v), try later", c.srv.cfg.MaxStartups)
 		}
 		c.refuse = &ending{reason: reason, message: msg}
 	}
@@ -223,4 +249,15 @@ func (r *rawInput) close() {
 	r.mu.Lock()
 	r.done = true
 	r.mu.Unlock()
+}
+
+// fingerprintOf reports whether fp is a key's fingerprint as
+// ssh.FingerprintSHA256 gives it, or "" (no key).
+func fingerprintOf(fp string) bool {
+	if fp == "" {
+		return true
+	}
+	b64, ok := strings.CutPrefix(fp, "SHA256:")
+	sum, err := base64.RawStdEncoding.DecodeString(b64)
+	return ok && err == nil && len(sum) == sha256.Size
 }

@@ -8,7 +8,9 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -52,7 +54,7 @@ func TestHopPlayer(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	p := play(t, c, ptyOpts{w: 80, h: 24, hop: &HopPlayer{User: "ann", Fingerprint: "SHA256:abcdefghijk", Addr: "10.1.2.3:4567"}})
+	p := play(t, c, ptyOpts{w: 80, h: 24, hop: &HopPlayer{User: "ann", Fingerprint: "SHA256:abcdefghijkLQ7bW9u2u7+oZpdKBsqzvmN9nX/9e0uY", Addr: "10.1.2.3:4567"}})
 	p.waitScreen(t, "player ann abcdefgh")
 	if now, total := ts.Relays(); now != 1 || total != 1 {
 		t.Errorf("Relays() = %d, %d while ann plays; want 1, 1", now, total)
@@ -141,13 +143,7 @@ func relayPlay(_ context.Context, scr tcell.Screen, s Session) (int, error) {
 		return 0, err
 	}
 	defer scr.Fini()
-	show := func(text string) {
-		scr.Clear()
-		for x, r := range text {
-			scr.SetContent(x, 0, r, nil, tcell.StyleDefault)
-		}
-		scr.Show()
-	}
+	show := func(text string) { showLine(scr, text) }
 	show("ready")
 	for {
 		ev, ok := scr.PollEvent().(*tcell.EventKey)
@@ -272,13 +268,16 @@ func TestHopRefusalsByAddress(t *testing.T) {
 	}
 }
 
-// Connections to the hop that never log in hold at most maxHopLogins
-// places: one more is closed at once, and the places come back when they
-// go, for the fleet's relays.
+// Connections to the hop that never log in hold at most maxHopLoginsPer
+// places of their address: one more is closed at once, and a fleet
+// member's relay from another address logs in meanwhile (16 idle
+// connections from anywhere used to take every place). The places come
+// back when they go.
 func TestHopLoginsBounded(t *testing.T) {
+	t.Parallel()
 	ts, hop, key := startHop(t, Config{})
 	var idle []net.Conn
-	for range maxHopLogins {
+	for range maxHopLoginsPer {
 		nc, err := net.Dial("tcp", hop)
 		if err != nil {
 			t.Fatal(err)
@@ -290,29 +289,90 @@ func TestHopLoginsBounded(t *testing.T) {
 			t.Fatalf("connection %d: read %q, %v; want the server's version", len(idle), line, err)
 		}
 	}
-	extra, err := net.Dial("tcp", hop)
-	if err != nil {
-		t.Fatal(err)
+	for i := range 2 * maxHopLoginsPer {
+		extra, err := net.Dial("tcp", hop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer extra.Close()
+		_ = extra.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if _, err := extra.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
+			t.Fatalf("connection %d more than an address's hop logins: read %v, want it closed", i+1, err)
+		}
 	}
-	defer extra.Close()
-	_ = extra.SetReadDeadline(time.Now().Add(5 * time.Second))
-	if _, err := extra.Read(make([]byte, 1)); !errors.Is(err, io.EOF) {
-		t.Errorf("one connection more than the hop's logins: read %v, want it closed", err)
+	waitLog(t, ts, "msg=rejected", `reason="hop: too many logins from one address"`)
+	relay := func(from string) error {
+		d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(from)}, Timeout: 5 * time.Second}
+		nc, err := d.Dial("tcp", hop)
+		if errors.Is(err, syscall.EADDRNOTAVAIL) && os.Getenv("CI") != "true" {
+			t.Skipf("%s is not a loopback address here (Linux has all of 127/8)", from)
+		}
+		if err != nil {
+			return err
+		}
+		sc, chans, reqs, err := ssh.NewClientConn(nc, hop, &ssh.ClientConfig{
+			User: "ann", Auth: []ssh.AuthMethod{ssh.PublicKeys(key)},
+			HostKeyCallback: ssh.FixedHostKey(key.PublicKey()),
+		})
+		if err != nil {
+			nc.Close()
+			return err
+		}
+		ssh.NewClient(sc, chans, reqs).Close()
+		return nil
 	}
-	waitLog(t, ts, "hop logins full")
+	if err := relay("127.0.0.2"); err != nil {
+		t.Errorf("a relay from another address while one holds its logins: %v", err)
+	}
 	for _, nc := range idle {
 		nc.Close()
 	}
 	// Each place comes back as the server sees its connection close.
 	var last error
 	if !waitUntil(t, func() bool {
-		c, err := dialHop(hop, "ann", key, key)
-		if last = err; err != nil {
-			return false
-		}
-		c.Close()
-		return true
+		last = relay("127.0.0.1")
+		return last == nil
 	}) {
 		t.Fatalf("a relay once the idle connections are gone: %v", last)
 	}
+}
+
+// TestHopRate: an address that opens connections to the hop faster than
+// a fleet member's relays do is refused once its burst is spent, and the
+// other addresses' relays go on.
+func TestHopRate(t *testing.T) {
+	t.Parallel()
+	ts, hop, key := startHop(t, Config{})
+	refused := 0
+	for range hopBurst + 10 {
+		nc, err := net.Dial("tcp", hop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = nc.SetReadDeadline(time.Now().Add(5 * time.Second))
+		if line, _ := bufio.NewReader(nc).ReadString('\n'); line == "" {
+			refused++
+		}
+		nc.Close()
+	}
+	if refused < 5 {
+		t.Errorf("%d of %d connections in a burst refused, want 10 or so", refused, hopBurst+10)
+	}
+	waitLog(t, ts, "msg=rejected", `reason="hop: rate limit"`)
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}, Timeout: 5 * time.Second}
+	nc, err := d.Dial("tcp", hop)
+	if errors.Is(err, syscall.EADDRNOTAVAIL) && os.Getenv("CI") != "true" {
+		t.Skip("127.0.0.2 is not a loopback address here (Linux has all of 127/8)")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, chans, reqs, err := ssh.NewClientConn(nc, hop, &ssh.ClientConfig{
+		User: "ann", Auth: []ssh.AuthMethod{ssh.PublicKeys(key)},
+		HostKeyCallback: ssh.FixedHostKey(key.PublicKey()),
+	})
+	if err != nil {
+		t.Fatalf("a relay from another address: %v", err)
+	}
+	ssh.NewClient(sc, chans, reqs).Close()
 }

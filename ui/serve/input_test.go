@@ -1,7 +1,10 @@
 package serve
 
 import (
+	"context"
+	"fmt"
 	"io"
+	"strings"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -87,7 +90,7 @@ func TestEveryTermDrawsWithoutDelay(t *testing.T) {
 				}
 				in, client := io.Pipe()
 				raw := newTty(in, io.Discard, 80, 24, nil)
-				scr, err := newScreen(kitty.NewTty(raw), raw, ti)
+				scr, err := kitty.NewScreen(kitty.NewTty(raw), ti)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -114,5 +117,60 @@ func TestEveryTermDrawsWithoutDelay(t *testing.T) {
 				<-raw.pumped
 			})
 		})
+	}
+}
+
+// TestArrowFloodNoEsc: a flood of arrow keys to a game slow to take them
+// never becomes the Esc key. 2 to 4 of 8 lobbies under such a flood used
+// to quit: the input was paced by the screen's event queue below the
+// kitty filter, and held back bytes that had come, the start of an
+// arrow's sequence among them, while the filter timed the wait as the
+// terminal's pause and took the lone ESC for the key. The game here
+// takes a 60 ms break every 40 keys, as a busy machine's would; on
+// synctest's clock.
+func TestArrowFloodNoEsc(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		ts := startPipeServer(t, Config{Play: slowPlay})
+		p := play(t, ts.mustDial(t, "kim", nil), ptyOpts{w: 80, h: 24})
+		p.waitScreen(t, "keys 0")
+		// 16 bytes a unit (four arrows and Insert) after 15 to start: the
+		// input used to be handed on 16 bytes at a time, each of which
+		// then ended with an ESC.
+		p.keys(t, "\x1b[A\x1b[B\x1b[C\x1b[D\x1b[D"+strings.Repeat("\x1b[A\x1b[B\x1b[C\x1b[D\x1b[2~", 400))
+		p.keys(t, "q")
+		if st := p.exit(t); st != 0 {
+			t.Errorf("exit status %d, want 0; the game said %q", st, tail(p.output()))
+		}
+		waitLog(t, ts, "msg=disconnect", "score=2005") // every key, and no other
+	})
+}
+
+// slowPlay counts the keys it gets, shown as "keys N" every 40, with a
+// 60 ms break after each showing; q ends it, and so does Esc, with a
+// refusal.
+func slowPlay(ctx context.Context, scr tcell.Screen, s Session) (int, error) {
+	if err := scr.Init(); err != nil {
+		return 0, err
+	}
+	defer scr.Fini()
+	n := 0
+	show := func() { showLine(scr, fmt.Sprintf("keys %d", n)) }
+	show()
+	for {
+		switch ev := scr.PollEvent().(type) {
+		case nil:
+			return n, nil
+		case *tcell.EventKey:
+			switch {
+			case ev.Key() == tcell.KeyEscape:
+				return n, &RefusedError{Message: fmt.Sprintf("Esc after %d keys", n)}
+			case ev.Rune() == 'q':
+				return n, nil
+			}
+			if n++; n%40 == 0 {
+				show()
+				time.Sleep(60 * time.Millisecond)
+			}
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -74,6 +75,26 @@ func LoadOrCreateHostKey(path string) (ssh.Signer, error) {
 		return nil, fmt.Errorf("host key %s cannot be written: %w", path, err)
 	}
 	return ssh.NewSignerFromKey(priv)
+}
+
+// LoadFleetKey loads or creates a fleet's key (Config.FleetKey) as
+// LoadOrCreateHostKey does, and warns on log when others than its owner
+// may read the file: whoever read it can pose as any server of the fleet,
+// and relay as any player.
+func LoadFleetKey(path string, log *slog.Logger) (ssh.Signer, error) {
+	key, err := LoadOrCreateHostKey(path)
+	if err == nil {
+		warnOpenKey(log, path, "fleet key open to others: whoever read it can pose as any server of the fleet and relay as any player; chmod 600 it, and make a new one if it was copied")
+	}
+	return key, err
+}
+
+// warnOpenKey logs msg when the private key file at path is open to
+// others (see openKeyMode).
+func warnOpenKey(log *slog.Logger, path, msg string) {
+	if mode := openKeyMode(path); mode != 0 {
+		log.Warn(msg, "path", path, "mode", fmt.Sprintf("%04o", uint32(mode)))
+	}
 }
 
 // openKeyMode returns the permissions of the private key file at path if

@@ -156,136 +156,238 @@ func (m Startups) check() error {
 	return nil
 }
 
-// tally counts the connections of each address: those not yet playing
-// (handshake, login, or logged in and yet to start a game) and the games.
-// An address is in the table only while it has a connection, so its size
-// is bounded by the connections' limits.
+// tally counts the connections of each address: those not yet in a
+// session (handshake, login, or logged in and yet to start one), the
+// sessions (in the lobby, watching or playing), and among those the games
+// (playing: see Session.SetPlaying). An address is in the table only
+// while it has a connection, so its size is bounded by the connections'
+// limits.
 type tally struct {
 	startups    Startups
-	startupsPer int // connections not yet playing one address may have
-	gamesPer    int // games one address may run
-	maxGames    int // games in all
+	startupsPer int // connections not yet in a session one address may have
+	sessionsPer int // sessions one address may have
+	gamesPer    int // games one address may play
+	maxSessions int // sessions in all
 	mu          sync.Mutex
 	starting    int
-	games       int
+	sessions    int
 	addrs       map[netip.Prefix]*addrCount
 	roll        func() int // uniform in [0, 100)
+	// The endings of a session refused by a limit, which say which.
+	full, busy *ending
 }
 
-type addrCount struct{ starting, games int }
+type addrCount struct{ starting, sessions, games int }
 
-func newTally(m Startups, startupsPer, gamesPer, games int) *tally {
+func newTally(m Startups, startupsPer, sessionsPer, gamesPer, sessions int) *tally {
 	return &tally{
-		startups: m, startupsPer: startupsPer, gamesPer: gamesPer, maxGames: games,
+		startups: m, startupsPer: startupsPer, sessionsPer: sessionsPer, gamesPer: gamesPer, maxSessions: sessions,
 		addrs: make(map[netip.Prefix]*addrCount),
 		roll:  func() int { return rand.IntN(100) },
+		full:  &ending{reason: reasonFull, message: fmt.Sprintf("server full (%d at once), try later", sessions)},
+		busy:  &ending{reason: reasonSessionsPer, message: fmt.Sprintf("too many sessions from your address (%d at once), try later", sessionsPer)},
 	}
 }
 
-// Refusals of a connection or a game by the limits; they are the log's
-// reasons.
+// Refusals of a connection, a session or a game by the limits; they are
+// the log's reasons.
 const (
+	reasonRate        = "rate limit"
 	reasonStartupsPer = "too many logins from one address"
 	reasonStartups    = "too many logins"
+	reasonFull        = "server full"
+	reasonSessionsPer = "too many sessions from one address"
 	reasonGamesPer    = "too many games from one address"
 )
 
 // admit counts a new connection from k as starting, or reports why not.
+// The zero k is a connection whose address is not known yet (a
+// balancer's, before its PROXY header): it counts among all, against no
+// address until settle.
 func (t *tally) admit(k netip.Prefix) (refused string) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	a := t.addrs[k]
 	switch {
-	case a != nil && a.starting >= t.startupsPer:
+	case k.IsValid() && !t.roomFor(k):
 		return reasonStartupsPer
 	case t.startups.drop(t.starting, t.roll()):
 		return reasonStartups
 	}
-	if a == nil {
-		a = &addrCount{}
-		t.addrs[k] = a
+	if k.IsValid() {
+		t.addr(k).starting++
 	}
-	a.starting++
 	t.starting++
 	return ""
 }
 
-// play turns one starting connection of k into a game, or reports why
+// settle counts a starting connection of no address yet as k's, or
+// reports why not.
+func (t *tally) settle(k netip.Prefix) (refused string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if !t.roomFor(k) {
+		return reasonStartupsPer
+	}
+	t.addr(k).starting++
+	return ""
+}
+
+// roomFor reports whether k may have one more starting connection. The
+// caller holds t.mu.
+func (t *tally) roomFor(k netip.Prefix) bool {
+	a := t.addrs[k]
+	return a == nil || a.starting < t.startupsPer
+}
+
+// addr returns k's counts, making them. The caller holds t.mu.
+func (t *tally) addr(k netip.Prefix) *addrCount {
+	a := t.addrs[k]
+	if a == nil {
+		a = &addrCount{}
+		t.addrs[k] = a
+	}
+	return a
+}
+
+// play turns one starting connection of k into a session, or tells why
 // not (the connection then stays starting).
 func (t *tally) play(k netip.Prefix) (refused *ending) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	a := t.addrs[k]
+	a := t.addrs[k] // nil: a connection of no address
 	switch {
-	case a.games >= t.gamesPer:
-		return endBusy
-	case t.games >= t.maxGames:
-		return endFull
+	case a != nil && a.sessions >= t.sessionsPer:
+		return t.busy
+	case t.sessions >= t.maxSessions:
+		return t.full
 	}
-	t.games++
-	a.games++
-	a.starting--
+	t.sessions++
 	t.starting--
+	if a != nil {
+		a.sessions++
+		a.starting--
+	}
 	return nil
 }
 
-// done uncounts a connection of k that was starting, or a game.
-func (t *tally) done(k netip.Prefix, game bool) {
+// game counts a session of k as playing a game (on), or no longer; it
+// reports false when k plays as many as it may.
+func (t *tally) game(k netip.Prefix, on bool) bool {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	a := t.addrs[k]
-	if game {
-		t.games--
+	switch {
+	case a == nil:
+	case !on:
 		a.games--
+	case a.games >= t.gamesPer:
+		return false
+	default:
+		a.games++
+	}
+	return true
+}
+
+// done uncounts a connection of k that was starting, or a session.
+func (t *tally) done(k netip.Prefix, session bool) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if session {
+		t.sessions--
 	} else {
-		a.starting--
 		t.starting--
 	}
-	if a.starting == 0 && a.games == 0 {
+	a := t.addrs[k]
+	if a == nil {
+		return // a connection of no address
+	}
+	if session {
+		a.sessions--
+	} else {
+		a.starting--
+	}
+	if a.starting == 0 && a.sessions == 0 {
 		delete(t.addrs, k)
 	}
 }
 
-// playing returns the number of games.
-func (t *tally) playing() int {
+// count returns the number of sessions.
+func (t *tally) count() int {
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.games
+	return t.sessions
 }
 
 // seat is one connection's place in the tally: starting, then perhaps a
-// game, then nothing.
+// session, which may play a game now and then, then nothing.
 type seat struct {
-	t  *tally
-	k  netip.Prefix
-	mu sync.Mutex
-	at int // seatStarting, seatGame or seatGone
+	t       *tally
+	k       netip.Prefix
+	mu      sync.Mutex
+	at      int  // seatStarting, seatSession or seatGone
+	playing bool // the session counts as a game
 }
 
 const (
 	seatStarting = iota
-	seatGame
+	seatSession
 	seatGone
 )
 
-// play takes a game for the connection, or reports why not.
+// play takes a session for the connection, or tells why not.
 func (s *seat) play() *ending {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e := s.t.play(s.k); e != nil {
 		return e
 	}
-	s.at = seatGame
+	s.at = seatSession
 	return nil
 }
 
-// leave gives back what the connection holds: its game when one ran,
-// else its place among the starting. Later calls do nothing.
+// game counts the session as playing a game, or no longer; it reports
+// false when its address plays as many as it may. It does nothing to a
+// seat that is no session.
+func (s *seat) game(on bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.at != seatSession || s.playing == on {
+		return true
+	}
+	if !s.t.game(s.k, on) {
+		return false
+	}
+	s.playing = on
+	return true
+}
+
+// settle gives a connection of no address yet (see tally.admit) the
+// address k, or reports why k may not have it; it then stays of no
+// address.
+func (s *seat) settle(k netip.Prefix) (refused string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.at != seatStarting || s.k.IsValid() {
+		return ""
+	}
+	if refused = s.t.settle(k); refused == "" {
+		s.k = k
+	}
+	return refused
+}
+
+// leave gives back what the connection holds: its session, and game, when
+// one ran, else its place among the starting. Later calls do nothing.
 func (s *seat) leave() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.at != seatGone {
-		s.t.done(s.k, s.at == seatGame)
-		s.at = seatGone
+	if s.at == seatGone {
+		return
 	}
+	if s.playing {
+		s.t.game(s.k, false)
+		s.playing = false
+	}
+	s.t.done(s.k, s.at == seatSession)
+	s.at = seatGone
 }

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"errors"
 	"io"
 	"net"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gdamore/tcell/v2"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -287,5 +289,70 @@ func TestMaxStartups(t *testing.T) {
 	_ = raw[1].SetReadDeadline(time.Now().Add(5 * time.Second))
 	if _, err := io.Copy(io.Discard, raw[1]); err != nil {
 		t.Errorf("reading the raw connection: %v", err)
+	}
+}
+
+// lobbyPlay is a lobby for the limits' tests: g plays a game (shown as
+// "playing", or the refusal), l leaves it for the lobby again, q quits.
+func lobbyPlay(ctx context.Context, scr tcell.Screen, s Session) (int, error) {
+	if err := scr.Init(); err != nil {
+		return 0, err
+	}
+	defer scr.Fini()
+	show := func(text string) { showLine(scr, text) }
+	show("in the lobby")
+	for {
+		ev, ok := scr.PollEvent().(*tcell.EventKey)
+		switch {
+		case ctx.Err() != nil:
+			return 0, nil
+		case !ok:
+		case ev.Rune() == 'g':
+			if err := s.SetPlaying(true); err != nil {
+				show(err.Error())
+				continue
+			}
+			show("playing")
+		case ev.Rune() == 'l':
+			_ = s.SetPlaying(false)
+			show("in the lobby")
+		case ev.Rune() == 'q':
+			return 0, nil
+		}
+	}
+}
+
+// TestLobbyIsNoGame: the lobby, watching, a replay are no games: one
+// address with one game allowed may have two sessions, and play in one
+// of them at a time; a third session, or a second game, is refused,
+// each saying which limit it hit. On main a second session from the
+// address was refused as "too many games" though neither played.
+func TestLobbyIsNoGame(t *testing.T) {
+	t.Parallel()
+	ts := startServer(t, Config{Play: lobbyPlay, MaxPerAddress: 1})
+	a := play(t, ts.mustDial(t, "ann", nil), ptyOpts{w: 80, h: 24})
+	a.waitScreen(t, "in the lobby")
+	b := play(t, ts.mustDial(t, "ann", nil), ptyOpts{w: 80, h: 24})
+	b.waitScreen(t, "in the lobby")
+	a.keys(t, "g")
+	a.waitScreen(t, "playing")
+	b.keys(t, "g")
+	b.waitScreen(t, "refused: too many games from your address (1 at once), try later")
+	waitLog(t, ts, "msg=rejected", `reason="too many games from one address"`)
+	a.keys(t, "l")
+	a.waitScreen(t, "in the lobby")
+	b.keys(t, "g")
+	b.waitScreen(t, "playing")
+
+	c := play(t, ts.mustDial(t, "ann", nil), ptyOpts{w: 80, h: 24})
+	if st := c.exit(t); st != 1 || !strings.Contains(c.output(), "too many sessions from your address (2 at once), try later") {
+		t.Errorf("a third session: status %d, output %q", st, tail(c.output()))
+	}
+	waitLog(t, ts, "msg=rejected", `reason="too many sessions from one address"`)
+	for _, p := range []*player{a, b} {
+		p.keys(t, "q")
+		if st := p.exit(t); st != 0 {
+			t.Errorf("exit status %d, want 0", st)
+		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"net"
 	"net/netip"
+	"os"
 	"slices"
 	"strings"
 	"time"
@@ -42,6 +43,93 @@ func ParsePrefixes(s string) ([]netip.Prefix, error) {
 	return list, nil
 }
 
+// proxied serves nc, a connection to a listener that takes PROXY headers
+// from Config.ProxyFrom. The limits come first, before anything is read:
+// a connection from any other address is its own client, counted and
+// limited as accept does, and must open without a header (a client could
+// otherwise pick its address and dodge every per-address limit); a
+// balancer's counts among the starting connections (MaxStartups) before
+// its header, and against the client's address, once the header names it,
+// for the rest. The header must come within LoginTimeout of the accept,
+// which bounds the login too. It is read on the connection's own
+// goroutine, so that a slow one holds up no other. A balancer's health
+// check, which relays no client, is closed without a refusal.
+func (s *Server) proxied(nc net.Conn) {
+	raw := nc.RemoteAddr()
+	trusted := s.trusted(raw)
+	k, policy := key(raw), proxyproto.REJECT
+	if trusted {
+		k, policy = netip.Prefix{}, proxyproto.REQUIRE
+	}
+	seat := s.admit(nc, k)
+	if seat == nil {
+		return
+	}
+	accepted := time.Now()
+	pc := proxyproto.NewConn(nc, proxyproto.WithPolicy(policy), proxyproto.SetReadHeaderTimeout(0))
+	s.start(pc, seat, func() {
+		if s.readHeader(pc, seat, trusted, accepted) {
+			s.accepted()
+			s.serveConn(pc, seat, nil, accepted)
+			return
+		}
+		s.untrack(pc, seat)
+	})
+}
+
+// readHeader reads pc's PROXY header, or makes sure there is none, and
+// for a balancer's connection counts it against the client's address; it
+// reports whether pc may go on to its login. Shutdown waits for no
+// header.
+func (s *Server) readHeader(pc *proxyproto.Conn, seat *seat, trusted bool, accepted time.Time) bool {
+	raw := pc.Raw().RemoteAddr()
+	_ = pc.Raw().SetReadDeadline(accepted.Add(s.cfg.LoginTimeout))
+	stop := context.AfterFunc(s.base, func() { pc.Close() })
+	// A zero-length Read reads the header, or fails for want of one.
+	_, err := pc.Read(nil)
+	stop()
+	if local := err == nil && pc.ProxyHeader() != nil && pc.ProxyHeader().Command.IsLocal(); local ||
+		trusted && errors.Is(err, proxyproto.ErrNoProxyProtocol) && hungUp(pc.Raw()) {
+		// A balancer's health check: a header that relays no one (LOCAL,
+		// HAProxy's send-proxy-v2 check) or none at all, then goodbye. No
+		// client, so no refusal.
+		s.log.Debug("health check", "addr", raw.String())
+		return false
+	}
+	if err != nil {
+		reason := reasonBadHeader
+		switch {
+		case !trusted && errors.Is(err, os.ErrDeadlineExceeded):
+			// A client that never spoke: its login timed out.
+			s.log.Debug("handshake failed", "addr", raw.String(), "err", err)
+			return false
+		case errors.Is(err, proxyproto.ErrNoProxyProtocol), errors.Is(err, os.ErrDeadlineExceeded):
+			reason = reasonNoProxyHeader
+		case errors.Is(err, proxyproto.ErrSuperfluousProxyHeader):
+			reason = reasonUntrusted
+		}
+		s.refusals.note(s.log, key(raw), reason, "addr", raw.String(), "err", err)
+		return false
+	}
+	if !trusted {
+		return true
+	}
+	client := pc.RemoteAddr()
+	k := key(client)
+	reason := ""
+	switch {
+	case s.limit != nil && !s.limit.allow(k, time.Now()):
+		reason = reasonRate
+	default:
+		reason = seat.settle(k)
+	}
+	if reason != "" {
+		s.refusals.note(s.log, k, reason, "addr", client.String(), "balancer", raw.String())
+		return false
+	}
+	return true
+}
+
 // hungUp reports whether c's peer has closed it: a balancer's plain TCP
 // health check connects and hangs up without a byte.
 func hungUp(c net.Conn) bool {
@@ -51,69 +139,8 @@ func hungUp(c net.Conn) bool {
 	return errors.Is(err, io.EOF)
 }
 
-// proxyPolicy trusts the balancers of cfg.ProxyFrom only: a connection
-// from them must open with a header, v1 or v2, whose source address it then
-// reports; one from any other address must not (a client could otherwise
-// pick its address and dodge every per-address limit), and is served as it
-// comes.
-func proxyPolicy(trusted []netip.Prefix) proxyproto.ConnPolicyFunc {
-	return func(o proxyproto.ConnPolicyOptions) (proxyproto.Policy, error) {
-		ap, err := netip.ParseAddrPort(o.Upstream.String())
-		if err == nil && slices.ContainsFunc(trusted, func(p netip.Prefix) bool { return p.Contains(ap.Addr().Unmap()) }) {
-			return proxyproto.REQUIRE, nil
-		}
-		return proxyproto.REJECT, nil
-	}
-}
-
-// proxied reads the PROXY header of pc on a goroutine of its own, so that a
-// client slow to send it cannot hold up the accept loop, then applies the
-// connection limits to the address it gives. The header must come within
-// LoginTimeout. Until then the connection is counted among the server's,
-// for Shutdown, but not yet among any address's. A balancer's health
-// check, which relays no client, is closed without a refusal.
-func (s *Server) proxied(pc *proxyproto.Conn) {
-	s.mu.Lock()
-	if s.closing {
-		s.mu.Unlock()
-		pc.Close()
-		return
-	}
-	s.conns[pc] = struct{}{}
-	s.wg.Add(1)
-	s.mu.Unlock()
-	go func() {
-		defer s.wg.Done()
-		// Shutdown waits for no header; a zero-length Read reads it, or
-		// fails for want of one.
-		stop := context.AfterFunc(s.base, func() { pc.Close() })
-		_, err := pc.Read(nil)
-		stop()
-		s.mu.Lock()
-		delete(s.conns, pc)
-		s.mu.Unlock()
-		local := err == nil && pc.ProxyHeader() != nil && pc.ProxyHeader().Command.IsLocal()
-		if err == nil && !local {
-			s.accept(pc)
-			return
-		}
-		raw := pc.Raw().RemoteAddr()
-		if local || errors.Is(err, proxyproto.ErrNoProxyProtocol) && hungUp(pc.Raw()) {
-			// A balancer's health check: a header that relays no one
-			// (LOCAL, HAProxy's send-proxy-v2 check) or none at all, then
-			// goodbye. No client, so no refusal.
-			s.log.Debug("health check", "addr", raw.String())
-			pc.Close()
-			return
-		}
-		reason := reasonBadHeader
-		switch {
-		case errors.Is(err, proxyproto.ErrNoProxyProtocol):
-			reason = reasonNoProxyHeader
-		case errors.Is(err, proxyproto.ErrSuperfluousProxyHeader):
-			reason = reasonUntrusted
-		}
-		s.refusals.note(s.log, key(raw), reason, "addr", raw.String(), "err", err)
-		pc.Close()
-	}()
+// trusted reports whether addr is a balancer's, of Config.ProxyFrom.
+func (s *Server) trusted(addr net.Addr) bool {
+	ap, err := netip.ParseAddrPort(addr.String())
+	return err == nil && slices.ContainsFunc(s.cfg.ProxyFrom, func(p netip.Prefix) bool { return p.Contains(ap.Addr().Unmap()) })
 }

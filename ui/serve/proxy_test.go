@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"errors"
 	"io"
 	"net"
 	"net/netip"
@@ -180,5 +181,72 @@ func TestProxyHealthCheck(t *testing.T) {
 	c.Close()
 	if strings.Contains(ts.log.String(), "rejected") {
 		t.Errorf("health checks were refused:\n%s", ts.log.String())
+	}
+}
+
+// idleConns opens n connections to ts from the loopback address ip that
+// send nothing.
+func idleConns(t *testing.T, ts *testServer, ip string, n int) []net.Conn {
+	t.Helper()
+	d := net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 5 * time.Second}
+	var conns []net.Conn
+	for range n {
+		c, err := d.Dial("tcp", ts.addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		conns = append(conns, c)
+	}
+	return conns
+}
+
+// cutWithin returns how many of conns the server closes within d.
+func cutWithin(conns []net.Conn, d time.Duration) int {
+	cut := make(chan bool, len(conns))
+	deadline := time.Now().Add(d)
+	for _, c := range conns {
+		go func() {
+			_ = c.SetReadDeadline(deadline)
+			_, err := io.Copy(io.Discard, c)
+			var ne net.Error
+			cut <- !(errors.As(err, &ne) && ne.Timeout())
+		}()
+	}
+	n := 0
+	for range conns {
+		if <-cut {
+			n++
+		}
+	}
+	return n
+}
+
+// TestProxyUnheaderedCounted: on a listener that takes PROXY headers,
+// connections that send nothing count against the limits before their
+// header is read: from an untrusted address against its own, from a
+// balancer against MaxStartups; those over the limits are closed at once,
+// not held for LoginTimeout each (3000 from one address were all held).
+func TestProxyUnheaderedCounted(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name, from string
+		cfg        func(*Config)
+		held       int
+	}{
+		{"untrusted", "127.0.0.1", func(c *Config) {}, 4},                                                       // MaxStartupsPerAddress
+		{"balancer", balancerIP, func(c *Config) { c.MaxStartups = Startups{Start: 6, Rate: 100, Full: 6} }, 6}, // MaxStartups
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			cfg := proxyConfig()
+			tc.cfg(&cfg)
+			ts := startServer(t, cfg)
+			conns := idleConns(t, ts, tc.from, 3*tc.held)
+			if n := cutWithin(conns, 2*time.Second); n != 2*tc.held {
+				t.Errorf("%d of %d idle connections from %s closed within 2 s, want %d: the ones over the limit",
+					n, len(conns), tc.from, 2*tc.held)
+			}
+		})
 	}
 }

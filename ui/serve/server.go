@@ -11,7 +11,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/pires/go-proxyproto"
 	"golang.org/x/crypto/ssh"
 )
 
@@ -45,12 +44,17 @@ type Config struct {
 	// keys may play. Unset, anyone may (public key or keyboard-interactive
 	// without questions). There are never passwords.
 	AuthorizedKeysPath string
-	// MaxSessions is how many games may run at once (0: 32). One more
-	// player is told "server full, try later".
+	// MaxSessions is how many sessions may run at once, in the lobby,
+	// watching or playing (0: 32). One more player is told "server full
+	// (32 at once), try later".
 	MaxSessions int
-	// MaxPerAddress is how many of those games one address (an IPv6 /64)
-	// may run at once (0: 4).
+	// MaxPerAddress is how many games one address (an IPv6 /64) may play
+	// at once (0: 4): the sessions that play, as the Play func says with
+	// [Session.SetPlaying]; a lobby, a watcher or a replay is no game.
 	MaxPerAddress int
+	// MaxSessionsPerAddress is how many sessions one address may have
+	// at once, games or not (0: twice MaxPerAddress).
+	MaxSessionsPerAddress int
 	// MaxStartups bounds the connections not yet playing: in the
 	// handshake, logging in, or logged in and yet to start a game (zero
 	// value: 10:30:100, OpenSSH's default).
@@ -107,8 +111,10 @@ type Server struct {
 	cfg Config
 	ssh *ssh.ServerConfig
 	hop *ssh.ServerConfig // nil without a FleetKey
-	// hopLogins holds a token for each hop connection in its handshake.
-	hopLogins chan struct{}
+	// hopLogins counts the hop's connections in their handshake, and
+	// hopRate limits each address's; both nil without a hop.
+	hopLogins *tally
+	hopRate   *limiter
 	limit     *limiter // nil: no rate limit
 	tally     *tally
 	refusals  *refusals
@@ -160,6 +166,11 @@ func New(cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("serve: MaxPerAddress %d: must be positive", cfg.MaxPerAddress)
 	case cfg.MaxStartupsPerAddress < 0:
 		return nil, fmt.Errorf("serve: MaxStartupsPerAddress %d: must be positive", cfg.MaxStartupsPerAddress)
+	case cfg.MaxSessionsPerAddress < 0:
+		return nil, fmt.Errorf("serve: MaxSessionsPerAddress %d: must be positive", cfg.MaxSessionsPerAddress)
+	}
+	if cfg.MaxSessionsPerAddress == 0 {
+		cfg.MaxSessionsPerAddress = 2 * cfg.MaxPerAddress
 	}
 	if err := cfg.MaxStartups.check(); err != nil {
 		return nil, fmt.Errorf("serve: MaxStartups %v: %w", cfg.MaxStartups, err)
@@ -202,10 +213,7 @@ func New(cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	if mode := openKeyMode(cfg.HostKeyPath); mode != 0 {
-		cfg.Logger.Warn("host key open to others: whoever read it can pose as this server; chmod 600 it, or remove it for a new one",
-			"path", cfg.HostKeyPath, "mode", fmt.Sprintf("%04o", uint32(mode)))
-	}
+	warnOpenKey(cfg.Logger, cfg.HostKeyPath, "host key open to others: whoever read it can pose as this server; chmod 600 it, or remove it for a new one")
 	var authorized map[string]bool
 	if cfg.AuthorizedKeysPath != "" {
 		if authorized, err = LoadAuthorizedKeys(cfg.AuthorizedKeysPath); err != nil {
@@ -218,7 +226,7 @@ func New(cfg Config) (*Server, error) {
 		cfg:       cfg,
 		ssh:       sshConfig(hostKey, authorized),
 		refusals:  newRefusals(cfg.Logger, cfg.RefusalSummary),
-		tally:     newTally(cfg.MaxStartups, cfg.MaxStartupsPerAddress, cfg.MaxPerAddress, cfg.MaxSessions),
+		tally:     newTally(cfg.MaxStartups, cfg.MaxStartupsPerAddress, cfg.MaxSessionsPerAddress, cfg.MaxPerAddress, cfg.MaxSessions),
 		log:       cfg.Logger,
 		key:       ssh.FingerprintSHA256(hostKey.PublicKey()),
 		idle:      &ending{reason: "idle", message: fmt.Sprintf("no input for %v, disconnected", cfg.Idle)},
@@ -229,7 +237,8 @@ func New(cfg Config) (*Server, error) {
 	s.refusals.obs = cfg.Observer
 	if cfg.FleetKey != nil {
 		s.hop = hopConfig(cfg.FleetKey)
-		s.hopLogins = make(chan struct{}, maxHopLogins)
+		s.hopLogins = newTally(Startups{maxHopLogins, 100, maxHopLogins}, maxHopLoginsPer, 0, 0, 0)
+		s.hopRate = newLimiter(hopRate, hopBurst, maxTracked)
 	}
 	if cfg.ConnPerMinute > 0 {
 		s.limit = newLimiter(float64(cfg.ConnPerMinute)/60, cfg.ConnBurst, maxTracked)
@@ -294,13 +303,11 @@ func (s *Server) ListenAndServe(addr string) error {
 }
 
 // Serve accepts connections on ln until Shutdown, then returns
-// ErrServerClosed; any other accept error ends it too. Serve closes ln.
-func (s *Server) Serve(ln net.Listener) error {
-	if s.cfg.ProxyFrom != nil {
-		ln = &proxyproto.Listener{Listener: ln, ConnPolicy: proxyPolicy(s.cfg.ProxyFrom), ReadHeaderTimeout: s.cfg.LoginTimeout}
-	}
-	return s.serve(ln, false)
-}
+// ErrServerClosed, or until ln is closed otherwise. A failing Accept (out
+// of file descriptors: a flood of idle connections to any listener of the
+// process) is tried again, backing off up to a second at a time, and
+// logged once while it lasts. Serve closes ln.
+func (s *Server) Serve(ln net.Listener) error { return s.serve(ln, false) }
 
 // serve is Serve, or ServeHop when hop is set.
 func (s *Server) serve(ln net.Listener, hop bool) error {
@@ -323,54 +330,75 @@ func (s *Server) serve(ln net.Listener, hop bool) error {
 	} else {
 		s.log.Info("listening", "addr", ln.Addr().String(), "host_key", s.key)
 	}
-	var delay time.Duration
+	var failing backoff
 	for {
 		nc, err := ln.Accept()
 		if err != nil {
 			if s.shuttingDown() {
 				return ErrServerClosed
 			}
-			var ne net.Error
-			if errors.As(err, &ne) && ne.Timeout() {
-				// Out of file descriptors and the like: back off, as net/http does.
-				delay = min(max(2*delay, 5*time.Millisecond), time.Second)
-				time.Sleep(delay)
-				continue
+			if errors.Is(err, net.ErrClosed) {
+				return err
 			}
-			return err
+			// Out of file descriptors, or memory, and the like: whatever
+			// else fails, the listener is open, and what is short now is
+			// given back as connections end.
+			s.wait(failing.next(s.log, err))
+			continue
 		}
-		delay = 0
-		if hop {
+		failing.over(s.log)
+		switch {
+		case hop:
 			s.acceptHop(nc)
-			continue
+		case s.cfg.ProxyFrom != nil:
+			s.proxied(nc)
+		default:
+			s.accept(nc)
 		}
-		if pc, ok := nc.(*proxyproto.Conn); ok {
-			s.proxied(pc)
-			continue
-		}
-		s.accept(nc)
 	}
 }
 
 // accept applies the connection limits to nc and serves it.
 func (s *Server) accept(nc net.Conn) {
-	k := key(nc.RemoteAddr())
-	refuse := func(reason string) {
-		s.refusals.note(s.log, k, reason, "addr", nc.RemoteAddr().String())
+	if seat := s.admit(nc, key(nc.RemoteAddr())); seat != nil {
+		s.accepted()
+		accepted := time.Now()
+		s.start(nc, seat, func() { s.serveConn(nc, seat, nil, accepted) })
+	}
+}
+
+// admit counts nc, a new connection, as starting from k, if the rate
+// limit and the starting connections' limits let it in, and returns its
+// seat; else it closes nc and returns nil. The zero k is an address not
+// known yet: only MaxStartups applies. The Observer is told of it once it
+// is in (see accepted): a balancer's health check never is.
+func (s *Server) admit(nc net.Conn, k netip.Prefix) *seat {
+	reason := ""
+	switch {
+	case k.IsValid() && s.limit != nil && !s.limit.allow(k, time.Now()):
+		reason = reasonRate
+	default:
+		reason = s.tally.admit(k)
+	}
+	if reason != "" {
+		s.refusals.note(s.log, key(nc.RemoteAddr()), reason, "addr", nc.RemoteAddr().String())
 		nc.Close()
+		return nil
 	}
-	if s.limit != nil && !s.limit.allow(k, time.Now()) {
-		refuse("rate limit")
-		return
-	}
-	if reason := s.tally.admit(k); reason != "" {
-		refuse(reason)
-		return
-	}
+	return &seat{t: s.tally, k: k}
+}
+
+// accepted tells the Observer of a connection let in.
+func (s *Server) accepted() {
 	if s.cfg.Observer != nil {
 		s.cfg.Observer.Accepted()
 	}
-	seat := &seat{t: s.tally, k: k}
+}
+
+// start runs serve, which serves nc, on a goroutine counted among the
+// connections Shutdown waits for, unless the server is shutting down:
+// then nc is closed and seat given back.
+func (s *Server) start(nc net.Conn, seat *seat, serve func()) {
 	s.mu.Lock()
 	if s.closing {
 		s.mu.Unlock()
@@ -381,14 +409,23 @@ func (s *Server) accept(nc net.Conn) {
 	s.conns[nc] = struct{}{}
 	s.wg.Add(1)
 	s.mu.Unlock()
-	go s.serveConn(nc, seat, false)
+	go serve()
+}
+
+// untrack gives back what a connection started by start held.
+func (s *Server) untrack(nc net.Conn, seat *seat) {
+	nc.Close()
+	seat.leave()
+	s.mu.Lock()
+	delete(s.conns, nc)
+	s.mu.Unlock()
+	s.wg.Done()
 }
 
 // handshake runs the SSH handshake and authentication on nc, which must end
-// within LoginTimeout, or at once when the server shuts down: until it
+// within LoginTimeout of its accept, or at once when the server shuts down: until it
 // succeeds there is no session whose context Shutdown could cancel.
-func (s *Server) handshake(nc net.Conn, config *ssh.ServerConfig) (*ssh.ServerConn, <-chan ssh.NewChannel, <-chan *ssh.Request, error) {
-	accepted := time.Now()
+func (s *Server) handshake(nc net.Conn, config *ssh.ServerConfig, accepted time.Time) (*ssh.ServerConn, <-chan ssh.NewChannel, <-chan *ssh.Request, error) {
 	_ = nc.SetDeadline(accepted.Add(s.cfg.LoginTimeout))
 	stop := context.AfterFunc(s.base, func() { nc.Close() })
 	var wire net.Conn = nc
@@ -406,6 +443,43 @@ func (s *Server) handshake(nc net.Conn, config *ssh.ServerConfig) (*ssh.ServerCo
 		s.cfg.Observer.LoggedIn(time.Since(accepted))
 	}
 	return sc, chans, reqs, err
+}
+
+// backoff is how long the accept loop waits after each of a run of failed
+// Accepts, doubling from 5 ms to a second, as net/http's does.
+type backoff struct {
+	delay time.Duration
+	since time.Time
+	n     int
+}
+
+// next returns the wait after one more failure, err, and logs the first.
+func (b *backoff) next(log *slog.Logger, err error) time.Duration {
+	if b.n == 0 {
+		b.since = time.Now()
+		log.Error("accept failing: backing off", "err", err)
+	}
+	b.n++
+	b.delay = min(max(2*b.delay, 5*time.Millisecond), time.Second)
+	return b.delay
+}
+
+// over ends a run of failures, if there was one.
+func (b *backoff) over(log *slog.Logger) {
+	if b.n > 0 {
+		log.Info("accepting again", "failures", b.n, "after", time.Since(b.since).Round(time.Millisecond))
+		*b = backoff{}
+	}
+}
+
+// wait waits d, or less if the server shuts down meanwhile.
+func (s *Server) wait(d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+	case <-s.base.Done():
+	}
 }
 
 func (s *Server) shuttingDown() bool {
@@ -457,13 +531,13 @@ func (s *Server) Shutdown(ctx context.Context) error {
 	}
 }
 
-// Sessions returns how many games are running, relayed ones included
-// (what MaxSessions bounds).
-func (s *Server) Sessions() int { return s.tally.playing() }
+// Sessions returns how many sessions are running, in the lobby, watching
+// or playing, relayed ones included (what MaxSessions bounds).
+func (s *Server) Sessions() int { return s.tally.count() }
 
-// Relays returns how many of the games running are relayed here by other
-// servers of the fleet (see ServeHop), and how many were in all: those
-// players are connected to the others, which count them among their
+// Relays returns how many of the sessions running are relayed here by
+// other servers of the fleet (see ServeHop), and how many were in all:
+// those players are connected to the others, which count them among their
 // sessions.
 func (s *Server) Relays() (now int, total uint64) {
 	return int(s.relays.Load()), s.relayed.Load()

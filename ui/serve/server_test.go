@@ -305,7 +305,7 @@ func TestServerFull(t *testing.T) {
 		players = append(players, p)
 	}
 	over := play(t, ts.mustDial(t, "dave", nil), ptyOpts{w: 80, h: 24})
-	if st := over.exit(t); st != 1 || !strings.Contains(over.output(), "server full, try later") {
+	if st := over.exit(t); st != 1 || !strings.Contains(over.output(), "server full (2 at once), try later") {
 		t.Errorf("one over the limit: status %d, output %q", st, over.output())
 	}
 	waitLog(t, ts, "msg=rejected", `reason="server full"`)

@@ -55,6 +55,7 @@ type Session struct {
 
 	spawn    func(func())
 	watching *atomic.Bool
+	playing  func(bool) error
 	relay    func(func(Terminal) error) error
 }
 
@@ -67,13 +68,29 @@ func (s Session) SetWatching(on bool) {
 	}
 }
 
+// SetPlaying tells the server whether the session plays a game now (a solo
+// game, a seat in an arena) rather than browse the lobby, watch or view a
+// replay: only games count against Config.MaxPerAddress. Turning it on
+// fails with a *RefusedError that names the limit when the player's
+// address plays as many games as it may; the session then is no game,
+// and should play none. Turning it off never fails. A session of no
+// server counts nothing.
+func (s Session) SetPlaying(on bool) error {
+	if s.playing == nil {
+		return nil
+	}
+	return s.playing(on)
+}
+
 // Address is the client's address as the server's limits count it: an
 // IPv4 address, or an IPv6 /64.
 func (s Session) Address() string { return key(s.RemoteAddr).String() }
 
-// Player names the player in a high-score table: the name shown to other
-// players, plus the start of the key fingerprint when there is one, so
-// that two players called "root" keep their own scores.
+// Player tells the player from others of the same name, for a person to
+// read (a log, a test's screen): the name shown to other players, plus
+// the start of the key fingerprint when there is one. A high-score table
+// keeps the key apart from the name, where no name can pass for it (see
+// scores.Store.For): "ann IyQcJHIb" may be anyone's name.
 func (s Session) Player() string {
 	fp, ok := strings.CutPrefix(s.Fingerprint, "SHA256:")
 	if !ok {
@@ -103,8 +120,6 @@ var (
 	endError      = &ending{reason: "error", message: "internal error, session closed"}
 	endNoPTY      = &ending{reason: "no pty", message: "poolroids is a game: connect with a terminal, e.g. ssh -t, with no command or join, new or watch NAME"}
 	endExec       = &ending{reason: "exec refused", message: "poolroids runs no commands but join, new and watch NAME: connect with a terminal, e.g. ssh -t"}
-	endFull       = &ending{reason: "server full", message: "server full, try later"}
-	endBusy       = &ending{reason: reasonGamesPer, message: "too many games from your address, try later"}
 	endRefused    = &ending{reason: "too many refused requests", message: "too many refused requests, disconnected"}
 )
 
@@ -141,26 +156,22 @@ type conn struct {
 	watching atomic.Bool // the game only watches: see Session.SetWatching
 }
 
-func (s *Server) serveConn(nc net.Conn, seat *seat, hop bool) {
-	defer func() {
-		nc.Close()
-		seat.leave()
-		s.mu.Lock()
-		delete(s.conns, nc)
-		s.mu.Unlock()
-		s.wg.Done()
-	}()
+// serveConn serves nc, a connection accepted at accepted and started by
+// start, until it closes. login is a relay's place among the hop's
+// logins, given back after the handshake; nil: nc is a player's.
+func (s *Server) serveConn(nc net.Conn, seat *seat, login *seat, accepted time.Time) {
+	defer s.untrack(nc, seat)
 	defer s.recoverConn(nc)
 
 	addr := nc.RemoteAddr().String()
+	hop := login != nil
 	config, k := s.ssh, seat.k
 	if hop {
-		// A relay's seat has no address until it names its player.
-		config, k = s.hop, key(nc.RemoteAddr())
+		config, k = s.hop, login.k
 	}
-	sc, chans, reqs, err := s.handshake(nc, config)
+	sc, chans, reqs, err := s.handshake(nc, config, accepted)
 	if hop {
-		<-s.hopLogins
+		login.leave()
 	}
 	if err != nil {
 		if _, ok := errors.AsType[*ssh.ServerAuthError](err); ok {
@@ -323,6 +334,15 @@ type ptyRequest struct {
 	Modes             string
 }
 
+// A window drag sends a window-change for each size it passes, 60 a
+// second at most; a session may send resizeBurst of them at once and
+// resizeRate a second after. Each one more is refused (see conn.refused).
+const (
+	resizeRate        = 60
+	resizeBurst       = 120
+	reasonResizeFlood = "window-change flood"
+)
+
 // windowChange is the payload of "window-change" (RFC 4254 6.7).
 type windowChange struct {
 	Columns, Rows     uint32
@@ -336,10 +356,11 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 	defer c.wg.Done()
 	defer c.srv.recoverConn(c.nc)
 	var (
-		pty  *ptyRequest
-		term clientTerm
-		tty  *sshTty
-		game <-chan struct{} // closed when the game has ended
+		pty     *ptyRequest
+		term    clientTerm
+		tty     *sshTty
+		game    <-chan struct{} // closed when the game has ended
+		resizes bucket          // of window-changes
 	)
 	for req := range reqs {
 		ok, reason := false, ""
@@ -361,7 +382,13 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 		case "window-change":
 			var w windowChange
 			if pty != nil && ssh.Unmarshal(req.Payload, &w) == nil {
-				ok = true
+				// The size is always the latest (the game is told at most
+				// every resizeGap); past a drag's pace each one is a
+				// refused request too, whose allowance a storm soon ends.
+				ok = resizes.take(time.Now(), resizeRate, resizeBurst)
+				if !ok {
+					reason = reasonResizeFlood
+				}
 				pty.Columns, pty.Rows = w.Columns, w.Rows
 				if tty != nil {
 					tty.resize(w.Columns, w.Rows)
@@ -482,7 +509,7 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 
 	ti, name := term.terminfo()
 	ktty := kitty.NewTty(tty)
-	scr, err := newScreen(ktty, tty, ti)
+	scr, err := kitty.NewScreen(ktty, ti)
 	if err != nil {
 		c.log.Error("screen", "err", err)
 		tty.Close()
@@ -508,6 +535,7 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 		defer c.srv.relays.Add(-1)
 	}
 	sess.watching = &c.watching
+	sess.playing = c.setPlaying
 	sess.relay = func(fn func(Terminal) error) error { return c.relay(scr, tty, term, ch, fn) }
 	sess.spawn = func(fn func()) {
 		c.wg.Add(1)
@@ -550,6 +578,15 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 	// (ssh -t host </dev/null), and then it waits for the exit status.
 	c.finish(ch, ch, e, status)
 	<-tty.pumped
+}
+
+// setPlaying is Session.SetPlaying for the session.
+func (c *conn) setPlaying(on bool) error {
+	if c.seat.game(on) {
+		return nil
+	}
+	c.srv.refusals.note(c.log, c.seat.k, reasonGamesPer)
+	return &RefusedError{Message: fmt.Sprintf("too many games from your address (%d at once), try later", c.srv.cfg.MaxPerAddress)}
 }
 
 // runPlay calls Play, turning a panic into the end of this session.

@@ -14,21 +14,10 @@ import (
 // then sees it is stopping and returns.
 var errDrained = errors.New("serve: tty drained")
 
-// Input is paced so that tcell's event queue (256 events) never fills with
-// it: Read hands out at most maxChunk bytes (a byte makes at most one
-// event), and none while maxQueued events wait. tcell's input goroutines
-// then never block on the queue, and can always stop (see kitty.Screen). The
-// most input in flight is maxQueued, plus tcell's 10-chunk channel and the
-// chunk it parses: 64 + 11×16 = 240 events.
-const (
-	maxChunk  = 16
-	maxQueued = 64
-	queuePoll = 5 * time.Millisecond // how often a paced Read looks again
-	// resizeGap is the least time between two resizes passed to tcell, each
-	// of which redraws the whole screen: a client may send window-changes
-	// as fast as it likes, the game sees at most 50 a second.
-	resizeGap = 20 * time.Millisecond
-)
+// resizeGap is the least time between two resizes passed to tcell, each
+// of which redraws the whole screen: a client may send window-changes as
+// fast as it likes, the game sees at most 50 a second.
+const resizeGap = 20 * time.Millisecond
 
 // sshTty is the tcell.Tty of one SSH session: Write goes to the channel,
 // Read comes from it, the size from pty-req and window-change requests.
@@ -59,13 +48,8 @@ type sshTty struct {
 	resizing   *time.Timer // tells tcell later, if it was told too recently
 	closed     bool
 
-	// queued, if set, says how many events wait in tcell's queue. It is set
-	// before the screen starts reading.
-	queued func() int
-
 	// Read side only.
-	pending []byte      // the rest of the current chunk
-	wait    *time.Timer // for paced reads
+	pending []byte // the rest of the current chunk
 }
 
 // newTty starts pumping in and returns the Tty; cols×rows is the size from
@@ -121,9 +105,11 @@ func (t *sshTty) idleFor() time.Duration {
 	return time.Since(t.since) - time.Duration(t.lastIn.Load())
 }
 
-// Read returns input as it arrives, paced (see maxChunk). From Drain until
-// Start it returns errDrained, at once or as soon as Drain wakes it, and
-// once the client has closed its side the channel's error (io.EOF).
+// Read returns input as it arrives: what has come, at once. (The screen
+// paces it for tcell above the kitty filter, which must see input as it
+// comes: see kitty.Screen.) From Drain until Start it returns errDrained,
+// at once or as soon as Drain wakes it, and once the client has closed
+// its side the channel's error (io.EOF).
 func (t *sshTty) Read(p []byte) (int, error) {
 	if len(p) == 0 {
 		return 0, nil
@@ -151,21 +137,7 @@ func (t *sshTty) Read(p []byte) (int, error) {
 			return 0, io.ErrClosedPipe
 		}
 	}
-	for t.queued != nil && t.queued() >= maxQueued {
-		if t.wait == nil {
-			t.wait = time.NewTimer(queuePoll)
-		} else {
-			t.wait.Reset(queuePoll)
-		}
-		select {
-		case <-t.wait.C:
-		case <-drained:
-			return 0, errDrained
-		case <-t.stop:
-			return 0, io.ErrClosedPipe
-		}
-	}
-	return t.take(p[:min(len(p), maxChunk)]), nil
+	return t.take(p), nil
 }
 
 // take reads the current chunk into p, and gives the chunk back to the

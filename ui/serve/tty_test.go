@@ -120,58 +120,6 @@ func TestTtyResizeAndIdle(t *testing.T) {
 	})
 }
 
-// TestTtyPacing checks that input reaches tcell in small chunks, and not
-// while its event queue is backed up.
-func TestTtyPacing(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		tty, feed := pipedTty(t, 80, 24)
-		var queued atomic.Int32
-		tty.queued = func() int { return int(queued.Load()) }
-		go feed.Write([]byte("0123456789abcdefghijklmnopqrstuvwxyz"))
-		buf := make([]byte, 128)
-		n, err := tty.Read(buf)
-		if err != nil || n != maxChunk {
-			t.Fatalf("Read = %d, %v; want %d bytes", n, err, maxChunk)
-		}
-		queued.Store(maxQueued)
-		got := make(chan int, 1)
-		go func() {
-			n, _ := tty.Read(buf)
-			got <- n
-		}()
-		select {
-		case n := <-got:
-			t.Fatalf("Read returned %d bytes with the queue full", n)
-		case <-time.After(10 * queuePoll):
-		}
-		queued.Store(maxQueued - 1)
-		select {
-		case n := <-got:
-			if n != maxChunk {
-				t.Errorf("Read = %d bytes once the queue drained, want %d", n, maxChunk)
-			}
-		case <-time.After(2 * time.Second):
-			t.Fatal("Read still waits with room in the queue")
-		}
-		// Drain wakes a paced Read too.
-		queued.Store(maxQueued)
-		go func() {
-			_, err := tty.Read(buf)
-			if !errors.Is(err, errDrained) {
-				t.Errorf("paced Read after Drain: %v", err)
-			}
-			got <- 0
-		}()
-		synctest.Wait() // the Read waits for room in the queue
-		tty.Drain()
-		select {
-		case <-got:
-		case <-time.After(2 * time.Second):
-			t.Fatal("Drain did not wake a paced Read")
-		}
-	})
-}
-
 // pipedTty is a Tty of cols×rows fed through feed, closed and its pump
 // ended when the test ends.
 func pipedTty(t *testing.T, cols, rows uint32) (*sshTty, *io.PipeWriter) {

@@ -40,6 +40,11 @@
 // member takes the key of the first that starts, so a key is changed by
 // restarting every member with the new one.
 //
+// The directory is read as a client's words are: a room whose name,
+// counts or member's address break the rules of rooms and members (see
+// checkRoom) is left out, and a member dials no address of another kind
+// than its own hop's (loopback, private or public).
+//
 // # The hop
 //
 // SSH has no redirect, so a player stays connected to the server they
@@ -149,6 +154,8 @@ type Directory struct {
 	last    []Room            // what was last published
 	lost    map[string]string // rooms held here whose names the directory gives to another member
 	members int               // live members at the last read, this one included
+
+	refused int // rows of the last read left out (run's goroutine only)
 }
 
 // Stats is a member's view of the directory, for metrics and a readiness
@@ -303,6 +310,11 @@ func (d *Directory) Claim(ctx context.Context, name string) (holder string, err 
 	if errors.Is(err, pgx.ErrNoRows) {
 		err = d.pool.QueryRow(ctx, `SELECT member FROM poolroids_fleet_rooms WHERE name = $1`, name).Scan(&holder)
 	}
+	if err == nil && holder != d.cfg.Hop {
+		if herr := checkHop(holder, d.cfg.Hop); herr != nil {
+			err = fmt.Errorf("%w: %w", errHolder, herr)
+		}
+	}
 	if err != nil {
 		return "", fmt.Errorf("fleet: claiming %s: %w", name, err)
 	}
@@ -384,7 +396,9 @@ func (d *Directory) beat(ctx context.Context) error {
 		lost = make(map[string]string)
 		var name, member string
 		if _, err := pgx.ForEachRow(rows, []any{&name, &member}, func() error {
-			lost[name] = member
+			if checkHop(member, d.cfg.Hop) == nil { // a row naming no member's address is none
+				lost[name] = member
+			}
 			return nil
 		}); err != nil {
 			return err
@@ -419,7 +433,7 @@ func (d *Directory) read(ctx context.Context) error {
 		SELECT r.name, r.member, r.arena, r.players, r.size, r.watchers, r.pvp
 		FROM poolroids_fleet_rooms r JOIN poolroids_fleet_members m ON m.id = r.member
 		WHERE m.expires > now() AND m.id <> $1 AND r.players > 0
-		ORDER BY r.name COLLATE "C"`, d.cfg.Hop)
+		ORDER BY r.name COLLATE "C" LIMIT $2`, d.cfg.Hop, maxRooms)
 	others, err := pgx.CollectRows(rows, func(row pgx.CollectableRow) (Room, error) {
 		var r Room
 		err := row.Scan(&r.Name, &r.Member, &r.Arena, &r.Players, &r.Size, &r.Watchers, &r.PvP)
@@ -428,6 +442,7 @@ func (d *Directory) read(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	others = d.checked(others)
 	var members int
 	if err := d.pool.QueryRow(ctx, `SELECT count(*) FROM poolroids_fleet_members WHERE expires > now()`).Scan(&members); err != nil {
 		return err

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"poolroids/game/scores/pgtest"
 )
 
@@ -265,4 +267,95 @@ func (l *buffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// TestDirectoryChecked: rows of the directory are read as a client's
+// words: a room whose name is not a room's (an OSC sequence in one
+// retitled a player's terminal), whose counts are no game's, or whose
+// member's address is none a member dials (link-local, out of the
+// fleet's network, no port) is left out of the lobbies, logged once; a
+// claim answered with such a holder fails.
+func TestDirectoryChecked(t *testing.T) {
+	t.Parallel()
+	pg := pgtest.Start(t)
+	var ha holdings
+	var log buffer
+	a, err := Open(context.Background(), Config{URL: pg.URL, Hop: "127.0.0.1:2223", Holdings: ha.get,
+		Heartbeat: 100 * time.Millisecond, TTL: time.Second, Logger: slog.New(slog.NewTextHandler(&log, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	conn, err := pgx.Connect(context.Background(), pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close(context.Background())
+	ctx := context.Background()
+	for _, m := range []string{"127.0.0.2:2223", "169.254.169.254:80", "10.0.0.5:2223", "127.0.0.3:0", "evil host:22", "[ff02::1]:2223"} {
+		if _, err := conn.Exec(ctx, `INSERT INTO poolroids_fleet_members (id, expires) VALUES ($1, now() + interval '1 hour')`, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	good := Room{Name: "den", Member: "127.0.0.2:2223", Arena: true, Players: 2, Size: 4, Watchers: 1}
+	for _, r := range []Room{
+		good,
+		{Name: "\x1b]0;PWNED\x07x", Member: "127.0.0.2:2223", Players: 1},
+		{Name: "Caps", Member: "127.0.0.2:2223", Players: 1},
+		{Name: "crowd", Member: "127.0.0.2:2223", Arena: true, Players: 1000, Size: 1000},
+		{Name: "spies", Member: "127.0.0.2:2223", Players: 1, Watchers: -1},
+		{Name: "meta", Member: "169.254.169.254:80", Players: 1},
+		{Name: "lan", Member: "10.0.0.5:2223", Players: 1},
+		{Name: "zero", Member: "127.0.0.3:0", Players: 1},
+		{Name: "blank", Member: "evil host:22", Players: 1},
+		{Name: "group", Member: "[ff02::1]:2223", Players: 1},
+	} {
+		if _, err := conn.Exec(ctx, `INSERT INTO poolroids_fleet_rooms (name, member, arena, players, size, watchers) VALUES ($1, $2, $3, $4, $5, $6)`,
+			r.Name, r.Member, r.Arena, r.Players, r.Size, r.Watchers); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitRooms(t, a, good)
+	if _, err := a.Claim(ctx, "meta"); !errors.Is(err, errHolder) {
+		t.Errorf("a claim of a name held at a link-local address: %v, want refused", err)
+	}
+	if !eventually(func() bool { return strings.Contains(log.String(), "rows left out") }) {
+		t.Fatalf("the rows left out were never logged:\n%s", log.String())
+	}
+	if n := strings.Count(log.String(), "rows left out"); n != 1 {
+		t.Errorf("logged %d times, want once:\n%s", n, log.String())
+	}
+}
+
+// TestCheckHop: the addresses a member dials.
+func TestCheckHop(t *testing.T) {
+	t.Parallel()
+	for _, c := range []struct {
+		hop, self string
+		ok        bool
+	}{
+		{"127.0.0.2:2223", "127.0.0.1:2223", true},
+		{"[::1]:2223", "127.0.0.1:2223", true},
+		{"10.0.0.5:2223", "10.0.0.4:2223", true},
+		{"[fd00::5]:2223", "10.0.0.4:2223", true},
+		{"hop-b.internal:2223", "10.0.0.4:2223", true},
+		{"10.0.0.5:2223", "hop-a.internal:2223", true},
+		{"203.0.113.5:2223", "198.51.100.4:2223", true},
+		{"10.0.0.5:2223", "127.0.0.1:2223", false},
+		{"203.0.113.5:2223", "10.0.0.4:2223", false},
+		{"127.0.0.1:2223", "10.0.0.4:2223", false},
+		{"169.254.169.254:80", "hop-a.internal:2223", false},
+		{"0.0.0.0:2223", "hop-a.internal:2223", false},
+		{"224.0.0.1:2223", "hop-a.internal:2223", false},
+		{"10.0.0.5", "10.0.0.4:2223", false},
+		{"10.0.0.5:0", "10.0.0.4:2223", false},
+		{"10.0.0.5:99999", "10.0.0.4:2223", false},
+		{"10.0.0.5:ssh", "10.0.0.4:2223", false},
+		{"-bad-.internal:2223", "10.0.0.4:2223", false},
+		{"a\x1b]0;x\x07:2223", "10.0.0.4:2223", false},
+	} {
+		if err := checkHop(c.hop, c.self); (err == nil) != c.ok {
+			t.Errorf("checkHop(%q, from %q) = %v, want ok %v", c.hop, c.self, err, c.ok)
+		}
+	}
 }

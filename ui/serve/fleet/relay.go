@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/ssh"
@@ -15,8 +17,16 @@ import (
 	"poolroids/ui/serve"
 )
 
-// dialWait bounds the relay's connection to a member, handshake included.
-const dialWait = 5 * time.Second
+// A relay is bounded in time from end to end. dialWait bounds its start:
+// the connection to the member, the handshake and the session's requests,
+// until the member runs the command. Then the member must answer a
+// keepalive sent every keepEvery: a member that has answered none for
+// deadAfter (stopped, or cut off by its network) is gone.
+const (
+	dialWait  = 5 * time.Second
+	keepEvery = 2 * time.Second
+	deadAfter = 6 * time.Second
+)
 
 // ErrUnreachable is wrapped by Relay's error when the member could not be
 // reached or refused the session before it started.
@@ -35,20 +45,29 @@ type Result struct {
 // io.EOF once Relay has returned, as a [serve.Session]'s does.
 func Relay(ctx context.Context, hop string, key ssh.Signer, p serve.HopPlayer, cmd string, t serve.Terminal) (Result, error) {
 	unreachable := func(err error) (Result, error) {
+		if ctx.Err() != nil {
+			return Result{}, ctx.Err()
+		}
 		return Result{}, fmt.Errorf("%w: %s: %w", ErrUnreachable, hop, err)
 	}
-	client, err := ssh.Dial("tcp", hop, &ssh.ClientConfig{
+	nc, err := (&net.Dialer{Timeout: dialWait}).DialContext(ctx, "tcp", hop)
+	if err != nil {
+		return unreachable(err)
+	}
+	defer nc.Close()
+	stop := context.AfterFunc(ctx, func() { nc.Close() })
+	defer stop()
+	_ = nc.SetDeadline(time.Now().Add(dialWait))
+	c, chans, reqs, err := ssh.NewClientConn(nc, hop, &ssh.ClientConfig{
 		User:            p.User,
 		Auth:            []ssh.AuthMethod{ssh.PublicKeys(key)},
 		HostKeyCallback: ssh.FixedHostKey(key.PublicKey()),
-		Timeout:         dialWait,
 	})
 	if err != nil {
 		return unreachable(err)
 	}
+	client := ssh.NewClient(c, chans, reqs)
 	defer client.Close()
-	stop := context.AfterFunc(ctx, func() { client.Close() })
-	defer stop()
 
 	sess, err := client.NewSession()
 	if err != nil {
@@ -81,6 +100,7 @@ func Relay(ctx context.Context, hop string, key ssh.Signer, p serve.HopPlayer, c
 	if err != nil {
 		return unreachable(err)
 	}
+	_ = nc.SetDeadline(time.Time{})
 	// The input's copier ends when t.In does, once the relay is over:
 	// waiting for it here would wait for the player's next key.
 	go func() {
@@ -91,6 +111,13 @@ func Relay(ctx context.Context, hop string, key ssh.Signer, p serve.HopPlayer, c
 	var wg sync.WaitGroup
 	defer wg.Wait()
 	defer close(ended)
+	var dead atomic.Bool
+	wg.Go(func() {
+		if keepAlive(client, ended) {
+			dead.Store(true)
+			nc.Close()
+		}
+	})
 	wg.Go(func() {
 		for {
 			select {
@@ -108,10 +135,45 @@ func Relay(ctx context.Context, hop string, key ssh.Signer, p serve.HopPlayer, c
 		res.Status = ee.ExitStatus()
 		return res, nil
 	}
-	if err != nil && ctx.Err() != nil {
+	switch {
+	case err != nil && ctx.Err() != nil:
 		return res, ctx.Err()
+	case dead.Load():
+		return res, fmt.Errorf("fleet: %s: no answer for %v", hop, deadAfter)
 	}
 	return res, err
+}
+
+// keepAlive sends client's member a keepalive every keepEvery, one at a
+// time, until ended is closed; it returns true, at once, when the member
+// has answered none for deadAfter. Any answer will do: a member refuses
+// keepalives, as it refuses every global request.
+func keepAlive(client *ssh.Client, ended <-chan struct{}) (dead bool) {
+	t := time.NewTicker(keepEvery)
+	defer t.Stop()
+	answered := make(chan struct{}, 1)
+	waiting, last := false, time.Now()
+	for {
+		select {
+		case <-ended:
+			return false
+		case <-answered:
+			waiting, last = false, time.Now()
+		case now := <-t.C:
+			if now.Sub(last) >= deadAfter {
+				return true
+			}
+			if !waiting {
+				waiting = true
+				go func() {
+					// Returns once answered, or once the connection is closed.
+					if _, _, err := client.SendRequest("keepalive@openssh.com", true, nil); err == nil {
+						answered <- struct{}{}
+					}
+				}()
+			}
+		}
+	}
 }
 
 // output is the relayed session's output: stdout's and stderr's copiers

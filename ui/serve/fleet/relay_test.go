@@ -132,7 +132,7 @@ func TestRelay(t *testing.T) {
 	go func() {
 		var err error
 		res, err = Relay(context.Background(), hop, key,
-			serve.HopPlayer{User: "ann", Fingerprint: "SHA256:abcdefghijk", Addr: "10.1.2.3:4567"}, "join den", term)
+			serve.HopPlayer{User: "ann", Fingerprint: "SHA256:abcdefghijkLQ7bW9u2u7+oZpdKBsqzvmN9nX/9e0uY", Addr: "10.1.2.3:4567"}, "join den", term)
 		done <- err
 	}()
 	scr.waitFor(t, "ann abcdefgh from 10.1.2.3:4567: join den at 80x24")
@@ -199,4 +199,159 @@ func newEd25519(t *testing.T) ed25519.PrivateKey {
 		t.Fatal(err)
 	}
 	return priv
+}
+
+// silent listens on loopback and accepts connections it never speaks
+// on: a directory row naming it, or a member that stopped before it said
+// anything.
+func silent(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() })
+		}
+	}()
+	return ln.Addr().String()
+}
+
+// relayWithin runs Relay and returns its error, or fails the test if it
+// has not returned within d.
+func relayWithin(t *testing.T, d time.Duration, ctx context.Context, hop string, key ssh.Signer, term serve.Terminal) error {
+	t.Helper()
+	done := make(chan error, 1)
+	go func() {
+		_, err := Relay(ctx, hop, key, serve.HopPlayer{User: "ann", Addr: "10.1.2.3:4567"}, "join den", term)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		return err
+	case <-time.After(d):
+		t.Fatalf("Relay to %s has not returned after %v", hop, d)
+		return nil
+	}
+}
+
+// TestRelaySilent: a member that accepts the connection and says nothing
+// is unreachable once dialWait is over, and a relay to it ends at once
+// with its context. The TCP connect was bounded, not the handshake: the
+// relay waited for ever.
+func TestRelaySilent(t *testing.T) {
+	t.Parallel()
+	hop := silent(t)
+	key, err := ssh.NewSignerFromKey(newEd25519(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	term, _, keys, _ := terminal(80, 24)
+	defer keys.Close()
+	start := time.Now()
+	if err := relayWithin(t, dialWait+5*time.Second, context.Background(), hop, key, term); !errors.Is(err, ErrUnreachable) {
+		t.Errorf("Relay to a silent member: %v, want ErrUnreachable", err)
+	}
+	if d := time.Since(start); d < dialWait-time.Second {
+		t.Errorf("Relay gave up after %v, want dialWait (%v)", d, dialWait)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(100*time.Millisecond, cancel)
+	if err := relayWithin(t, 2*time.Second, ctx, hop, key, term); err == nil {
+		t.Error("Relay canceled in its handshake: no error")
+	}
+}
+
+// freezer relays TCP connections to a member and can stop relaying them
+// all at once, their sockets open: the member as a relay sees it when its
+// process is stopped (SIGSTOP) or its network drops everything.
+type freezer struct {
+	mu     sync.Mutex
+	frozen chan struct{}
+}
+
+// front starts a freezer in front of the member at hop and returns its
+// address.
+func front(t *testing.T, hop string) (string, *freezer) {
+	t.Helper()
+	f := &freezer{frozen: make(chan struct{})}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ln.Close() })
+	pipe := func(dst, src net.Conn) {
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := src.Read(buf)
+			select {
+			case <-f.frozen:
+				<-make(chan struct{}) // stopped for good: the test's end closes the sockets
+			default:
+			}
+			if n > 0 {
+				if _, werr := dst.Write(buf[:n]); werr != nil {
+					return
+				}
+			}
+			if err != nil {
+				return
+			}
+		}
+	}
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			up, err := net.Dial("tcp", hop)
+			if err != nil {
+				c.Close()
+				continue
+			}
+			t.Cleanup(func() { c.Close(); up.Close() })
+			go pipe(up, c)
+			go pipe(c, up)
+		}
+	}()
+	return ln.Addr().String(), f
+}
+
+func (f *freezer) freeze() { close(f.frozen) }
+
+// TestRelayMemberStops: a relay whose member stops answering in the
+// middle of the session ends within deadAfter and a keepalive, as
+// "gone", instead of waiting for the member to wake.
+func TestRelayMemberStops(t *testing.T) {
+	t.Parallel()
+	hop, key := holder(t)
+	addr, f := front(t, hop)
+	term, scr, keys, _ := terminal(80, 24)
+	defer keys.Close()
+	done := make(chan error, 1)
+	go func() {
+		_, err := Relay(context.Background(), addr, key, serve.HopPlayer{User: "ann", Addr: "10.1.2.3:4567"}, "join den", term)
+		done <- err
+	}()
+	scr.waitFor(t, "join den at 80x24")
+	f.freeze()
+	start := time.Now()
+	select {
+	case err := <-done:
+		if err == nil || errors.Is(err, ErrUnreachable) {
+			t.Errorf("Relay of a member that stopped: %v, want it gone", err)
+		}
+		if d := time.Since(start); d < deadAfter-time.Second {
+			t.Errorf("Relay gave up after %v, before deadAfter (%v)", d, deadAfter)
+		}
+	case <-time.After(deadAfter + keepEvery + 5*time.Second):
+		t.Fatalf("Relay of a member that stopped has not ended after %v", time.Since(start))
+	}
 }

@@ -22,6 +22,12 @@
 // offered to watchers through the registry under its player's name, made
 // unique.
 //
+// A session counts as a game against the server's limit of games per
+// address (serve.Session.SetPlaying) only while it plays one here: join
+// and new from their start, a game chosen in the lobby until the lobby
+// shows again. The lobby, watching and replays are no games, nor a game
+// played on another server of the fleet, which counts it there.
+//
 // # Across a fleet
 //
 // After [Router.JoinFleet] the server is a member of its fleet (package

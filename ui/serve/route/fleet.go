@@ -114,7 +114,9 @@ type member struct {
 }
 
 // holdings is the directory's Config.Holdings: the open arenas and the
-// solo games open to watchers.
+// solo games open to watchers. A name is an arena's first, as here (see
+// play.Live): a solo game under the name of an open arena, which watch
+// NAME does not find, is not listed.
 func (m *member) holdings(rooms []fleet.Room) []fleet.Room {
 	for _, a := range m.hub.Arenas() {
 		if a.Players > 0 {
@@ -122,7 +124,7 @@ func (m *member) holdings(rooms []fleet.Room) []fleet.Room {
 		}
 	}
 	for _, g := range m.live.Games() {
-		if !g.Arena {
+		if !g.Arena && m.hub.Arena(g.Name) == nil {
 			rooms = append(rooms, fleet.Room{Name: g.Name, Players: g.Players, Watchers: g.Watchers})
 		}
 	}
@@ -228,17 +230,27 @@ func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Sessi
 	return true, nil
 }
 
-// lobby is the fleet as one player's lobby sees it.
+// lobby is what one player's lobby asks of the server beyond its own
+// arenas and games (ui.Fleet): the rest of the fleet, if the server is in
+// one, and the count of the player's games. The lobby is no game: the
+// session counts as one (serve.Session.SetPlaying) from the choice of a
+// game played here (Play) until the lobby shows again, asking for its
+// list (List), which it does whenever it shows and never during a game.
 type lobby struct {
-	m *member
+	m *member // nil: no fleet
 	s serve.Session
 }
 
 // List adds the other servers' rooms to d, in the order the lobby lists
 // this server's: arenas by name, then as games the arenas and the solo
 // games, each by name. A room of this server's whose name the directory
-// gives another member is left out: the other's is listed.
+// gives another member is left out: the other's is listed. The player is
+// in the lobby: in no game.
 func (l lobby) List(d *ui.LobbyData) {
+	_ = l.s.SetPlaying(false)
+	if l.m == nil {
+		return
+	}
 	d.Arenas = slices.DeleteFunc(d.Arenas, func(a ui.LobbyArena) bool { _, lost := l.m.dir.Lost(a.Name); return lost })
 	d.Games = slices.DeleteFunc(d.Games, func(g ui.LobbyGame) bool { _, lost := l.m.dir.Lost(g.Name); return lost })
 	for _, r := range l.m.dir.Rooms() {
@@ -259,20 +271,30 @@ func (l lobby) List(d *ui.LobbyData) {
 	})
 }
 
-// Play plays c where it is held, if another server holds it.
+// Play plays c where it is held, if another server holds it. A game c
+// plays here counts as one from now on; one over the player's address's
+// limit is refused, and the lobby says why.
 func (l lobby) Play(ctx context.Context, c ui.Choice) (status string, elsewhere bool, err error) {
-	hop, err := l.m.holder(ctx, c)
-	if err != nil {
-		return err.Error(), true, nil
+	if l.m != nil {
+		hop, err := l.m.holder(ctx, c)
+		if err != nil {
+			return err.Error(), true, nil
+		}
+		if hop != "" {
+			res, err := l.m.relay(ctx, l.s, hop, c)
+			if err != nil {
+				return relayFailed(c, err), true, nil
+			}
+			return res.Message, true, nil
+		}
 	}
-	if hop == "" {
-		return "", false, nil
+	switch c.Kind {
+	case ui.ChoiceSolo, ui.ChoiceJoin, ui.ChoiceNew:
+		if r, ok := errors.AsType[*serve.RefusedError](l.s.SetPlaying(true)); ok {
+			return r.Message, true, nil
+		}
 	}
-	res, err := l.m.relay(ctx, l.s, hop, c)
-	if err != nil {
-		return relayFailed(c, err), true, nil
-	}
-	return res.Message, true, nil
+	return "", false, nil
 }
 
 // relayFailed says why the relay of c failed.

@@ -164,6 +164,22 @@ func TestHoldings(t *testing.T) {
 	}
 }
 
+// TestHoldingsArenaFirst: an arena opened under the name of a solo game
+// here (join bob, bob playing alone) is listed, and the game it hides
+// from watchers by name is not: the directory kept the one row the game
+// wrote last, and the arena was open and counted, and listed nowhere.
+func TestHoldingsArenaFirst(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, 2)
+	r.live.Add("bob", solo(t), true)
+	seat(t, r, hub.Request{Arena: "bob", Player: "ann"})
+	got := testMember(r, &fakeDir{}).holdings(nil)
+	want := []fleet.Room{{Name: "bob", Arena: true, Players: 1, Size: 2}}
+	if !slices.Equal(got, want) {
+		t.Errorf("holdings:\n got %+v\nwant %+v", got, want)
+	}
+}
+
 // TestSoloNamesAvoidFleet: a solo game does not take a name another
 // server of the fleet holds.
 func TestSoloNamesAvoidFleet(t *testing.T) {

@@ -88,7 +88,9 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 	o.Seed = rand.Uint64()
 	o.ASCII = s.ASCII
 	o.Keys = s.Keys
-	o.Player = s.Player()
+	// A player is their name and their key: the table keeps the key
+	// apart, where no name can stand for it.
+	o.Player, o.Scores = s.Name, o.Scores.For(s.Fingerprint)
 	o.Name = s.Name
 	o.Watching = s.SetWatching
 	o.Notice = (&notice{server: r.game.Notice, scores: o.Scores, player: o.Player, since: start}).text
@@ -109,6 +111,9 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 		if c.Verb == serve.VerbNew {
 			kind = ui.ChoiceNew
 		}
+		if err := s.SetPlaying(true); err != nil {
+			return 0, err
+		}
 		seat, jerr := ui.Join(r.hub, ui.Choice{Kind: kind, Name: c.Name, PvP: c.PvP}, s.Name, s.Address())
 		if jerr != nil {
 			return 0, &serve.RefusedError{Message: jerr.Error()}
@@ -125,10 +130,7 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 			return 0, &serve.EndError{Message: ui.Gone(w)}
 		}
 	default:
-		lo := ui.LobbyOptions{Game: o, Hub: r.hub, Name: s.Name, Address: s.Address()}
-		if m != nil {
-			lo.Fleet = lobby{m: m, s: s}
-		}
+		lo := ui.LobbyOptions{Game: o, Hub: r.hub, Name: s.Name, Address: s.Address(), Fleet: lobby{m: m, s: s}}
 		res, err = ui.PlayLobby(ctx, screen, lo)
 	}
 	if res.Reason == ui.ReasonPanic {
