@@ -220,7 +220,7 @@ func TestServeInTmux(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	key, signer := writeClientKey(t, dir)
-	srv := startServe(t, bin, dir, "--drain", "2s")
+	srv := startServe(t, bin, dir, "--drain", "5s")
 	// The server logs its host key's fingerprint for players to check; ssh
 	// checks the key strictly against the one that fingerprint names.
 	srv.waitLog(t, "msg=listening", "host_key="+ssh.FingerprintSHA256(srv.hostKey))
@@ -259,9 +259,9 @@ func TestServeInTmux(t *testing.T) {
 	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	s.waitFor("the drain's notice", func(p string) bool { return strings.Contains(p, "server stopping in 2 s") }, nil)
-	if !eventually(5*time.Second, func() bool { return closed(srv.done) }) {
-		t.Fatal("server still running 5 s after SIGTERM, with -drain 2s")
+	s.waitFor("the drain's notice", func(p string) bool { return strings.Contains(p, "server stopping in ") }, nil)
+	if !eventually(8*time.Second, func() bool { return closed(srv.done) }) {
+		t.Fatal("server still running 8 s after SIGTERM, with -drain 5s")
 	}
 	if srv.err != nil {
 		t.Errorf("server exited with %v after SIGTERM, want status 0", srv.err)

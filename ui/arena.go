@@ -24,47 +24,6 @@ const (
 	maxWiden   = 1.1
 )
 
-// inkStyles colour each kind of dot. tcell fits the RGB values to the
-// terminal's palette when it has fewer colours.
-var inkStyles = [numInks]tcell.Style{
-	inkRock1:     fg(200, 170, 120),
-	inkRock2:     fg(140, 118, 88),
-	inkSpark1:    fg(255, 220, 90),
-	inkSpark2:    fg(230, 130, 40),
-	inkAsteroid:  fg(205, 205, 215),
-	inkSaucer:    fg(230, 90, 230),
-	inkHostile:   fg(255, 70, 70),
-	inkBullet:    fg(255, 255, 150),
-	inkFlame:     fg(255, 140, 0),
-	inkShipGhost: fg(60, 140, 160),
-	inkShip:      fg(80, 230, 255).Bold(true),
-}
-
-// fg is the style of the colour nearest to r, g, b among the 240 of
-// xterm's 256-colour palette that themes leave alone: what tcell shows on
-// a 256-colour terminal anyway, and on a truecolor one a style change of
-// 11 bytes where the colour's own took up to 19.
-func fg(r, g, b int32) tcell.Style {
-	return tcell.StyleDefault.Foreground(tcell.FindColor(tcell.NewRGBColor(r, g, b), fixedColours))
-}
-
-var fixedColours = func() []tcell.Color {
-	p := make([]tcell.Color, 240)
-	for i := range p {
-		p[i] = tcell.PaletteColor(16 + i)
-	}
-	return p
-}()
-
-var (
-	borderStyle  = tcell.StyleDefault.Foreground(tcell.ColorGray)
-	focusStyle   = tcell.StyleDefault.Foreground(tcell.ColorTeal)
-	titleStyle   = tcell.StyleDefault.Foreground(tcell.ColorWhite).Bold(true)
-	badgeStyle   = tcell.StyleDefault.Foreground(tcell.ColorBlack).Background(tcell.ColorYellow)
-	overlayStyle = tcell.StyleDefault.Foreground(tcell.ColorWhite).Background(tcell.ColorBlack)
-	overlayTitle = overlayStyle.Foreground(tcell.ColorYellow).Bold(true)
-)
-
 // hud is what the arena shows besides the world, copied under the session
 // lock in one go.
 type hud struct {
@@ -99,7 +58,15 @@ type hud struct {
 // frame (see arenaShown).
 type arena struct {
 	*tview.Box
-	s      *session
+	// What the session hands it for each frame (see session.take): the
+	// glyphs, whether the field is ASCII, the key help's lines while it
+	// is up (nil: none), and paint, which copies the world onto the
+	// canvas and sets the header, called once the arena knows its size.
+	g     *glyphs
+	ascii bool
+	help  []string
+	paint func(a *arena)
+
 	cv     canvas
 	pts    []game.Vec // outline scratch
 	buf    []byte     // header scratch: the title, the notice
@@ -107,15 +74,11 @@ type arena struct {
 	left   textCache  // header texts
 	right  textCache
 	notice textCache
-	sx     float64 // dots per playfield unit
-	sy     float64
 	hud    hud
 	frame  rect // where the field was last drawn, border excluded
 	shown  arenaShown
 
-	names  shipNames           // the players by slot, in an arena, as the show last painted them
-	labels []label             // the players' names by their ships, in an arena, and respawn countdowns
-	spots  [game.MaxShips]rect // where each label shows: see drawLabels
+	nameTags
 
 	rasters    *rasterSet // the paintings shared with rastersFor's other seats (see paintShared)
 	rastersFor *hub.Arena
@@ -137,17 +100,15 @@ type arenaShown struct {
 	frames             uint   // drawn so far: picks the rows whose slow changes are set (see canvas.flush)
 }
 
-type rect struct{ x, y, w, h int }
-
-func newArena(s *session) *arena {
+func newArena() *arena {
 	return &arena{
 		Box: tview.NewBox(),
-		s:   s,
+		g:   utf8Glyphs,
 		pts: make([]game.Vec, 0, 2*game.MaxVertices),
 		buf: make([]byte, 0, 256),
 		// A label a slot at most: a frame with more than the last never
 		// grows the slice.
-		labels: make([]label, 0, game.MaxShips),
+		nameTags: nameTags{labels: make([]label, 0, game.MaxShips)},
 	}
 }
 
@@ -161,37 +122,33 @@ func fieldSize(w, h int) (fw, fh int) {
 	return max(fw, 0), max(fh, 0)
 }
 
-// Draw paints the world. It holds the session lock only while it copies
-// the world onto the canvas.
+// Draw paints the world, through paint, and draws it.
 func (a *arena) Draw(scr tcell.Screen) {
-	defer a.s.guard()
 	x, y, w, h := a.GetRect()
 	sh := &a.shown
-	kept := a.s.keep(scr, &sh.shown, rect{x, y, w, h})
+	kept := keep(scr, &sh.shown, rect{x, y, w, h})
 	fw, fh := fieldSize(w-2, h-2)
 	if fw < 2 || fh < 2 {
 		return
 	}
 	a.frame = rect{x + 1 + (w-2-fw)/2, y + 1, fw, fh}
-	if a.cv.w != fw || a.cv.h != fh || a.cv.ascii != a.s.ascii {
-		a.cv.resize(fw, fh, a.s.ascii)
+	if a.cv.w != fw || a.cv.h != fh || a.cv.ascii != a.ascii {
+		a.cv.resize(fw, fh, a.ascii)
 	} else {
 		a.cv.clear()
 	}
-	a.sx = float64(a.cv.dw) / game.Width
-	a.sy = float64(a.cv.dh) / game.Height
-	a.s.paint(a)
+	a.paint(a)
 	f := a.frame
 	st := borderStyle
 	if a.HasFocus() {
 		st = focusStyle
 	}
 	lines, over := a.overlay()
-	a.coverLabels(over)
-	if !a.s.mine(scr) {
+	a.coverLabels(&a.cv, f, over)
+	if !onSurface(scr) {
 		a.drawFrame(scr, st)
 		a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), nil, -1)
-		a.drawLabels(scr, over)
+		a.drawLabels(scr, &a.cv, f, over)
 		a.drawOverlay(scr, lines, over)
 		return
 	}
@@ -225,13 +182,10 @@ func (a *arena) drawField(scr tcell.Screen, over rect) {
 	// The field left the names' cells alone (see coverLabels): names
 	// where they were show already.
 	if !sh.labelsKnown || !slices.Equal(a.labels, sh.labels) || over != sh.labelsOver {
-		a.drawLabels(scr, over)
+		a.drawLabels(scr, &a.cv, f, over)
 		sh.labels, sh.labelsOver, sh.labelsKnown = append(sh.labels[:0], a.labels...), over, true
 	}
 }
-
-// at is r moved by (dx, dy).
-func (r rect) at(dx, dy int) rect { return rect{r.x + dx, r.y + dy, r.w, r.h} }
 
 // MouseHandler gives the arena the focus on a click.
 func (a *arena) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(tview.Primitive)) (bool, tview.Primitive) {
@@ -285,7 +239,30 @@ func (a *arena) paintWorld(w *game.World) {
 	for i := range w.Ships() {
 		a.ship(w, i)
 	}
-	a.placeLabels()
+	a.placeLabels(&a.cv)
+}
+
+// paintShared paints w, the world of arena ar, on the canvas as
+// paintWorld does: by copying what another seat painted of this step at
+// this size, else by painting it and keeping a copy. The caller holds
+// ar's read lock.
+func (a *arena) paintShared(ar *hub.Arena, w *game.World) {
+	if a.rasters == nil || a.rastersFor != ar {
+		a.rasters, a.rastersFor = rastersOf(ar), ar
+	}
+	set := a.rasters
+	set.mu.Lock()
+	defer set.mu.Unlock()
+	r := set.at(a.cv.w, a.cv.h, a.cv.ascii)
+	if r.world == w && r.steps == w.Steps() {
+		copy(a.cv.cells, r.cells)
+		a.labels = append(a.labels[:0], r.labels...)
+		return
+	}
+	a.paintWorld(w)
+	r.world, r.steps = w, w.Steps()
+	r.cells = append(r.cells[:0], a.cv.cells...)
+	r.labels = append(r.labels[:0], a.labels...)
 }
 
 // The drawn ship is the game's outline made larger where the field is
@@ -304,13 +281,13 @@ const refusedSteps = game.TPS / 3
 func (a *arena) ship(w *game.World, slot int) {
 	p := w.Player(slot)
 	sh := p.Ship
-	if note := a.respawnNote(&p); note != "" {
-		a.note(w.SpawnPoint(slot), slot, note, 0)
+	if note := respawnNote(&p, a.cv.ascii); note != "" {
+		a.note(&a.cv, w.SpawnPoint(slot), slot, note, 0)
 	}
 	if !sh.Alive {
 		return
 	}
-	a.note(sh.Pos, slot, a.names[slot], a.shipReach())
+	a.note(&a.cv, sh.Pos, slot, a.names[slot], a.shipReach())
 	k := inkShip + ink(slot)
 	if sh.Invulnerable > 0 && sh.Invulnerable/8%2 == 0 {
 		k = inkShipGhost
@@ -341,7 +318,7 @@ func (a *arena) drawShip(sh game.Ship, body, nose ink, flame, refused bool) {
 	a.polygon(a.pts[:1], sh.Pos, reach, nose) // the nose's dot, lit
 	if refused {
 		// A small cross just past the nose, where the shot would have been.
-		x, y := a.dotOf(tip)
+		x, y := a.cv.dotOf(tip)
 		sn, cs := math.Sincos(sh.Angle)
 		cx, cy := x+int(math.Round(3*cs)), y+int(math.Round(3*sn))
 		for _, d := range [5][2]int{{0, 0}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
@@ -355,7 +332,7 @@ func (a *arena) shipReach() float64 {
 	if a.cv.ascii {
 		return 1 // the arrow next to its cell
 	}
-	return max(noseDots, shipNose*min(a.sx, a.sy))
+	return max(noseDots, shipNose*min(a.cv.sx, a.cv.sy))
 }
 
 // shipNose is how far the game's ship reaches from its centre: its nose.
@@ -368,7 +345,7 @@ var shipNose = func() float64 {
 // shipScale is how much larger than the game's the ship at pos, whose
 // nose is at nose, is drawn: enough for noseDots, never smaller.
 func (a *arena) shipScale(pos, nose game.Vec) float64 {
-	r := math.Hypot(nose.X-pos.X, nose.Y-pos.Y) * min(a.sx, a.sy)
+	r := math.Hypot(nose.X-pos.X, nose.Y-pos.Y) * min(a.cv.sx, a.cv.sy)
 	if r <= 0 {
 		return 1
 	}
@@ -379,7 +356,7 @@ func (a *arena) shipScale(pos, nose game.Vec) float64 {
 // to it that its nose points at, an arrow (> v < ^, / and \ askew) in the
 // nose's ink; a refused shot marks the cell past it with an x.
 func (a *arena) asciiShip(sh game.Ship, body, nose ink, refused bool) {
-	x, y := a.dotOf(sh.Pos)
+	x, y := a.cv.dotOf(sh.Pos)
 	// Cells are about twice as tall as wide: a row is two columns' worth.
 	sn, cs := math.Sincos(sh.Angle)
 	dir := int(math.Round(math.Atan2(sn/2, cs)/(math.Pi/4))) & 7
@@ -435,13 +412,13 @@ func wrapOffsets(c, r, size float64) (off [2]float64, n int) {
 }
 
 func (a *arena) segment(p, q game.Vec, k ink) {
-	x0, y0 := a.dotOf(p)
-	x1, y1 := a.dotOf(q)
+	x0, y0 := a.cv.dotOf(p)
+	x1, y1 := a.cv.dotOf(q)
 	a.cv.line(x0, y0, x1, y1, k)
 }
 
 func (a *arena) point(p game.Vec, k ink, glyph byte) {
-	x, y := a.dotOf(p)
+	x, y := a.cv.dotOf(p)
 	a.cv.dot(x, y, k, glyph)
 }
 
@@ -451,7 +428,7 @@ func (a *arena) point(p game.Vec, k ink, glyph byte) {
 // moves by is not seen, where a block across two or four cells would
 // change as many on screen, twice a frame (drawn, then erased).
 func (a *arena) bullet(p game.Vec, k ink) {
-	x, y := a.dotOf(p)
+	x, y := a.cv.dotOf(p)
 	if a.cv.ascii {
 		a.cv.dot(x, y, k, '*')
 		return
@@ -466,16 +443,12 @@ func (a *arena) bullet(p game.Vec, k ink) {
 	a.cv.dot(x+1, y+1, k, 0)
 }
 
-func (a *arena) dotOf(p game.Vec) (int, int) {
-	return int(math.Floor(p.X * a.sx)), int(math.Floor(p.Y * a.sy))
-}
-
 // drawFrame draws the field's border: on its top row the level and wave,
 // left, and the score, lives and high score, right; on its bottom row the
 // mode. On the session's screen it draws only the rows that changed, each
 // cell once, so that only cells that change reach the terminal.
 func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
-	f, g := a.frame, a.s.glyphs()
+	f, g := a.frame, a.g
 	// The score and lives matter most: where all does not fit, the
 	// level's name gives way first, then the high score.
 	room := f.w - 4 // a ─ at each end, one between
@@ -506,7 +479,7 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 		badge = g.stressBadge
 	}
 
-	sh, all := &a.shown, !a.s.mine(scr)
+	sh, all := &a.shown, !onSurface(scr)
 	if all || st != sh.style {
 		for j := f.y; j < f.y+f.h; j++ {
 			scr.Put(f.x-1, j, g.v, st)
@@ -528,7 +501,7 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 // whose game it is, for the player their name, the level's name (when
 // named), the wave, and "hidden" or the watchers.
 func (a *arena) appendTitle(b []byte, named bool) []byte {
-	h, g := &a.hud, a.s.glyphs()
+	h, g := &a.hud, a.g
 	b = append(b, ' ')
 	if h.whose != "" {
 		b = append(append(b, h.whose...), g.sep...)
@@ -555,7 +528,7 @@ func (a *arena) appendTitle(b []byte, named bool) []byte {
 // to b: under the title only the high score, the demo's score being no
 // one's, and nothing where the players box has the scores.
 func (a *arena) appendScore(b []byte, high bool) []byte {
-	h, g := &a.hud, a.s.glyphs()
+	h, g := &a.hud, a.g
 	if h.board {
 		return b
 	}
@@ -624,8 +597,8 @@ var titleScreen = []string{
 func (a *arena) overlay() ([]string, rect) {
 	var lines []string
 	switch {
-	case a.s.fit.help:
-		lines = a.s.show.help(a.s.glyphs())
+	case a.help != nil:
+		lines = a.help
 	case a.hud.mode == match.Title:
 		lines = titleScreen
 	case a.hud.mode == match.Over:
@@ -633,7 +606,7 @@ func (a *arena) overlay() ([]string, rect) {
 	case a.hud.paused && a.hud.whose != "": // a watcher's: the player resumes
 		lines = watchPauseScreen
 	case a.hud.paused:
-		lines = a.s.glyphs().pauseScreen
+		lines = a.g.pauseScreen
 	default:
 		return nil, rect{}
 	}
@@ -664,23 +637,4 @@ func (a *arena) drawOverlay(scr tcell.Screen, lines []string, r rect) {
 		lw := utf8.RuneCountInString(l)
 		putString(scr, r.x+(r.w-lw)/2, r.y+1+i, r.w-2, l, st)
 	}
-}
-
-// drawBorder draws a single-line box in g's borders.
-func drawBorder(scr tcell.Screen, g *glyphs, x, y, w, h int, st tcell.Style) {
-	if w < 2 || h < 2 {
-		return
-	}
-	for i := x + 1; i < x+w-1; i++ {
-		scr.Put(i, y, g.h, st)
-		scr.Put(i, y+h-1, g.h, st)
-	}
-	for j := y + 1; j < y+h-1; j++ {
-		scr.Put(x, j, g.v, st)
-		scr.Put(x+w-1, j, g.v, st)
-	}
-	scr.Put(x, y, g.tl, st)
-	scr.Put(x+w-1, y, g.tr, st)
-	scr.Put(x, y+h-1, g.bl, st)
-	scr.Put(x+w-1, y+h-1, g.br, st)
 }

@@ -24,7 +24,7 @@ func arenaSession(t *testing.T, h *hub.Hub, name string, w, ht int) (*session, *
 		t.Fatal(err)
 	}
 	t.Cleanup(seat.Leave)
-	s, err := newPlayerSession(newSim(t, "UTF-8", w, ht), Options{Arena: seat})
+	s, err := newPlayerSession(ownTerminal(newSim(t, "UTF-8", w, ht), nil), Options{Arena: seat})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestKeptPlayers(t *testing.T) {
 			}
 			kept.screen.resize() // as every frame does
 			kept.root.Draw(kept.screen)
-			keptScr.Show()
+			kept.screen.Show()
 			wholeScr.Clear()
 			whole.root.Draw(wholeScr)
 			wholeScr.Show()
@@ -137,7 +137,7 @@ func TestKeptPlayers(t *testing.T) {
 		keptScr.Put(x+1, y+1, "#", tcell.StyleDefault)
 		kept.screen.resize()
 		kept.root.Draw(kept.screen)
-		keptScr.Show()
+		kept.screen.Show()
 		a, aw, _ := keptScr.GetContents()
 		if got := string(a[y*aw+x].Runes) + string(a[(y+1)*aw+x+1].Runes); got != "##" {
 			t.Errorf("an unchanged frame drew over the players box: the marks show %q", got)
@@ -194,7 +194,7 @@ func TestLabelsOverlap(t *testing.T) {
 	a.cv.w, a.cv.h = 40, 10
 	a.labels = []label{{x: 2, y: 1, name: "alpha"}, {x: 4, y: 1, name: "bob"}, {x: 0, y: 6, name: "cut"}}
 	log := putLog{}
-	a.drawLabels(log, rect{x: 10, y: 11, w: 5, h: 1}) // the overlay over "cut"
+	a.drawLabels(log, &a.cv, a.frame, rect{x: 10, y: 11, w: 5, h: 1}) // the overlay over "cut"
 	var got strings.Builder
 	for x := range 20 {
 		if s, ok := log[[2]int{10 + x, 6}]; ok {
@@ -219,8 +219,9 @@ func TestPlayersBoxGrows(t *testing.T) {
 	frame := func() (box, strategies int) {
 		s.fitTo(120, 40)
 		s.root.SetRect(0, 0, 120, 40)
+		s.screen.resize() // as every frame does
 		s.root.Draw(s.screen)
-		scr.Show()
+		s.screen.Show()
 		_, _, _, box = s.players.GetRect()
 		text := screenText(scr)
 		for _, st := range pool.Strategies() {
@@ -278,7 +279,9 @@ func TestArenaRefusesStress(t *testing.T) {
 }
 
 // sim is the simulation screen a test made s on.
-func (s *session) sim() tcell.SimulationScreen { return s.screen.Screen.(tcell.SimulationScreen) }
+func (s *session) sim() tcell.SimulationScreen {
+	return s.term.(*terminal).dev.(tcell.SimulationScreen)
+}
 
 // drawArena draws an arena session's frame at w×h, as beforeDraw and
 // tview would, and returns the screen's text.
@@ -332,7 +335,7 @@ func TestPlaceLabels(t *testing.T) {
 		ship("ann", 10, 5), ship("bob", 14, 5), ship("cat", 18, 5), ship("dan", 22, 5),
 		ship("eve", 10, 6), ship("Wolfgang_Amadeus", 40, 19),
 	}
-	a.placeLabels()
+	a.placeLabels(&a.cv)
 	for i, l := range a.labels {
 		if l.y < 0 {
 			continue

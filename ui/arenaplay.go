@@ -15,46 +15,30 @@ import (
 )
 
 // seatShow is an arena seat: the player's ship in the arena's shared
-// world, which the arena steps on its own goroutine, asking the seat for
-// its keys; the show samples the shared pools and follows the seat's game.
+// world, which the arena steps on its own goroutine, asking the seat's
+// Game for its keys; the show samples the shared pools and follows the
+// seat's game.
 type seatShow struct {
-	player
+	ownGame
 	seat *hub.Seat
 }
 
 // newSeat makes the show of Options.Arena's seat, with the players box.
 func newSeat(s *session) (show, error) {
 	seat := s.opts.Arena
-	sh := &seatShow{player: player{s: s, shared: true}, seat: seat}
+	sh := &seatShow{ownGame: ownGame{s: s, shared: true}, seat: seat}
 	// The name by the ship, the one the header shows, is the one saved.
-	sh.g = play.NewSeat(seat, play.Scoring{Player: seat.Name(), Scores: s.opts.Scores})
-	s.players = newPlayers(s, seat.Arena())
+	sh.g = play.NewSeat(seat, play.Scoring{Player: seat.Name(), Scores: s.opts.Scores}, play.Controls{Keys: &s.keys})
+	s.players = newPlayers(seat.Arena())
 	return sh, nil
 }
 
-// run gives the arena the seat's keys and follows the seat's game, until
-// stop: a game that ended lets the keys go.
+// run follows the seat's game until stop, sampling the shared pools.
 func (sh *seatShow) run(stop <-chan struct{}) {
-	sh.seat.SetInput(sh.input)
-	defer sh.seat.SetInput(nil)
 	every(stop, sampling, func() {
 		sh.s.sample()
-		if _, ended := sh.g.Observe(); ended {
-			sh.s.input.release()
-		}
+		sh.g.Observe()
 	})
-}
-
-// input is the seat's input, asked for by the arena's goroutine before
-// each step: the keys held, nothing outside a game or while the session
-// waits (the arena plays on, but this ship waits for its player). It
-// takes the keys' lock and the seat's Game's, never the session's (the
-// arena's is not held meanwhile), and never reads the world; the seat's
-// autopilot, when on, is the arena's to run.
-func (sh *seatShow) input() game.Input {
-	defer sh.s.guard()
-	in, _ := sh.s.input.input(sh.inGame())
-	return in
 }
 
 func (sh *seatShow) gone() <-chan struct{}   { return sh.seat.Arena().Done() }
@@ -62,7 +46,7 @@ func (sh *seatShow) why() (string, error)    { return ReasonCanceled, sh.seat.Ar
 func (sh *seatShow) help(g *glyphs) []string { return g.arenaHelp }
 
 func (sh *seatShow) bottom() tview.Primitive {
-	return newHelpLine(sh.s, func(g *glyphs) []helpItem { return g.arenaLine })
+	return newHelpLine(func(g *glyphs) []helpItem { return g.arenaLine })
 }
 
 // paint takes the seat's Game's lock and then the arena's read lock, each
@@ -87,6 +71,11 @@ func (sh *seatShow) paint(a *arena) hud {
 	}
 	h.watching, h.name = ar.Watchers(), sh.seat.Name()
 	return h
+}
+
+// samples: the seat samples the arena's pools at its own pace (run).
+func (sh *seatShow) samples(seen uint64, _ func(game.PoolSample, time.Duration)) uint64 {
+	return seen
 }
 
 func (sh *seatShow) sample(v *view, now time.Duration) {
@@ -131,16 +120,5 @@ func (sh *seatShow) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 			return nil
 		}
 	}
-	return sh.player.key(ev, now)
-}
-
-// shipNames are the names of an arena's players by slot, as last
-// painted, for the labels by their ships.
-type shipNames [game.MaxShips]string
-
-// of copies the names of ar's players. The caller holds ar's read lock.
-func (n *shipNames) of(ar *hub.Arena) {
-	for i := range n {
-		n[i], _ = ar.Seated(i)
-	}
+	return sh.ownGame.key(ev, now)
 }

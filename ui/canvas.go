@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"math"
+
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
@@ -31,6 +33,22 @@ const (
 	numInks      = inkRefused + 1
 )
 
+// inkStyles colour each kind of dot. tcell fits the RGB values to the
+// terminal's palette when it has fewer colours.
+var inkStyles = [numInks]tcell.Style{
+	inkRock1:     fg(200, 170, 120),
+	inkRock2:     fg(140, 118, 88),
+	inkSpark1:    fg(255, 220, 90),
+	inkSpark2:    fg(230, 130, 40),
+	inkAsteroid:  fg(205, 205, 215),
+	inkSaucer:    fg(230, 90, 230),
+	inkHostile:   fg(255, 70, 70),
+	inkBullet:    fg(255, 255, 150),
+	inkFlame:     fg(255, 140, 0),
+	inkShipGhost: fg(60, 140, 160),
+	inkShip:      fg(80, 230, 255).Bold(true),
+}
+
 // braille bit of the dot at column x (0..1) and row y (0..3) of a cell,
 // after the Unicode braille pattern layout (dots 1-2-3-7 left, 4-5-6-8 right).
 var brailleBit = [4][2]uint8{{0x01, 0x08}, {0x02, 0x10}, {0x04, 0x20}, {0x40, 0x80}}
@@ -59,8 +77,9 @@ type cell struct {
 // nothing.
 type canvas struct {
 	ascii  bool
-	w, h   int // cells
-	dw, dh int // dots
+	w, h   int     // cells
+	dw, dh int     // dots
+	sx, sy float64 // dots per playfield unit
 	cells  []cell
 }
 
@@ -73,6 +92,7 @@ func (c *canvas) resize(w, h int, ascii bool) {
 	if ascii {
 		c.dw, c.dh = c.w, c.h
 	}
+	c.sx, c.sy = float64(c.dw)/game.Width, float64(c.dh)/game.Height
 	n := c.w * c.h
 	if cap(c.cells) < n {
 		c.cells = make([]cell, n)
@@ -82,6 +102,11 @@ func (c *canvas) resize(w, h int, ascii bool) {
 }
 
 func (c *canvas) clear() { clear(c.cells) }
+
+// dotOf is the dot of the playfield's point p.
+func (c *canvas) dotOf(p game.Vec) (int, int) {
+	return int(math.Floor(p.X * c.sx)), int(math.Floor(p.Y * c.sy))
+}
 
 // dot sets the dot at (x, y) in dot coordinates; outside the canvas it does
 // nothing. In ASCII mode glyph is the character the dot shows.

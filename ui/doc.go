@@ -17,35 +17,49 @@
 //
 // # Structure
 //
-//	session ── loop: keys, clicks, a frame per tick ── widgets: arena, panel, players, list, line
+//	Screen (one a connection: a terminal; a browser next) ── loop: its events, a frame a tick
+//	   │    the lobby, then a session, then the lobby again, on the same Screen
+//	   │
+//	session ── take: what each widget draws ── widgets: arena, panel, players, list, line
 //	   │
 //	   └── show (chosen once) ── soloShow   ── play.Game (solo)  ── match
 //	                              seatShow   ── play.Game (seat)  ── hub.Arena
 //	                              watchShow  ── play.Watcher      ── a live Game, or an arena
 //	                              replayShow ── play.Replay       ── replay.Watch
 //
-// A session lays out, draws and times every show the same way, keeps what
-// drawing needs (the widgets, the layout, the frame clock, the held keys,
-// the notice on the field's border, the panel's samples) and asks its
-// [show] for the rest: the world and header to paint, the pools to
-// sample, what a key does there, the key help. A show reads its game
-// through the game's View, under the game's own lock, and sends it
-// commands, which the game may refuse with an error the session shows as
-// a notice.
+// A connection has one [Screen]: its display, its input and one back
+// buffer (a vt.Frame) that its lobby and its games draw into in turn. A
+// session lays out, draws and times every show the same way, keeps what
+// drawing needs (the widgets, the layout, the frame clock, the notice on
+// the field's border, the panel's samples) and asks its [show] for the
+// rest: the world and header to paint, the pools' samples, what a key
+// does there, the key help. Before tview draws the widgets, the session
+// hands each what it draws (session.take): no widget reads the session.
+// A show reads its game through the game's View, under the game's own
+// lock, and sends it commands, which the game may refuse with an error
+// the session shows as a notice. Nothing in the game calls ui: the keys
+// go into the Game's input.Keys, and the samples its steps take of the
+// pools come back in its View.
+//
+// The files stand in layers, each naming only those below it: text,
+// glyphs, screen (Screen, the terminal, the surface widgets draw on),
+// options, canvas, ships, loop, help, list, panel, raster, arena,
+// players, layout, over, show, session, keys, the shows (player,
+// arenaplay), run, watch, replayview, lobby, lobbyrun.
 //
 // # Arenas
 //
 // With Options.Arena, a seat of a game/hub arena, the session plays one
 // ship of a world shared with other players: the arena steps it, asking
-// the session for its keys before each step, and the session draws the
-// world at its own size and frame rate under the arena's read lock, held
-// while it copies onto its canvas. Each ship has its slot's colour and its
-// player's name under it; a players box shows the arena, every player's
-// score, ships and shots refused, who switched the pools last and when,
-// the news of the last seconds and why a key did nothing (only the
-// arena's creator switches strategies; an arena does not pause, nor does
-// the stress autopilot play in it). A watcher's header names whose game
-// it is.
+// the seat's Game for its keys before each step, and the session draws
+// the world at its own size and frame rate under the arena's read lock,
+// held while it copies onto its canvas. Each ship has its slot's colour
+// and its player's name under it; a players box shows the arena, every
+// player's score, ships and shots refused, who switched the pools last
+// and when, the news of the last seconds and why a key did nothing (only
+// the arena's creator switches strategies; an arena does not pause, nor
+// does the stress autopilot play in it). A watcher's header names whose
+// game it is.
 //
 // # Screen
 //
@@ -82,26 +96,33 @@
 //
 // A solo game's world steps 60 times a second on its Game's goroutine,
 // under the Game's lock, which the drawing takes to copy it; it waits
-// while the terminal is too small or the key help is up. The session's
-// own lock is always taken before the Game's, never after: the Game
-// calls back (for the keys, a sample) without its lock. The screen is
-// redrawn
+// while the terminal is too small or the key help is up (play.Game.Wait).
+// The session's own lock is always taken before the Game's, never after.
+// The screen is redrawn
 // Options.FPS times a second by the session's own event loop in the place
 // of tview's Application (see loop), never on input, so a flood of keys
 // cannot raise the frame rate. A
 // frame allocates nothing: the canvas is reused, numbers are formatted
-// into reused buffers, and text reaches the screen through Screen.Put with
-// strings that already exist. Only the cells that changed since the last
-// frame are sent to the terminal, by package vt where it can drive the
-// terminal (256 colours, UTF-8), else by tcell (see appScreen): a still
-// screen costs nothing.
+// into reused buffers, and text reaches the screen through Put with
+// strings that already exist. Every connection has one [Screen], one back
+// buffer (a vt.Frame) that its lobby and its games draw into in turn, and
+// only the cells that differ from what the terminal shows are sent, by
+// package vt where it can drive the terminal (256 colours, UTF-8), else
+// by tcell (see terminal): a still screen costs nothing, and a cell drawn
+// again as it shows is not sent. A widget draws whole after the buffer
+// was cleared (a new size, a new layout) and, between two clears, over its
+// last frame only what changed (see keep): drawing every cell every frame
+// would be correct, but costs a server thousands of cells compared a
+// frame for nothing.
 //
 // # Keys
 //
 // A terminal reports key presses and, after a delay, auto-repeats; it does
-// not report releases. Where the kitty keyboard protocol is active
-// (Options.Keys, from package ui/kitty) the game reads the real held
-// state. Elsewhere it plays press-only: a press acts a tap of its own (a
+// not report releases. Every source of keys writes the player's one
+// input.Keys, which the game reads on each step: where the kitty keyboard
+// protocol is active (Options.Keys, from package ui/kitty) the terminal
+// forwards the real held state into it (Screen.Hold); elsewhere the
+// session sends it the presses, and it plays them press-only: a press acts a tap of its own (a
 // tap of ← turns a 21st of a turn every time, however fast the taps come,
 // so that a player can aim), and a repeat for the time since the key's
 // last event, up to a tap's; so holding a key turns a tap, then steadily

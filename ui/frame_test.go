@@ -21,7 +21,7 @@ import (
 // frames a second). bytes/frame is what tcell writes, of which moves/frame
 // cursor moves and sgr-bytes/frame the bytes of style changes.
 func BenchmarkArenaFrame(b *testing.B) {
-	tty, scr := newTerminal(b, 120, 40)
+	tty, scr := newXterm(b, 120, 40)
 	s := benchSession(b, scr)
 	step := crowd(b, false, s)
 	s.root.SetRect(0, 0, 120, 40)
@@ -98,7 +98,7 @@ func TestKeptArenaFrames(t *testing.T) {
 	var scrs [2]tcell.SimulationScreen
 	for i := range ss {
 		scrs[i] = newSim(t, "UTF-8", w, h)
-		s, err := newPlayerSession(scrs[i], Options{Seed: 9, Stress: true})
+		s, err := newPlayerSession(ownTerminal(scrs[i], nil), Options{Seed: 9, Stress: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +136,7 @@ func TestKeptArenaFrames(t *testing.T) {
 		for draw := range lateRows {
 			kept.screen.resize()
 			kept.root.Draw(kept.screen)
-			scrs[0].Show()
+			kept.screen.Show()
 			// A row waits until a draw's now (frames%lateRows) is its own.
 			compare(i, draw, func(y int) bool {
 				return (uint(y)+lateRows-uint(first%lateRows))%lateRows > uint(draw)
@@ -222,7 +222,7 @@ func TestMonoBlanks(t *testing.T) {
 		if mono {
 			scr = monoScreen{sim}
 		}
-		s, err := newPlayerSession(scr, Options{Seed: 9, Stress: true})
+		s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 9, Stress: true})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -234,7 +234,7 @@ func TestMonoBlanks(t *testing.T) {
 			step()
 			s.screen.resize()
 			s.root.Draw(s.screen)
-			sim.Show()
+			s.screen.Show()
 			cells, w, _ := sim.GetContents()
 			f := s.arena.frame
 			for y := f.y; y < f.y+f.h; y++ {
@@ -275,7 +275,7 @@ func inLabel(a *arena, x, y int) bool {
 func BenchmarkFrameBytes(b *testing.B) {
 	for _, scene := range []string{"solo", "arena"} {
 		b.Run(scene, func(b *testing.B) {
-			tty, scr := newTerminal(b, 120, 40)
+			tty, scr := newXterm(b, 120, 40)
 			s := benchSession(b, scr)
 			s.root.SetRect(0, 0, 120, 40)
 			var step func()
@@ -285,7 +285,7 @@ func BenchmarkFrameBytes(b *testing.B) {
 				ap := game.Autopilot{Pressure: true}
 				step = func() { s.world().Step(ap.Input(s.world())) }
 			}
-			f := s.screen.frame
+			f := s.term.Cells()
 			if f == nil {
 				b.Fatal("the screen does not write its own frames")
 			}
@@ -480,7 +480,7 @@ func sgrParams(from, to tcell.Style) int {
 // panel's out/frame line shows the bytes and cells sent a frame between
 // two samples, as the terminal counted them.
 func TestPanelShowsOutput(t *testing.T) {
-	tty, scr := newTerminal(t, 120, 40)
+	tty, scr := newXterm(t, 120, 40)
 	s := benchSession(t, scr)
 	s.root.SetRect(0, 0, 120, 40)
 	ap := game.Autopilot{Pressure: true}
@@ -507,7 +507,7 @@ func TestPanelShowsOutput(t *testing.T) {
 	x, y, w, h := s.panel.GetRect()
 	for r := y; r < y+h; r++ {
 		for c := x; c < x+w; c++ {
-			str, _, _ := s.screen.frame.Get(c, r)
+			str, _, _ := s.term.Cells().Get(c, r)
 			text.WriteString(str)
 		}
 		text.WriteByte('\n')

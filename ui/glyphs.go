@@ -1,5 +1,13 @@
 package ui
 
+import (
+	"fmt"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/gdamore/tcell/v2"
+)
+
 // glyphs are the characters beyond ASCII that the ui's own text uses, in
 // two sets: one for screens that show UTF-8, one in ASCII for the rest.
 // Every such character the ui draws comes from here, chosen by
@@ -17,7 +25,7 @@ type glyphs struct {
 	right  string
 	down   string
 	arrows string    // the turn and thrust keys together, on the help line
-	spark  [8]string // the sparkline's levels, empty to full
+	sparks [8]string // the sparkline's levels, empty to full
 
 	// The box borders.
 	h, v, tl, tr, bl, br string
@@ -28,7 +36,7 @@ type glyphs struct {
 	pauseScreen []string   // the overlay while paused
 	helpScreen  []string   // the key help overlay
 	arenaHelp   []string   // the same in an arena
-	helpLine    []helpItem // the keys on the help line, by importance
+	keyLine     []helpItem // the keys on the help line, by importance
 	arenaLine   []helpItem // the same without the keys an arena refuses
 	localLine   []helpItem // the same without o, which offers a game over SSH only
 }
@@ -37,14 +45,14 @@ var (
 	utf8Glyphs = newGlyphs(glyphs{
 		sep: " · ", micro: "µs", times: "×", arrow: "→", mark: "◂",
 		up: "↑", left: "←", right: "→", down: "↓", arrows: "←→↑",
-		spark: [8]string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
-		h:     "─", v: "│", tl: "┌", tr: "┐", bl: "└", br: "┘",
+		sparks: [8]string{"▁", "▂", "▃", "▄", "▅", "▆", "▇", "█"},
+		h:      "─", v: "│", tl: "┌", tr: "┐", bl: "└", br: "┘",
 	})
 	plainGlyphs = newGlyphs(glyphs{
 		sep: " . ", micro: "us", times: "x", arrow: "->", mark: "<",
 		up: "up", left: "left", right: "right", down: "down", arrows: "arrows",
-		spark: [8]string{"_", ".", "-", "~", "=", "+", "*", "#"},
-		h:     "-", v: "|", tl: "+", tr: "+", bl: "+", br: "+",
+		sparks: [8]string{"_", ".", "-", "~", "=", "+", "*", "#"},
+		h:      "-", v: "|", tl: "+", tr: "+", bl: "+", br: "+",
 	})
 )
 
@@ -54,17 +62,88 @@ func newGlyphs(g glyphs) *glyphs {
 	g.pauseScreen = []string{"PAUSED", "", "p: resume" + g.sep + "q: quit"}
 	g.helpScreen = helpScreen(&g)
 	g.arenaHelp = helpScreen(&g, arenaRefused...)
-	g.helpLine = helpLineItems(&g)
-	g.arenaLine = without(g.helpLine, arenaRefused...)
-	g.localLine = without(g.helpLine, "o")
+	g.keyLine = helpLineItems(&g)
+	g.arenaLine = without(g.keyLine, arenaRefused...)
+	g.localLine = without(g.keyLine, "o")
 	return &g
 }
 
-// glyphs is the session's set: ASCII where the screen is not UTF-8 or
-// Options.ASCII asks for it.
-func (s *session) glyphs() *glyphs {
-	if s.ascii {
-		return plainGlyphs
+// drawBorder draws a single-line box in g's borders.
+func drawBorder(scr tcell.Screen, g *glyphs, x, y, w, h int, st tcell.Style) {
+	if w < 2 || h < 2 {
+		return
 	}
-	return utf8Glyphs
+	for i := x + 1; i < x+w-1; i++ {
+		scr.Put(i, y, g.h, st)
+		scr.Put(i, y+h-1, g.h, st)
+	}
+	for j := y + 1; j < y+h-1; j++ {
+		scr.Put(x, j, g.v, st)
+		scr.Put(x+w-1, j, g.v, st)
+	}
+	scr.Put(x, y, g.tl, st)
+	scr.Put(x+w-1, y, g.tr, st)
+	scr.Put(x, y+h-1, g.bl, st)
+	scr.Put(x+w-1, y+h-1, g.br, st)
+}
+
+// arenaRefused are the keys an arena refuses: it neither pauses nor hides
+// from watchers, and the stress autopilot would play (and score, and kill)
+// in a world others share. Its key help and help line leave them out.
+var arenaRefused = []string{"p", "o", "x"}
+
+// helpScreen is the key help overlay: every key but those in leave, one a
+// line, padded to one width so that the overlay, which centres each line,
+// shows a column.
+func helpScreen(g *glyphs, leave ...string) []string {
+	keys := [][2]string{
+		{g.left + " " + g.right + " / a d", "turn"},
+		{g.up + " / w", "thrust"},
+		{"space", "fire; play, from the title"},
+		{"h / s", "hyperspace"},
+		{"p", "pause"},
+		{"x", "stress autopilot; leaves your game"},
+		{"1-0", "pools' strategy (or click one)"},
+		{"b", "which pools 1-0 switch"},
+		{"tab", "strategy list: " + g.up + " " + g.down + " enter"},
+		{"v", "panel: full, compact, hidden"},
+		{"o", "open to watchers, or hide (over SSH)"},
+		{"?", "this help"},
+		{"q", "quit; in a game, asks first"},
+		{"ctrl-c", "quit at once"},
+	}
+	keys = slices.DeleteFunc(keys, func(k [2]string) bool { return slices.Contains(leave, k[0]) })
+	return keyColumns("KEYS", keys)
+}
+
+// keyColumns is a key help overlay: title, then each key and what it
+// does in two columns.
+func keyColumns(title string, keys [][2]string) []string {
+	kw, dw := 0, 0
+	for _, k := range keys {
+		kw = max(kw, utf8.RuneCountInString(k[0]))
+		dw = max(dw, utf8.RuneCountInString(k[1]))
+	}
+	lines := []string{title, ""}
+	for _, k := range keys {
+		lines = append(lines, fmt.Sprintf("%-*s  %-*s", kw, k[0], dw, k[1]))
+	}
+	return append(lines, "", "any key closes this help")
+}
+
+// helpItem is a key on the help line and what it does.
+type helpItem struct{ key, what string }
+
+// helpLineItems are the keys the help line shows from the left, as far as
+// they fit; the help overlay lists them all.
+func helpLineItems(g *glyphs) []helpItem {
+	return []helpItem{
+		{g.arrows + "/wasd", "move"}, {"space", "fire"}, {"h/s", "hyperspace"}, {"p", "pause"},
+		{"1-0", "strategy"}, {"b", "pool"}, {"x", "stress"}, {"v", "panel"}, {"tab", "list"}, {"o", "watchers"},
+	}
+}
+
+// without returns items less those of keys.
+func without(items []helpItem, keys ...string) []helpItem {
+	return slices.DeleteFunc(slices.Clone(items), func(it helpItem) bool { return slices.Contains(keys, it.key) })
 }

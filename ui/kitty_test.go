@@ -58,7 +58,7 @@ func TestKittyHeldKeys(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := newPlayerSession(scr, Options{Seed: 6, Keys: ktty.Keys()})
+		s, err := newPlayerSession(ownTerminal(scr, ktty.Keys()), Options{Seed: 6, Keys: ktty.Keys()})
 		if err != nil {
 			t.Fatal(err)
 		}

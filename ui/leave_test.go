@@ -118,7 +118,7 @@ func TestQuestionHolds(t *testing.T) {
 			t.Errorf("an arena's question does not say it plays on:\n%s", text)
 		}
 		s.frame() // as the loop does: the game waits, or not, from here
-		if s.input.waiting() {
+		if s.game().Waiting() {
 			t.Error("an arena seat's keys wait while q's question does")
 		}
 	})

@@ -14,82 +14,7 @@ import (
 	"poolroids/game/displayname"
 	"poolroids/game/hub"
 	"poolroids/game/scores"
-	"poolroids/ui/vt"
 )
-
-// Shared is one terminal's screen used by one phase after another (the
-// lobby, then a game, then the lobby again), each on a [loop] of its own:
-// tcell cannot initialise a screen again once finalised, so each phase
-// gets a [Shared.View] whose Init initialises the screen the first time
-// only and whose Fini leaves it running. The owner finalises the screen
-// itself at the end.
-type Shared struct {
-	screen  tcell.Screen
-	once    sync.Once
-	initErr error
-}
-
-// NewShared shares screen, not yet initialised.
-func NewShared(screen tcell.Screen) *Shared { return &Shared{screen: screen} }
-
-// View returns a screen for one phase: Run, or the lobby.
-func (s *Shared) View() tcell.Screen { return &sharedView{Screen: s.screen, shared: s} }
-
-// sharedView is one phase's use of a Shared screen. Its Fini wakes the
-// phase's event goroutine, which then sees the end of its screen (a nil
-// event) as a loop expects, and leaves the screen as it is.
-type sharedView struct {
-	tcell.Screen
-	shared *Shared
-	mu     sync.Mutex
-	done   bool
-}
-
-// wake is the event a view's Fini posts for its own PollEvent.
-type wake struct {
-	tcell.EventTime
-	v *sharedView
-}
-
-func (v *sharedView) Init() error {
-	s := v.shared
-	s.once.Do(func() { s.initErr = s.screen.Init() })
-	if s.initErr == nil {
-		v.Screen.Clear() // the last phase's cells must not show through
-	}
-	return s.initErr
-}
-
-func (v *sharedView) Fini() {
-	v.mu.Lock()
-	first := !v.done
-	v.done = true
-	v.mu.Unlock()
-	if first {
-		ev := &wake{v: v}
-		ev.SetEventNow()
-		_ = v.Screen.PostEvent(ev)
-	}
-}
-
-func (v *sharedView) PollEvent() tcell.Event {
-	for {
-		ev := v.Screen.PollEvent()
-		if w, ok := ev.(*wake); ok {
-			if w.v == v {
-				return nil
-			}
-			continue // an earlier view's, its phase gone
-		}
-		v.mu.Lock()
-		done := v.done
-		v.mu.Unlock()
-		if done {
-			return nil
-		}
-		return ev
-	}
-}
 
 // lobbyRefresh is how often the lobby asks for its data again, and
 // lobbyFPS how often at most it draws: keys that come faster (a key held,
@@ -99,22 +24,17 @@ const (
 	lobbyFPS     = 30
 )
 
-// runLobby shows the lobby on screen, a Shared view, until the player
-// chooses, ctx is done (ChoiceQuit) or reading the terminal fails. data is
-// asked for at the start and every second; status, if not empty, says why
-// the last choice failed, and the selection starts on last where listed.
-func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, status string, last Choice) (Choice, error) {
-	r := &lobbyRun{stop: make(chan struct{})}
-	r.screen = &lobbyScreen{appScreen: &appScreen{Screen: screen, failed: r.failed, epoch: 1}}
-	if err := r.screen.Init(); err != nil {
-		return Choice{}, fmt.Errorf("ui: starting the terminal: %w", err)
-	}
-	defer r.screen.release()
+// runLobby shows the lobby on scr until the player chooses, ctx is done
+// (ChoiceQuit) or reading the terminal fails. data is asked for at the
+// start and every second; status, if not empty, says why the last choice
+// failed, and the selection starts on last where listed.
+func runLobby(ctx context.Context, scr Screen, data func() LobbyData, status string, last Choice) (Choice, error) {
+	r := &lobbyRun{stop: make(chan struct{}), scr: scr, sf: newSurface(scr)}
 	r.lobby = NewLobby(data, func(c Choice) { r.end(c, nil) })
 	r.lobby.SetStatus(status)
 	r.lobby.Select(last)
 	defer context.AfterFunc(ctx, func() { r.end(Choice{Kind: ChoiceQuit}, nil) })()
-	l := newLoop(r.screen, lobbyFPS, r.frame)
+	l := newLoop(scr, r.sf, lobbyFPS, r.frame, r.failed)
 	l.root, l.lazy = r.lobby, true
 	l.update, l.updateEvery = r.lobby.Refresh, lobbyRefresh
 	l.focus(r.lobby)
@@ -125,10 +45,15 @@ func runLobby(ctx context.Context, screen tcell.Screen, data func() LobbyData, s
 // a key, a click, a resize or a refresh of its data changed it. Every way
 // out (a choice, which Ctrl-C is too; ctx's end; an input error) goes
 // through end, which stops the loop.
+//
+// The lobby draws whole at every frame, as tview's widgets do, into the
+// screen's one buffer: the screen sends only the cells that differ from
+// what it shows, so a key that changes nothing sends nothing.
 type lobbyRun struct {
-	lobby  *Lobby
-	screen *lobbyScreen
-	stop   chan struct{} // closed by end
+	lobby *Lobby
+	scr   Screen
+	sf    *surface
+	stop  chan struct{} // closed by end
 
 	mu     sync.Mutex
 	ended  bool
@@ -138,7 +63,7 @@ type lobbyRun struct {
 
 func (r *lobbyRun) run(l *loop) (choice Choice, err error) {
 	defer func() {
-		if p := recover(); p != nil { // the loop has restored the terminal
+		if p := recover(); p != nil {
 			err = fmt.Errorf("ui: lobby panic: %v\n%s", p, debug.Stack())
 		}
 	}()
@@ -163,86 +88,14 @@ func (r *lobbyRun) failed(err error) {
 	r.end(Choice{}, fmt.Errorf("ui: reading the terminal: %w", err))
 }
 
-// frame draws the whole lobby into its buffer and shows what changed.
+// frame draws the whole lobby and shows what changed.
 func (r *lobbyRun) frame() {
-	w, h := r.screen.resize()
+	r.sf.resize()
+	w, h := r.sf.Size()
 	r.lobby.SetRect(0, 0, w, h)
-	r.lobby.Draw(r.screen)
-	r.screen.Show()
+	r.lobby.Draw(r.sf)
+	r.scr.Show()
 }
-
-// lobbyScreen is the lobby's screen: the game's appScreen (only changed
-// cells are sent; an input error ends the lobby through its one way out)
-// under a buffer that the lobby draws in whole.
-//
-// A tview widget clears its box before it draws, and the screens below,
-// tcell's and package vt's, send a cell whose content changed since they
-// last sent it, even back to what the terminal shows: drawn on them, every
-// frame would send every cell that is not blank again. So the lobby draws
-// into a frame of its own, and Show passes on only the cells that differ
-// from what the screen holds: a key that changes nothing sends nothing.
-type lobbyScreen struct {
-	*appScreen
-	drawn vt.Frame // never rendered: a grid of cells, cheap to set
-}
-
-// resize clears the screen below when its size changed, sizes the buffer
-// to it and returns the size. The buffer needs no clearing: the lobby
-// fills the whole screen.
-func (s *lobbyScreen) resize() (w, h int) {
-	s.appScreen.resize()
-	w, h = s.appScreen.Size()
-	if dw, dh := s.drawn.Size(); w != dw || h != dh {
-		s.drawn.Resize(w, h)
-	}
-	return w, h
-}
-
-// Show passes the cells that changed on to the screen below, and shows it.
-func (s *lobbyScreen) Show() {
-	w, h := s.drawn.Size()
-	for y := range h {
-		for x := 0; x < w; x++ {
-			str, st, width := s.drawn.Get(x, y)
-			if was, wst, _ := s.appScreen.Get(x, y); was != str || wst != st {
-				s.appScreen.Put(x, y, str, st)
-			}
-			x += width - 1
-		}
-	}
-	s.appScreen.Show()
-}
-
-func (s *lobbyScreen) Put(x, y int, str string, st tcell.Style) (string, int) {
-	return s.drawn.Put(x, y, str, st)
-}
-
-func (s *lobbyScreen) PutStr(x, y int, str string) {
-	s.PutStrStyled(x, y, str, tcell.StyleDefault)
-}
-
-func (s *lobbyScreen) PutStrStyled(x, y int, str string, st tcell.Style) {
-	w, _ := s.drawn.Size()
-	putString(s, x, y, w, str, st)
-}
-
-func (s *lobbyScreen) SetContent(x, y int, mainc rune, combc []rune, st tcell.Style) {
-	s.drawn.SetContent(x, y, mainc, combc, st)
-}
-
-func (s *lobbyScreen) SetCell(x, y int, st tcell.Style, ch ...rune) {
-	if len(ch) > 0 {
-		s.SetContent(x, y, ch[0], ch[1:], st)
-	}
-}
-
-func (s *lobbyScreen) Get(x, y int) (string, tcell.Style, int) { return s.drawn.Get(x, y) }
-
-func (s *lobbyScreen) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
-	return frameContent(&s.drawn, x, y)
-}
-
-func (s *lobbyScreen) Fill(r rune, st tcell.Style) { s.drawn.Fill(r, st) }
 
 // LobbyOptions configures [PlayLobby].
 type LobbyOptions struct {
@@ -269,12 +122,16 @@ type LobbyOptions struct {
 // The Result's score is the best of the games played. It finalises
 // nothing: the owner finalises screen afterwards.
 func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Result, error) {
-	shared := NewShared(screen)
+	t := newTerminal(screen, lo.Game.Keys)
+	if err := t.start(); err != nil {
+		return Result{}, fmt.Errorf("ui: starting the terminal: %w", err)
+	}
+	defer t.release()
 	best, status := Result{Reason: ReasonQuit}, ""
 	var last Choice // the lobby comes back on it
 	data := func() LobbyData { return lobbyList(lo) }
 	for ctx.Err() == nil {
-		c, err := runLobby(ctx, shared.View(), data, status, last)
+		c, err := runLobby(ctx, t, data, status, last)
 		if err != nil || c.Kind == ChoiceQuit {
 			return best, err
 		}
@@ -291,6 +148,7 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 				if err != nil {
 					return best, err
 				}
+				t.Sync() // the other server drew on the terminal
 				continue
 			}
 		}
@@ -305,14 +163,14 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 			o.Arena = seat
 		case ChoiceWatch:
 			var res Result
-			status, res, err = watchLobby(ctx, shared, lo, c.Name)
+			status, res, err = watchLobby(ctx, t, lo, c.Name)
 			if err != nil || (res.Reason != "" && res.Reason != ReasonQuit && res.Reason != ReasonGone) {
 				best.Reason = res.Reason
 				return best, err
 			}
 			continue
 		case ChoiceReplay:
-			res, err := playReplay(ctx, shared, lo, c.Score)
+			res, err := playReplay(ctx, t, lo, c.Score)
 			if err != nil && res.Reason == "" { // before it showed: the lobby says why
 				status = err.Error()
 				continue
@@ -323,7 +181,7 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 			}
 			continue
 		}
-		res, err := Run(ctx, shared.View(), o)
+		res, err := runOn(ctx, t, o)
 		if o.Arena != nil {
 			o.Arena.Leave()
 		}
@@ -355,17 +213,16 @@ type Fleet interface {
 	Play(ctx context.Context, c Choice) (status string, elsewhere bool, err error)
 }
 
-// playReplay plays the replay kept for the high score e on a view of
-// shared. An error with a zero Result came before anything showed: the
+// playReplay plays the replay kept for the high score e on scr. An error with a zero Result came before anything showed: the
 // file cannot be read or is no replay this build plays.
-func playReplay(ctx context.Context, shared *Shared, lo LobbyOptions, e LobbyScore) (Result, error) {
+func playReplay(ctx context.Context, scr Screen, lo LobbyOptions, e LobbyScore) (Result, error) {
 	data, err := lo.Game.Scores.ReadReplay(e.Replay)
 	if err != nil {
 		return Result{}, fmt.Errorf("the replay of %s's %d: %w", e.Name, e.Score, err)
 	}
 	o := lo.Game
 	o.Strategy = "" // the recorded strategies: the server's default is no watcher's choice
-	res, err := RunReplay(ctx, shared.View(), data, o)
+	res, err := replayOn(ctx, scr, data, o)
 	if err != nil && res.Reason == "" {
 		err = fmt.Errorf("the replay of %s's %d: %w", e.Name, e.Score, err)
 	}
@@ -386,7 +243,7 @@ func Join(h *hub.Hub, c Choice, player, address string) (*hub.Seat, error) {
 // watchLobby watches the game called name from the lobby and returns
 // what the lobby says next (why it could not be watched, or why watching
 // ended) and how the Watch ended (no Reason: it did not start).
-func watchLobby(ctx context.Context, shared *Shared, lo LobbyOptions, name string) (string, Result, error) {
+func watchLobby(ctx context.Context, scr Screen, lo LobbyOptions, name string) (string, Result, error) {
 	if lo.Game.Live == nil {
 		return "no game is watched here", Result{}, nil
 	}
@@ -394,7 +251,7 @@ func watchLobby(ctx context.Context, shared *Shared, lo LobbyOptions, name strin
 	if err != nil {
 		return err.Error(), Result{}, nil
 	}
-	res, err := Watch(ctx, shared.View(), w, lo.Game)
+	res, err := watchOn(ctx, scr, w, lo.Game)
 	if res.Reason == ReasonGone {
 		return Gone(w), res, err
 	}

@@ -40,7 +40,7 @@ func TestLobbyLeaveAsItRefreshes(t *testing.T) {
 				synctest.Test(t, func(t *testing.T) {
 					scr := tcell.NewSimulationScreen("UTF-8")
 					scr.SetSize(80, 24)
-					shared := NewShared(scr)
+					shared := startedTerminal(t, scr)
 					defer scr.Fini()
 					type result struct {
 						c   Choice
@@ -48,7 +48,7 @@ func TestLobbyLeaveAsItRefreshes(t *testing.T) {
 					}
 					done := make(chan result)
 					go func() {
-						c, err := runLobby(context.Background(), shared.View(), lobbyData, "", Choice{})
+						c, err := runLobby(context.Background(), shared, lobbyData, "", Choice{})
 						done <- result{c, err}
 					}()
 					synctest.Wait()
@@ -77,7 +77,7 @@ func TestLobbyLeaveAsItRefreshes(t *testing.T) {
 func TestLobbyRun(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		scr := golden.NewScreen("UTF-8", 80, 24)
-		shared := NewShared(scr)
+		shared := startedTerminal(t, scr)
 		defer scr.Fini()
 		var mu sync.Mutex
 		d := lobbyData()
@@ -93,7 +93,7 @@ func TestLobbyRun(t *testing.T) {
 		start := func(ctx context.Context) <-chan result {
 			done := make(chan result, 1)
 			go func() {
-				c, err := runLobby(ctx, shared.View(), data, "", Choice{})
+				c, err := runLobby(ctx, shared, data, "", Choice{})
 				done <- result{c, err}
 			}()
 			synctest.Wait()
@@ -164,7 +164,7 @@ func TestLobbyRun(t *testing.T) {
 func TestLobbyPanic(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		scr := newSim(t, "UTF-8", 80, 24)
-		shared := NewShared(scr)
+		shared := startedTerminal(t, scr)
 		calls := 0
 		data := func() LobbyData {
 			if calls++; calls > 1 {
@@ -172,13 +172,13 @@ func TestLobbyPanic(t *testing.T) {
 			}
 			return lobbyData()
 		}
-		_, err := runLobby(context.Background(), shared.View(), data, "", Choice{})
+		_, err := runLobby(context.Background(), shared, data, "", Choice{})
 		if err == nil || !strings.Contains(err.Error(), "lobby panic: a bad refresh") {
 			t.Fatalf("runLobby: %v, want the refresh's panic", err)
 		}
 		done := make(chan Choice)
 		go func() {
-			c, _ := runLobby(context.Background(), shared.View(), lobbyData, "", Choice{})
+			c, _ := runLobby(context.Background(), shared, lobbyData, "", Choice{})
 			done <- c
 		}()
 		synctest.Wait()
@@ -210,8 +210,8 @@ func typeJunk(scr tcell.Screen, n int) {
 // Ctrl-C are read, and returns the bytes sent once it had drawn and the
 // time the keys took.
 func lobbyJunk(t testing.TB, n int) (int64, time.Duration) {
-	tty, scr := newTerminal(t, 120, 40)
-	shared := NewShared(scr)
+	tty, scr := newXterm(t, 120, 40)
+	shared := startedTerminal(t, scr)
 	defer scr.Fini()
 	drawn := make(chan struct{})
 	var once sync.Once
@@ -221,7 +221,7 @@ func lobbyJunk(t testing.TB, n int) (int64, time.Duration) {
 	}
 	done := make(chan error)
 	go func() {
-		_, err := runLobby(context.Background(), shared.View(), data, "", Choice{})
+		_, err := runLobby(context.Background(), shared, data, "", Choice{})
 		done <- err
 	}()
 	<-drawn
@@ -258,8 +258,8 @@ func BenchmarkJunk(b *testing.B) {
 		report(b, sent, d)
 	})
 	game := func(b *testing.B, o Options) {
-		tty, scr := newTerminal(b, 120, 40)
-		s, err := newPlayerSession(scr, o)
+		tty, scr := newXterm(b, 120, 40)
+		s, err := newPlayerSession(ownTerminal(scr, nil), o)
 		if err != nil {
 			b.Fatal(err)
 		}

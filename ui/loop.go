@@ -28,15 +28,19 @@ import (
 // nothing, and the first change after a pause draws at once and starts
 // the clock again: a burst of keys still draws at most one frame a tick.
 //
-// One goroutine, run's, owns the screen and the widgets; another waits
-// for the screen's events and hands them over. Nothing waits on the loop:
-// it stops when told to, and the screen's end (Fini) ends the other
-// goroutine.
+// The loop's goroutine, run's, owns the surface and the widgets, and
+// reads the Screen's events itself, from the queue the screen fills (a
+// burst of keys is read in one go, without a switch between goroutines a
+// key). Nothing waits on the loop: it stops when told to, and leaves the
+// events it did not read in the queue, for the screen's next loop.
 type loop struct {
-	screen tcell.Screen
+	screen Screen
+	sf     *surface
 	root   tview.Primitive // the widgets, which take the keys and clicks
 	fps    int
 	frame  func() // draws the root, whole screen, and shows it
+	// failed ends the loop's user: reading the screen failed.
+	failed func(error)
 	// keys, if set, sees every key before the root; nil: it took the key.
 	keys func(*tcell.EventKey) *tcell.EventKey
 	// mouse, if set, sees every mouse action before the root, as tview's
@@ -51,7 +55,6 @@ type loop struct {
 
 	focused  tview.Primitive
 	setFocus func(tview.Primitive) // l.focus, made once: handlers take it with every event
-	events   chan tcell.Event      // buffered: see eventsAhead
 	mice     mice
 	dirty    bool // something changed since the last frame
 }
@@ -66,18 +69,12 @@ type mice struct {
 	capturing          tview.Primitive
 }
 
-// eventsAhead is how many events the screen's goroutine may read ahead of
-// the loop. Handed over one by one, every key of a burst (a paste, junk)
-// would cost two switches between the goroutines; as tview's Application
-// does, the loop reads a burst from a buffer instead. Those left in it
-// when the loop stops are dropped, as tview's were.
-const eventsAhead = 64
-
-// newLoop makes the loop that draws on screen fps times a second with
-// frame. Its root must be set before it runs, and its other options
+// newLoop makes the loop that draws on sf, the surface of screen, fps
+// times a second with frame; failed is told when reading the screen
+// fails. Its root must be set before it runs, and its other options
 // (keys, mouse, lazy, update) too if any.
-func newLoop(screen tcell.Screen, fps int, frame func()) *loop {
-	l := &loop{screen: screen, fps: fps, frame: frame, events: make(chan tcell.Event, eventsAhead)}
+func newLoop(screen Screen, sf *surface, fps int, frame func(), failed func(error)) *loop {
+	l := &loop{screen: screen, sf: sf, fps: fps, frame: frame, failed: failed}
 	l.setFocus = l.focus
 	return l
 }
@@ -89,7 +86,7 @@ func (l *loop) focus(p tview.Primitive) {
 		l.focused.Blur()
 	}
 	l.focused = p
-	l.screen.HideCursor()
+	l.sf.HideCursor()
 	if p != nil {
 		p.Focus(l.setFocus)
 	}
@@ -97,19 +94,9 @@ func (l *loop) focus(p tview.Primitive) {
 
 // run draws a frame, then every tick of the frame clock (a lazy loop:
 // every tick after a change), and hands the screen's events to the
-// widgets, until done is closed. The screen must be initialised, and the
-// loop's own until run returns. It then finalises the screen, also when a
-// key handler or a draw panics: the terminal is restored before the panic
-// goes on.
+// widgets, until done is closed. The screen must be started, and the
+// loop's own until run returns.
 func (l *loop) run(done <-chan struct{}) {
-	stopped, polled := make(chan struct{}), make(chan struct{})
-	go l.poll(stopped, polled)
-	defer func() {
-		close(stopped)  // poll never waits to hand an event over
-		l.screen.Fini() // ends its wait for the next
-		<-polled        // nothing left behind
-	}()
-	l.screen.EnableMouse()
 	l.draw()
 	period := time.Second / time.Duration(l.fps)
 	clock := time.NewTicker(period)
@@ -121,6 +108,7 @@ func (l *loop) run(done <-chan struct{}) {
 		defer t.Stop()
 		updates = t.C
 	}
+	events := l.screen.Events()
 	for {
 		select {
 		case <-done:
@@ -132,7 +120,11 @@ func (l *loop) run(done <-chan struct{}) {
 				continue
 			}
 			l.draw()
-		case ev := <-l.events:
+		case ev, ok := <-events:
+			if !ok { // the screen ended: nothing more comes
+				events = nil
+				continue
+			}
 			l.handle(ev)
 		case <-updates:
 			if l.update() {
@@ -151,23 +143,6 @@ func (l *loop) run(done <-chan struct{}) {
 func (l *loop) draw() {
 	l.dirty = false
 	l.frame()
-}
-
-// poll hands the screen's events to the loop until the screen ends (a nil
-// event) or the loop does.
-func (l *loop) poll(stopped <-chan struct{}, polled chan<- struct{}) {
-	defer close(polled)
-	for {
-		ev := l.screen.PollEvent()
-		if ev == nil {
-			return
-		}
-		select {
-		case l.events <- ev:
-		case <-stopped:
-			return
-		}
-	}
 }
 
 // handle hands one event to the widgets; none draws. A resize shows at
@@ -198,6 +173,8 @@ func (l *loop) handle(ev tcell.Event) {
 		if f, ok := ev.Data().(func()); ok {
 			f()
 		}
+	case *tcell.EventError:
+		l.failed(ev)
 	}
 }
 

@@ -229,19 +229,6 @@ func (l *textLine) draw(scr tcell.Screen, x, y, w, from int) {
 	}
 }
 
-var (
-	labelStyle    = tcell.StyleDefault.Foreground(tcell.ColorGray)
-	valueStyle    = tcell.StyleDefault.Foreground(tcell.ColorWhite)
-	headStyle     = tcell.StyleDefault.Foreground(tcell.ColorTeal).Bold(true)
-	strategyStyle = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
-	alertStyle    = tcell.StyleDefault.Foreground(tcell.ColorRed).Bold(true)
-	sparkStyles   = [3]tcell.Style{
-		tcell.StyleDefault.Foreground(tcell.ColorGreen),
-		tcell.StyleDefault.Foreground(tcell.ColorYellow),
-		tcell.StyleDefault.Foreground(tcell.ColorRed),
-	}
-)
-
 // panel is the stats box of the side panel. In full form it shows the two
 // pools side by side, their sparklines, the Go runtime, the frame and the
 // input mode; in compact form, for each pool its strategy, active and
@@ -253,9 +240,20 @@ var (
 // frame.
 type panel struct {
 	*tview.Box
-	s       *session
+	// What the session hands it for each frame (see session.take): the
+	// glyphs, a new sample (fresh, with v and gen), the frames drawn and
+	// their time, what the screen sent, whether keys are held for real,
+	// and the pools the strategy keys switch.
+	g       *glyphs
+	fresh   bool
+	frames  uint64
+	drawn   time.Duration
+	sent    vt.Stats
+	sentOK  bool
+	held    bool
+	target  target
 	gen     uint64
-	v       view
+	latest  view
 	compact bool
 	stale   bool // the lines must be formatted again though no sample came
 	text    textLines
@@ -278,8 +276,8 @@ type panel struct {
 	cellsPerFrame float64
 }
 
-func newPanel(s *session) *panel {
-	return &panel{Box: tview.NewBox(), s: s, text: newTextLines(panelLines), tmp: make([]byte, 0, 64)}
+func newPanel() *panel {
+	return &panel{Box: tview.NewBox(), g: utf8Glyphs, text: newTextLines(panelLines), tmp: make([]byte, 0, 64)}
 }
 
 // MouseHandler ignores the mouse: the stats box holds nothing to click.
@@ -295,18 +293,18 @@ func (p *panel) setForm(f form) {
 }
 
 func (p *panel) Draw(scr tcell.Screen) {
-	defer p.s.guard()
 	stale := p.stale
-	fresh := p.s.copyView(p) || stale
+	fresh := p.fresh || stale
+	p.fresh = false
 	if fresh {
 		p.format(time.Now())
 		p.stale = false
 	}
 	x, y, w, h := p.GetRect()
-	kept := p.s.keep(scr, &p.shown, rect{x, y, w, h})
+	kept := keep(scr, &p.shown, rect{x, y, w, h})
 	switch {
 	case !kept:
-		drawBorder(scr, p.s.glyphs(), x, y, w, h, borderStyle)
+		drawBorder(scr, p.g, x, y, w, h, borderStyle)
 		putString(scr, x+2, y, w-4, " pools ", titleStyle)
 	case !fresh:
 		return
@@ -317,7 +315,7 @@ func (p *panel) Draw(scr tcell.Screen) {
 // format rebuilds every line from the latest sample.
 func (p *panel) format(now time.Time) {
 	p.measure(now)
-	g := p.s.glyphs()
+	g := p.g
 	if p.compact {
 		p.formatCompact(g)
 	} else {
@@ -361,7 +359,7 @@ func (p *panel) formatFull(g *glyphs) {
 		}
 		return appendFloatRight(b, v.allocsPerSec, 0, 0)
 	})
-	for i := range p.v.pools {
+	for i := range p.latest.pools {
 		p.spark(next(), i)
 	}
 
@@ -380,7 +378,7 @@ func (p *panel) formatFull(g *glyphs) {
 	l = next().style(labelStyle).str("fps ").style(valueStyle)
 	l.b = appendFloatRight(l.b, p.fps, 0, 0)
 	l.style(labelStyle).str("  step ").style(valueStyle)
-	l.b = appendDuration(l.b, p.v.step, g.micro)
+	l.b = appendDuration(l.b, p.latest.step, g.micro)
 	l.style(labelStyle).str("  draw ").style(valueStyle)
 	l.b = appendDuration(l.b, p.render, g.micro)
 
@@ -395,7 +393,7 @@ func (p *panel) formatFull(g *glyphs) {
 	}
 
 	l = next().style(labelStyle).str("input     ").style(valueStyle)
-	if p.s.opts.Keys.Active() {
+	if p.held {
 		l.str("kitty: held keys")
 	} else {
 		l.str("press-only")
@@ -409,8 +407,8 @@ var compactTargets = [numTargets]string{"both", "bullets", "debris"}
 // formatCompact formats the compact panel's lines.
 func (p *panel) formatCompact(g *glyphs) {
 	next := p.text.next
-	for i := range p.v.pools {
-		st := &p.v.pools[i].stats
+	for i := range p.latest.pools {
+		st := &p.latest.pools[i].stats
 		next().style(headStyle).str(poolNames[i])
 		l := next().style(strategyStyle).str(" ")
 		l.b = append(l.b, st.Strategy...)
@@ -427,10 +425,7 @@ func (p *panel) formatCompact(g *glyphs) {
 	}
 	l := next().style(labelStyle).str(" fps ").style(valueStyle)
 	l.b = appendFloatRight(l.b, p.fps, 0, 0)
-	p.s.mu.Lock()
-	t := p.s.target
-	p.s.mu.Unlock()
-	next().style(labelStyle).str(" 1-0 ").str(g.arrow).str(" ").style(valueStyle).str(compactTargets[t])
+	next().style(labelStyle).str(" 1-0 ").str(g.arrow).str(" ").style(valueStyle).str(compactTargets[p.target])
 }
 
 // pair formats a line of the compact panel: label, and val at its right
@@ -453,8 +448,8 @@ func (p *panel) pair(l *textLine, label string, st tcell.Style, val []byte) {
 func (p *panel) row(l *textLine, label string, st tcell.Style, val func(*poolView, []byte) []byte) {
 	l.style(labelStyle).str(label)
 	l.b = pad(l.b, 0, 10)
-	for i := range p.v.pools {
-		v := &p.v.pools[i]
+	for i := range p.latest.pools {
+		v := &p.latest.pools[i]
 		p.tmp = val(v, p.tmp[:0])
 		s := st
 		if label == "misses" && v.stats.Misses > 0 {
@@ -469,9 +464,9 @@ func (p *panel) row(l *textLine, label string, st tcell.Style, val func(*poolVie
 func (p *panel) spark(l *textLine, i int) {
 	l.style(labelStyle).str(poolNames[i])
 	l.b = pad(l.b, 0, 8)
-	ramp := &p.s.glyphs().spark
+	ramp := &p.g.sparks
 	last := -1
-	for _, f := range p.v.pools[i].spark {
+	for _, f := range p.latest.pools[i].spark {
 		lvl := min(max(int(f*float32(len(ramp)-1)+0.5), 0), len(ramp)-1)
 		c := 0
 		switch {
@@ -493,7 +488,7 @@ func (p *panel) spark(l *textLine, i int) {
 // memory statistics at most every memEvery (reading them stops the world
 // briefly, so never every frame).
 func (p *panel) measure(now time.Time) {
-	frames, render := p.s.stats.frames, p.s.stats.render
+	frames, render := p.frames, p.drawn
 	if dt := now.Sub(p.fpsAt); !p.fpsAt.IsZero() && dt > 0 {
 		p.fps = float64(frames-p.fpsFrames) / dt.Seconds()
 		if n := frames - p.fpsFrames; n > 0 {
@@ -501,8 +496,7 @@ func (p *panel) measure(now time.Time) {
 		}
 	}
 	p.fpsAt, p.fpsFrames, p.fpsRender = now, frames, render
-	if f := p.s.screen.frame; f != nil {
-		out := f.Stats()
+	if out, ok := p.sent, p.sentOK; ok {
 		if n := out.Renders - p.out.Renders; p.outOK && n > 0 {
 			p.bytesPerFrame = float64(out.Bytes-p.out.Bytes) / float64(n)
 			p.cellsPerFrame = float64(out.Cells-p.out.Cells) / float64(n)
@@ -518,4 +512,33 @@ func (p *panel) measure(now time.Time) {
 		p.allocsPerFrame = float64(p.ms.Mallocs-mallocs) / float64(n)
 	}
 	p.memAt, p.memFrames = now, frames
+}
+
+// form is the side panel's form. The arena takes the rest of the width.
+type form uint8
+
+const (
+	formFull    form = iota // the stats box over the strategy list
+	formCompact             // a few lines: strategy, active/capacity and misses per pool, fps
+	formHidden              // none: the arena has the whole width
+	numForms
+)
+
+// width is the columns the panel takes in form f.
+func (f form) width() int {
+	switch f {
+	case formFull:
+		return panelWidth
+	case formCompact:
+		return compactWidth
+	}
+	return 0
+}
+
+// height is the rows the stats box takes in form f.
+func (f form) height() int {
+	if f == formCompact {
+		return compactHeight
+	}
+	return panelHeight
 }

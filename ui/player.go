@@ -10,15 +10,16 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/input"
 	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
 )
 
-// player is what the shows of the player's own game share: its
+// ownGame is what the shows of the player's own game share: its
 // play.Game, the keys that play it, and the text of its game-over
 // screen.
-type player struct {
+type ownGame struct {
 	s      *session
 	g      *play.Game
 	over   overText // the loop's goroutine only
@@ -27,33 +28,35 @@ type player struct {
 
 // inGame reports whether the player plays a game of their own, which q
 // and x would leave.
-func (p *player) inGame() bool { return p.g.Phase() == match.Play && !p.g.Stress() }
+func (p *ownGame) inGame() bool { return p.g.Phase() == match.Play && !p.g.Stress() }
 
 // playing reports whether the player's keys play: a game in play, not
 // paused.
-func (p *player) playing() bool { return p.g.Phase() == match.Play && !p.g.Paused() }
+func (p *ownGame) playing() bool { return p.g.Phase() == match.Play && !p.g.Paused() }
 
-// press feeds a key event of a held control to the keys' state while the
-// player plays.
-func (p *player) press(c control, now time.Duration) {
-	if p.playing() {
-		p.s.input.press(c, now)
+// press feeds a key event of a control to the player's keys while the
+// player plays, where the screen does not report the keys' releases
+// itself (see Screen.Hold).
+func (p *ownGame) press(c input.Control, now time.Duration) {
+	if p.playing() && !p.s.term.Releases() {
+		p.s.keys.Press(c, now)
 	}
 }
 
 // start leaves the title or game-over screen for a new game.
-func (p *player) start() {
+func (p *ownGame) start() {
 	if p.g.Start() {
 		p.fresh()
 	}
 }
 
+func (p *ownGame) wait(on bool) { p.g.Wait(on) }
+
 // fresh shows what the Game started (a new game, the title, a stress game
-// in a world of its own) from a clean slate: no key held, the pools'
-// figures from zero.
-func (p *player) fresh() {
+// in a world of its own) with the pools' figures from zero (the Game lets
+// the keys go itself).
+func (p *ownGame) fresh() {
 	s := p.s
-	s.input.release()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.view.pools[bulletsPool] = poolView{}
@@ -62,14 +65,14 @@ func (p *player) fresh() {
 
 // key plays the keys a solo game and a seat share: the ship's, starting a
 // game and quitting it.
-func (p *player) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
+func (p *ownGame) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 	switch ev.Key() {
 	case tcell.KeyLeft:
-		p.press(ctlLeft, now)
+		p.press(input.Left, now)
 	case tcell.KeyRight:
-		p.press(ctlRight, now)
+		p.press(input.Right, now)
 	case tcell.KeyUp:
-		p.press(ctlThrust, now)
+		p.press(input.Thrust, now)
 	case tcell.KeyEnter:
 		p.start()
 	case tcell.KeyRune:
@@ -79,21 +82,19 @@ func (p *player) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 				p.s.end(ReasonQuit, nil)
 			}
 		case 'a', 'A':
-			p.press(ctlLeft, now)
+			p.press(input.Left, now)
 		case 'd', 'D':
-			p.press(ctlRight, now)
+			p.press(input.Right, now)
 		case 'w', 'W':
-			p.press(ctlThrust, now)
+			p.press(input.Thrust, now)
 		case ' ':
 			if p.g.Phase() == match.Play {
-				p.press(ctlFire, now)
+				p.press(input.Fire, now)
 			} else {
 				p.start()
 			}
 		case 'h', 'H', 's', 'S':
-			if p.playing() {
-				p.s.input.jump()
-			}
+			p.press(input.Hyper, now)
 		default:
 			return ev
 		}
@@ -122,7 +123,7 @@ func soloHUD(a *arena, v play.View, over *overText, ascii bool) hud {
 
 // close leaves the game in play, scored if it counts, and returns the
 // best score of the games that counted.
-func (p *player) close() int {
+func (p *ownGame) close() int {
 	p.g.Close()
 	return p.g.Best()
 }
@@ -130,25 +131,18 @@ func (p *player) close() int {
 // soloShow is a solo game: the player's world, stepped on the show's
 // goroutine, and offered to watchers where Options.Live says.
 type soloShow struct {
-	player
+	ownGame
 	live atomic.Pointer[play.Solo] // the game offered to watchers; nil: none
 }
 
 // newSolo makes the solo game Options ask for.
 func newSolo(s *session) (show, error) {
 	o := &s.opts
-	sh := &soloShow{player: player{s: s}}
+	sh := &soloShow{ownGame: ownGame{s: s}}
 	g, err := play.NewSolo(game.Config{
 		Levels: o.Levels, Seed: o.Seed, Strategy: o.Strategy,
 		Bullets: o.Bullets, Debris: o.Debris,
-	}, o.Stress, play.Scoring{Player: o.Player, Scores: o.Scores}, play.Hooks{
-		Input: func() (game.Input, bool) { return s.input.input(sh.inGame()) },
-		Stepped: func(steps uint64) {
-			if steps%sampleEvery == 0 {
-				s.sample()
-			}
-		},
-	})
+	}, o.Stress, play.Scoring{Player: o.Player, Scores: o.Scores}, play.Controls{Keys: &s.keys})
 	sh.g = g
 	return sh, err
 }
@@ -177,9 +171,9 @@ func (sh *soloShow) help(g *glyphs) []string { return g.helpScreen }
 
 func (sh *soloShow) bottom() tview.Primitive {
 	if sh.s.opts.Live == nil {
-		return newHelpLine(sh.s, func(g *glyphs) []helpItem { return g.localLine })
+		return newHelpLine(func(g *glyphs) []helpItem { return g.localLine })
 	}
-	return newHelpLine(sh.s, func(g *glyphs) []helpItem { return g.helpLine })
+	return newHelpLine(func(g *glyphs) []helpItem { return g.keyLine })
 }
 
 func (sh *soloShow) paint(a *arena) hud {
@@ -192,6 +186,15 @@ func (sh *soloShow) paint(a *arena) hud {
 		h.watching, h.hidden = live.Watchers(), !live.Open()
 	}
 	return h
+}
+
+// samples are those the Game took on its steps, at the time it took them.
+func (sh *soloShow) samples(seen uint64, fn func(game.PoolSample, time.Duration)) uint64 {
+	clock := sh.s.clock
+	sh.g.View(func(v play.View) {
+		seen = v.Samples.Since(seen, func(p game.PoolSample) { fn(p, p.At.Sub(clock)) })
+	})
+	return seen
 }
 
 func (sh *soloShow) sample(v *view, now time.Duration) {
@@ -213,9 +216,7 @@ func (sh *soloShow) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 	if ev.Key() == tcell.KeyRune {
 		switch ev.Rune() {
 		case 'p', 'P':
-			if sh.g.TogglePause() {
-				sh.s.input.release()
-			}
+			sh.g.TogglePause()
 			return nil
 		case 'x', 'X':
 			if sh.s.confirmed('x', now, sh.inGame(), false) {
@@ -229,7 +230,7 @@ func (sh *soloShow) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 			return nil
 		}
 	}
-	return sh.player.key(ev, now)
+	return sh.ownGame.key(ev, now)
 }
 
 // toggleStress starts or stops the stress autopilot. The player's game it
@@ -246,5 +247,5 @@ func (sh *soloShow) close() int {
 	if live := sh.live.Load(); live != nil {
 		live.Remove()
 	}
-	return sh.player.close()
+	return sh.ownGame.close()
 }

@@ -29,11 +29,16 @@ func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines }
 // (see [session.keep]), each from where it changed.
 type players struct {
 	*tview.Box
-	s     *session
-	ar    *hub.Arena
-	text  textLines
-	title textCache
-	buf   []byte
+	// What the session hands it for each frame (see session.take): the
+	// glyphs, the compact panel's narrow box, the time on the session's
+	// clock.
+	g      *glyphs
+	narrow bool
+	now    time.Duration
+	ar     *hub.Arena
+	text   textLines
+	title  textCache
+	buf    []byte
 
 	shown     shown
 	retitle   bool          // the last format changed the title
@@ -48,23 +53,22 @@ const playersEvery = 100 * time.Millisecond
 
 // newPlayers makes the players box of ar, whose size is for good: read
 // without its lock.
-func newPlayers(s *session, ar *hub.Arena) *players {
+func newPlayers(ar *hub.Arena) *players {
 	size := ar.World().Ships()
-	return &players{Box: tview.NewBox(), s: s, ar: ar, text: newTextLines(playersHeight(size) - 2), buf: make([]byte, 0, 64)}
+	return &players{Box: tview.NewBox(), g: utf8Glyphs, ar: ar, text: newTextLines(playersHeight(size) - 2), buf: make([]byte, 0, 64)}
 }
 
 func (p *players) Draw(scr tcell.Screen) {
-	defer p.s.guard()
 	x, y, w, h := p.GetRect()
-	kept := p.s.keep(scr, &p.shown, rect{x, y, w, h})
-	now := time.Since(p.s.clock)
+	kept := keep(scr, &p.shown, rect{x, y, w, h})
+	now := p.now
 	if kept && now-p.formatted < playersEvery {
 		return // the box shows its last lines
 	}
 	p.formatted = now
 	p.format()
 	if !kept || p.retitle {
-		drawBorder(scr, p.s.glyphs(), x, y, w, h, borderStyle)
+		drawBorder(scr, p.g, x, y, w, h, borderStyle)
 		putString(scr, x+2, y, w-4, p.title.s, titleStyle)
 	}
 	p.text.draw(scr, x+1, y+1, w-2, h-2, !kept)
@@ -86,14 +90,13 @@ func (p *players) seated() int {
 
 // format rebuilds the lines from the arena.
 func (p *players) format() {
-	s := p.s
 	ar := p.ar
 	ar.RLock()
 	defer ar.RUnlock()
 	w := ar.World()
 	// The compact panel's box, 16 columns inside, keeps the arena's name
 	// and mode, and each player's name and score.
-	narrow := s.fit.form == formCompact
+	narrow := p.narrow
 	p.buf = append(p.buf[:0], ' ')
 	if !narrow {
 		p.buf = append(p.buf, "arena "...)

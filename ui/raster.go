@@ -59,29 +59,6 @@ func rastersOf(ar *hub.Arena) *rasterSet {
 	return v.(*rasterSet)
 }
 
-// paintShared paints w, the world of arena ar, on the canvas as
-// paintWorld does: by copying what another seat painted of this step at
-// this size, else by painting it and keeping a copy. The caller holds
-// ar's read lock.
-func (a *arena) paintShared(ar *hub.Arena, w *game.World) {
-	if a.rasters == nil || a.rastersFor != ar {
-		a.rasters, a.rastersFor = rastersOf(ar), ar
-	}
-	set := a.rasters
-	set.mu.Lock()
-	defer set.mu.Unlock()
-	r := set.at(a.cv.w, a.cv.h, a.cv.ascii)
-	if r.world == w && r.steps == w.Steps() {
-		copy(a.cv.cells, r.cells)
-		a.labels = append(a.labels[:0], r.labels...)
-		return
-	}
-	a.paintWorld(w)
-	r.world, r.steps = w, w.Steps()
-	r.cells = append(r.cells[:0], a.cv.cells...)
-	r.labels = append(r.labels[:0], a.labels...)
-}
-
 // at returns the raster of the size w×h (ASCII or not), or the one to
 // paint over for it. The caller holds the lock.
 func (set *rasterSet) at(w, h int, ascii bool) *raster {

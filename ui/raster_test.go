@@ -78,7 +78,7 @@ func fieldText(s *session, w, h int) string {
 // which nothing changed, and goes once the name moves.
 func TestLabelsKept(t *testing.T) {
 	scr := newSim(t, "UTF-8", 120, 40)
-	s, err := newPlayerSession(scr, Options{Seed: 9, Stress: true})
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 9, Stress: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestLabelsKept(t *testing.T) {
 	draw := func() {
 		s.screen.resize() // as every frame does
 		s.root.Draw(s.screen)
-		scr.Show()
+		s.screen.Show()
 	}
 	draw()
 	draw()
@@ -126,7 +126,7 @@ func TestPlayersEvery(t *testing.T) {
 			ann.root.SetRect(0, 0, 120, 40)
 			ann.screen.resize()
 			ann.root.Draw(ann.screen)
-			scr.Show()
+			ann.screen.Show()
 			cells, w, _ := scr.GetContents()
 			var b strings.Builder
 			x, y, bw, bh := ann.players.GetRect()
@@ -171,16 +171,13 @@ func TestSeatFrameAllocs(t *testing.T) {
 			_, other := arenaSession(t, h, "p"+string(rune('a'+i)), 120, 40)
 			other.SetAutopilot(true)
 		}
-		_, scr := newTerminal(t, 120, 40)
-		s, err := newPlayerSession(scr, Options{Arena: seat})
+		_, scr := newXterm(t, 120, 40)
+		s, err := newPlayerSession(ownTerminal(scr, nil), Options{Arena: seat})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := s.screen.Init(); err != nil {
-			t.Fatal(err)
-		}
-		defer s.screen.Fini()
-		if s.screen.frame == nil {
+		startTerm(t, s)
+		if !s.term.(*terminal).direct {
 			t.Fatal("the screen does not write its own frames")
 		}
 		s.fitTo(120, 40)

@@ -45,8 +45,13 @@ var replaySpeeds = [2][play.Speeds]string{
 // replay, or whose start differs, is an error before anything is drawn.
 // The Result's Score is 0.
 func RunReplay(ctx context.Context, screen tcell.Screen, data []byte, opts Options) (Result, error) {
+	return replayOn(ctx, ownTerminal(screen, opts.Keys), data, opts)
+}
+
+// replayOn is RunReplay on scr.
+func replayOn(ctx context.Context, scr Screen, data []byte, opts Options) (Result, error) {
 	opts.Arena, opts.Stress, opts.Live = nil, false, nil // a replay is no live game to watch
-	s, err := newSession(screen, opts, func(s *session) (show, error) { return newReplay(s, data) })
+	s, err := newSession(scr, opts, func(s *session) (show, error) { return newReplay(s, data) })
 	if err != nil {
 		return Result{}, err
 	}
@@ -71,10 +76,7 @@ type replayShow struct {
 // Options.Strategy if set.
 func newReplay(s *session, data []byte) (*replayShow, error) {
 	v := &replayShow{s: s}
-	g, err := play.NewReplay(data, s.opts.Strategy, play.ReplayHooks{
-		Waiting: s.input.waiting,
-		Played:  v.played,
-	})
+	g, err := play.NewReplay(data, s.opts.Strategy)
 	if err != nil {
 		return nil, err
 	}
@@ -88,6 +90,7 @@ func (v *replayShow) gone() <-chan struct{}    { return nil }
 func (v *replayShow) why() (string, error)     { return ReasonCanceled, nil }
 func (v *replayShow) bottom() tview.Primitive  { return v.status }
 func (v *replayShow) close() int               { return 0 }
+func (v *replayShow) wait(on bool)             { v.g.Wait(on) }
 
 // sample samples the pools on the replay's own clock: the rates are per
 // second of game, whatever the speed.
@@ -112,24 +115,14 @@ func (v *replayShow) pick(bullets, debris pool.Strategy) error {
 // game, whatever the speed.
 func gameTime(step uint64) time.Duration { return time.Duration(step) * time.Second / game.TPS }
 
-// played brings the panel up to date with what the replay played
-// (play.ReplayHooks.Played): a new world or strategy starts a pool's
-// rates again and shows at once; else the pools are sampled every
-// sampleEvery steps of game.
-func (v *replayShow) played(p play.Played) {
-	s := v.s
-	s.mu.Lock()
-	fresh := p.NewWorld
-	for i, switched := range p.Switched {
-		if switched || p.NewWorld {
-			s.view.pools[i].restart()
-			fresh = true
-		}
-	}
-	s.mu.Unlock()
-	if fresh || p.To/sampleEvery != p.From/sampleEvery {
-		s.sample()
-	}
+// samples are those the replay's ticks took (every sampleEvery steps of
+// game, and at once where a new world or strategy starts a pool's rates
+// again), at the game time of their step.
+func (v *replayShow) samples(seen uint64, fn func(game.PoolSample, time.Duration)) uint64 {
+	v.g.View(func(rv play.ReplayView) {
+		seen = rv.Samples.Since(seen, func(p game.PoolSample) { fn(p, gameTime(p.Step)) })
+	})
+	return seen
 }
 
 var endLines = []string{"END OF REPLAY", "", "space: again  left: seek back  q: quit"}
@@ -241,7 +234,7 @@ func (v *replayShow) paint(a *arena) hud {
 
 // replayLine is the bottom line of a replay: its state, position and
 // speed, left, in cells of fixed width that it sets every frame; then
-// the keys, which it draws only when its place changed.
+// the keys.
 type replayLine struct {
 	*tview.Box
 	v     *replayShow
@@ -329,7 +322,7 @@ func (l *replayLine) Draw(scr tcell.Screen) {
 	n := putString(scr, x, y, w, replayStates[state], st)
 	n += putString(scr, x+n, y, w-n, l.pos.of(b), valueStyle)
 
-	if l.v.s.keep(scr, &l.shown, rect{x, y, w, h}) {
+	if keep(scr, &l.shown, rect{x, y, w, h}) {
 		return // the keys stay where they were
 	}
 	drawKeys(scr, x+n, y, w-n, replayItems(g))

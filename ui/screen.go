@@ -8,96 +8,210 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"poolroids/game/input"
+	"poolroids/ui/kitty"
 	"poolroids/ui/vt"
 )
 
-// appScreen is the screen of a game session (see [loop]) and of the
-// lobby. It changes four things.
-//
-// It keeps the error of Init: a screen that could not start must not be
-// drawn on or finalised (tcell panics on both).
-//
-// It turns an input error into a call of failed instead of passing it on:
-// the session (or the lobby) ends through its one way out, which stops its
-// goroutines first.
-//
-// It keeps the last frame until told to clear it. tcell (v2.13) marks a
-// cell for output whenever its content changes, even back to what the
-// terminal already shows: a screen cleared before every frame would send
-// every cell that is not blank again, every frame. So the cells are
-// cleared only when the size changed ([appScreen.resize], at the start of
-// every frame) or the layout did ([appScreen.Clear]), and each clear is
-// counted in epoch; between two, the widgets draw over their last frame
-// only the cells that change (see [session.keep]), and only those are
-// sent.
-//
-// Last, on a terminal that package vt can drive (256 colours or more,
-// UTF-8: every terminal an SSH client runs in today) the cells live in a
-// vt.Frame and Show writes what changed to the terminal itself, at a
-// fraction of tcell's cost (see package vt). tcell keeps the terminal's
-// modes and input; its own cells stay blank and locked while the frame
-// draws, so that the redraw tcell makes by itself when the window changes
-// sends nothing over the game, and [appScreen.release] hands them back.
-type appScreen struct {
-	tcell.Screen
-	failed  func(error) // ends the screen's user: its input failed
-	initErr error
-	epoch   uint64 // clears so far; starts at 1, so that 0 is never current
-	w, h    int    // the size at the last clear; 0×0: never cleared
-
-	frame *vt.Frame   // the cells, when Show writes them itself; nil: tcell does
-	tty   io.Writer   // where Show writes them
-	lock  sync.Locker // tcell's lock, held while writing: tcell writes too
-	out   []byte      // the bytes of the last frame sent, reused
+// Screen is a connection's display and input as ui drives it: a terminal
+// (over a tcell screen) or, where another package implements it, a
+// browser. ui draws every frame into Cells, the one back buffer, and
+// calls Show, which sends only what differs from what the display shows:
+// a cell drawn again as it shows is not sent, and a still frame sends
+// nothing. ui calls its methods on the goroutine of the connection's
+// loop; the display's own goroutines fill Events.
+type Screen interface {
+	// Display is what the display shows.
+	Display() Display
+	// Size is the display's size in cells now; ui resizes Cells to it
+	// before each frame.
+	Size() (w, h int)
+	// Cells is the back buffer.
+	Cells() *vt.Frame
+	// Show sends what differs between Cells and the display.
+	Show()
+	// Sync forgets what the display shows (another program drew on it:
+	// a relay to another server): the next Show sends every cell.
+	Sync()
+	// Stats counts what Show sent; ok is false where the bytes are not
+	// the screen's to count (tcell writes them).
+	Stats() (st vt.Stats, ok bool)
+	// Events is the display's input: keys, clicks, resizes, interrupts;
+	// an *tcell.EventError ends what the loop shows.
+	Events() <-chan tcell.Event
+	// Hold has the screen report the player's game keys held into k
+	// (Down and Up) from now on, where it can: a kitty terminal, a
+	// browser; nil: no longer.
+	Hold(k *input.Keys)
+	// Releases reports whether the screen reports key releases into the
+	// Keys given to Hold now: ui then sends it no presses of its own.
+	Releases() bool
 }
 
-func (e *appScreen) Init() error {
-	e.initErr = e.Screen.Init()
-	if e.initErr == nil {
-		e.direct()
+// Display is what a Screen shows.
+type Display struct {
+	UTF8   bool // braille and box drawing show; else the ASCII glyphs
+	Colors int  // 0: none (NO_COLOR, monochrome)
+}
+
+// terminal is the Screen of a tcell screen, the device: it keeps the
+// terminal's modes and input, and ui's cells in a vt.Frame.
+//
+// On a terminal that package vt can drive (256 colours or more, UTF-8: every
+// terminal an SSH client runs in today) Show writes what changed to the
+// terminal itself, at a fraction of tcell's cost (see package vt). tcell's
+// own cells stay blank and locked meanwhile, so that the redraw tcell makes
+// by itself when the window changes sends nothing over the game, and
+// [terminal.release] hands them back. Elsewhere (fewer colours, another
+// character set, a simulation screen) Show hands the changes to tcell's
+// buffer (vt.Frame.Changes) and tcell sends them.
+type terminal struct {
+	dev     tcell.Screen
+	once    sync.Once
+	initErr error // a screen that could not start must not be drawn on or finalised (tcell panics on both)
+
+	f      vt.Frame
+	direct bool        // vt writes the terminal; else tcell does
+	tty    io.Writer   // direct: where Show writes …
+	lock   sync.Locker // … under tcell's lock: tcell writes too
+	out    []byte      // the bytes of the last frame sent, reused
+	lw, lh int         // direct: the size of tcell's cells locked
+
+	events <-chan tcell.Event
+	quit   chan struct{} // stops the goroutine that reads a screen without an event queue
+
+	keys *kitty.Keys // the kitty filter's held keys, in front of dev; nil: none
+	own  bool        // a session's own (Run, Watch, RunReplay): it starts and finalises dev
+}
+
+// newTerminal makes the Screen of dev, which start initialises, with the
+// held keys of the kitty filter in front of it (nil: none).
+func newTerminal(dev tcell.Screen, keys *kitty.Keys) *terminal {
+	return &terminal{dev: dev, keys: keys}
+}
+
+// ownTerminal is the terminal of one session alone: the session starts
+// dev and finalises it.
+func ownTerminal(dev tcell.Screen, keys *kitty.Keys) *terminal {
+	t := newTerminal(dev, keys)
+	t.own = true
+	return t
+}
+
+// eventQueue is what tcell's screens offer beyond tcell.Screen: their
+// event queue, read by the loop directly.
+type eventQueue interface{ EventQ() chan tcell.Event }
+
+// start initialises the device the first time it is called, and sets the
+// terminal up: mouse reporting, how frames are sent, where events come
+// from. Its error is Init's, every time.
+func (t *terminal) start() error {
+	t.once.Do(func() {
+		if t.initErr = t.dev.Init(); t.initErr != nil {
+			return
+		}
+		t.dev.EnableMouse()
+		tty, ok := t.dev.Tty()
+		lock, locks := t.dev.(sync.Locker)
+		if ok && tty != nil && locks && t.dev.Colors() >= 256 && utf8Charset(t.dev.CharacterSet()) {
+			t.direct, t.tty, t.lock = true, tty, lock
+			t.f.TrueColor = t.dev.Colors() >= 1<<24
+		}
+		if q, ok := t.dev.(eventQueue); ok {
+			t.events = q.EventQ()
+			return
+		}
+		ch := make(chan tcell.Event, 1)
+		t.quit = make(chan struct{})
+		go t.dev.ChannelEvents(ch, t.quit)
+		t.events = ch
+	})
+	return t.initErr
+}
+
+// release gives tcell its cells back and stops the terminal's reading,
+// once the connection's loop is over: unlocked, tcell's cells are all
+// sent again at its next Show.
+func (t *terminal) release() {
+	if t.direct {
+		w, h := t.dev.Size()
+		t.dev.LockRegion(0, 0, w, h, false)
 	}
-	return e.initErr
+	if t.quit != nil {
+		close(t.quit)
+		t.quit = nil
+	}
 }
 
-// direct makes the screen write its frames itself where vt can drive the
-// terminal.
-func (e *appScreen) direct() {
-	tty, ok := e.Screen.Tty()
-	lock, locks := baseScreen(e.Screen).(sync.Locker)
-	if !ok || tty == nil || !locks || e.Screen.Colors() < 256 || !utf8Charset(e.Screen.CharacterSet()) {
+func (t *terminal) Display() Display {
+	return Display{UTF8: utf8Charset(t.dev.CharacterSet()), Colors: t.dev.Colors()}
+}
+
+func (t *terminal) Size() (w, h int)           { return t.dev.Size() }
+func (t *terminal) Cells() *vt.Frame           { return &t.f }
+func (t *terminal) Events() <-chan tcell.Event { return t.events }
+
+// Stats counts the frames vt sent; tcell counts its own.
+func (t *terminal) Stats() (vt.Stats, bool) { return t.f.Stats(), t.direct }
+
+// Show sends the cells that differ from what the terminal shows.
+func (t *terminal) Show() {
+	x, y, on := t.f.Cursor()
+	if !on {
+		x, y = -1, -1
+	}
+	t.dev.ShowCursor(x, y) // for tcell's own redraws, and the next user
+	if !t.direct {
+		t.f.Changes(t.dev.Clear, t.put)
+		t.dev.Show()
 		return
 	}
-	e.frame = &vt.Frame{TrueColor: e.Screen.Colors() >= 1<<24}
-	e.tty, e.lock = tty, lock
-}
-
-// release gives tcell its cells back once the session is over, for the
-// screen's next user (the lobby): unlocked, they are all sent again at
-// its first Show.
-func (e *appScreen) release() {
-	if e.frame != nil {
-		w, h := e.Screen.Size()
-		e.Screen.LockRegion(0, 0, w, h, false)
+	if w, h := t.f.Size(); w != t.lw || h != t.lh {
+		// tcell's cells, blank, locked at the frame's size: its redraw on
+		// a window change sends nothing over the frame's.
+		t.dev.Clear()
+		t.dev.LockRegion(0, 0, w, h, true)
+		t.lw, t.lh = w, h
+	}
+	if t.out = t.f.Render(t.out[:0]); len(t.out) > 0 {
+		t.lock.Lock()
+		_, _ = t.tty.Write(t.out) // a failed terminal ends the session through its input
+		t.lock.Unlock()
 	}
 }
 
-// baseScreen is the screen under the views that share it.
-func baseScreen(scr tcell.Screen) tcell.Screen {
-	if v, ok := scr.(*sharedView); ok {
-		return v.Screen
+// Hold forwards the kitty filter's changes of held keys into k.
+func (t *terminal) Hold(k *input.Keys) {
+	if t.keys == nil {
+		return
 	}
-	return scr
+	if k == nil {
+		t.keys.Forward(nil)
+		return
+	}
+	t.keys.Forward(kittySink{k})
 }
 
-func (e *appScreen) PollEvent() tcell.Event {
-	for {
-		ev := e.Screen.PollEvent()
-		err, ok := ev.(*tcell.EventError)
-		if !ok {
-			return ev
-		}
-		e.failed(err)
+// Releases reports whether the kitty protocol reports releases now.
+func (t *terminal) Releases() bool { return t.keys.Active() }
+
+// kittySink passes kitty's game keys on as the input controls they are.
+type kittySink struct{ k *input.Keys }
+
+func (s kittySink) Down(key kitty.Key) { s.k.Down(input.Control(key)) }
+func (s kittySink) Up(key kitty.Key)   { s.k.Up(input.Control(key)) }
+
+// put sets one cell of tcell's buffer.
+func (t *terminal) put(x, y int, str string, st tcell.Style, _ int) { t.dev.Put(x, y, str, st) }
+
+// Sync redraws the whole screen.
+func (t *terminal) Sync() {
+	if !t.direct {
+		t.dev.Sync()
+		return
 	}
+	t.f.Invalidate()
+	t.Show()
 }
 
 // utf8Charset reports whether name, tcell's name for a terminal's character
@@ -106,121 +220,100 @@ func utf8Charset(name string) bool {
 	return strings.EqualFold(name, "UTF-8") || strings.EqualFold(name, "utf8")
 }
 
-// Show sends the changed cells to the terminal.
-func (e *appScreen) Show() {
-	if e.frame == nil {
-		e.Screen.Show()
+// surface is a Screen's back buffer as tview's primitives and ui's widgets
+// draw on it: tcell.Screen's drawing methods over the Screen's Cells.
+// tview's primitives use SetContent, GetContent, Size and the cursor; ui's
+// widgets Put. Every other method of tcell.Screen is the embedded nil
+// interface's: never called.
+//
+// Every frame is drawn into the one buffer, and the Screen sends what
+// differs from what its display shows. What a widget drew stays until it
+// draws over it or the buffer is cleared: when the size changed (resize,
+// at the start of every frame) or the layout did (Clear). Each clear is
+// counted in epoch, which widgets that draw only what changed since their
+// last frame read (see [session.keep]).
+type surface struct {
+	tcell.Screen // nil
+	scr          Screen
+	f            *vt.Frame
+	epoch        uint64 // clears so far; starts at 1, so that 0 is never current
+	w, h         int    // the size at the last clear; 0×0: never cleared
+}
+
+// newSurface is the surface of scr. Its first resize clears what an
+// earlier user of scr drew.
+func newSurface(scr Screen) *surface { return &surface{scr: scr, f: scr.Cells(), epoch: 1} }
+
+// resize clears the buffer when the screen's size changed since the last
+// clear: at the first frame, and at the first after the terminal was
+// resized.
+func (s *surface) resize() {
+	w, h := s.scr.Size()
+	if w == s.w && h == s.h {
 		return
 	}
-	e.write()
-}
-
-// write sends what changed in the frame.
-func (e *appScreen) write() {
-	if e.out = e.frame.Render(e.out[:0]); len(e.out) > 0 {
-		e.lock.Lock()
-		_, _ = e.tty.Write(e.out) // a failed terminal ends the session through its input
-		e.lock.Unlock()
+	if fw, fh := s.f.Size(); fw != w || fh != h {
+		s.f.Resize(w, h)
+	} else {
+		s.f.Clear()
 	}
+	s.w, s.h = w, h
+	s.epoch++
 }
 
-// Sync redraws the whole screen.
-func (e *appScreen) Sync() {
-	if e.frame == nil {
-		e.Screen.Sync()
+// Clear clears the buffer, so that the widgets draw whole at their next
+// draw: the layout changed. A surface never sized has nothing to clear:
+// its first frame clears it.
+func (s *surface) Clear() {
+	if s.w == 0 && s.h == 0 {
 		return
 	}
-	e.frame.Invalidate()
-	e.write()
+	s.f.Clear()
+	s.epoch++
 }
 
-// resize clears the screen when its size changed since the last clear:
-// at the first frame, and at the first after the terminal was resized.
-func (e *appScreen) resize() {
-	if w, h := e.Screen.Size(); w != e.w || h != e.h {
-		e.clear(w, h)
+// Show shows the frame drawn.
+func (s *surface) Show() { s.scr.Show() }
+
+func (s *surface) Size() (w, h int) { return s.f.Size() }
+
+func (s *surface) Colors() int { return s.scr.Display().Colors }
+
+func (s *surface) CharacterSet() string {
+	if s.scr.Display().UTF8 {
+		return "UTF-8"
 	}
+	return "US-ASCII"
 }
 
-// Clear clears the screen, so that the widgets draw whole at their next
-// draw: the layout changed. A screen never cleared has nothing to clear
-// (and may not have started): its first frame clears it.
-func (e *appScreen) Clear() {
-	if e.w == 0 && e.h == 0 {
-		return
-	}
-	if w, h := e.Screen.Size(); e.frame == nil || w != e.w || h != e.h {
-		e.clear(w, h)
-		return
-	}
-	e.frame.Fill(' ', tcell.StyleDefault)
-	e.epoch++
+func (s *surface) Put(x, y int, str string, st tcell.Style) (string, int) {
+	return s.f.Put(x, y, str, st)
 }
 
-// clear clears the screen, now w×h, and its frame's cells, if any, sized
-// to it: tcell's own are then locked, blank.
-func (e *appScreen) clear(w, h int) {
-	e.Screen.Clear()
-	if e.frame != nil {
-		e.frame.Resize(w, h)
-		e.Screen.LockRegion(0, 0, w, h, true)
-	}
-	e.w, e.h = w, h
-	e.epoch++
+func (s *surface) PutStr(x, y int, str string) {
+	s.PutStrStyled(x, y, str, tcell.StyleDefault)
 }
 
-// The cells, in the frame when there is one, else in tcell's buffer.
-
-func (e *appScreen) Put(x, y int, str string, st tcell.Style) (string, int) {
-	if e.frame == nil {
-		return e.Screen.Put(x, y, str, st)
-	}
-	return e.frame.Put(x, y, str, st)
+func (s *surface) PutStrStyled(x, y int, str string, st tcell.Style) {
+	w, _ := s.f.Size()
+	putString(s, x, y, w, str, st)
 }
 
-func (e *appScreen) PutStr(x, y int, str string) {
-	e.PutStrStyled(x, y, str, tcell.StyleDefault)
+func (s *surface) SetContent(x, y int, mainc rune, combc []rune, st tcell.Style) {
+	s.f.SetContent(x, y, mainc, combc, st)
 }
 
-func (e *appScreen) PutStrStyled(x, y int, str string, st tcell.Style) {
-	if e.frame == nil {
-		e.Screen.PutStrStyled(x, y, str, st)
-		return
-	}
-	putString(e, x, y, e.w, str, st)
-}
-
-func (e *appScreen) SetContent(x, y int, mainc rune, combc []rune, st tcell.Style) {
-	if e.frame == nil {
-		e.Screen.SetContent(x, y, mainc, combc, st)
-		return
-	}
-	e.frame.SetContent(x, y, mainc, combc, st)
-}
-
-func (e *appScreen) SetCell(x, y int, st tcell.Style, ch ...rune) {
+func (s *surface) SetCell(x, y int, st tcell.Style, ch ...rune) {
 	if len(ch) > 0 {
-		e.SetContent(x, y, ch[0], ch[1:], st)
+		s.SetContent(x, y, ch[0], ch[1:], st)
 	}
 }
 
-func (e *appScreen) Get(x, y int) (string, tcell.Style, int) {
-	if e.frame == nil {
-		return e.Screen.Get(x, y)
-	}
-	return e.frame.Get(x, y)
-}
+func (s *surface) Get(x, y int) (string, tcell.Style, int) { return s.f.Get(x, y) }
 
-func (e *appScreen) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
-	if e.frame == nil {
-		return e.Screen.GetContent(x, y)
-	}
-	return frameContent(e.frame, x, y)
-}
-
-// frameContent is a frame's cell at (x, y) as tcell's GetContent gives it.
-func frameContent(f *vt.Frame, x, y int) (rune, []rune, tcell.Style, int) {
-	str, st, w := f.Get(x, y)
+// GetContent is a cell as tcell's GetContent gives it.
+func (s *surface) GetContent(x, y int) (rune, []rune, tcell.Style, int) {
+	str, st, w := s.f.Get(x, y)
 	r, n := utf8.DecodeRuneInString(str)
 	var combc []rune
 	if n < len(str) {
@@ -229,28 +322,11 @@ func frameContent(f *vt.Frame, x, y int) (rune, []rune, tcell.Style, int) {
 	return r, combc, st, w
 }
 
-func (e *appScreen) Fill(r rune, st tcell.Style) {
-	if e.frame == nil {
-		e.Screen.Fill(r, st)
-		return
-	}
-	e.frame.Fill(r, st)
-}
+func (s *surface) Fill(r rune, st tcell.Style) { s.f.Fill(r, st) }
 
-func (e *appScreen) ShowCursor(x, y int) {
-	e.Screen.ShowCursor(x, y) // for tcell's own redraws, and the next user
-	if e.frame != nil {
-		e.frame.ShowCursor(x, y)
-	}
-}
+func (s *surface) ShowCursor(x, y int) { s.f.ShowCursor(x, y) }
 
-func (e *appScreen) HideCursor() { e.ShowCursor(-1, -1) }
-
-// putter is what draws cells: a tcell.Screen, or a test's log of them.
-type putter interface {
-	Put(x, y int, str string, st tcell.Style) (remain string, width int)
-	Colors() int
-}
+func (s *surface) HideCursor() { s.f.ShowCursor(-1, -1) }
 
 // shown is what a widget knows of its cells on the session's screen: the
 // epoch and the place at which it last drew on it.
@@ -261,21 +337,22 @@ type shown struct {
 
 // keep tells whether the widget of sh, now at r, may draw over its last
 // frame only what changed since: it drew all of itself at r on the
-// session's screen, which has not been cleared since. It records this
-// draw, which must be whole when keep says false. Drawing on any other
-// screen (a test's) makes the next draw on the session's screen whole.
-func (s *session) keep(scr tcell.Screen, sh *shown, r rect) bool {
-	if !s.mine(scr) {
+// surface scr, which has not been cleared since. It records this draw,
+// which must be whole when keep says false. Drawing on any other screen
+// (a test's) makes the next draw on a surface whole.
+func keep(scr tcell.Screen, sh *shown, r rect) bool {
+	sf, ok := scr.(*surface)
+	if !ok {
 		*sh = shown{}
 		return false
 	}
-	ok := sh.epoch == s.screen.epoch && sh.r == r
-	*sh = shown{s.screen.epoch, r}
+	ok = sh.epoch == sf.epoch && sh.r == r
+	*sh = shown{sf.epoch, r}
 	return ok
 }
 
-// mine tells whether scr is the session's screen.
-func (s *session) mine(scr tcell.Screen) bool { return scr == tcell.Screen(s.screen) }
-
-// blank is what a cleared cell holds (tcell's Clear).
-const blank = " "
+// onSurface tells whether scr is a surface: a session's screen.
+func onSurface(scr tcell.Screen) bool {
+	_, ok := scr.(*surface)
+	return ok
+}

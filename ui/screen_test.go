@@ -15,19 +15,20 @@ import (
 // hands the screen back, tcell's next redraw sends them all.
 func TestDirectScreen(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		tty, scr := newTerminal(t, 80, 24)
+		tty, scr := newXterm(t, 80, 24)
 		var out strings.Builder
 		tty.tap = func(p []byte) { out.Write(p) }
-		e := &appScreen{Screen: scr, epoch: 1}
-		if err := e.Init(); err != nil {
+		e := newTerminal(scr, nil)
+		if err := e.start(); err != nil {
 			t.Fatal(err)
 		}
-		defer e.Fini()
-		if e.frame == nil {
+		defer scr.Fini()
+		if !e.direct {
 			t.Fatal("the screen leaves its frames to tcell")
 		}
-		e.resize()
-		putString(e, 3, 2, 80, "poolroids", tcell.StyleDefault.Foreground(tcell.ColorYellow))
+		sf := newSurface(e)
+		sf.resize()
+		putString(sf, 3, 2, 80, "poolroids", tcell.StyleDefault.Foreground(tcell.ColorYellow))
 		e.Show()
 		if !strings.Contains(out.String(), "\x1b[3;4H\x1b[93mpoolroids") {
 			t.Fatalf("the frame was sent as %q", out.String())
@@ -54,4 +55,30 @@ func TestDirectScreen(t *testing.T) {
 			t.Errorf("tcell's redraw once the screen is handed back sent %d bytes, want every cell", n)
 		}
 	})
+}
+
+// startTerm starts the terminal of s, a session's own, as its run would,
+// and finalises it when the test ends.
+func startTerm(t testing.TB, s *session) {
+	t.Helper()
+	term := s.term.(*terminal)
+	if err := term.start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		term.release()
+		term.dev.Fini()
+	})
+}
+
+// startedTerminal is the terminal of scr, started, as PlayLobby makes
+// one for a connection's lobbies and games.
+func startedTerminal(t testing.TB, scr tcell.Screen) *terminal {
+	t.Helper()
+	term := newTerminal(scr, nil)
+	if err := term.start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(term.release)
+	return term
 }

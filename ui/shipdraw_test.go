@@ -9,11 +9,12 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
+	"poolroids/game/input"
 )
 
 // tapHeadings are the headings a ship takes from its first, tap after tap
 // of ← in a terminal without key releases: the game's own turn over
-// tapSteps[ctlLeft] steps, 21 of them a turn.
+// a tap's steps, 21 of them a turn.
 func tapHeadings(t *testing.T) []float64 {
 	t.Helper()
 	w, err := game.New(game.Config{Levels: testLevels(t), Seed: 7})
@@ -23,7 +24,7 @@ func tapHeadings(t *testing.T) []float64 {
 	var hs []float64
 	for range 21 {
 		hs = append(hs, w.Ship().Angle)
-		for range tapSteps[ctlLeft] {
+		for range input.TapSteps(input.Left) {
 			w.Step(game.Input{Left: true})
 		}
 	}
@@ -36,7 +37,7 @@ func shipRaster(a *arena, sh game.Ship) (text string, noses int) {
 	a.cv.clear()
 	a.drawShip(sh, inkShip, inkNose, false, false)
 	var b strings.Builder
-	x0, y0 := a.dotOf(sh.Pos)
+	x0, y0 := a.cv.dotOf(sh.Pos)
 	if !a.cv.ascii {
 		x0, y0 = x0/2, y0/4
 	}
@@ -101,7 +102,7 @@ func TestShipHeadings(t *testing.T) {
 			sh := game.Ship{Pos: game.Vec{X: game.Width / 2, Y: game.Height / 2}, Angle: h, Alive: true}
 			a.cv.clear()
 			a.drawShip(sh, inkShip, inkNose, false, false)
-			x0, y0 := a.dotOf(sh.Pos)
+			x0, y0 := a.cv.dotOf(sh.Pos)
 			nx, ny, n := 0, 0, 0
 			for y := range a.cv.h {
 				for x := range a.cv.w {
@@ -141,14 +142,14 @@ func TestRefusedMark(t *testing.T) {
 			if i > 10*game.TPS {
 				t.Fatalf("no shot refused in ten seconds of fire: %+v, steps %d, phase %v", w.Player(0), w.Steps(), d.s.game().Phase())
 			}
-			d.s.input.press(ctlFire, d.now) // fire held: a repeat a step
+			d.s.keys.Press(input.Fire, d.now) // fire held: a repeat a step
 			d.steps(1)
 		}
 		d.frame()
 		if n := marked(d.s.arena); n == 0 {
 			t.Errorf("ASCII %v: a shot refused at step %d, and no mark on the field", ascii, w.Player(0).Refused)
 		}
-		d.steps(tapSteps[ctlFire] + refusedSteps) // fire let go, and the mark's time
+		d.steps(input.TapSteps(input.Fire) + refusedSteps) // fire let go, and the mark's time
 		d.frame()
 		if n := marked(d.s.arena); n != 0 {
 			t.Errorf("ASCII %v: the mark stays %d steps after the last refusal", ascii, w.Steps()-w.Player(0).Refused)

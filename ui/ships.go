@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
+	"poolroids/game/hub"
 )
 
 // playerColours are the ships' colours by slot: slot 0 keeps the solo
@@ -28,6 +29,26 @@ func init() {
 
 // playerStyle is slot's colour, for its name.
 func playerStyle(slot int) tcell.Style { return inkStyles[inkShip+ink(slot)] }
+
+// nameTags are the players' names by their ships in an arena, and the
+// respawn countdowns: where each goes on the field of a canvas, and
+// where it shows on screen.
+type nameTags struct {
+	names  shipNames           // the players by slot, in an arena, as last painted
+	labels []label             // the names and countdowns of this frame, in cells of the field
+	spots  [game.MaxShips]rect // where each label shows: see drawLabels
+}
+
+// shipNames are the names of an arena's players by slot, as last
+// painted, for the labels by their ships.
+type shipNames [game.MaxShips]string
+
+// of copies the names of ar's players. The caller holds ar's read lock.
+func (n *shipNames) of(ar *hub.Arena) {
+	for i := range n {
+		n[i], _ = ar.Seated(i)
+	}
+}
 
 // label is a player's name drawn under its ship (or over it), or a
 // respawn countdown under the ship's spawn point, in cells of the field.
@@ -51,14 +72,15 @@ var (
 	}
 )
 
-// respawnNote is what shows where slot p's lost ship comes back, or "".
-func (a *arena) respawnNote(p *game.Player) string {
+// respawnNote is what shows where slot p's lost ship comes back, or "",
+// in ASCII or not.
+func respawnNote(p *game.Player, ascii bool) string {
 	secs := func(steps int) int { return min((steps+game.TPS-1)/game.TPS, len(respawnNotes)-1) }
 	switch {
 	case p.Phase != game.Respawning || p.Deaths == 0: // a ship joining comes at once
 		return ""
 	case p.Blocked:
-		return blockedNotes[b2i(a.cv.ascii)][secs(p.Respawn)]
+		return blockedNotes[b2i(ascii)][secs(p.Respawn)]
 	}
 	return respawnNotes[secs(p.Due)]
 }
@@ -73,15 +95,15 @@ func b2i(b bool) int {
 // note notes name, in slot's colour, under p: a player's name (if it has
 // one: in an arena) under its ship, drawn reach dots round p, or a
 // respawn countdown (reach 0). The caller holds the lock that paints.
-func (a *arena) note(p game.Vec, slot int, name string, reach float64) {
+func (t *nameTags) note(cv *canvas, p game.Vec, slot int, name string, reach float64) {
 	if name == "" {
 		return
 	}
-	dx, dy := a.dotOf(p)
-	sx, sy := dx*a.cv.w/max(a.cv.dw, 1), dy*a.cv.h/max(a.cv.dh, 1)
-	rx, ry := int(math.Ceil(reach*float64(a.cv.w)/float64(max(a.cv.dw, 1)))), int(math.Ceil(reach*float64(a.cv.h)/float64(max(a.cv.dh, 1))))
+	dx, dy := cv.dotOf(p)
+	sx, sy := dx*cv.w/max(cv.dw, 1), dy*cv.h/max(cv.dh, 1)
+	rx, ry := int(math.Ceil(reach*float64(cv.w)/float64(max(cv.dw, 1)))), int(math.Ceil(reach*float64(cv.h)/float64(max(cv.dh, 1))))
 	x := max(sx-utf8.RuneCountInString(name)/2, 0)
-	a.labels = append(a.labels, label{x: x, y: sy + 1 + ry, sx: sx, sy: sy, rx: rx, ry: ry, name: name, st: playerStyle(slot)})
+	t.labels = append(t.labels, label{x: x, y: sy + 1 + ry, sx: sx, sy: sy, rx: rx, ry: ry, name: name, st: playerStyle(slot)})
 }
 
 // placeLabels puts each name under its ship, else over it, else right or
@@ -89,18 +111,18 @@ func (a *arena) note(p game.Vec, slot int, name string, reach float64) {
 // ships and a space clear of the names placed before it. A name with room
 // at none of these is left out: names drawn into each other or over a
 // ship read as neither.
-func (a *arena) placeLabels() {
-	for i := range a.labels {
-		l := &a.labels[i]
+func (t *nameTags) placeLabels(cv *canvas) {
+	for i := range t.labels {
+		l := &t.labels[i]
 		w := utf8.RuneCountInString(l.name)
 		switch {
-		case a.roomFor(i, l.x, l.sy+1+l.ry, w):
+		case t.roomFor(cv, i, l.x, l.sy+1+l.ry, w):
 			l.y = l.sy + 1 + l.ry
-		case a.roomFor(i, l.x, l.sy-1-l.ry, w):
+		case t.roomFor(cv, i, l.x, l.sy-1-l.ry, w):
 			l.y = l.sy - 1 - l.ry
-		case a.roomFor(i, l.sx+2+l.rx, l.sy, w): // past the ship's cells and a space
+		case t.roomFor(cv, i, l.sx+2+l.rx, l.sy, w): // past the ship's cells and a space
 			l.x, l.y = l.sx+2+l.rx, l.sy
-		case a.roomFor(i, l.sx-2-l.rx-w, l.sy, w):
+		case t.roomFor(cv, i, l.sx-2-l.rx-w, l.sy, w):
 			l.x, l.y = l.sx-2-l.rx-w, l.sy
 		default:
 			l.y = -1 // visible shows nothing
@@ -111,12 +133,12 @@ func (a *arena) placeLabels() {
 // roomFor tells whether the i-th name fits w cells from (x, y): on the
 // field, off every other ship's drawing and off the names placed before
 // it.
-func (a *arena) roomFor(i, x, y, w int) bool {
-	if y < 0 || y >= a.cv.h || x < 0 || x+w > a.cv.w {
+func (t *nameTags) roomFor(cv *canvas, i, x, y, w int) bool {
+	if y < 0 || y >= cv.h || x < 0 || x+w > cv.w {
 		return false
 	}
-	for j := range a.labels {
-		o := &a.labels[j]
+	for j := range t.labels {
+		o := &t.labels[j]
 		if j != i && y >= o.sy-o.ry && y <= o.sy+o.ry && o.sx+o.rx >= x-1 && o.sx-o.rx <= x+w {
 			return false
 		}
@@ -127,11 +149,11 @@ func (a *arena) roomFor(i, x, y, w int) bool {
 	return true
 }
 
-// visible tells where label l shows on screen, and in how many cells:
-// none (0) where it is off the field or would overlap the overlay at over.
-func (a *arena) visible(l *label, over rect) (x, y, w int) {
-	f := a.frame
-	w = min(utf8.RuneCountInString(l.name), a.cv.w-l.x)
+// visible tells where label l shows on screen, on the field of cv at f,
+// and in how many cells: none (0) where it is off the field or would
+// overlap the overlay at over.
+func visible(cv *canvas, f rect, l *label, over rect) (x, y, w int) {
+	w = min(utf8.RuneCountInString(l.name), cv.w-l.x)
 	x, y = f.x+l.x, f.y+l.y
 	if w <= 0 || l.y < 0 || (y >= over.y && y < over.y+over.h && x < over.x+over.w && x+w > over.x) {
 		return 0, 0, 0
@@ -141,10 +163,10 @@ func (a *arena) visible(l *label, over rect) (x, y, w int) {
 
 // coverLabels marks the canvas cells under the names, before it is
 // flushed: see canvas.cover.
-func (a *arena) coverLabels(over rect) {
-	for i := range a.labels {
-		if _, _, w := a.visible(&a.labels[i], over); w > 0 {
-			a.cv.cover(a.labels[i].x, a.labels[i].y, w)
+func (t *nameTags) coverLabels(cv *canvas, f, over rect) {
+	for i := range t.labels {
+		if _, _, w := visible(cv, f, &t.labels[i], over); w > 0 {
+			cv.cover(t.labels[i].x, t.labels[i].y, w)
 		}
 	}
 }
@@ -153,16 +175,16 @@ func (a *arena) coverLabels(over rect) {
 // over. Where names overlap, the later one shows; each cell is set once,
 // since the screen sends a cell again whenever it is set to something
 // else, even when set back within the frame.
-func (a *arena) drawLabels(scr putter, over rect) {
-	for i := range a.labels {
-		x, y, w := a.visible(&a.labels[i], over)
-		a.spots[i] = rect{x, y, w, 1}
+func (t *nameTags) drawLabels(scr putter, cv *canvas, f, over rect) {
+	for i := range t.labels {
+		x, y, w := visible(cv, f, &t.labels[i], over)
+		t.spots[i] = rect{x, y, w, 1}
 	}
-	for i := range a.labels {
-		l, at := &a.labels[i], a.spots[i]
+	for i := range t.labels {
+		l, at := &t.labels[i], t.spots[i]
 		name := l.name
 		for j := 0; j < at.w && name != ""; j++ {
-			if !a.hidden(i, at.x+j, at.y) {
+			if !t.hidden(i, at.x+j, at.y) {
 				scr.Put(at.x+j, at.y, name, l.st)
 			}
 			_, size := utf8.DecodeRuneInString(name)
@@ -173,8 +195,8 @@ func (a *arena) drawLabels(scr putter, over rect) {
 
 // hidden tells whether a name after the i-th covers the screen cell
 // (x, y), by where drawLabels found the names show.
-func (a *arena) hidden(i, x, y int) bool {
-	for _, at := range a.spots[i+1 : len(a.labels)] {
+func (t *nameTags) hidden(i, x, y int) bool {
+	for _, at := range t.spots[i+1 : len(t.labels)] {
 		if at.y == y && x >= at.x && x < at.x+at.w {
 			return true
 		}

@@ -6,6 +6,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"poolroids/game"
 	"poolroids/pool"
 )
 
@@ -33,11 +34,19 @@ type show interface {
 	paint(a *arena) hud
 	// sample records the pools' figures at now into v.
 	sample(v *view, now time.Duration)
+	// samples calls fn with the samples of the pools the game recorded
+	// on its steps after the first seen, each with its time on the
+	// session's clock, and returns the count to give it next; a game
+	// that records none (an arena, a game watched) returns seen.
+	samples(seen uint64, fn func(p game.PoolSample, at time.Duration)) uint64
 	// strategies returns the pools' strategies.
 	strategies() (bullets, debris pool.Strategy)
 	// pick switches the pools' strategies ("" keeps a pool's), or says
 	// why it may not: the error is shown as a notice.
 	pick(bullets, debris pool.Strategy) error
+	// wait holds the game while the screen cannot show it (see
+	// play.Game.Wait); a watched game goes on.
+	wait(on bool)
 	// key acts on a key the session passed on (see session.onKey). It
 	// returns the key when the session's own keys (the panel's, the
 	// strategy list's, the help's) should have it.
@@ -98,64 +107,4 @@ func (b *border) asking(now time.Duration) rune {
 		return 0
 	}
 	return b.ask
-}
-
-// tell shows a notice on the border for noticeFor.
-func (s *session) tell(notice string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.border.notice, s.border.noticeAt = notice, s.now()
-}
-
-// refused shows why a command was refused, if it was.
-func (s *session) refused(err error) {
-	if err != nil {
-		s.tell(err.Error())
-	}
-}
-
-// confirmed reports whether k (q or x), pressed at now, acts: at once
-// outside a game of the player's own (inGame false), else as the answer
-// to the question its first press asked on the field's border (k again
-// within confirmFor, or y; n or Esc withdraws it). A solo game waits for
-// the answer (see questionHolds); an arena, shared, plays on (shared),
-// and the question says so.
-func (s *session) confirmed(k rune, now time.Duration, inGame, shared bool) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if !inGame || s.border.asking(now) == k {
-		s.border.ask = 0
-		return true
-	}
-	s.border.ask, s.border.askAt, s.border.waits = k, now, !shared
-	s.border.question = questions[k]
-	if shared {
-		s.border.question += s.glyphs().sep + onQuestion
-	} else {
-		s.setHeld(true) // from now: the next frame finds the question up
-	}
-	return false
-}
-
-// questionHolds reports whether the game waits at now for the answer to
-// a question on the field's border.
-func (s *session) questionHolds(now time.Duration) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.border.waits && s.border.asking(now) != 0
-}
-
-// asked returns the key whose question waits on the border at now, or
-// 0: y answers it as a second press of that key would.
-func (s *session) asked(now time.Duration) rune {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.border.asking(now)
-}
-
-// withdraw takes the question off the border (n, Esc).
-func (s *session) withdraw() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.border.ask = 0
 }

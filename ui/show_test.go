@@ -17,12 +17,12 @@ import (
 // between frames.
 
 // player returns the player's own game's show: a solo game's or a seat's.
-func (s *session) player() *player {
+func (s *session) player() *ownGame {
 	switch sh := s.show.(type) {
 	case *soloShow:
-		return &sh.player
+		return &sh.ownGame
 	case *seatShow:
-		return &sh.player
+		return &sh.ownGame
 	}
 	panic("ui: the session shows no game of the player's")
 }
@@ -46,30 +46,30 @@ func (s *session) solo() *play.Solo { return s.show.(*soloShow).live.Load() }
 // offer offers a solo game to watchers, as its goroutine does first.
 func (s *session) offer() { s.show.(*soloShow).offer() }
 
-// stepInput is a solo game's keys for its next step.
+// stepInput is a solo game's keys for its next step, taken as its step
+// takes them, and whether it steps.
 func (s *session) stepInput() (game.Input, bool) {
-	return s.input.input(s.player().inGame())
+	if s.game().Waiting() {
+		return s.keys.Step(false), false
+	}
+	return s.keys.Step(s.player().inGame()), true
 }
 
 // step steps a solo game once with the keys, as its Game's Run does on
 // the real clock.
-func (s *session) step() {
-	if in, ok := s.stepInput(); ok {
-		s.game().Step(in)
-	}
-}
+func (s *session) step() { s.game().Tick() }
 
 // startGame starts a game, as space on the title does.
 func (s *session) startGame() { s.player().start() }
 
 // newReplaySession makes the session RunReplay runs.
 func newReplaySession(screen tcell.Screen, data []byte, opts Options) (*session, error) {
-	return newSession(screen, opts, func(s *session) (show, error) { return newReplay(s, data) })
+	return newSession(ownTerminal(screen, nil), opts, func(s *session) (show, error) { return newReplay(s, data) })
 }
 
 // newWatchSession makes the session Watch runs.
 func newWatchSession(screen tcell.Screen, w *play.Watcher, opts Options) (*session, error) {
-	return newSession(screen, opts, func(s *session) (show, error) { return newWatch(s, w), nil })
+	return newSession(ownTerminal(screen, nil), opts, func(s *session) (show, error) { return newWatch(s, w), nil })
 }
 
 // worldShow shows a world the test steps itself, as a solo game's is
@@ -88,9 +88,10 @@ func (sh *worldShow) gone() <-chan struct{}    { return nil }
 func (sh *worldShow) why() (string, error)     { return ReasonCanceled, nil }
 func (sh *worldShow) help(g *glyphs) []string  { return g.helpScreen }
 func (sh *worldShow) close() int               { return 0 }
+func (sh *worldShow) wait(bool)                {}
 
 func (sh *worldShow) bottom() tview.Primitive {
-	return newHelpLine(sh.s, func(g *glyphs) []helpItem { return g.helpLine })
+	return newHelpLine(func(g *glyphs) []helpItem { return g.keyLine })
 }
 
 func (sh *worldShow) paint(a *arena) hud {
@@ -98,6 +99,9 @@ func (sh *worldShow) paint(a *arena) hud {
 }
 
 func (sh *worldShow) sample(v *view, now time.Duration) { samplePools(v, sh.w, 0, now) }
+func (sh *worldShow) samples(seen uint64, _ func(game.PoolSample, time.Duration)) uint64 {
+	return seen
+}
 
 func (sh *worldShow) strategies() (bullets, debris pool.Strategy) {
 	return sh.w.Bullets().Strategy(), sh.w.Debris().Strategy()

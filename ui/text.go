@@ -133,3 +133,56 @@ func appendDuration(dst []byte, d time.Duration, micro string) []byte {
 	dst = strconv.AppendFloat(dst, d.Seconds(), 'f', 1, 64)
 	return append(dst, 's')
 }
+
+// rect is a box of cells on screen.
+type rect struct{ x, y, w, h int }
+
+// at is r moved by (dx, dy).
+func (r rect) at(dx, dy int) rect { return rect{r.x + dx, r.y + dy, r.w, r.h} }
+
+// putter is what draws cells: a tcell.Screen, or a test's log of them.
+type putter interface {
+	Put(x, y int, str string, st tcell.Style) (remain string, width int)
+	Colors() int
+}
+
+// blank is what a cleared cell holds (tcell's Clear).
+const blank = " "
+
+// fg is the style of the colour nearest to r, g, b among the 240 of
+// xterm's 256-colour palette that themes leave alone: what tcell shows on
+// a 256-colour terminal anyway, and on a truecolor one a style change of
+// 11 bytes where the colour's own took up to 19.
+func fg(r, g, b int32) tcell.Style {
+	return tcell.StyleDefault.Foreground(tcell.FindColor(tcell.NewRGBColor(r, g, b), fixedColours))
+}
+
+var fixedColours = func() []tcell.Color {
+	p := make([]tcell.Color, 240)
+	for i := range p {
+		p[i] = tcell.PaletteColor(16 + i)
+	}
+	return p
+}()
+
+var (
+	borderStyle  = tcell.StyleDefault.Foreground(tcell.ColorGray)
+	focusStyle   = tcell.StyleDefault.Foreground(tcell.ColorTeal)
+	titleStyle   = tcell.StyleDefault.Foreground(tcell.ColorWhite).Bold(true)
+	badgeStyle   = tcell.StyleDefault.Foreground(tcell.ColorBlack).Background(tcell.ColorYellow)
+	overlayStyle = tcell.StyleDefault.Foreground(tcell.ColorWhite).Background(tcell.ColorBlack)
+	overlayTitle = overlayStyle.Foreground(tcell.ColorYellow).Bold(true)
+)
+
+var (
+	labelStyle    = tcell.StyleDefault.Foreground(tcell.ColorGray)
+	valueStyle    = tcell.StyleDefault.Foreground(tcell.ColorWhite)
+	headStyle     = tcell.StyleDefault.Foreground(tcell.ColorTeal).Bold(true)
+	strategyStyle = tcell.StyleDefault.Foreground(tcell.ColorYellow).Bold(true)
+	alertStyle    = tcell.StyleDefault.Foreground(tcell.ColorRed).Bold(true)
+	sparkStyles   = [3]tcell.Style{
+		tcell.StyleDefault.Foreground(tcell.ColorGreen),
+		tcell.StyleDefault.Foreground(tcell.ColorYellow),
+		tcell.StyleDefault.Foreground(tcell.ColorRed),
+	}
+)

@@ -21,6 +21,7 @@ import (
 	"github.com/gdamore/tcell/v2/terminfo"
 
 	"poolroids/game"
+	"poolroids/game/input"
 	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/game/scores"
@@ -103,13 +104,14 @@ func TestArena(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			scr := newSim(t, tt.charset, 90, 34)
-			s, err := newPlayerSession(scr, Options{Levels: testLevels(t), Seed: 7, Stress: true})
+			s, err := newPlayerSession(ownTerminal(scr, nil), Options{Levels: testLevels(t), Seed: 7, Stress: true})
 			if err != nil {
 				t.Fatal(err)
 			}
 			s.ascii = tt.ascii
 			busyWorld(t, s, 150)
 			s.arena.SetRect(0, 0, 90, 34)
+			s.take()
 			s.arena.Draw(scr)
 			scr.Show()
 			looksLike(t, scr, "arena-"+tt.name+"-90x34")
@@ -144,13 +146,14 @@ func TestPanelShowsPoolNumbers(t *testing.T) { synctest.Test(t, testPanelShowsPo
 
 func testPanelShowsPoolNumbers(t *testing.T) {
 	scr := newSim(t, "UTF-8", panelWidth, panelHeight)
-	s, err := newPlayerSession(scr, Options{Seed: 3, Strategy: pool.Bitset, Bullets: 123, Debris: 4567})
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 3, Strategy: pool.Bitset, Bullets: 123, Debris: 4567})
 	if err != nil {
 		t.Fatal(err)
 	}
 	busyWorld(t, s, 300)
 	s.sampleAt(time.Second)
 	s.panel.SetRect(0, 0, panelWidth, panelHeight)
+	s.take()
 	s.panel.Draw(scr)
 	scr.Show()
 	text := screenText(scr)
@@ -189,7 +192,7 @@ func testPanelShowsPoolNumbers(t *testing.T) {
 // pooled strategy never does.
 func TestPanelAllocsPerSecond(t *testing.T) {
 	scr := newSim(t, "UTF-8", panelWidth, panelHeight)
-	s, err := newPlayerSession(scr, Options{Seed: 3, Strategy: pool.Alloc})
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 3, Strategy: pool.Alloc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -200,6 +203,7 @@ func TestPanelAllocsPerSecond(t *testing.T) {
 	busyWorld(t, s, 300)
 	s.sampleAt(2 * time.Second)
 	s.panel.SetRect(0, 0, panelWidth, panelHeight)
+	s.take()
 	s.panel.Draw(scr)
 	scr.Show()
 	text := screenText(scr)
@@ -243,7 +247,7 @@ type running struct {
 func startRun(t *testing.T, charset string, w, h int, opts Options) *running {
 	t.Helper()
 	scr := golden.NewScreen(charset, w, h)
-	s, err := newPlayerSession(scr, opts)
+	s, err := newPlayerSession(ownTerminal(scr, nil), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -540,15 +544,16 @@ func testStressKey(t *testing.T) {
 // compact) and the help line allocates nothing once the canvas exists.
 func TestDrawAllocs(t *testing.T) {
 	scr := newSim(t, "UTF-8", 200, 60)
-	s, err := newPlayerSession(scr, Options{Seed: 9, Stress: true})
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 9, Stress: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	busyWorld(t, s, 400)
 	s.arena.SetRect(0, 0, 200-panelWidth, 59)
 	s.panel.SetRect(200-panelWidth, 0, panelWidth, panelHeight)
-	help := newHelpLine(s, func(g *glyphs) []helpItem { return g.helpLine })
+	help := newHelpLine(func(g *glyphs) []helpItem { return g.keyLine })
 	help.SetRect(0, 59, 200, 1)
+	s.take()
 	s.arena.Draw(scr)
 	s.panel.Draw(scr)
 	for _, tt := range []struct {
@@ -557,9 +562,9 @@ func TestDrawAllocs(t *testing.T) {
 	}{
 		{"arena", func() { s.arena.Draw(scr) }},
 		{"panel", func() { s.panel.Draw(scr) }},
-		{"panel refresh", func() { s.view.gen++; s.panel.Draw(scr) }},
+		{"panel refresh", func() { s.view.gen++; s.take(); s.panel.Draw(scr) }},
 		{"help", func() { help.Draw(scr) }},
-		{"compact panel", func() { s.panel.setForm(formCompact); s.view.gen++; s.panel.Draw(scr) }},
+		{"compact panel", func() { s.panel.setForm(formCompact); s.view.gen++; s.take(); s.panel.Draw(scr) }},
 	} {
 		if n := testing.AllocsPerRun(50, tt.draw); n != 0 {
 			t.Errorf("%s: %v allocs per draw, want 0", tt.name, n)
@@ -570,9 +575,9 @@ func TestDrawAllocs(t *testing.T) {
 // TestTerminalFrameAllocs: a whole frame on an xterm-256color terminal,
 // the world stepped, drawn and sent, allocates nothing.
 func TestTerminalFrameAllocs(t *testing.T) {
-	_, scr := newTerminal(t, 200, 60)
+	_, scr := newXterm(t, 200, 60)
 	s := benchSession(t, scr)
-	if s.screen.frame == nil {
+	if !s.term.(*terminal).direct {
 		t.Fatal("the screen leaves its frames to tcell")
 	}
 	ap := game.Autopilot{Pressure: true}
@@ -625,7 +630,7 @@ func BenchmarkRender(b *testing.B) {
 		}
 	})
 	b.Run("terminal", func(b *testing.B) {
-		tty, scr := newTerminal(b, 200, 60)
+		tty, scr := newXterm(b, 200, 60)
 		s := benchSession(b, scr)
 		ap := game.Autopilot{Pressure: true}
 		b.ReportAllocs()
@@ -641,9 +646,9 @@ func BenchmarkRender(b *testing.B) {
 	})
 }
 
-// newTerminal is an xterm-256color screen, not initialised, on a w×h
+// newXterm is an xterm-256color screen, not initialised, on a w×h
 // terminal that counts the bytes written to it.
-func newTerminal(t testing.TB, w, h int) (*countingTty, tcell.Screen) {
+func newXterm(t testing.TB, w, h int) (*countingTty, tcell.Screen) {
 	t.Helper()
 	t.Setenv("LANG", "C.UTF-8")
 	tty := &countingTty{w: w, h: h, closed: make(chan struct{})}
@@ -663,7 +668,7 @@ func newTerminal(t testing.TB, w, h int) (*countingTty, tcell.Screen) {
 // of drawing on a screen that did not start (which panicked), and writes
 // nothing to the terminal.
 func TestRunUnknownCharset(t *testing.T) {
-	tty, scr := newTerminal(t, 80, 24)
+	tty, scr := newXterm(t, 80, 24)
 	t.Setenv("LC_ALL", "ru_RU.KOI8-R")
 	_, err := Run(context.Background(), scr, Options{Seed: 1})
 	if !errors.Is(err, tcell.ErrNoCharset) || !strings.Contains(err.Error(), "starting the terminal") {
@@ -680,15 +685,12 @@ func TestRunUnknownCharset(t *testing.T) {
 func TestShowSendsOnlyChanges(t *testing.T) { synctest.Test(t, testShowSendsOnlyChanges) }
 
 func testShowSendsOnlyChanges(t *testing.T) {
-	tty, scr := newTerminal(t, 120, 40)
-	s, err := newPlayerSession(scr, Options{Seed: 4})
+	tty, scr := newXterm(t, 120, 40)
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 4})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := s.screen.Init(); err != nil {
-		t.Fatal(err)
-	}
-	defer s.screen.Fini()
+	startTerm(t, s)
 	s.root.SetRect(0, 0, 120, 40)
 	frame := func() int64 {
 		n := tty.n.Load()
@@ -707,15 +709,12 @@ func testShowSendsOnlyChanges(t *testing.T) {
 }
 
 func benchSession(b testing.TB, scr tcell.Screen) *session {
-	s, err := newPlayerSession(scr, Options{Seed: 9, Stress: true})
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 9, Stress: true})
 	if err != nil {
 		b.Fatal(err)
 	}
 	if _, sim := scr.(tcell.SimulationScreen); !sim {
-		if err := s.screen.Init(); err != nil {
-			b.Fatal(err)
-		}
-		b.Cleanup(s.screen.Fini)
+		startTerm(b, s)
 	}
 	s.ascii = !utf8Charset(s.screen.CharacterSet())
 	busyWorld(b, s, 400)
@@ -820,7 +819,7 @@ func TestKeptFrames(t *testing.T) {
 	sides := [2]side{}
 	for i := range sides {
 		scr := newSim(t, "UTF-8", w, h)
-		s, err := newPlayerSession(scr, Options{Seed: 5})
+		s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 5})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -830,13 +829,15 @@ func TestKeptFrames(t *testing.T) {
 	kept, whole := sides[0], sides[1]
 	var now time.Duration
 	frame := func(sd side, scr tcell.Screen) {
-		if sd.s.mine(scr) {
-			sd.s.screen.resize() // as a frame does
-		} else {
+		if !onSurface(scr) {
 			scr.Clear()
+			sd.s.draw(scr)
+			scr.Show()
+			return
 		}
+		sd.s.screen.resize() // as a frame does
 		sd.s.draw(scr)
-		sd.scr.Show()
+		sd.s.screen.Show()
 	}
 	// The panel's lines that depend on the clock differ between the two
 	// sessions: acquires/s and allocs/s (a strategy switch samples at the
@@ -868,7 +869,7 @@ func TestKeptFrames(t *testing.T) {
 	}{
 		{"title", func(*session) {}, 40},
 		{"play", func(s *session) { s.startGame() }, 30},
-		{"thrust and fire", func(s *session) { s.input.hold.press(ctlThrust, now); s.input.hold.press(ctlFire, now) }, 20},
+		{"thrust and fire", func(s *session) { s.keys.Press(input.Thrust, now); s.keys.Press(input.Fire, now) }, 20},
 		{"pause", func(s *session) { s.onRune('p', now) }, 5},
 		{"resume", func(s *session) { s.onRune('p', now) }, 5},
 		{"stress", func(s *session) { s.onRune('x', now); s.onRune('x', now) }, 40}, // asked, and confirmed: no question left to expire on the real clock
@@ -955,7 +956,7 @@ type drawn struct {
 func newDrawn(t *testing.T, charset string, w, h int, opts Options) *drawn {
 	t.Helper()
 	scr := newSim(t, charset, w, h)
-	s, err := newPlayerSession(scr, opts)
+	s, err := newPlayerSession(ownTerminal(scr, nil), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1356,4 +1357,19 @@ func testListScrollsBackOnGrow(t *testing.T) {
 	d.looksLike("list-scrolled-80x24")
 	d.resize(120, 40)
 	looksLike(t, d.scr, "list-grown-120x40")
+}
+
+// TestSIsHyperspace: s jumps as h does, so that the help's wasd holds.
+func TestSIsHyperspace(t *testing.T) {
+	for _, k := range []rune{'h', 's'} {
+		d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 4})
+		d.s.startGame()
+		d.steps(game.TPS)
+		before := d.s.world().Ship().Pos
+		d.key(tcell.KeyRune, k)
+		d.steps(1)
+		if after := d.s.world().Ship(); after.Pos == before && after.Alive {
+			t.Errorf("%c: the ship stayed at %v", k, before)
+		}
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"poolroids/game"
 	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
@@ -26,12 +27,17 @@ const ReasonGone = "gone"
 // then. Of opts, only FPS, ASCII and Keys count. screen is taken as by
 // [Run].
 func Watch(ctx context.Context, screen tcell.Screen, w *play.Watcher, opts Options) (Result, error) {
+	return watchOn(ctx, ownTerminal(screen, opts.Keys), w, opts)
+}
+
+// watchOn is Watch on scr.
+func watchOn(ctx context.Context, scr Screen, w *play.Watcher, opts Options) (Result, error) {
 	defer w.Stop()
 	if opts.Watching != nil {
 		opts.Watching(true)
 		defer opts.Watching(false)
 	}
-	s, err := newSession(screen, Options{FPS: opts.FPS, ASCII: opts.ASCII, Keys: opts.Keys}, func(s *session) (show, error) {
+	s, err := newSession(scr, Options{FPS: opts.FPS, ASCII: opts.ASCII, Keys: opts.Keys}, func(s *session) (show, error) {
 		return newWatch(s, w), nil
 	})
 	if err != nil {
@@ -54,7 +60,7 @@ type watchShow struct {
 func newWatch(s *session, w *play.Watcher) *watchShow {
 	sh := &watchShow{s: s, w: w, whose: w.Name() + "'s game", over: overText{watcher: true}}
 	if w.Arena != nil {
-		s.players = newPlayers(s, w.Arena)
+		s.players = newPlayers(w.Arena)
 		sh.whose = "arena " + w.Name()
 	}
 	return sh
@@ -76,13 +82,19 @@ func (sh *watchShow) gone() <-chan struct{}    { return sh.w.Done() }
 func (sh *watchShow) why() (string, error)     { return ReasonGone, nil }
 func (sh *watchShow) help(*glyphs) []string    { return watchHelp }
 func (sh *watchShow) close() int               { return 0 }
+func (sh *watchShow) wait(bool)                {}
 
 func (sh *watchShow) bottom() tview.Primitive {
-	return newHelpLine(sh.s, func(*glyphs) []helpItem { return watchHelpLine })
+	return newHelpLine(func(*glyphs) []helpItem { return watchHelpLine })
 }
 
 // sample samples the pools of the watched game's View, as its players'
 // screens sample theirs, at the watcher's own pace.
+// samples: a watcher samples the watched game at its own pace (run).
+func (sh *watchShow) samples(seen uint64, _ func(game.PoolSample, time.Duration)) uint64 {
+	return seen
+}
+
 func (sh *watchShow) sample(v *view, now time.Duration) {
 	sh.w.View(func(gv play.View) { samplePools(v, gv.World, gv.Step, now) })
 }

@@ -236,7 +236,7 @@ func BenchmarkWatchPaint(b *testing.B) {
 		b.Fatal(err)
 	}
 	scr := newSim(b, "UTF-8", 200, 60)
-	s, err := newPlayerSession(scr, Options{Seed: 9, Stress: true, Live: live})
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 9, Stress: true, Live: live})
 	if err != nil {
 		b.Fatal(err)
 	}

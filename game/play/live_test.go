@@ -43,7 +43,7 @@ func newLive(t *testing.T, h *hub.Hub, cfg LiveConfig) *Live {
 
 func addSolo(t *testing.T, l *Live, name string, open bool) *Solo {
 	t.Helper()
-	g, _ := newSolo(t, nil, none)
+	g, _ := newSolo(t, nil)
 	return l.Add(name, g, open)
 }
 
@@ -184,7 +184,7 @@ func TestLiveArenas(t *testing.T) {
 func TestWatchSeesTheSoloGame(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		l := newLive(t, nil, LiveConfig{})
-		g, _ := newSolo(t, newStore(t), none)
+		g, _ := newSolo(t, newStore(t))
 		l.Add("ann", g, true)
 		w := watch(t, l, "ann")
 		defer w.Stop()

@@ -9,27 +9,30 @@
 //
 //	front end (ui)                    play.Game                  match.Match
 //	keys ─ commands ───────────────▶ mu ─ Start, Leave, … ───▶ the flow
-//	frame ─ View(fn) ──────────────▶ mu.RLock ─ fn(View) ──▶ world, phase
-//	                  ◀─ Hooks.Input    Run: steps at game.TPS
-//	                  ◀─ Hooks.Stepped  the pools to sample
+//	keys ─ input.Keys ─────────────▶ read on each step (Run, or the arena's)
+//	frame ─ View(fn) ──────────────▶ mu.RLock ─ fn(View) ──▶ world, phase,
+//	                                    the pools' samples (recorded by the step)
 //	                                    a game that ended ─▶ View.Over,
 //	                                    saved (scores.Store) off the step
 //
-// The hooks are called without the Game's lock, so a front end may take
-// its own lock in them and call the Game from under it: the lock order is
-// always the front end's, then the Game's, then an arena's.
+// Everything goes one way: the front end writes the player's keys into
+// the Game's [input.Keys] (its [Controls]) as they come, and the step
+// reads them; the step samples the pools, and the front end reads the
+// samples in the View. Nothing in a Game calls its front end. The lock
+// order is always the front end's, then the Game's, then an arena's.
 //
 // A solo game ([NewSolo]) steps on [Game.Run]'s goroutine. An arena seat
-// ([NewSeat]) is stepped by its arena: its Game only follows the seat's
-// ship ([Game.Observe]) and has no Run.
+// ([NewSeat]) is stepped by its arena, which asks the Game for the seat's
+// keys before each step: its Game only follows the seat's ship
+// ([Game.Observe]) and has no Run.
 //
 // A replay being watched is a [Replay] ([NewReplay]) of the same shape:
 // a replay.Watch under its own lock, ticked on [Replay.Run]'s goroutine,
 // drawn through [Replay.View] and driven by commands (pause, speed, one
 // step, seek, the pools' strategies) that it refuses with an error the
 // front end shows. A seek plays on that goroutine in strides a tick, so a
-// long one holds no frame up; [ReplayHooks.Played] tells the front end
-// what the ticks changed, so it samples the pools.
+// long one holds no frame up; the ticks sample the pools into the
+// ReplayView, as a Game's steps do into its View.
 //
 // # Watching
 //
@@ -52,10 +55,12 @@ package play
 
 import (
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/game/input"
 	"poolroids/game/match"
 	"poolroids/game/scores"
 	"poolroids/pool"
@@ -69,15 +74,11 @@ const maxCatchUp = 5
 // second's.
 const StepSample = game.TPS / 4
 
-// Hooks is how a solo Game asks its front end for what it does not own.
-// They run on the goroutine that steps (Run's) without the Game's lock.
-type Hooks struct {
-	// Input returns this step's keys, or false while the game waits
-	// (the screen is too small, the key help is up): the world then
-	// does not step.
-	Input func() (game.Input, bool)
-	// Stepped, if set, is told after each step how many were taken.
-	Stepped func(steps uint64)
+// Controls is how a Game is played: the keys its player holds, which the
+// Game reads on each step of its ship. The front end writes them (see
+// package input) and never waits on the Game to take them.
+type Controls struct {
+	Keys *input.Keys // nil: none held
 }
 
 // Scoring is whose a Game's games are and where those that count are
@@ -91,38 +92,48 @@ type Scoring struct {
 // usable; make one with NewSolo or NewSeat. Its methods are safe for
 // concurrent use.
 type Game struct {
-	hooks Hooks
 	sc    Scoring
+	keys  *input.Keys
+	seat  *hub.Seat      // an arena seat's, whose input the Game gives; nil: solo
+	waits atomic.Bool    // the screen cannot show the game: its ship gets no keys
 	saves sync.WaitGroup // the saves under way
 
 	mu       sync.RWMutex
 	m        *match.Match
 	steps    uint64
-	stepTime stepTimer // the mean step, for View.Step
-	high     int       // the table's best score
-	over     Over      // the game that ended last
+	stepTime stepTimer        // the mean step, for View.Step
+	samples  game.PoolSamples // the pools every game.SampleEvery steps, for View.Samples
+	high     int              // the table's best score
+	over     Over             // the game that ended last
 	changes  uint64
 }
 
 // NewSolo makes a solo game of a world built from cfg, starting on the
 // title or, with stress, under the stress autopilot (see match.New).
 // It reads the table's best score, for the header.
-func NewSolo(cfg game.Config, stress bool, sc Scoring, h Hooks) (*Game, error) {
+func NewSolo(cfg game.Config, stress bool, sc Scoring, c Controls) (*Game, error) {
 	m, err := match.New(cfg, stress)
 	if err != nil {
 		return nil, err
 	}
 	m.SetPlayer(sc.Player)
-	return newGame(m, sc, h), nil
+	return newGame(m, sc, c), nil
 }
 
-// NewSeat makes the Game of seat, already playing in its arena.
-func NewSeat(seat *hub.Seat, sc Scoring) *Game {
-	return newGame(match.NewSeat(seat), sc, Hooks{})
+// NewSeat makes the Game of seat, already playing in its arena: from now
+// until Close, the arena takes the seat's keys from c before each step.
+func NewSeat(seat *hub.Seat, sc Scoring, c Controls) *Game {
+	g := newGame(match.NewSeat(seat), sc, c)
+	g.seat = seat
+	seat.SetInput(g.seatInput)
+	return g
 }
 
-func newGame(m *match.Match, sc Scoring, h Hooks) *Game {
-	g := &Game{hooks: h, sc: sc, m: m}
+func newGame(m *match.Match, sc Scoring, c Controls) *Game {
+	if c.Keys == nil {
+		c.Keys = new(input.Keys)
+	}
+	g := &Game{sc: sc, keys: c.Keys, m: m}
 	if sc.Scores != nil {
 		if top := sc.Scores.Top(1); len(top) > 0 {
 			g.high = top[0].Score
@@ -147,6 +158,11 @@ type View struct {
 	// Step is the mean time a step of a solo game took over the last
 	// StepSample steps; 0 before, and in an arena (see hub.Arena.StepTime).
 	Step time.Duration
+	// Steps is how many steps the Game took (a solo game's, paused ones
+	// too); Samples its pools every game.SampleEvery of them, for a
+	// panel's figures: valid only within the callback, as World.
+	Steps   uint64
+	Samples *game.PoolSamples
 }
 
 // View calls fn with the Game as it stands, under its read lock: the
@@ -159,7 +175,7 @@ func (g *Game) View(fn func(v View)) {
 	fn(View{
 		World: g.m.World(), Phase: g.m.Phase(), Stress: g.m.Stress(),
 		Assisted: g.m.Assisted(), High: max(g.high, g.m.Best()),
-		Over: g.over, Step: g.stepTime.mean,
+		Over: g.over, Step: g.stepTime.mean, Steps: g.steps, Samples: &g.samples,
 	})
 }
 
@@ -208,38 +224,82 @@ func Steps(stop <-chan struct{}, step func()) {
 	}
 }
 
-// step takes one step with the front end's keys, unless the game waits.
+// Tick is one tick of the clock Run keeps: a step with the player's
+// keys, unless the game waits. Run calls it; a test may instead, on its
+// own clock.
+func (g *Game) Tick() { g.step() }
+
+// Waiting reports whether the game waits (see Wait).
+func (g *Game) Waiting() bool { return g.waits.Load() }
+
+// step takes one step with the player's keys, unless the game waits.
 func (g *Game) step() {
-	if in, ok := g.hooks.Input(); ok {
-		g.Step(in)
+	if g.waits.Load() {
+		g.keys.Step(false) // what is pressed meanwhile acts no more
+		return
+	}
+	g.Step(g.keys.Step(g.inGame()))
+}
+
+// seatInput is an arena seat's keys, asked for by the arena's goroutine
+// before each of its steps: none outside a game of the player's or while
+// the Game waits (the arena plays on, but this ship waits for its
+// player). It takes the keys' lock and a read lock of the Game's, never
+// an arena's, and never reads the world.
+func (g *Game) seatInput() game.Input {
+	if g.waits.Load() {
+		return g.keys.Step(false)
+	}
+	return g.keys.Step(g.inGame())
+}
+
+// inGame reports whether the player's keys play: a game in play, not
+// under the stress autopilot.
+func (g *Game) inGame() bool {
+	g.mu.RLock()
+	defer g.mu.RUnlock()
+	return g.m.Phase() == match.Play && !g.m.Stress()
+}
+
+// Wait holds the game while its screen cannot show it (too small, the key
+// help up, a question on its border): a solo game does not step, a
+// seat's ship gets no keys. Keys held when it starts or ends act no more.
+func (g *Game) Wait(on bool) {
+	if g.waits.Swap(on) != on {
+		g.keys.Release()
 	}
 }
 
 // Step steps the world once with in (see match.Match.Step), scores a
-// game that ended in it, and tells the hooks of the step. Run calls it; a
-// test may instead, to step on its own clock.
+// game that ended in it, and samples the pools every game.SampleEvery
+// steps (View.Samples). Run calls it; a test may instead, to step on its
+// own clock.
 func (g *Game) Step(in game.Input) {
 	g.mu.Lock()
+	defer g.mu.Unlock()
 	t0 := time.Now()
 	res, ended := g.m.Step(in)
 	g.stepTime.add(time.Since(t0), 1)
 	g.steps++
-	steps := g.steps
 	if ended {
 		g.ended(res)
 	}
-	g.mu.Unlock()
-	if g.hooks.Stepped != nil {
-		g.hooks.Stepped(steps)
+	if g.steps%game.SampleEvery == 0 {
+		g.samples.Add(g.m.World(), g.steps, g.stepTime.mean, [2]bool{})
 	}
 }
 
 // Start starts a new game from the title or the game-over screen and
 // reports whether it did (match.Match.Start).
+// Keys held for the last game act no more.
 func (g *Game) Start() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.m.Start()
+	if !g.m.Start() {
+		return false
+	}
+	g.keys.Release()
+	return true
 }
 
 // Leave leaves the game in play, if there is one, scores it as a game
@@ -265,15 +325,20 @@ func (g *Game) leave() (match.Result, bool) {
 }
 
 // Close leaves the game in play, scoring it, and waits for the saves
-// under way: the player is gone. The Game may still be read.
+// under way: the player is gone. A seat's keys are no longer given to its
+// arena. The Game may still be read.
 func (g *Game) Close() {
+	if g.seat != nil {
+		g.seat.SetInput(nil)
+	}
 	g.Leave()
 	g.saves.Wait()
 }
 
 // Observe follows an arena seat's ship, and returns and scores its game
-// if it just ended (match.Match.Observe); a new game asked for in the
-// game-over screen's hold starts once the hold is over.
+// if it just ended (match.Match.Observe), letting its keys go; a new
+// game asked for in the game-over screen's hold starts once the hold is
+// over.
 func (g *Game) Observe() (match.Result, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
@@ -283,6 +348,7 @@ func (g *Game) Observe() (match.Result, bool) {
 	ar.RUnlock()
 	if ended {
 		g.ended(res)
+		g.keys.Release()
 	}
 	g.m.StartDue() // the arena's lock is not held: a seat rejoins under it
 	return res, ended
@@ -290,22 +356,28 @@ func (g *Game) Observe() (match.Result, bool) {
 
 // ToggleStress starts or stops the stress autopilot
 // (match.Match.ToggleStress). The player's game it takes over is left
-// first, and scored as any game the player leaves.
+// first, and scored as any game the player leaves; the keys held for it
+// act no more.
 func (g *Game) ToggleStress() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.m.Seat() == nil {
 		g.leave()
 	}
+	g.keys.Release()
 	return g.m.ToggleStress()
 }
 
 // TogglePause pauses or resumes a game in play and reports whether it did
-// (match.Match.TogglePause).
+// (match.Match.TogglePause): the keys held act no more.
 func (g *Game) TogglePause() bool {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	return g.m.TogglePause()
+	if !g.m.TogglePause() {
+		return false
+	}
+	g.keys.Release()
+	return true
 }
 
 // SetStrategies switches the pools ("" keeps a pool's); in an arena only

@@ -3,29 +3,26 @@ package play
 import (
 	"errors"
 	"path/filepath"
-	"sync/atomic"
+	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"poolroids/game"
+	"poolroids/game/input"
 	"poolroids/game/match"
 	"poolroids/game/scores"
 )
 
-// newSolo makes ann's solo game, saving to st (nil: none), whose hooks
-// count its steps and take its keys from in.
-func newSolo(t *testing.T, st *scores.Store, in func() (game.Input, bool)) (*Game, *atomic.Uint64) {
+// newSolo makes ann's solo game, saving to st (nil: none); no key is
+// held. steps reads how many steps it took.
+func newSolo(t *testing.T, st *scores.Store) (g *Game, steps func() uint64) {
 	t.Helper()
-	var steps atomic.Uint64
-	g, err := NewSolo(game.Config{Seed: 1}, false, Scoring{Player: "ann", Scores: st}, Hooks{
-		Input:   in,
-		Stepped: func(n uint64) { steps.Store(n) },
-	})
+	g, err := NewSolo(game.Config{Seed: 1}, false, Scoring{Player: "ann", Scores: st}, Controls{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return g, &steps
+	return g, func() uint64 { return view(g).Steps }
 }
 
 // newStore opens an empty high-score table in a directory of the test's.
@@ -67,13 +64,11 @@ func playOut(g *Game) bool {
 	return g.Phase() == match.Over
 }
 
-func none() (game.Input, bool) { return game.Input{}, true }
-
 // TestRunKeepsGameTime: Run steps at game.TPS on its own goroutine, and
 // returns when stopped.
 func TestRunKeepsGameTime(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g, steps := newSolo(t, nil, none)
+		g, steps := newSolo(t, nil)
 		stop, done := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(done)
@@ -83,7 +78,7 @@ func TestRunKeepsGameTime(t *testing.T) {
 		synctest.Wait()
 		// A tick on time is a nanosecond early (the period rounds down): the
 		// step it is due comes with the next.
-		if got := steps.Load(); got != 2*game.TPS-1 {
+		if got := steps(); got != 2*game.TPS-1 {
 			t.Errorf("%d steps in 2s, want %d", got, 2*game.TPS-1)
 		}
 		close(stop)
@@ -91,19 +86,20 @@ func TestRunKeepsGameTime(t *testing.T) {
 	})
 }
 
-// TestWaitingDoesNotStep: while the front end says the game waits (the
-// key help is up, say), the world stands still.
+// TestWaitingDoesNotStep: while the game waits (the key help is up, say),
+// the world stands still.
 func TestWaitingDoesNotStep(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		g, steps := newSolo(t, nil, func() (game.Input, bool) { return game.Input{}, false })
+		g, steps := newSolo(t, nil)
+		g.Wait(true)
 		stop := make(chan struct{})
 		go g.Run(stop)
 		time.Sleep(time.Second)
 		synctest.Wait()
 		close(stop)
 		at := view(g).World.Steps()
-		if steps.Load() != 0 || at != 0 {
-			t.Errorf("waiting, the game took %d steps (world at %d)", steps.Load(), at)
+		if steps() != 0 || at != 0 {
+			t.Errorf("waiting, the game took %d steps (world at %d)", steps(), at)
 		}
 	})
 }
@@ -115,7 +111,7 @@ func TestWaitingDoesNotStep(t *testing.T) {
 func TestEndedIsSaved(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		st := newStore(t)
-		g, _ := newSolo(t, st, none)
+		g, _ := newSolo(t, st)
 		o := play(t, g)
 		if o.Entry.Score == 0 || o.Entry.Name != "ann" || o.Err != nil || g.Best() != o.Entry.Score {
 			t.Fatalf("ended %+v, best %d; want ann's scoring game", o, g.Best())
@@ -140,7 +136,7 @@ func TestEndedIsSaved(t *testing.T) {
 func TestAssistedIsNotSaved(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		st := newStore(t)
-		g, _ := newSolo(t, st, none)
+		g, _ := newSolo(t, st)
 		if err := g.ToggleStress(); err != nil {
 			t.Fatal(err)
 		}
@@ -175,7 +171,7 @@ func TestLeavingScores(t *testing.T) {
 		t.Run(leave.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				st := newStore(t)
-				g, _ := newSolo(t, st, none)
+				g, _ := newSolo(t, st)
 				g.Start()
 				for i := 0; view(g).World.Score() == 0; i++ {
 					if i > 60*game.TPS {
@@ -199,7 +195,7 @@ func TestLeavingScores(t *testing.T) {
 // TestStepTimeKept: the View's step time is a mean of the last
 // StepSample steps, the same however often it is read.
 func TestStepTimeKept(t *testing.T) {
-	g, _ := newSolo(t, nil, none)
+	g, _ := newSolo(t, nil)
 	for range StepSample - 1 {
 		g.Step(game.Input{})
 	}
@@ -216,7 +212,7 @@ func TestStepTimeKept(t *testing.T) {
 // TestCommandsRefused: outside a game there is nothing to pause or
 // leave, and a second Start during one does nothing.
 func TestCommandsRefused(t *testing.T) {
-	g, _ := newSolo(t, nil, none)
+	g, _ := newSolo(t, nil)
 	if g.TogglePause() {
 		t.Error("paused the title")
 	}
@@ -234,10 +230,73 @@ func TestCommandsRefused(t *testing.T) {
 
 // TestViewAllocatesNothing: a frame's look at the game is free.
 func TestViewAllocatesNothing(t *testing.T) {
-	g, _ := newSolo(t, nil, none)
+	g, _ := newSolo(t, nil)
 	var score int
 	fn := func(v View) { score += v.World.Score() }
 	if n := testing.AllocsPerRun(100, func() { g.View(fn) }); n != 0 {
 		t.Errorf("View allocates %v times", n)
+	}
+}
+
+// TestGameReadsItsKeys: a Game's step reads the keys its front end wrote,
+// only in play; what is pressed while it waits acts no more.
+func TestGameReadsItsKeys(t *testing.T) {
+	var keys input.Keys
+	g, err := NewSolo(game.Config{Seed: 1}, false, Scoring{}, Controls{Keys: &keys})
+	if err != nil {
+		t.Fatal(err)
+	}
+	angle := func() float64 { return view(g).World.Player(0).Ship.Angle }
+	keys.Down(input.Left)
+	keys.Up(input.Left)
+	g.step() // the title: the tap plays nothing, and is dropped
+	if !g.Start() {
+		t.Fatal("no game started")
+	}
+	for range game.TPS {
+		g.step() // the ship appears
+	}
+	before := angle()
+	keys.Press(input.Left, 0)
+	g.step()
+	if angle() == before {
+		t.Error("a press of left did not turn the ship")
+	}
+	g.Wait(true)
+	keys.Press(input.Right, time.Second)
+	g.step()
+	g.Wait(false)
+	before = angle()
+	for range 10 {
+		g.step()
+	}
+	if a := angle(); a != before {
+		t.Errorf("a press while the game waited turned the ship from %v to %v", before, a)
+	}
+}
+
+// TestSamplesOnTheStep: a Game samples its pools on its step, every
+// game.SampleEvery steps, paused too, and its View holds the samples.
+func TestSamplesOnTheStep(t *testing.T) {
+	g, _ := newSolo(t, nil)
+	g.Start()
+	for range 2 * game.SampleEvery {
+		g.Step(game.Input{Fire: true})
+	}
+	g.TogglePause()
+	for range game.SampleEvery {
+		g.Step(game.Input{})
+	}
+	var got []uint64
+	g.View(func(v View) {
+		v.Samples.Since(0, func(p game.PoolSample) {
+			got = append(got, p.Step)
+			if p.Pools[0] != v.World.BulletStats() && p.Step == v.Steps {
+				t.Errorf("the last sample's bullets %+v, the world's %+v", p.Pools[0], v.World.BulletStats())
+			}
+		})
+	})
+	if want := []uint64{game.SampleEvery, 2 * game.SampleEvery, 3 * game.SampleEvery}; !slices.Equal(got, want) {
+		t.Errorf("sampled at steps %v, want %v", got, want)
 	}
 }

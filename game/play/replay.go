@@ -6,6 +6,7 @@ import (
 	"io"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"poolroids/game"
@@ -49,26 +50,6 @@ const (
 	ReplayDiffers // stopped where it differs from its recording
 )
 
-// ReplayHooks is how a Replay asks its front end for what it does not
-// own. Either may be nil. They run on the goroutine that ticks (Run's)
-// without the Replay's lock.
-type ReplayHooks struct {
-	// Waiting reports whether the replay waits (the screen is too small):
-	// Run's ticks then play nothing.
-	Waiting func() bool
-	// Played is told, after a tick, what changed since it was last told:
-	// by the tick or by the commands before it.
-	Played func(Played)
-}
-
-// Played is what changed in a replay since its front end was last told,
-// for a front end that samples the pools as the game goes.
-type Played struct {
-	From, To uint64  // the step before and after; From is 0 in a new world
-	NewWorld bool    // a seek back replaced the world: its pools count from zero
-	Switched [2]bool // the bullets', the debris' strategy changed
-}
-
 // Replay is a replay being watched (`poolroids replay FILE`, a replay
 // from the lobby): a [replay.Watch] under its own lock, ticked on
 // [Replay.Run]'s goroutine, which a front end draws through
@@ -77,7 +58,7 @@ type Played struct {
 // zero Replay is not usable; make one with NewReplay. Its methods are
 // safe for concurrent use.
 type Replay struct {
-	hooks ReplayHooks
+	waits atomic.Bool // the screen cannot show it: Run's ticks play nothing
 
 	mu       sync.Mutex
 	w        *replay.Watch
@@ -89,12 +70,13 @@ type Replay struct {
 	chunk    int              // steps a tick may seek at most: seekMax, less in tests
 	held     [2]pool.Strategy // the watcher's bullets' and debris' strategies; "": the recorded ones
 	failed   error            // a seek back could not start again: the replay stops
-	told     told             // what Hooks.Played was last told
+	sampled  sampled          // the replay at its last sample of the pools
+	samples  game.PoolSamples // for ReplayView.Samples
 	stepTime stepTimer        // the mean step, for ReplayView.StepTime
 }
 
-// told is what a Replay's front end knows of it.
-type told struct {
+// sampled is a Replay as its pools were last sampled.
+type sampled struct {
 	world      *game.World
 	step       uint64
 	strategies [2]pool.Strategy
@@ -104,7 +86,7 @@ type told struct {
 // A strategy holds both pools to it from the start ("": the recorded
 // switches apply). A file that is not a replay, or whose start differs,
 // is an error.
-func NewReplay(data []byte, strategy pool.Strategy, h ReplayHooks) (*Replay, error) {
+func NewReplay(data []byte, strategy pool.Strategy) (*Replay, error) {
 	w, err := replay.NewWatch(data)
 	if err != nil {
 		return nil, err
@@ -113,14 +95,14 @@ func NewReplay(data []byte, strategy pool.Strategy, h ReplayHooks) (*Replay, err
 	if err != nil {
 		return nil, err
 	}
-	r := &Replay{hooks: h, w: w, names: names, speed: SpeedNormal, chunk: seekMax, whose: whose(names.players(), w.World().Ships())}
+	r := &Replay{w: w, names: names, speed: SpeedNormal, chunk: seekMax, whose: whose(names.players(), w.World().Ships())}
 	if strategy != "" {
 		if err := w.SetStrategy(strategy); err != nil {
 			return nil, fmt.Errorf("play: %w", err)
 		}
 		r.held = [2]pool.Strategy{strategy, strategy}
 	}
-	r.told = r.now()
+	r.sampled = r.now()
 	return r, nil
 }
 
@@ -159,6 +141,9 @@ type ReplayView struct {
 	// StepTime is the mean time a step took over the last StepSample
 	// steps played; 0 before.
 	StepTime time.Duration
+	// Samples are the pools as the ticks sampled them (see Tick): valid
+	// only within the callback, as World.
+	Samples *game.PoolSamples
 }
 
 // View calls fn with the replay as it stands, under its lock: the world
@@ -171,7 +156,7 @@ func (r *Replay) View(fn func(v ReplayView)) {
 	v := ReplayView{
 		World: w.World(), Step: w.Step(), SeekTo: r.seekTo, Len: w.Len(),
 		Speed: r.speed, Err: w.Err(), Names: *r.names.at(w.Step()),
-		StepTime: r.stepTime.mean,
+		StepTime: r.stepTime.mean, Samples: &r.samples,
 	}
 	if r.failed != nil {
 		v.Err = r.failed
@@ -190,18 +175,25 @@ func (r *Replay) View(fn func(v ReplayView)) {
 }
 
 // Run ticks the replay at game.TPS until stop is closed (see Steps),
-// except while Hooks.Waiting says it waits.
+// except while it waits.
 func (r *Replay) Run(stop <-chan struct{}) {
 	Steps(stop, func() {
-		if r.hooks.Waiting == nil || !r.hooks.Waiting() {
+		if !r.waits.Load() {
 			r.Tick()
 		}
 	})
 }
 
+// Wait holds the replay while its screen cannot show it (too small, the
+// key help up): Run's ticks play nothing meanwhile.
+func (r *Replay) Wait(on bool) { r.waits.Store(on) }
+
 // Tick is one tick of the clock Run keeps: a stride of the seek under
-// way, else the steps the speed gives a tick; then Hooks.Played hears
-// what changed. Run calls it; a test may instead, on its own clock.
+// way, else the steps the speed gives a tick; then the pools are sampled
+// (ReplayView.Samples) if the tick passed a multiple of game.SampleEvery
+// steps of the game, or the commands before it replaced the world or
+// switched a strategy, whose rates start afresh. Run calls it; a test
+// may instead, on its own clock.
 func (r *Replay) Tick() {
 	r.mu.Lock()
 	start, from, world := time.Now(), r.w.Step(), r.w.World()
@@ -216,11 +208,8 @@ func (r *Replay) Tick() {
 	if step := r.w.Step(); step > from {
 		r.stepTime.add(time.Since(start), int(step-from))
 	}
-	p, changed := r.report()
+	r.sample()
 	r.mu.Unlock()
-	if changed && r.hooks.Played != nil {
-		r.hooks.Played(p)
-	}
 }
 
 // seekStrides plays the seek under way in strides until it is over, the
@@ -250,29 +239,35 @@ func (r *Replay) seekStrides(over func() bool) {
 	}
 }
 
-// now is the replay as its front end would be told of it. The caller
-// holds the lock.
-func (r *Replay) now() told {
+// now is the replay as its pools' samples know it. The caller holds the
+// lock.
+func (r *Replay) now() sampled {
 	w := r.w.World()
-	return told{w, r.w.Step(), [2]pool.Strategy{w.Bullets().Strategy(), w.Debris().Strategy()}}
+	return sampled{w, r.w.Step(), [2]pool.Strategy{w.Bullets().Strategy(), w.Debris().Strategy()}}
 }
 
-// report returns what changed since Hooks.Played was last told, and
-// false if nothing did. The caller holds the lock.
-func (r *Replay) report() (Played, bool) {
-	was, now := r.told, r.now()
+// sample samples the pools when the game went past a multiple of
+// game.SampleEvery steps since the last sample, or its world or a
+// strategy changed, whose rates then start afresh. The caller holds the
+// lock.
+func (r *Replay) sample() {
+	was, now := r.sampled, r.now()
 	if now == was {
-		return Played{}, false
+		return
 	}
-	r.told = now
-	p := Played{From: was.step, To: now.step, NewWorld: now.world != was.world}
-	if p.NewWorld {
-		p.From = 0
+	r.sampled = now
+	from, fresh := was.step, now.world != was.world
+	if fresh {
+		from = 0
 	}
-	for i := range p.Switched {
-		p.Switched[i] = now.strategies[i] != was.strategies[i]
+	var restart [2]bool
+	for i := range restart {
+		restart[i] = fresh || now.strategies[i] != was.strategies[i]
+		fresh = fresh || restart[i]
 	}
-	return p, true
+	if fresh || now.step/game.SampleEvery != from/game.SampleEvery {
+		r.samples.Add(now.world, now.step, r.stepTime.mean, restart)
+	}
 }
 
 // TogglePause pauses or resumes; at the end it plays the replay again

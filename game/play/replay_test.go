@@ -2,7 +2,6 @@ package play
 
 import (
 	"errors"
-	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -21,15 +20,23 @@ func recorded(t testing.TB, seed uint64, steps int) []byte {
 	return replaytest.Record(t, game.Config{Seed: seed}, replay.Options{Players: []string{"autopilot"}}, steps)
 }
 
-// newReplay watches data; its Played hook keeps what it was told.
-func newReplay(t *testing.T, data []byte, strategy pool.Strategy) (*Replay, *[]Played) {
+// newReplay watches data; the count it returns is of the pools' samples
+// read so far (see sampledSince).
+func newReplay(t *testing.T, data []byte, strategy pool.Strategy) (*Replay, *uint64) {
 	t.Helper()
-	var told []Played
-	r, err := NewReplay(data, strategy, ReplayHooks{Played: func(p Played) { told = append(told, p) }})
+	r, err := NewReplay(data, strategy)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return r, &told
+	return r, new(uint64)
+}
+
+// sampledSince returns the pools' samples of r after the first *n, and
+// counts them read.
+func sampledSince(r *Replay, n *uint64) []game.PoolSample {
+	var got []game.PoolSample
+	r.View(func(v ReplayView) { *n = v.Samples.Since(*n, func(p game.PoolSample) { got = append(got, p) }) })
+	return got
 }
 
 // replayView returns r's view; its World is for reading only now, between
@@ -76,15 +83,7 @@ func at(t *testing.T, r *Replay, data []byte, step uint64, what string) {
 func TestReplayRunKeepsPace(t *testing.T) {
 	data := recorded(t, 3, 600)
 	synctest.Test(t, func(t *testing.T) {
-		var waiting atomic.Bool
-		var told atomic.Uint64
-		r, err := NewReplay(data, "", ReplayHooks{
-			Waiting: waiting.Load,
-			Played:  func(p Played) { told.Store(p.To) },
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
+		r, sampled := newReplay(t, data, "")
 		stop, done := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(done)
@@ -93,10 +92,11 @@ func TestReplayRunKeepsPace(t *testing.T) {
 		time.Sleep(2 * time.Second)
 		synctest.Wait()
 		// A tick on time is a nanosecond early (see TestRunKeepsGameTime).
-		if v := replayView(r); v.Step != 2*game.TPS-1 || v.State != ReplayPlaying || told.Load() != v.Step {
-			t.Errorf("2s in: step %d, state %v, told of step %d; want %d, playing", v.Step, v.State, told.Load(), 2*game.TPS-1)
+		got := sampledSince(r, sampled)
+		if v := replayView(r); v.Step != 2*game.TPS-1 || v.State != ReplayPlaying || len(got) == 0 || got[len(got)-1].Step != v.Step/game.SampleEvery*game.SampleEvery {
+			t.Errorf("2s in: step %d, state %v, pools sampled %+v; want %d, playing, sampled every %d steps", v.Step, v.State, got, 2*game.TPS-1, game.SampleEvery)
 		}
-		waiting.Store(true)
+		r.Wait(true)
 		synctest.Wait()
 		from := replayView(r).Step
 		time.Sleep(time.Second)
@@ -168,7 +168,7 @@ func TestReplayPause(t *testing.T) {
 // seek forward plays on. The front end hears of the new world.
 func TestReplaySeek(t *testing.T) {
 	data := recorded(t, 6, 3000)
-	r, told := newReplay(t, data, "")
+	r, sampled := newReplay(t, data, "")
 	if err := r.Seek(1800); err != nil {
 		t.Fatal(err)
 	}
@@ -177,11 +177,11 @@ func TestReplaySeek(t *testing.T) {
 	if err := r.Seek(-600); err != nil {
 		t.Fatal(err)
 	}
-	*told = nil
+	sampledSince(r, sampled)
 	seekDone(t, r)
 	at(t, r, data, 1200, "seek back to 0:20")
-	if len(*told) == 0 || !(*told)[0].NewWorld || (*told)[0].From != 0 || (*told)[len(*told)-1].To != 1200 {
-		t.Errorf("the seek back told %+v", *told)
+	if got := sampledSince(r, sampled); len(got) == 0 || got[0].Restart != [2]bool{true, true} || got[len(got)-1].Step != 1200 {
+		t.Errorf("the seek back sampled %+v; want the new world's rates afresh, then step 1200", got)
 	}
 	if v := replayView(r); v.State != ReplayPlaying {
 		t.Errorf("after the seek: %v", v.State)
@@ -233,7 +233,7 @@ func TestReplaySeekSpread(t *testing.T) {
 // switch no longer applies, and they hold through a seek back.
 func TestReplayHeldStrategies(t *testing.T) {
 	data := recorded(t, 7, 2400)
-	r, told := newReplay(t, data, "")
+	r, sampled := newReplay(t, data, "")
 	all := pool.Strategies()
 	strategies := func() [2]pool.Strategy {
 		w := replayView(r).World
@@ -243,8 +243,8 @@ func TestReplayHeldStrategies(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.Tick()
-	if p := (*told)[len(*told)-1]; p.Switched != [2]bool{true, true} {
-		t.Errorf("the switch was told as %+v", p)
+	if got := sampledSince(r, sampled); len(got) == 0 || got[len(got)-1].Restart != [2]bool{true, true} {
+		t.Errorf("the switch was sampled as %+v", got)
 	}
 	if err := r.Seek(1279); err != nil { // to 1280, past the recorded switch to bitset
 		t.Fatal(err)
@@ -285,11 +285,11 @@ func TestReplayHeldFromStart(t *testing.T) {
 		t.Errorf("held to scan, at the end: %s %s", b, d)
 	}
 	at(t, r, data, 600, "held to scan")
-	if _, err := NewReplay(data, "heap", ReplayHooks{}); err == nil {
+	if _, err := NewReplay(data, "heap"); err == nil {
 		t.Error("strategy heap: no error")
 	}
 	var fe *replay.FormatError
-	if _, err := NewReplay([]byte("PRPX"), "", ReplayHooks{}); !errors.As(err, &fe) {
+	if _, err := NewReplay([]byte("PRPX"), ""); !errors.As(err, &fe) {
 		t.Errorf("a file that is no replay: %v", err)
 	}
 }
@@ -399,11 +399,7 @@ func TestReplayNames(t *testing.T) {
 // TestReplayAllocs: a tick, a single step and a look at the replay
 // allocate nothing in steady state.
 func TestReplayAllocs(t *testing.T) {
-	told := 0
-	r, err := NewReplay(recorded(t, 10, 3000), "", ReplayHooks{Played: func(Played) { told++ }})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, _ := newReplay(t, recorded(t, 10, 3000), "")
 	ticks(r, 100)
 	var step uint64
 	fn := func(v ReplayView) { step += v.Step }

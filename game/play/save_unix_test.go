@@ -32,7 +32,7 @@ func TestSaveDoesNotStopTheGame(t *testing.T) {
 	if err := syscall.Flock(int(lock.Fd()), syscall.LOCK_EX); err != nil {
 		t.Fatal(err)
 	}
-	g, _ := newSolo(t, store, none)
+	g, _ := newSolo(t, store)
 	played := make(chan bool)
 	go func() {
 		ended := playOut(g)

@@ -87,6 +87,11 @@
 //		left := keys.Held(kitty.Left) // real held state
 //	} // else: press-only controls from tcell key events
 //
+// Or, with no polling, keys.Forward(sink) has every change of a game key's
+// held state sent to sink as it is read (Down, Up), on the goroutine that
+// reads the terminal: package ui forwards them into the player's
+// input.Keys, which the game reads on its step.
+//
 // The protocol is switched on only where tcell switches it on: for terminals
 // whose terminfo tcell treats as xterm-like (TERM=xterm-*, which covers
 // kitty's xterm-kitty, Ghostty's xterm-ghostty and the xterm-256color of

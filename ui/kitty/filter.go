@@ -214,7 +214,7 @@ func (f *filter) sequence(dst, seq []byte) int {
 	if fin == 'u' && len(params) > 0 && params[0] == '?' {
 		if flags, ok := atoi(params[1:]); ok {
 			// The answer to our query: the flags now in force.
-			f.keys.active.Store(flags&needFlags == needFlags)
+			f.keys.setActive(flags&needFlags == needFlags)
 			return 0
 		}
 		return copy(dst, seq)

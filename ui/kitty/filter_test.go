@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -525,5 +526,75 @@ func BenchmarkRead(b *testing.B) {
 				b.Fatal(err)
 			}
 		}
+	}
+}
+
+// sinkLog records what Forward sends.
+type sinkLog struct {
+	mu  sync.Mutex
+	got []string
+}
+
+func (s *sinkLog) Down(k Key) { s.add("+" + k.String()) }
+func (s *sinkLog) Up(k Key)   { s.add("-" + k.String()) }
+
+func (s *sinkLog) add(e string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.got = append(s.got, e)
+}
+
+func (s *sinkLog) take() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	got := strings.Join(s.got, " ")
+	s.got = nil
+	return got
+}
+
+// TestForward: a game key's held state goes to the sink as it changes:
+// Down for its first physical key, Up for its last; Up for every key held
+// at a focus loss and when the protocol stops; nothing before the
+// protocol is confirmed, and nothing once the sink is taken away.
+func TestForward(t *testing.T) {
+	f := newFakeTty()
+	tty := NewTty(f)
+	k := tty.Keys()
+	var log sinkLog
+	k.Forward(&log)
+	p := make([]byte, 128)
+	for _, tc := range []struct{ in, want string }{
+		{"\x1b[97u.", ""},                         // a, not confirmed: press-only
+		{"\x1b[97;1:3u.", ""},                     // and let go
+		{confirm + "\x1b[97u", "+left"},           // a
+		{"\x1b[1;1:1D", ""},                       // ← too: left is held already
+		{"\x1b[97;1:2u\x1b[97;1:3u.", ""},         // a repeats, then is let go: ← holds
+		{"\x1b[1;1:3D.", "-left"},                 // ← let go
+		{"\x1b[32u\x1b[32;1:3u.", "+fire -fire"},  // a tap within one read
+		{"\x1b[119u\x1b[115u.", "+thrust +hyper"}, // w, s
+		{"\x1b[O.", "-thrust -hyper"},             // focus lost
+		{"\x1b[100u.", "+right"},                  // d
+	} {
+		f.in <- []byte(tc.in)
+		if _, err := tty.Read(p); err != nil {
+			t.Fatal(err)
+		}
+		if got := log.take(); got != tc.want {
+			t.Errorf("after %q: forwarded %q, want %q", tc.in, got, tc.want)
+		}
+	}
+	if _, err := tty.Write(tcellPop); err != nil {
+		t.Fatal(err)
+	}
+	if got := log.take(); got != "-right" {
+		t.Errorf("the protocol stopped: forwarded %q, want -right", got)
+	}
+	k.Forward(nil)
+	f.in <- []byte(confirm + "\x1b[100u.")
+	if _, err := tty.Read(p); err != nil {
+		t.Fatal(err)
+	}
+	if got := log.take(); got != "" {
+		t.Errorf("without a sink: forwarded %q", got)
 	}
 }

@@ -61,6 +61,53 @@ type Keys struct {
 	active atomic.Bool
 	down   atomic.Uint32 // physical keys held now
 	tapped atomic.Uint32 // game keys (bit per Key) pressed since the last Poll
+	sink   atomic.Pointer[Sink]
+}
+
+// Sink receives a game key's changes of held state (see [Keys.Forward]).
+type Sink interface {
+	Down(Key)
+	Up(Key)
+}
+
+// Forward sends every change of a game key's held state to s from now on
+// (nil: to none) while the protocol is [Keys.Active]: Down when its first
+// physical key goes down, Up when its last is let go, and Up for every
+// key held when the terminal loses focus or the protocol stops. It is
+// called from the goroutine that reads the terminal, so s must be quick.
+func (k *Keys) Forward(s Sink) {
+	if s == nil {
+		k.sink.Store(nil)
+		return
+	}
+	k.sink.Store(&s)
+}
+
+// forward tells the sink of the game keys whose held state went from
+// was to now (physical bits).
+func (k *Keys) forward(was, now uint32) {
+	p := k.sink.Load()
+	if p == nil || was == now {
+		return
+	}
+	for key := range numKeys {
+		before, after := was&physicalOf[key] != 0, now&physicalOf[key] != 0
+		switch {
+		case after && !before:
+			(*p).Down(key)
+		case before && !after:
+			(*p).Up(key)
+		}
+	}
+}
+
+// setActive records whether the protocol is on; when it goes off, the
+// keys held are let go.
+func (k *Keys) setActive(on bool) {
+	if !k.active.Swap(on) || on {
+		return
+	}
+	k.forward(k.down.Load(), 0)
 }
 
 // Active reports whether the terminal confirmed the kitty keyboard protocol
@@ -110,7 +157,9 @@ func (k *Keys) press(bit uint32, first bool) {
 	if bit == 0 {
 		return
 	}
-	k.down.Or(bit)
+	if was := k.down.Or(bit); k.active.Load() {
+		k.forward(was, was|bit)
+	}
 	if first {
 		for key := range numKeys {
 			if physicalOf[key]&bit != 0 {
@@ -122,13 +171,18 @@ func (k *Keys) press(bit uint32, first bool) {
 
 func (k *Keys) release(bit uint32) {
 	if bit != 0 {
-		k.down.And(^bit)
+		if was := k.down.And(^bit); k.active.Load() {
+			k.forward(was, was&^bit)
+		}
 	}
 }
 
 // releaseAll forgets every held key: after focus loss or once the protocol is
 // off, no release report will come for them.
 func (k *Keys) releaseAll() {
-	k.down.Store(0)
+	was := k.down.Swap(0)
 	k.tapped.Store(0)
+	if k.active.Load() {
+		k.forward(was, 0)
+	}
 }

@@ -212,7 +212,7 @@ func (t *Tty) Write(p []byte) (int, error) {
 	pop := bytes.Index(p, tcellPop)
 	if pop > push {
 		t.pushed.Store(false)
-		t.keys.active.Store(false)
+		t.keys.setActive(false)
 		t.keys.releaseAll()
 	}
 	if push < 0 {
@@ -237,7 +237,7 @@ func (t *Tty) popIfPushed() {
 	if t.pushed.CompareAndSwap(true, false) {
 		_, _ = t.in.Write(tcellPop)
 	}
-	t.keys.active.Store(false)
+	t.keys.setActive(false)
 	t.keys.releaseAll()
 }
 

@@ -44,10 +44,15 @@
 // Put, Get, Fill and the cell contents are those of tcell's CellBuffer: a
 // cell holds one grapheme cluster, one or two columns wide, and a style; a
 // colour of ColorNone keeps the cell's own. A cell is sent when it differs
-// from what the terminal shows, or when its content was changed since the
-// last Render, even back to what the terminal shows (so that drawing code
-// written for tcell, which may set a cell twice to have it sent, behaves
-// the same).
+// from what the terminal shows, however often it was set in between: a
+// cell set back to what the terminal shows is not sent, so drawing code
+// may draw every frame whole, and a still frame sends nothing. (tcell's
+// CellBuffer sends a cell whose content changed and changed back.) After
+// output of others, [Frame.Invalidate] (or Resize) makes the next Render
+// send every cell.
+//
+// A display that is not an ANSI terminal (tcell's own buffer, a browser)
+// takes the same changes cell by cell from [Frame.Changes].
 package vt
 
 import (
@@ -197,17 +202,33 @@ func (f *Frame) set(x, y int, g glyph, width int, st tcell.Style) {
 		}
 	}
 	n := cell{g: g, st: f.style(st, fg, bg, attrs), wide: width > 1}
-	if n.g != c.g {
-		// Changed content is sent even if it changes back before the
-		// next Render (tcell's rule). (What a wide cluster covered is
-		// marked unknown when it is sent.)
-		f.shown[i] = unknown
+	if *c == n {
+		return // nothing to send, nothing to look at
 	}
 	*c = n
+	f.touch(x, y)
+}
+
+// touch marks (x, y) for Render to look at.
+func (f *Frame) touch(x, y int) {
 	if d := &f.dirty[y]; d.lo >= d.hi {
 		*d = span{x, x + 1}
 	} else {
 		d.lo, d.hi = min(d.lo, x), max(d.hi, x+1)
+	}
+}
+
+// Clear blanks every cell, in the default style. What the terminal shows
+// is kept: the next Render sends only the cells that now differ from it.
+func (f *Frame) Clear() {
+	for y := range f.h {
+		row := f.cells[y*f.w : (y+1)*f.w]
+		for x := range row {
+			if row[x] != (cell{}) {
+				row[x] = cell{}
+				f.touch(x, y)
+			}
+		}
 	}
 }
 
@@ -477,65 +498,42 @@ func (f *Frame) Render(dst []byte) []byte {
 		clear(f.shown) // the zero cell: a blank in the default style
 		cur = 0
 	}
-	for y, d := range f.dirty {
-		if d.lo >= d.hi {
-			continue
+	f.walk(func(x, y int, c cell) int {
+		if len(dst) == start {
+			begin()
 		}
-		f.dirty[y] = span{}
-		row, shown := f.cells[y*f.w:(y+1)*f.w], f.shown[y*f.w:(y+1)*f.w]
-		// Start where a cell starts: after a cell that is not wide
-		// (whether it is the right half of one or not).
-		for d.lo > 0 && row[d.lo-1].wide {
-			d.lo--
-		}
-		for x := d.lo; x < d.hi; x++ {
-			c := row[x]
-			if c == shown[x] {
-				if c.wide {
-					x++
-				}
-				continue
+		// Move there and send the cell; where the cursor is a few
+		// cells short on the row, reprinting them instead may cost
+		// less: both ways are written, the longer dropped.
+		a, pa := len(dst), cur
+		dst = f.move(dst, cx, cy, x, y)
+		dst = f.send(dst, &pa, c, x)
+		if cy == y && cx >= 0 && x-cx < len(dst)-a {
+			b, pb := len(dst), cur
+			var ok bool
+			if dst, ok = f.reprint(dst, &pb, f.cells[y*f.w+cx:y*f.w+x], cx, len(dst)-a); ok {
+				dst = f.send(dst, &pb, c, x)
 			}
-			if len(dst) == start {
-				begin()
-			}
-			// Move there and send the cell; where the cursor is a few
-			// cells short on the row, reprinting them instead may cost
-			// less: both ways are written, the longer dropped.
-			a, pa := len(dst), cur
-			dst = f.move(dst, cx, cy, x, y)
-			dst = f.send(dst, &pa, c, x)
-			if cy == y && cx >= 0 && x-cx < len(dst)-a {
-				b, pb := len(dst), cur
-				var ok bool
-				if dst, ok = f.reprint(dst, &pb, row[cx:x], cx, len(dst)-a); ok {
-					dst = f.send(dst, &pb, c, x)
-				}
-				if ok && len(dst)-b < b-a {
-					dst = dst[:a+copy(dst[a:], dst[b:])]
-					pa = pb
-					f.stats.Cells += uint64(x - cx)
-				} else {
-					dst = dst[:b]
-				}
-			}
-			cur = pa
-			f.stats.Cells++
-			shown[x] = c
-			cx, cy = x+1, y
-			if c.wide && x+1 < f.w {
-				cx++
-				x++
-				shown[x] = unknown
-			}
-			// A cell written over half a wide cluster blanks its other
-			// half, which then follows the cell: look at that too.
-			d.hi = max(d.hi, min(cx+1, f.w))
-			if cx >= f.w {
-				cx = -1 // at the margin, where terminals differ
+			if ok && len(dst)-b < b-a {
+				dst = dst[:a+copy(dst[a:], dst[b:])]
+				pa = pb
+				f.stats.Cells += uint64(x - cx)
+			} else {
+				dst = dst[:b]
 			}
 		}
-	}
+		cur = pa
+		f.stats.Cells++
+		cx, cy = x+1, y
+		if c.wide && x+1 < f.w {
+			cx++
+		}
+		next := cx
+		if cx >= f.w {
+			cx = -1 // at the margin, where terminals differ
+		}
+		return next
+	})
 	want := int8(1)
 	if f.cursorOn && f.cursorX < f.w && f.cursorY < f.h {
 		want = 2
@@ -562,6 +560,73 @@ func (f *Frame) Render(dst []byte) []byte {
 	}
 	f.stats.Bytes += uint64(len(dst) - start)
 	return dst
+}
+
+// Changes hands a display that is not an ANSI terminal (tcell's own
+// buffer, a browser) what Render would send, and counts it as sent:
+// first wipe, when the display must be cleared (after Resize or
+// Invalidate), then put for each cell that differs from what the display
+// shows, in reading order, with the cell as Get gives it. A cell written
+// over half of a wide cluster is followed by the cell of its other half,
+// as in Render. Stats counts Changes as a Render, and its cells; no bytes.
+func (f *Frame) Changes(wipe func(), put func(x, y int, str string, st tcell.Style, width int)) {
+	f.stats.Renders++
+	if f.wipe {
+		wipe()
+		f.wipe = false
+		clear(f.shown)
+	}
+	f.walk(func(x, y int, c cell) int {
+		str, st, width := f.Get(x, y)
+		put(x, y, str, st, width)
+		f.stats.Cells++
+		if c.wide && x+1 < f.w {
+			return x + 2
+		}
+		return x + 1
+	})
+}
+
+// walk calls send with each cell that differs from what the display
+// shows, in reading order, and then counts it as shown (the right half of
+// a wide cluster as unknown). send returns the column after what it sent:
+// a cell written over half of a wide cluster blanks the other half, which
+// is then looked at too.
+func (f *Frame) walk(send func(x, y int, c cell) (next int)) {
+	for y, d := range f.dirty {
+		if d.lo >= d.hi {
+			continue
+		}
+		f.dirty[y] = span{}
+		row, shown := f.cells[y*f.w:(y+1)*f.w], f.shown[y*f.w:(y+1)*f.w]
+		// Start where a cell starts: after a cell that is not wide
+		// (whether it is the right half of one or not).
+		for d.lo > 0 && row[d.lo-1].wide {
+			d.lo--
+		}
+		for x := d.lo; x < d.hi; x++ {
+			c := row[x]
+			if c == shown[x] {
+				if c.wide {
+					x++
+				}
+				continue
+			}
+			next := send(x, y, c)
+			shown[x] = c
+			if c.wide && x+1 < f.w {
+				x++
+				shown[x] = unknown
+			}
+			d.hi = max(d.hi, min(next+1, f.w))
+		}
+	}
+}
+
+// Cursor is where the cursor shows, for the displays of Changes: on is
+// false when it is hidden.
+func (f *Frame) Cursor() (x, y int, on bool) {
+	return f.cursorX, f.cursorY, f.cursorOn && f.cursorX < f.w && f.cursorY < f.h
 }
 
 // send appends cell c, at column x with the cursor there, in its style

@@ -344,13 +344,7 @@ func TestRenderShowsFrame(t *testing.T) {
 					case 1:
 						f.SetContent(x, y, 'e', []rune{0x301}, st)
 					default:
-						for s != "" {
-							var n int
-							if s, n = f.Put(x, y, s, st); n == 0 {
-								break
-							}
-							x += n
-						}
+						puts(f, x, y, w+2, s, st)
 					}
 				}
 				switch rng.IntN(12) {
@@ -392,8 +386,8 @@ func TestRenderShowsFrame(t *testing.T) {
 }
 
 // TestRenderSendsChanges: what one changed cell costs, and that a cell set
-// to something else and back is sent again, as tcell does; Stats counts
-// the bytes and the cells.
+// to something else and back is not sent, where tcell would send it;
+// Stats counts the bytes and the cells.
 func TestRenderSendsChanges(t *testing.T) {
 	var f Frame
 	f.Resize(20, 5)
@@ -418,9 +412,14 @@ func TestRenderSendsChanges(t *testing.T) {
 		t.Fatalf("changes sent as %q, want %q", got, want)
 	}
 	f.Put(3, 1, "x", red)
-	f.Put(3, 1, "a", red)
+	f.Put(3, 1, "a", red) // back to what shows: not sent
 	f.Put(4, 1, "b", red) // the same as shown: not sent
-	if got, want := string(render()), "\x1b[?2026h\x1b[2;4H\x1b[0;91ma\x1b[?2026l"; got != want {
+	if got := string(render()); got != "" {
+		t.Fatalf("cells set back sent as %q", got)
+	}
+	f.Put(5, 1, "y", red)
+	f.Put(5, 1, "a", red) // set twice, left changed: sent once
+	if got, want := string(render()), "\x1b[?2026h\x1b[2;6H\x1b[0;91ma\x1b[?2026l"; got != want {
 		t.Fatalf("a cell set twice sent as %q, want %q", got, want)
 	}
 	f.ShowCursor(2, 2)
@@ -431,7 +430,7 @@ func TestRenderSendsChanges(t *testing.T) {
 		t.Fatalf("a still frame sent %q", got)
 	}
 	// ab; c, the blank, d, e; a.
-	if got, want := f.Stats(), (Stats{Renders: 5, Bytes: uint64(len(sent)), Cells: 7}); got != want {
+	if got, want := f.Stats(), (Stats{Renders: 6, Bytes: uint64(len(sent)), Cells: 7}); got != want {
 		t.Errorf("stats %+v, want %+v", got, want)
 	}
 }
@@ -458,6 +457,22 @@ func TestRenderAllocs(t *testing.T) {
 	draw()
 	if a := testing.AllocsPerRun(20, draw); a != 0 {
 		t.Fatalf("a frame allocates %v times", a)
+	}
+	var cells int
+	put := func(int, int, string, tcell.Style, int) { cells++ }
+	changes := func() {
+		f.Clear()
+		for y := range 40 {
+			for x := range 120 {
+				n++
+				f.Put(x, y, glyphs[(x+y+n)%len(glyphs)], styles[(x*y+n)%len(styles)])
+			}
+		}
+		f.Changes(func() {}, put)
+	}
+	changes()
+	if a := testing.AllocsPerRun(20, changes); a != 0 || cells == 0 {
+		t.Fatalf("a frame's Changes allocate %v times (%d cells)", a, cells)
 	}
 }
 
@@ -545,4 +560,142 @@ func TestManyClusters(t *testing.T) {
 	if len(f.clusters) > maxClusters {
 		t.Errorf("%d clusters kept, want at most %d", len(f.clusters), maxClusters)
 	}
+}
+
+// TestChangesAsRender: over random frames, a tcell screen fed by Changes
+// shows what the frame holds, as the terminal fed by Render does
+// (TestRenderShowsFrame), and a second Changes sends nothing.
+func TestChangesAsRender(t *testing.T) {
+	texts := []string{"a", "hello", "⠁⠂⣿", "─│┌┐", "▁▂█", "◂→·µ×", "世界", "e\u0301x", " ", "", "a世b"}
+	styles := []tcell.Style{tcell.StyleDefault, red, bold, panel, rgb, keep, odd, both, fancy}
+	for seed := range uint64(40) {
+		rng := rand.New(rand.NewPCG(seed, 9))
+		w, h := 1+rng.IntN(30), 1+rng.IntN(8)
+		var f Frame
+		f.Resize(w, h)
+		scr := tcell.NewSimulationScreen("UTF-8")
+		if err := scr.Init(); err != nil {
+			t.Fatal(err)
+		}
+		scr.SetSize(w, h)
+		put := func(x, y int, str string, st tcell.Style, _ int) { scr.Put(x, y, str, st) }
+		for frame := range 30 {
+			for range rng.IntN(40) {
+				x, y := rng.IntN(w+2)-1, rng.IntN(h+2)-1
+				puts(&f, x, y, w+2, texts[rng.IntN(len(texts))], styles[rng.IntN(len(styles))])
+			}
+			switch rng.IntN(8) {
+			case 0:
+				f.Clear()
+			case 1:
+				f.Fill(' ', styles[rng.IntN(len(styles))])
+			case 2:
+				f.Invalidate()
+				scr.Fill('#', red) // someone else's output
+			}
+			f.Changes(scr.Clear, put)
+			scr.Show()
+			for y := range h {
+				for x := 0; x < w; x++ {
+					s, st, cw := f.Get(x, y)
+					got, gst, _ := scr.Get(x, y)
+					if cw == 2 && x == w-1 {
+						x++
+						continue // tcell shows no half cluster
+					}
+					if got != s || gst != st {
+						t.Fatalf("seed %d frame %d: (%d,%d) shows %q in %v, frame holds %q in %v", seed, frame, x, y, got, gst, s, st)
+					}
+					x += cw - 1
+				}
+			}
+			f.Changes(func() { t.Fatal("a second Changes wiped") }, func(x, y int, str string, _ tcell.Style, _ int) {
+				t.Fatalf("seed %d frame %d: a second Changes sent %q at (%d,%d)", seed, frame, str, x, y)
+			})
+		}
+		scr.Fini()
+	}
+}
+
+// TestChangesChangedBack: between two Changes, cells set to something
+// else and back, or set to what they hold, are not sent; the cells that
+// differ from what the display shows are, each once.
+func TestChangesChangedBack(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	const w, h = 17, 5
+	var f Frame
+	f.Resize(w, h)
+	type shown struct {
+		s  string
+		st tcell.Style
+	}
+	var display [w * h]shown
+	wipe := func() {
+		for i := range display {
+			display[i] = shown{" ", tcell.StyleDefault}
+		}
+	}
+	styles := []tcell.Style{tcell.StyleDefault, red, bold}
+	for frame := range 50 {
+		for range rng.IntN(30) {
+			x, y := rng.IntN(w), rng.IntN(h)
+			was, wst, _ := f.Get(x, y)
+			f.Put(x, y, string(rune('a'+rng.IntN(3))), styles[rng.IntN(len(styles))])
+			if rng.IntN(2) == 0 {
+				f.Put(x, y, was, wst) // and back
+			}
+		}
+		differ := map[int]bool{}
+		if frame > 0 {
+			for i := range display {
+				s, st, _ := f.Get(i%w, i/w)
+				if (shown{s, st}) != display[i] {
+					differ[i] = true
+				}
+			}
+		}
+		f.Changes(wipe, func(x, y int, str string, st tcell.Style, _ int) {
+			i := y*w + x
+			if frame > 0 && !differ[i] {
+				t.Fatalf("frame %d: (%d,%d) sent, and it shows already", frame, x, y)
+			}
+			delete(differ, i)
+			display[i] = shown{str, st}
+		})
+		if len(differ) > 0 {
+			t.Fatalf("frame %d: %d cells that differ not sent", frame, len(differ))
+		}
+	}
+}
+
+// TestClearKeepsShown: Clear blanks the cells, and the next Render sends
+// only those that showed something.
+func TestClearKeepsShown(t *testing.T) {
+	var f Frame
+	f.Resize(10, 2)
+	f.Put(2, 1, "a", red)
+	f.Render(nil)
+	f.Clear()
+	f.Put(2, 1, "a", red) // drawn again as it was
+	if got := f.Render(nil); len(got) != 0 {
+		t.Fatalf("a frame cleared and drawn again sent %q", got)
+	}
+	f.Clear()
+	if got, want := string(f.Render(nil)), "\x1b[?2026h\x1b[2;3H\x1b[0m \x1b[?2026l"; got != want {
+		t.Fatalf("a cleared cell sent as %q, want %q", got, want)
+	}
+}
+
+// puts puts s from (x, y) on with Put, cluster by cluster, at most maxw
+// cells, as drawing code does, and returns the cells it took.
+func puts(f *Frame, x, y, maxw int, s string, st tcell.Style) int {
+	n := 0
+	for s != "" && n < maxw {
+		var w int
+		if s, w = f.Put(x+n, y, s, st); w == 0 {
+			break
+		}
+		n += w
+	}
+	return n
 }

@@ -39,6 +39,12 @@ func (s *Screen) Show() {
 	s.SimulationScreen.Show()
 }
 
+// EventQ is the simulation screen's event queue, which ui's loop reads
+// as it reads a terminal's.
+func (s *Screen) EventQ() chan tcell.Event {
+	return s.SimulationScreen.(interface{ EventQ() chan tcell.Event }).EventQ()
+}
+
 // GetContents returns a copy of the cells the screen shows, and its size.
 func (s *Screen) GetContents() ([]tcell.SimCell, int, int) {
 	s.mu.Lock()

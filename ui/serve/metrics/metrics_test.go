@@ -20,7 +20,7 @@ import (
 // the test changes by itself: it never runs the game.
 func newSolo(t *testing.T, cfg game.Config) (*play.Game, *game.World) {
 	t.Helper()
-	g, err := play.NewSolo(cfg, false, play.Scoring{}, play.Hooks{})
+	g, err := play.NewSolo(cfg, false, play.Scoring{}, play.Controls{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,7 +137,7 @@ func TestPlayRoutesAcrossFleet(t *testing.T) {
 // solo is a solo game that never steps.
 func solo(t *testing.T) *play.Game {
 	t.Helper()
-	g, err := play.NewSolo(game.Config{}, false, play.Scoring{}, play.Hooks{})
+	g, err := play.NewSolo(game.Config{}, false, play.Scoring{}, play.Controls{})
 	if err != nil {
 		t.Fatal(err)
 	}

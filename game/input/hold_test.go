@@ -1,4 +1,4 @@
-package ui
+package input
 
 import (
 	"fmt"
@@ -6,8 +6,6 @@ import (
 	"slices"
 	"testing"
 	"time"
-
-	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
 )
@@ -25,15 +23,15 @@ func repeats(start, delay, interval, release time.Duration) []time.Duration {
 // stepAt is when world step i is taken.
 func stepAt(i int) time.Duration { return time.Duration(i) * stepTime }
 
-// acted feeds the key events of each control to a pressHold as the world
+// acted feeds the key events of each control to Keys as the world
 // steps at game.TPS, a step's keys asked for after the events up to its
 // time, and returns for each control the times of the steps it acted in
 // up to end. With late, the steps come in threes, every third step's
 // time: a loaded machine's catch-up.
-func acted(presses map[control][]time.Duration, end time.Duration, late ...bool) [numControls][]time.Duration {
+func acted(presses map[Control][]time.Duration, end time.Duration, late ...bool) [numHeld][]time.Duration {
 	type event struct {
 		at time.Duration
-		c  control
+		c  Control
 	}
 	var evs []event
 	for c, at := range presses {
@@ -42,19 +40,20 @@ func acted(presses map[control][]time.Duration, end time.Duration, late ...bool)
 		}
 	}
 	slices.SortStableFunc(evs, func(a, b event) int { return int(a.at - b.at) })
-	var h pressHold
-	var out [numControls][]time.Duration
+	var k Keys
+	var out [numHeld][]time.Duration
 	for i := 0; stepAt(i) <= end; i++ {
 		now := stepAt(i)
 		if len(late) > 0 && late[0] {
 			now = stepAt(i - i%3 + 2)
 		}
 		for len(evs) > 0 && evs[0].at <= now {
-			h.press(evs[0].c, evs[0].at)
+			k.Press(evs[0].c, evs[0].at)
 			evs = evs[1:]
 		}
-		for c := range numControls {
-			if h.act(c) {
+		in := k.Step(true)
+		for c, on := range [numHeld]bool{in.Left, in.Right, in.Thrust, in.Fire} {
+			if on {
 				out[c] = append(out[c], stepAt(i))
 			}
 		}
@@ -97,14 +96,14 @@ func TestPressHold(t *testing.T) {
 	ms := time.Millisecond
 	t.Run("a tap acts a fixed number of steps, whenever it comes", func(t *testing.T) {
 		for _, at := range []time.Duration{0, 7 * ms, 16 * ms, 333 * ms} {
-			got := acted(map[control][]time.Duration{ctlLeft: {at}, ctlThrust: {at}, ctlFire: {at}}, 2*time.Second)
-			for _, c := range []control{ctlLeft, ctlThrust, ctlFire} {
+			got := acted(map[Control][]time.Duration{Left: {at}, Thrust: {at}, Fire: {at}}, 2*time.Second)
+			for _, c := range []Control{Left, Thrust, Fire} {
 				if want := tapSteps[c]; len(got[c]) != want {
 					t.Errorf("tap at %v: control %d acted %d steps %v, want %d", at, c, len(got[c]), got[c], want)
 				}
 			}
-			if len(got[ctlRight]) != 0 {
-				t.Errorf("tap of left at %v turned right %v", at, got[ctlRight])
+			if len(got[Right]) != 0 {
+				t.Errorf("tap of left at %v turned right %v", at, got[Right])
 			}
 		}
 	})
@@ -118,9 +117,9 @@ func TestPressHold(t *testing.T) {
 		{200 * ms, 40 * ms, false}, {time.Second, 0, false}, {100 * ms, 20 * ms, true},
 	} {
 		t.Run(fmt.Sprintf("taps %v apart, ±%v, late steps %v", pace.gap, pace.jitter, pace.late), func(t *testing.T) {
-			for _, c := range []control{ctlRight, ctlThrust} {
+			for _, c := range []Control{Right, Thrust} {
 				for _, n := range []int{1, 4, 7} {
-					got := acted(map[control][]time.Duration{c: taps(n, 0, pace.gap, pace.jitter)}, 10*time.Second, pace.late)
+					got := acted(map[Control][]time.Duration{c: taps(n, 0, pace.gap, pace.jitter)}, 10*time.Second, pace.late)
 					if want := n * tapSteps[c]; len(got[c]) != want {
 						t.Errorf("control %d: %d taps acted %d steps, want %d", c, n, len(got[c]), want)
 					}
@@ -139,10 +138,10 @@ func TestPressHold(t *testing.T) {
 		{"300ms delay, 50/s", 300 * ms, 20 * ms},
 	} {
 		t.Run("held key: a tap, one stutter, then steady until a tap after the last repeat ("+term.name+")", func(t *testing.T) {
-			for _, c := range []control{ctlLeft, ctlThrust} {
+			for _, c := range []Control{Left, Thrust} {
 				ev := repeats(0, term.delay, term.interval, 2*time.Second)
 				last := ev[len(ev)-1]
-				got := acted(map[control][]time.Duration{c: ev}, 3*time.Second)[c]
+				got := acted(map[Control][]time.Duration{c: ev}, 3*time.Second)[c]
 				first := stepAt(tapSteps[c])
 				if tap := during(got, 0, first); len(tap) != tapSteps[c] {
 					t.Errorf("control %d: the press acted at %v, want the first %d steps", c, tap, tapSteps[c])
@@ -160,18 +159,18 @@ func TestPressHold(t *testing.T) {
 		})
 	}
 	t.Run("the opposite turn cancels a hold", func(t *testing.T) {
-		got := acted(map[control][]time.Duration{ctlLeft: repeats(0, 500*ms, 30*ms, 690*ms), ctlRight: {700 * ms}}, 2*time.Second)
-		if late := during(got[ctlLeft], 700*ms, 2*time.Second); len(late) != 0 {
+		got := acted(map[Control][]time.Duration{Left: repeats(0, 500*ms, 30*ms, 690*ms), Right: {700 * ms}}, 2*time.Second)
+		if late := during(got[Left], 700*ms, 2*time.Second); len(late) != 0 {
 			t.Errorf("left still acts after right at %v", late)
 		}
-		if n := len(during(got[ctlRight], 700*ms, 2*time.Second)); n != tapSteps[ctlRight] {
-			t.Errorf("right acted %d steps, want a tap's %d", n, tapSteps[ctlRight])
+		if n := len(during(got[Right], 700*ms, 2*time.Second)); n != tapSteps[Right] {
+			t.Errorf("right acted %d steps, want a tap's %d", n, tapSteps[Right])
 		}
 	})
 	t.Run("thrust and turn hold together", func(t *testing.T) {
-		got := acted(map[control][]time.Duration{ctlThrust: repeats(0, 300*ms, 30*ms, time.Second), ctlLeft: repeats(100*ms, 300*ms, 30*ms, time.Second)}, time.Second)
-		if !everyStep(got[ctlThrust], 300*ms+stepTime, 990*ms) || !everyStep(got[ctlLeft], 400*ms+stepTime, 990*ms) {
-			t.Errorf("thrust %v, left %v: want both every step once repeating", got[ctlThrust], got[ctlLeft])
+		got := acted(map[Control][]time.Duration{Thrust: repeats(0, 300*ms, 30*ms, time.Second), Left: repeats(100*ms, 300*ms, 30*ms, time.Second)}, time.Second)
+		if !everyStep(got[Thrust], 300*ms+stepTime, 990*ms) || !everyStep(got[Left], 400*ms+stepTime, 990*ms) {
+			t.Errorf("thrust %v, left %v: want both every step once repeating", got[Thrust], got[Left])
 		}
 	})
 }
@@ -183,20 +182,20 @@ func TestTapTurns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var h pressHold
+	var k Keys
 	heading := func() float64 { return w.Player(0).Ship.Angle }
 	turned := func(from float64) float64 { return math.Abs(math.Remainder(heading()-from, 2*math.Pi)) }
 	step := 0
 	run := func(d time.Duration) {
 		for end := stepAt(step) + d; stepAt(step) < end; step++ {
-			w.Step(game.Input{Left: h.act(ctlLeft), Right: h.act(ctlRight)})
+			w.Step(k.Step(true))
 		}
 	}
 	run(time.Second) // the ship appears
 	var taps []float64
 	for range 3 {
 		before := heading()
-		h.press(ctlLeft, stepAt(step))
+		k.Press(Left, stepAt(step))
 		run(time.Second / 2)
 		taps = append(taps, turned(before))
 	}
@@ -206,19 +205,4 @@ func TestTapTurns(t *testing.T) {
 		}
 	}
 	t.Logf("a tap turns %.4f rad (%.1f°)", taps[0], taps[0]*180/math.Pi)
-}
-
-// TestSIsHyperspace: s jumps as h does, so that the help's wasd holds.
-func TestSIsHyperspace(t *testing.T) {
-	for _, k := range []rune{'h', 's'} {
-		d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 4})
-		d.s.startGame()
-		d.steps(game.TPS)
-		before := d.s.world().Ship().Pos
-		d.key(tcell.KeyRune, k)
-		d.steps(1)
-		if after := d.s.world().Ship(); after.Pos == before && after.Alive {
-			t.Errorf("%c: the ship stayed at %v", k, before)
-		}
-	}
 }

@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"poolroids/game/play"
+	"poolroids/game/scores"
+)
+
+// overText is a game-over screen's text, formatted once for each change
+// of the Game's Over.
+type overText struct {
+	change  uint64
+	lines   []string
+	watcher bool // the screen is a watcher's, whose keys only leave
+}
+
+// of returns the text of o, formatting it if o changed since the last
+// call.
+func (t *overText) of(o play.Over, ascii bool) []string {
+	if o.Change != t.change || t.lines == nil {
+		t.change, t.lines = o.Change, overLines(o, ascii, t.watcher)
+	}
+	return t.lines
+}
+
+// overLines is the game-over screen: the score, whether it made the table
+// (or why it was not saved), the table, and what to press: a watcher
+// only leaves.
+func overLines(o play.Over, ascii, watcher bool) []string {
+	dot := utf8Glyphs.sep
+	if ascii {
+		dot = plainGlyphs.sep
+	}
+	e, top := o.Entry, o.Top
+	lines := []string{"GAME OVER", "", fmt.Sprintf("score %d%swave %d", e.Score, dot, e.Wave)}
+	switch {
+	case o.Err != nil:
+		lines = append(lines, o.Err.Error())
+	case o.Rank == 1:
+		lines = append(lines, "a new high score!")
+	case o.Rank > 0:
+		lines = append(lines, fmt.Sprintf("number %d in the high scores", o.Rank))
+	}
+	if len(top) > 0 {
+		lines = append(lines, "", "HIGH SCORES")
+		where := func(t scores.Entry) string {
+			if t.Arena != "" {
+				return "arena " + t.Arena
+			}
+			return t.Strategy
+		}
+		// Every row as wide as the widest, so that centred they line up.
+		width := 0
+		for _, t := range top {
+			width = max(width, len(where(t))) // strategy and arena names are ASCII
+		}
+		for i, t := range top {
+			name := []rune(t.Name)
+			if len(name) > 12 {
+				name = name[:12]
+			}
+			pad := strings.Repeat(" ", 12-len(name)) // %-12s pads bytes, not characters
+			lines = append(lines, fmt.Sprintf("%2d %s%s %7d  wave %-3d %-*s", i+1, string(name), pad, t.Score, t.Wave, width, where(t)))
+		}
+	}
+	if watcher {
+		return append(lines, "", "q: leave")
+	}
+	return append(lines, "", "space: play again"+dot+"q: quit")
+}

@@ -1,0 +1,590 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
+
+	"poolroids/game"
+	"poolroids/game/input"
+	"poolroids/pool"
+	"poolroids/ui/vt"
+)
+
+// session is one Run, Watch or RunReplay: the widgets, the frame loop and
+// the show they show. Its [loop] runs on the caller's goroutine and does
+// all the drawing and key handling; the show's goroutine steps or follows
+// its game, which has a lock of its own. The lock order is the session's,
+// then the game's, then an arena's.
+type session struct {
+	opts    Options
+	show    show     // what the session shows, chosen once (see show)
+	term    Screen   // the connection's
+	screen  *surface // what the widgets draw on: term's cells
+	loop    *loop
+	arena   *arena
+	panel   *panel
+	players *players // an arena's players box, for a seat and an arena's watcher; nil elsewhere
+	list    *strategyList
+	bottom  tview.Primitive // the show's line under the field
+	root    *sessionRoot
+	fit     fit        // the layout for the screen's size; the loop's goroutine only
+	ascii   bool       // set as the screen starts
+	clock   time.Time  // origin of the press-only hold times and the notices
+	stats   drawStats  // the loop's goroutine only
+	keys    input.Keys // the player's, written by the loop and the screen, read by the game's step
+
+	mu     sync.Mutex                           // guards the fields below
+	border border                               // the notice or question on the field's border
+	target target                               // the pools a strategy pick switches
+	view   view                                 // the panel's latest sample of the pools
+	seen   uint64                               // the samples of the show's game fed into view
+	feed   func(game.PoolSample, time.Duration) // s.addSample, made once
+
+	life life
+}
+
+// drawStats times the frames, for the panel and Options.Frame.
+type drawStats struct {
+	frames    uint64
+	render    time.Duration // total time spent drawing frames
+	lastFrame time.Time     // when the last frame was drawn
+	sent      vt.Stats      // the screen's output at that frame
+}
+
+// life is how a session ends: the first reason given, and the
+// goroutines stopped before the loop.
+type life struct {
+	ctx        context.Context
+	stop       chan struct{} // closed to stop the show's goroutine
+	loops      sync.WaitGroup
+	supervised chan struct{} // closed when the supervisor has stopped everything
+	endOnce    sync.Once
+	quit       chan struct{} // closed by end
+	reason     string
+	err        error
+}
+
+// runLoop runs the loop until the supervisor has stopped everything
+// else; a panic in it is recovered, and the supervisor then stops the
+// rest.
+func (s *session) runLoop() {
+	defer func() { <-s.life.supervised }()
+	defer s.guard()
+	s.loop.run(s.life.supervised)
+}
+
+// start starts the show's goroutine and the supervisor.
+func (s *session) start() {
+	s.life.loops.Add(1)
+	go func() {
+		defer s.life.loops.Done()
+		defer s.guard()
+		s.show.run(s.life.stop)
+	}()
+	go s.supervise()
+}
+
+// supervise waits for the end, then stops the show's goroutine before the
+// loop, which draws its game until it has stopped.
+func (s *session) supervise() {
+	defer close(s.life.supervised)
+	select {
+	case <-s.life.ctx.Done():
+		s.end(ReasonCanceled, nil)
+	case <-s.show.gone():
+		s.end(s.show.why())
+	case <-s.life.quit:
+	}
+	close(s.life.stop)
+	s.life.loops.Wait()
+}
+
+// inputFailed ends the session when reading the terminal failed: a
+// failure as ctx ends is the end of the connection.
+func (s *session) inputFailed(err error) {
+	if s.life.ctx.Err() != nil {
+		s.end(ReasonCanceled, nil)
+	} else {
+		s.end(ReasonError, fmt.Errorf("ui: reading the terminal: %w", err))
+	}
+}
+
+// end records why the session ends (the first reason wins) and lets the
+// supervisor stop it.
+func (s *session) end(reason string, err error) {
+	s.life.endOnce.Do(func() {
+		s.life.reason, s.life.err = reason, err
+		close(s.life.quit)
+	})
+}
+
+// guard, deferred at the top of every goroutine and callback of the
+// session, turns a panic into the end of the session.
+func (s *session) guard() {
+	if p := recover(); p != nil {
+		s.end(ReasonPanic, fmt.Errorf("ui: panic: %v\n%s", p, debug.Stack()))
+	}
+}
+
+// every calls f every d until stop is closed: how a show follows a game
+// that steps elsewhere (an arena, a watched game).
+func every(stop <-chan struct{}, d time.Duration, f func()) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-stop:
+			return
+		case <-t.C:
+			f()
+		}
+	}
+}
+
+// sampling is how often a show that follows a game elsewhere samples its
+// pools: every sampleEvery steps' time, as a solo game samples its own.
+const sampling = sampleEvery * time.Second / game.TPS
+
+// now is the time on the session's clock.
+func (s *session) now() time.Duration { return time.Since(s.clock) }
+
+// sample records the pools' statistics for the panel, read from the show
+// now (on the show's own clock for a replay).
+func (s *session) sample() { s.sampleAt(s.now()) }
+
+// drain feeds the panel's view the samples the show's game took on its
+// steps since the last drain, in order: at every frame, and before a
+// sample of the session's own (sampleAt).
+func (s *session) drain() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seen = s.show.samples(s.seen, s.feed)
+}
+
+// addSample adds a sample the show's game took at at. The caller holds
+// the lock.
+func (s *session) addSample(p game.PoolSample, at time.Duration) {
+	for i, fresh := range p.Restart {
+		if fresh {
+			s.view.pools[i].restart()
+		}
+	}
+	s.view.pools[bulletsPool].sample(p.Pools[0], at)
+	s.view.pools[debrisPool].sample(p.Pools[1], at)
+	s.view.step = p.StepTime
+	s.view.gen++
+}
+
+// sampleAt is sample at now on the session's clock.
+func (s *session) sampleAt(now time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seen = s.show.samples(s.seen, s.feed) // the game's own samples come first
+	s.show.sample(&s.view, now)
+	s.view.gen++
+}
+
+// restart starts the rates of the pools the target switches afresh: their
+// strategy changed. The caller holds the lock.
+func (s *session) restart() {
+	if s.target != targetDebris {
+		s.view.pools[bulletsPool].restart()
+	}
+	if s.target != targetBullets {
+		s.view.pools[debrisPool].restart()
+	}
+}
+
+// samplePools records w's pools and the mean step time into v.
+func samplePools(v *view, w *game.World, step, now time.Duration) {
+	v.pools[bulletsPool].sample(w.BulletStats(), now)
+	v.pools[debrisPool].sample(w.Debris().Stats(), now)
+	v.step = step
+}
+
+// copyView copies the latest sample into p when it is newer than p's.
+func (s *session) copyView(p *panel) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.view.gen == p.gen {
+		return false
+	}
+	p.latest, p.gen = s.view, s.view.gen
+	return true
+}
+
+// paint copies the show's world onto a's canvas and its header, with this
+// session's notice or question, into a.hud.
+func (s *session) paint(a *arena) {
+	h := s.show.paint(a)
+	s.mu.Lock()
+	h.notice = s.border.text(s.now())
+	s.mu.Unlock()
+	if h.notice == "" && s.opts.Notice != nil {
+		h.notice = s.opts.Notice()
+	}
+	a.hud = h
+}
+
+// glyphs is the session's set: ASCII where the screen is not UTF-8 or
+// Options.ASCII asks for it.
+func (s *session) glyphs() *glyphs {
+	if s.ascii {
+		return plainGlyphs
+	}
+	return utf8Glyphs
+}
+
+// build makes the widgets: the arena on the left, the side panel right
+// of it in the form that fits (see arrange), the show's line (the key
+// help, a replay's status) at the bottom.
+func (s *session) build() {
+	s.arena = newArena()
+	s.arena.paint = s.paint
+	s.panel = newPanel()
+	s.list = &strategyList{List: tview.NewList(), g: utf8Glyphs}
+	s.list.ShowSecondaryText(false).
+		SetHighlightFullLine(true).
+		SetSelectedStyle(tcell.StyleDefault.Foreground(tcell.ColorBlack).Background(tcell.ColorYellow)).
+		SetSelectedFunc(func(i int, _, _ string, _ rune) { s.pick(i) })
+	for range pool.Strategies() {
+		s.list.AddItem("", "", 0, nil)
+	}
+	// The list's border is drawn with the session's glyphs (see
+	// strategyList.Draw), not tview's, which are the same for every session.
+	s.list.SetBorderPadding(1, 1, 1, 1)
+	s.fit.side = tview.NewFlex().SetDirection(tview.FlexRow)
+	s.fit.body = tview.NewFlex()
+	s.bottom = s.show.bottom()
+	s.root = &sessionRoot{s: s, Flex: tview.NewFlex().SetDirection(tview.FlexRow).
+		AddItem(s.fit.body, 0, 1, true).
+		AddItem(s.bottom, 1, 0, false)}
+	s.arrange(formFull)
+	s.syncList()
+}
+
+// fitTo chooses the form for a screen of w×h when its size changed: the
+// form the player chose with v holds until then. In an arena, the players
+// box takes a row a player, so the layout changes with the players too.
+func (s *session) fitTo(w, h int) {
+	ft := &s.fit
+	n := ft.players
+	if s.players != nil {
+		n = s.players.seated()
+	}
+	if w == ft.w && h == ft.h {
+		if n != ft.players {
+			ft.players = n
+			s.arrange(ft.form)
+		}
+		return
+	}
+	ft.w, ft.h, ft.players = w, h, n
+	// The stats box and the players box take the rows there are: a new
+	// size arranges the panel afresh.
+	s.arrange(autoForm(w, h))
+}
+
+// arrange lays the body out for form f: the arena, and right of it the
+// side panel's sections for f, top to bottom. The screen is cleared, so
+// that the next frame draws every widget whole at its new place. Focus
+// stays where it is, even on a list no longer shown, until the next key
+// (see focusShown).
+func (s *session) arrange(f form) {
+	ft := &s.fit
+	ft.form, ft.restore = f, formFull
+	ft.side.Clear()
+	ft.body.Clear().AddItem(s.arena, 0, 1, true)
+	stats := f // the stats box's form
+	switch f {
+	case formFull:
+		if ft.h > 0 && ft.h-1 < panelHeight+listMin+2 {
+			// The full stats would leave the list no row: the compact
+			// ones go over it.
+			stats = formCompact
+		}
+		ft.side.AddItem(s.panel, stats.height(), 0, false)
+		s.addPlayers(ft.h - 1 - stats.height() - 3) // the list keeps a row and its borders
+		ft.side.AddItem(s.list, 0, 1, false)
+	case formCompact:
+		ft.side.AddItem(s.panel, compactHeight, 0, false)
+		s.addPlayers(ft.h - 1 - compactHeight)
+	}
+	if w := f.width(); w > 0 {
+		ft.body.AddItem(ft.side, w, 0, false)
+	}
+	s.panel.setForm(stats)
+	s.screen.Clear()
+}
+
+// focusShown gives the keys back to the arena when the strategy list
+// that had them is not shown.
+func (s *session) focusShown() {
+	if s.list.HasFocus() && s.fit.form != formFull {
+		s.loop.focus(s.arena)
+	}
+}
+
+// addPlayers adds an arena's players box to the side panel, as tall as
+// its players need and at most rows: a fixed-size item taller than the
+// rows left would overflow the screen's bottom, the key help line
+// included.
+func (s *session) addPlayers(rows int) {
+	if s.players != nil {
+		s.fit.side.AddItem(s.players, max(min(playersHeight(s.fit.players), rows), 0), 0, false)
+	}
+}
+
+// showHelp puts the key help up or takes it down.
+func (s *session) showHelp(on bool) {
+	s.fit.help = on
+	s.setHeld(on || s.fit.small || s.questionHolds(s.now()))
+}
+
+// setHeld stops or resumes the game: it waits while the too-small notice
+// or the key help is up, or a question waits for its answer. Keys held
+// when it stops do not act after it resumes.
+func (s *session) setHeld(on bool) { s.show.wait(on) }
+
+// strategyKeys are the keys that pick pool.Strategies()[i].
+const strategyKeys = "1234567890"
+
+// syncList shows on the list which pool uses which strategy, selects the
+// targeted pool's, and names the target in the title. It runs on the
+// loop's goroutine (or before the loop runs).
+func (s *session) syncList() {
+	s.mu.Lock()
+	t := s.target
+	s.mu.Unlock()
+	g := s.glyphs()
+	b, d := s.show.strategies()
+	s.list.listed = [2]pool.Strategy{b, d}
+	cur := b
+	if t == targetDebris {
+		cur = d
+	}
+	for i, st := range pool.Strategies() {
+		var used string
+		switch {
+		case st == b && st == d:
+			used = g.mark + " both"
+		case st == b:
+			used = g.mark + " bullets"
+		case st == d:
+			used = g.mark + " debris"
+		}
+		s.list.SetItemText(i, fmt.Sprintf("%c %-10s %s", strategyKeys[i], st, used), "")
+		if st == cur {
+			s.list.SetCurrentItem(i)
+		}
+	}
+	s.list.title = fmt.Sprintf(" strategy %s %s (b) ", g.arrow, targetNames[t])
+	s.list.valid = false
+	s.panel.stale = true // the compact panel names the target
+}
+
+// syncStrategies redraws the strategy list when the pools' strategies
+// changed without the player: another player switched the arena's, the
+// watched game switched, a replay's recorded switch came. It runs on the
+// loop's goroutine.
+func (s *session) syncStrategies() {
+	if b, d := s.show.strategies(); b != s.list.listed[0] || d != s.list.listed[1] {
+		s.syncList()
+	}
+}
+
+// pick switches the targeted pool(s) to strategy i of pool.Strategies(),
+// or shows why the show may not (an arena's creator switches its pools,
+// a watcher none).
+func (s *session) pick(i int) {
+	all := pool.Strategies()
+	if i < 0 || i >= len(all) {
+		return
+	}
+	st := all[i]
+	s.mu.Lock()
+	t := s.target
+	s.mu.Unlock()
+	var b, d pool.Strategy
+	if t != targetDebris {
+		b = st
+	}
+	if t != targetBullets {
+		d = st
+	}
+	if err := s.show.pick(b, d); err != nil {
+		s.tell(err.Error())
+	} else {
+		s.mu.Lock()
+		s.restart()
+		s.mu.Unlock()
+	}
+	s.sample() // the panel names the new strategy at once
+	s.syncList()
+}
+
+// frame draws a frame on the session's screen and shows it; the loop
+// calls it at every tick of the frame clock, and at no other time: what
+// the keys changed since the last frame shows now, however fast they came.
+// It times the draw for the panel, and tells Options.Frame of the frame.
+func (s *session) frame() {
+	start := time.Now()
+	s.screen.resize()
+	s.draw(s.screen)
+	s.stats.frames++
+	s.stats.render += time.Since(start)
+	s.screen.Show()
+	if s.opts.Frame != nil {
+		gap := start.Sub(s.stats.lastFrame)
+		var cells uint64
+		if st, ok := s.term.Stats(); ok {
+			cells, s.stats.sent = st.Cells-s.stats.sent.Cells, st
+		}
+		s.opts.Frame(!s.stats.lastFrame.IsZero() && gap > 2*time.Second/time.Duration(s.opts.FPS), cells)
+	}
+	s.stats.lastFrame = start
+}
+
+// draw draws the session on scr: the widgets laid out for its size, or,
+// while it is too small, a notice that holds the game. The strategy list
+// shows the pools' strategies first, which an arena's creator, a watched
+// player or a replay may have switched.
+func (s *session) draw(scr tcell.Screen) {
+	w, h := scr.Size()
+	s.fit.small = w < minWidth || h < minHeight
+	s.setHeld(s.fit.small || s.fit.help || s.questionHolds(s.now()))
+	if s.fit.small {
+		s.drawTooSmall(scr, w, h)
+		return
+	}
+	s.syncStrategies()
+	s.fitTo(w, h)
+	s.root.SetRect(0, 0, w, h)
+	s.root.Draw(scr)
+}
+
+// sessionRoot is the session's widgets as the loop and tview draw them:
+// its Draw hands every widget what it draws this frame first (take), so
+// that no widget reads the session.
+type sessionRoot struct {
+	*tview.Flex
+	s *session
+}
+
+func (r *sessionRoot) Draw(scr tcell.Screen) {
+	r.s.take()
+	r.Flex.Draw(scr)
+}
+
+// take hands the widgets what they draw this frame: the glyphs, the key
+// help, the panel's latest sample and the frame figures, the players
+// box's form and time. The arena paints its world itself, through the
+// session's paint, once tview has given it its size.
+func (s *session) take() {
+	s.drain()
+	g := s.glyphs()
+	a := s.arena
+	a.g, a.ascii, a.help = g, s.ascii, nil
+	if s.fit.help {
+		a.help = s.show.help(g)
+	}
+	p := s.panel
+	p.g, p.held = g, s.opts.Keys.Active()
+	if s.copyView(p) {
+		p.fresh = true
+	}
+	p.frames, p.drawn = s.stats.frames, s.stats.render
+	p.sent, p.sentOK = s.term.Stats()
+	s.mu.Lock()
+	p.target = s.target
+	s.mu.Unlock()
+	if pl := s.players; pl != nil {
+		pl.g, pl.narrow, pl.now = g, s.fit.form == formCompact, s.now()
+	}
+	s.list.g = g
+	if h, ok := s.bottom.(*helpLine); ok {
+		h.g = g
+	}
+}
+
+// drawTooSmall asks for a larger terminal, centred on the screen. It
+// formats its text on every frame: the game waits meanwhile.
+func (s *session) drawTooSmall(scr tcell.Screen, w, h int) {
+	times := s.glyphs().times
+	lines := [3]string{
+		fmt.Sprintf("poolroids needs at least %d%s%d", minWidth, times, minHeight),
+		fmt.Sprintf("this terminal is %d%s%d", w, times, h),
+		"resize it, or press q to quit",
+	}
+	y := max(h/2-1, 0)
+	for i, l := range lines {
+		putString(scr, max((w-utf8.RuneCountInString(l))/2, 0), y+i, w, l, titleStyle)
+	}
+}
+
+// tell shows a notice on the border for noticeFor.
+func (s *session) tell(notice string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.border.notice, s.border.noticeAt = notice, s.now()
+}
+
+// refused shows why a command was refused, if it was.
+func (s *session) refused(err error) {
+	if err != nil {
+		s.tell(err.Error())
+	}
+}
+
+// confirmed reports whether k (q or x), pressed at now, acts: at once
+// outside a game of the player's own (inGame false), else as the answer
+// to the question its first press asked on the field's border (k again
+// within confirmFor, or y; n or Esc withdraws it). A solo game waits for
+// the answer (see questionHolds); an arena, shared, plays on (shared),
+// and the question says so.
+func (s *session) confirmed(k rune, now time.Duration, inGame, shared bool) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if !inGame || s.border.asking(now) == k {
+		s.border.ask = 0
+		return true
+	}
+	s.border.ask, s.border.askAt, s.border.waits = k, now, !shared
+	s.border.question = questions[k]
+	if shared {
+		s.border.question += s.glyphs().sep + onQuestion
+	} else {
+		s.setHeld(true) // from now: the next frame finds the question up
+	}
+	return false
+}
+
+// questionHolds reports whether the game waits at now for the answer to
+// a question on the field's border.
+func (s *session) questionHolds(now time.Duration) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.border.waits && s.border.asking(now) != 0
+}
+
+// asked returns the key whose question waits on the border at now, or
+// 0: y answers it as a second press of that key would.
+func (s *session) asked(now time.Duration) rune {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.border.asking(now)
+}
+
+// withdraw takes the question off the border (n, Esc).
+func (s *session) withdraw() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.border.ask = 0
+}
