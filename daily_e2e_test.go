@@ -89,13 +89,7 @@ func TestDailyFleet(t *testing.T) {
 	}
 
 	known := filepath.Join(dir, "known_hosts")
-	var lines strings.Builder
-	for _, srv := range servers {
-		fmt.Fprintf(&lines, "[127.0.0.1]:%d %s", srv.port, ssh.MarshalAuthorizedKey(srv.hostKey))
-	}
-	if err := os.WriteFile(known, []byte(lines.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeKnownHosts(t, known, servers...)
 	openssh := func(srv *serverProc, user, key, in string, cmd ...string) (int, string, string) {
 		t.Helper()
 		args := append([]string{"-F", "/dev/null", "-p", fmt.Sprint(srv.port), "-o", "StrictHostKeyChecking=yes", "-o", "UserKnownHostsFile=" + known,

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,9 +12,7 @@ import (
 // postRun runs `poolroids post` with args in this process.
 func postRun(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := postMain(context.Background(), args, &out, &errb)
-	return code, out.String(), errb.String()
+	return runMain(t, postMain, args...)
 }
 
 // Bad flags and arguments exit 2 with the usage, a file too large for a

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,13 +16,19 @@ import (
 	"poolroids/levels/regfile"
 )
 
-// recordRun runs `poolroids record` with args in this process and returns
-// its exit status, stdout and stderr.
-func recordRun(t *testing.T, args ...string) (int, string, string) {
+// runMain runs the command main (recordMain, replayMain, …) with args
+// in this process and returns its exit status, stdout and stderr.
+func runMain(t *testing.T, main func(ctx context.Context, args []string, stdout, stderr io.Writer) int, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := recordMain(context.Background(), args, &out, &errb)
+	code := main(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// recordRun runs `poolroids record` with args in this process.
+func recordRun(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	return runMain(t, recordMain, args...)
 }
 
 // recordFixture records steps of the autopilot with seed into a file of a

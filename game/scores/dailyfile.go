@@ -43,21 +43,10 @@ func (s *Store) dailyDir() string { return s.path + ".daily-replays" }
 
 // openDaily loads the daily boards' file, as Open loads the table.
 func (s *Store) openDaily() error {
-	path := s.dailyPath()
-	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
-		s.dailyErr = fmt.Errorf("high scores: %s is %s, %w", path, regfile.Kind(info.Mode()), ErrNotFile)
-		return s.dailyErr
-	}
-	es, err := loadDaily(path)
-	if err == nil {
-		s.setDaily(es)
-		return nil
-	}
-	warn := setAside(path, err)
-	if warn.Aside == "" {
-		s.dailyErr = warn
-	}
-	return warn
+	es, diskErr, err := openFile(s.dailyPath(), loadDaily)
+	s.dailyErr = diskErr
+	s.setDaily(es)
+	return err
 }
 
 // loadDaily reads the daily file at path; setDaily checks its entries. A

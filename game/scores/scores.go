@@ -239,24 +239,17 @@ type fileFormat struct {
 // (with [errors.Join] when both files had one).
 func Open(path string) (*Store, error) {
 	s := &Store{table: &table{path: path}}
-	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
-		// Checked before reading: reading a pipe would wait for a writer.
-		s.diskErr = fmt.Errorf("high scores: %s is %s, %w", path, regfile.Kind(info.Mode()), ErrNotFile)
-		return s, s.diskErr
+	entries, diskErr, err := openFile(path, func(path string) ([]Entry, error) {
+		s.removeTemps()
+		return load(path)
+	})
+	s.diskErr = diskErr
+	if errors.Is(err, ErrNotFile) {
+		return s, err
 	}
-	s.removeTemps()
-	var err error
-	if entries, lerr := load(path); lerr == nil {
-		// Kept whole: what fell off every board goes at the next save.
-		slices.SortStableFunc(entries, compare)
-		s.entries = entries
-	} else {
-		warn := setAside(path, lerr)
-		if warn.Aside == "" {
-			s.diskErr = warn
-		}
-		err = warn
-	}
+	// Kept whole: what fell off every board goes at the next save.
+	slices.SortStableFunc(entries, compare)
+	s.entries = entries
 	if derr := s.openDaily(); derr != nil {
 		if err == nil {
 			return s, derr
@@ -264,6 +257,28 @@ func Open(path string) (*Store, error) {
 		err = errors.Join(err, derr)
 	}
 	return s, err
+}
+
+// openFile reads a file of the store's at path with load, as Open reads
+// the table. A path that is no regular file is refused unread (reading a
+// pipe would wait for a writer): diskErr and err wrap ErrNotFile. A file
+// load cannot use is set aside, and err is the *SetAsideError; diskErr
+// too when it could not be moved, since writing over it would destroy
+// it.
+func openFile[T any](path string, load func(string) (T, error)) (v T, diskErr, err error) {
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("high scores: %s is %s, %w", path, regfile.Kind(info.Mode()), ErrNotFile)
+		return v, err, err
+	}
+	v, err = load(path)
+	if err == nil {
+		return v, nil, nil
+	}
+	warn := setAside(path, err)
+	if warn.Aside == "" {
+		diskErr = warn
+	}
+	return v, diskErr, warn
 }
 
 // load reads the table at path, checking each entry as Add would (see

@@ -1,13 +1,13 @@
 package dial
 
 import (
+	"cmp"
 	"context"
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/rsa"
 	"encoding/pem"
 	"errors"
-	"log/slog"
 	"net"
 	"os"
 	"path/filepath"
@@ -15,13 +15,13 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"golang.org/x/crypto/ssh"
 	"golang.org/x/crypto/ssh/agent"
 
 	"poolroids/ui/serve"
+	"poolroids/ui/serve/servetest"
 )
 
 // server starts a poolroids server whose scores command answers with the
@@ -29,39 +29,12 @@ import (
 // address and host key.
 func server(t *testing.T) (string, ssh.PublicKey) {
 	t.Helper()
-	keyPath := filepath.Join(t.TempDir(), "host_key")
-	srv, err := serve.New(serve.Config{
-		HostKeyPath: keyPath, Logger: slog.New(slog.DiscardHandler), ConnPerMinute: -1,
+	return servetest.Start(t, serve.Config{
 		Play: func(context.Context, tcell.Screen, serve.Session) (int, error) { return 0, nil },
 		Exec: func(_ context.Context, s serve.Session, _ []byte) (string, error) {
-			return s.Name + " " + cmpOr(s.Fingerprint, "-"), nil
+			return s.Name + " " + cmp.Or(s.Fingerprint, "-"), nil
 		},
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	hk, err := serve.LoadOrCreateHostKey(keyPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = srv.Serve(ln) }()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	})
-	return ln.Addr().String(), hk.PublicKey()
-}
-
-func cmpOr(s, def string) string {
-	if s == "" {
-		return def
-	}
-	return s
 }
 
 // who logs in by cfg and returns what the server saw: "name fingerprint".
@@ -293,7 +266,7 @@ func TestAgentSignsLockedKey(t *testing.T) {
 // nothing in particular when it holds none.
 func TestKnownAlgorithms(t *testing.T) {
 	t.Parallel()
-	ed := keyFileSigner(t)
+	ed := servetest.NewKey(t)
 	rk, err := rsa.GenerateKey(rand.Reader, 2048)
 	if err != nil {
 		t.Fatal(err)
@@ -314,13 +287,4 @@ func TestKnownAlgorithms(t *testing.T) {
 	if got := knownAlgorithms(db, "other:22"); got != nil {
 		t.Errorf("algorithms for a host not known: %q", got)
 	}
-}
-
-func keyFileSigner(t *testing.T) ssh.Signer {
-	_, priv, _ := ed25519.GenerateKey(rand.Reader)
-	s, err := ssh.NewSignerFromKey(priv)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s
 }

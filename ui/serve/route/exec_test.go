@@ -2,13 +2,9 @@ package route
 
 import (
 	"bytes"
-	"context"
-	"crypto/ed25519"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -25,6 +21,7 @@ import (
 	"poolroids/game/scores"
 	"poolroids/ui"
 	"poolroids/ui/serve"
+	"poolroids/ui/serve/servetest"
 )
 
 // postServer is a server on loopback whose Exec is a Router's, on a file
@@ -47,39 +44,8 @@ func startPostServer(tb testing.TB) *postServer {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(r.Close)
-	keyPath := filepath.Join(tb.TempDir(), "host_key")
-	srv, err := serve.New(serve.Config{HostKeyPath: keyPath, Play: r.Play, Exec: r.Exec, PostsPerHour: -1, ConnPerMinute: -1, Logger: log})
-	if err != nil {
-		tb.Fatal(err)
-	}
-	hk, err := serve.LoadOrCreateHostKey(keyPath)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		tb.Fatal(err)
-	}
-	go func() { _ = srv.Serve(ln) }()
-	tb.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = srv.Shutdown(ctx)
-	})
-	return &postServer{addr: ln.Addr().String(), hostKey: hk.PublicKey(), store: store}
-}
-
-// newKey makes a player's key.
-func newKey(tb testing.TB) ssh.Signer {
-	_, priv, err := ed25519.GenerateKey(rand.Reader)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	s, err := ssh.NewSignerFromKey(priv)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return s
+	addr, hk := servetest.Start(tb, serve.Config{Play: r.Play, Exec: r.Exec, PostsPerHour: -1})
+	return &postServer{addr: addr, hostKey: hk, store: store}
 }
 
 // run runs cmd on the server as user with key (nil: none), in as its
@@ -137,7 +103,7 @@ func TestPostMutants(t *testing.T) {
 	tally := make(map[string]int)
 	for i, m := range ms {
 		name := fmt.Sprintf("%d %s", i, m.Kind)
-		st, out, errs := ps.run(t, fmt.Sprint("p", i), newKey(t), "post", m.Data)
+		st, out, errs := ps.run(t, fmt.Sprint("p", i), servetest.NewKey(t), "post", m.Data)
 		want, werr := daily.Verify(t.Context(), m.Data, time.Now(), nil)
 		if st != 0 {
 			reason := refusedAs.FindStringSubmatch(errs)
@@ -199,7 +165,7 @@ func TestPostAnswers(t *testing.T) {
 	now := time.Now()
 	d := daily.DayOf(now)
 	ps := startPostServer(t)
-	ann := newKey(t)
+	ann := servetest.NewKey(t)
 	var games [3][]byte
 	var proofs [3]daily.Proof
 	for i := range games {
@@ -266,7 +232,7 @@ func BenchmarkPost(b *testing.B) {
 	d := daily.DayOf(time.Now())
 	data := dailytest.Rerecord(b, daily.Config(d, nil), "ann", dailytest.Assisted(b, d, 20*60*60))
 	ps := startPostServer(b)
-	key := newKey(b)
+	key := servetest.NewKey(b)
 	var times []time.Duration
 	cpu0 := cpuTime(b)
 	b.ResetTimer()
