@@ -32,7 +32,9 @@ import (
 // A player's first game of a day to reach the store counts, and is the
 // one on the board; the later ones are practice, and say so
 // ([DailyResult].Counted): else a player could play until one went well.
-// A game left in play counts as left. A practice game better than the
+// A game left in play counts as left. A game played elsewhere, locally,
+// reaches the store when it is posted: no store sees the games never
+// posted, so only games played on a server are held to the rule whole. A practice game better than the
 // player's best of the day is kept too, off the board, as their own best
 // (a ghost to race, [Store.DailyOwn]); at most one is kept a player.
 //
