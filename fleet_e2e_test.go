@@ -123,13 +123,7 @@ func TestFleetInTmux(t *testing.T) {
 		}
 	}
 	knownHosts := filepath.Join(dir, "known_hosts")
-	var hosts strings.Builder
-	for _, srv := range servers {
-		fmt.Fprintf(&hosts, "[127.0.0.1]:%d %s", srv.port, ssh.MarshalAuthorizedKey(srv.hostKey))
-	}
-	if err := os.WriteFile(knownHosts, []byte(hosts.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeKnownHosts(t, knownHosts, servers...)
 	ssh := func(srv *serverProc, user, cmd string) string {
 		return fmt.Sprintf("clear; %s -t -F /dev/null -p %d -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s "+
 			"-o LogLevel=ERROR -o IdentitiesOnly=yes -i %s -l %s 127.0.0.1 %s; echo exit=$?", sshPath, srv.port, knownHosts, key, user, cmd)

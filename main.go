@@ -7,6 +7,7 @@
 //	poolroids stress [flags]  profile every pool strategy headless
 //	poolroids record FILE     record an autopilot game headless
 //	poolroids replay FILE     watch a replay (--check: verify it headless)
+//	poolroids post FILE --to HOST:PORT  post a daily game's replay to a server
 //	poolroids --version       print the version
 package main
 
@@ -46,6 +47,8 @@ func main() {
 			os.Exit(runCommand(recordMain))
 		case "replay":
 			os.Exit(runCommand(replayMain))
+		case "post":
+			os.Exit(runCommand(postMain))
 		case "-version", "--version":
 			info, _ := debug.ReadBuildInfo()
 			fmt.Println(version(info))
@@ -85,7 +88,8 @@ func play(args []string, stderr io.Writer) int {
 		"       poolroids serve [flags]        serve the game over SSH (serve -h)\n"+
 		"       poolroids stress [flags]       profile the pool strategies (stress -h)\n"+
 		"       poolroids record [flags] FILE  record an autopilot game (record -h)\n"+
-		"       poolroids replay [flags] FILE  watch a replay, or --check it (replay -h)", stderr)
+		"       poolroids replay [flags] FILE  watch a replay, or --check it (replay -h)\n"+
+		"       poolroids post FILE --to HOST  post a daily game to a server (post -h)", stderr)
 	strategy := addStrategyFlag(fs, "pool strategy `NAME` to start with", false)
 	game := addGameFlags(fs, "play")
 	seed := fs.Uint64("seed", 0, "world seed `N`; 0 picks one from the clock")

@@ -44,13 +44,7 @@ func newPlayers(t *testing.T, servers ...*serverProc) *players {
 // trust writes the host keys of servers into known_hosts.
 func (p *players) trust(t *testing.T, servers ...*serverProc) {
 	t.Helper()
-	var hosts strings.Builder
-	for _, srv := range servers {
-		fmt.Fprintf(&hosts, "[127.0.0.1]:%d %s", srv.port, ssh.MarshalAuthorizedKey(srv.hostKey))
-	}
-	if err := os.WriteFile(p.knownHosts, []byte(hosts.String()), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeKnownHosts(t, p.knownHosts, servers...)
 }
 
 // login opens a pane named user in which user runs cmd on srv ("": the

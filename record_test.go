@@ -3,23 +3,32 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"poolroids/game"
+	"poolroids/game/daily"
 	"poolroids/game/replay"
 	"poolroids/levels/regfile"
 )
 
-// recordRun runs `poolroids record` with args in this process and returns
-// its exit status, stdout and stderr.
-func recordRun(t *testing.T, args ...string) (int, string, string) {
+// runMain runs the command main (recordMain, replayMain, …) with args
+// in this process and returns its exit status, stdout and stderr.
+func runMain(t *testing.T, main func(ctx context.Context, args []string, stdout, stderr io.Writer) int, args ...string) (int, string, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	code := recordMain(context.Background(), args, &out, &errb)
+	code := main(context.Background(), args, &out, &errb)
 	return code, out.String(), errb.String()
+}
+
+// recordRun runs `poolroids record` with args in this process.
+func recordRun(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	return runMain(t, recordMain, args...)
 }
 
 // recordFixture records steps of the autopilot with seed into a file of a
@@ -130,4 +139,64 @@ func readReplay(t *testing.T, path string) *replay.File {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return f
+}
+
+// --daily records the day's game to its end, or --steps, and says what
+// it proves; replay --check --daily proves it as a server would, and
+// refuses a cut one with the reason.
+func TestRecordDaily(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	whole, left := filepath.Join(dir, "whole.prpl"), filepath.Join(dir, "left.prpl")
+	code, out, errs := recordRun(t, "-daily", whole)
+	today := daily.DayOf(time.Now())
+	if code != 0 || !strings.Contains(out, whole+": proves the daily game of "+today.String()+", score ") || !strings.Contains(out, "game over; post it: poolroids post "+whole) {
+		t.Fatalf("record -daily: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	if code, out, errs := recordRun(t, "-daily", "-day", today.String(), "-steps", "600", "-strategy", "bitset", left); code != 0 || !strings.Contains(out, "left in play") {
+		t.Fatalf("record -daily -steps 600: exit %d, stdout %q, stderr %q", code, out, errs)
+	}
+	// A game of two days ago is recorded, and said to be no game a
+	// server takes now.
+	old := filepath.Join(dir, "old.prpl")
+	if code, _, errs := recordRun(t, "-daily", "-day", (today - 2).String(), "-steps", "60", old); code != 0 || !strings.Contains(errs, "refused, other-day: the game of "+(today-2).String()) {
+		t.Fatalf("record -daily of two days ago: exit %d, stderr %q", code, errs)
+	}
+	for _, f := range []struct {
+		path string
+		day  daily.Day
+		over bool
+	}{{whole, today, true}, {left, today, false}, {old, today - 2, false}} {
+		data, err := os.ReadFile(f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// At noon of its day, its game is open.
+		p, err := daily.Verify(t.Context(), data, f.day.Start().Add(12*time.Hour), nil)
+		if err != nil || p.Day != f.day || p.Over != f.over || p.Player != "autopilot" || (f.path == left && p.Steps != 600) {
+			t.Errorf("%s proves %+v, %v", f.path, p, err)
+		}
+	}
+	if code, out, _ := replayRun(t, "-check", "-daily", whole); code != 0 || !strings.HasPrefix(out, whole+": proven: the daily game of "+today.String()) {
+		t.Errorf("replay -check -daily: exit %d, %q", code, out)
+	}
+	data, _ := os.ReadFile(whole)
+	cut := filepath.Join(dir, "cut.prpl")
+	if err := os.WriteFile(cut, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := replayRun(t, "-check", "-daily", cut); code != 1 || !strings.Contains(errs, "refused, truncated: ") {
+		t.Errorf("replay -check -daily of half a file: exit %d, %q", code, errs)
+	}
+	for _, args := range [][]string{
+		{"-daily", "-seed", "3"}, {"-daily", "-ships", "2"}, {"-daily", "-stress"}, {"-daily", "-bullets", "64"},
+		{"-day", "2025-06-14"}, {"-daily", "-day", "14/06/2025"},
+	} {
+		if code, _, errs := recordRun(t, append(args, filepath.Join(dir, "x.prpl"))...); code != 2 || !strings.Contains(errs, "usage: poolroids record") {
+			t.Errorf("record %q: exit %d, %q; want 2 and the usage", args, code, errs)
+		}
+	}
+	if code, _, errs := replayRun(t, "-daily", whole); code != 2 || !strings.Contains(errs, "-daily and -levels: with -check") {
+		t.Errorf("replay -daily without -check: exit %d, %q", code, errs)
+	}
 }

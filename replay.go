@@ -14,7 +14,9 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 
+	"poolroids/game/daily"
 	"poolroids/game/replay"
+	"poolroids/levels"
 	"poolroids/levels/regfile"
 	"poolroids/pool"
 	"poolroids/ui"
@@ -67,6 +69,8 @@ func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		"every recorded checksum: exit 0 when all match, 1 naming the first step\n"+
 		"that differs, 2 for a file it cannot read.", stderr)
 	check := fs.Bool("check", false, "replay headless and check the checksums")
+	proveDaily := fs.Bool("daily", false, "with -check, prove it as a server proves a posted daily game, now, on -levels: exit 0 and what it proves, or 1 and why it is refused")
+	dir := fs.String("levels", "", "with -daily, the level set in `DIR` a server plays (default: the shipped one)")
 	strategy := addStrategyFlag(fs, "hold the pools to strategy `NAME` (or with --check all: one replay per strategy) instead of the recorded ones", true)
 	view := addViewFlags(fs)
 	path, code, done := parseFileFlags(fs, args, stderr, "replay FILE")
@@ -84,10 +88,25 @@ func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		}
 		strategies = pool.Strategies()
 	}
+	if (*proveDaily || *dir != "") && !*check {
+		return bad("-daily and -levels: with -check")
+	}
+	if *dir != "" && !*proveDaily {
+		return bad("-levels: with -daily")
+	}
 	data, err := regfile.Read(path, maxReplaySize)
 	if err != nil {
 		fmt.Fprintf(stderr, "poolroids replay: %v\n", err)
 		return 2
+	}
+	if *proveDaily {
+		var set *levels.Set
+		if *dir != "" {
+			if set, err = levels.LoadDir(*dir); err != nil {
+				return bad("-levels: %v", err)
+			}
+		}
+		return checkDaily(ctx, path, data, set, stdout, stderr)
 	}
 	if !*check {
 		// Checked before the terminal is taken; --check's players do it.
@@ -127,5 +146,22 @@ func replayMain(ctx context.Context, args []string, stdout, stderr io.Writer) in
 		fmt.Fprintf(stdout, "%s: ok: %d steps, %d checksums match with %s; %.3f s, %.0f steps/s\n",
 			path, f.Steps, f.Steps/uint64(f.Every)+1, held, d.Seconds(), float64(f.Steps)/d.Seconds())
 	}
+	return 0
+}
+
+// checkDaily is replay --check --daily: it proves data, the file at path,
+// as a server proves a posted daily game now, on set. Exit status: 0
+// proven, 1 refused, 130 interrupted.
+func checkDaily(ctx context.Context, path string, data []byte, set *levels.Set, stdout, stderr io.Writer) int {
+	p, err := daily.Verify(ctx, data, time.Now(), set)
+	switch {
+	case errors.Is(err, context.Canceled):
+		fmt.Fprintln(stderr, "poolroids replay: interrupted")
+		return 130
+	case err != nil:
+		fmt.Fprintf(stderr, "poolroids replay: %s: %v\n", path, err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "%s: proven: %v\n", path, p)
 	return 0
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -17,9 +15,7 @@ import (
 // its exit status, stdout and stderr.
 func replayRun(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := replayMain(context.Background(), args, &out, &errb)
-	return code, out.String(), errb.String()
+	return runMain(t, replayMain, args...)
 }
 
 // A recorded game checks with the recorded strategy and with every one.

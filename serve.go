@@ -14,6 +14,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -23,6 +24,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"poolroids/game"
+	"poolroids/game/daily"
 	"poolroids/game/hub"
 	gameplay "poolroids/game/play"
 	"poolroids/game/scores"
@@ -67,7 +69,8 @@ func runServe(args []string) int {
 // done at the first signal, now at the second.
 func serveMain(drain, now context.Context, args []string, stderr io.Writer) int {
 	fs := newFlagSet("poolroids serve", "usage: poolroids serve [flags]\n\n"+
-		"Serves the game over SSH: a lobby, solo games, shared arenas and watching.\n"+
+		"Serves the game over SSH: a lobby, solo games, shared arenas and watching,\n"+
+		"and the daily game's board: ssh host post < game.prpl, ssh host scores daily.\n"+
 		"SIGTERM or SIGINT drains it (see -drain); a second one ends it at once.", stderr)
 	listen := fs.String("listen", "127.0.0.1:2222", "`ADDR` to listen on; 0.0.0.0:2222 opens it to the network")
 	hostKey := fs.String("host-key", "", "host key `PATH`, created on first start (default: the config dir's poolroids/ssh_host_ed25519_key)")
@@ -80,6 +83,8 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 	idle := fs.Duration("idle", 10*time.Minute, "end a game after this long without input from the player")
 	maxTime := fs.Duration("max-time", 2*time.Hour, "end a game after this long in any case")
 	connRate := fs.Int("conn-rate", 30, "`N` connections a minute one address may open, after a burst of 10; 0: no limit")
+	postRate := fs.Int("post-rate", 12, "`N` daily games an hour one key may post (ssh host post < game.prpl), after a burst of 4; one address twice as many; 0: no limit")
+	proofs := fs.Int("proofs", max(1, runtime.GOMAXPROCS(0)/2), "`N` posted daily games proven at once, each a re-play on one core; 16 more wait, then are refused as busy")
 	scorePath := addScoresFlag(fs, ", or a PostgreSQL URL postgres://… that many servers may share (its password in PGPASSWORD, a PGPASSFILE or "+envName("scores")+", never on the command line)", "the config dir's poolroids/serve-scores.json")
 	queueDir := fs.String("scores-queue", "", "with -scores postgres://…, the `DIR` where saves wait while the database is away (default: the config dir's poolroids/scores-queue)")
 	strategy := addStrategyFlag(fs, "pool strategy `NAME` every game starts with", false)
@@ -120,6 +125,10 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 		return bad("-idle and -max-time must be positive")
 	case *connRate < 0:
 		return bad("-conn-rate %d: want 0 or more", *connRate)
+	case *postRate < 0:
+		return bad("-post-rate %d: want 0 or more", *postRate)
+	case *proofs < 1:
+		return bad("-proofs %d: want at least 1", *proofs)
 	case *arenaSize < 1 || *arenaSize > game.MaxShips:
 		return bad("-arena-size %d: want 1..%d", *arenaSize, game.MaxShips)
 	case *maxArenas < 1:
@@ -217,6 +226,7 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 		Arenas:          hub.Config{Size: *arenaSize, MaxArenas: *maxArenas, MaxArenasPer: *maxArenasPer},
 		Watchers:        *watchers,
 		WatchersPerGame: *watchersPerGame,
+		Proofs:          daily.NewGate(*proofs, 16),
 		Logger:          log,
 	})
 	if err != nil {
@@ -249,9 +259,12 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 		}
 	}
 
-	rate := *connRate
+	rate, posts := *connRate, *postRate
 	if rate == 0 {
 		rate = -1
+	}
+	if posts == 0 {
+		posts = -1
 	}
 	cfg := serve.Config{
 		HostKeyPath:           *hostKey,
@@ -268,6 +281,8 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 		Logger:                log,
 		FleetKey:              key,
 		Play:                  rt.Play,
+		Exec:                  rt.Exec,
+		PostsPerHour:          posts,
 	}
 	if m != nil { // a nil *Metrics would make a non-nil Observer
 		cfg.Observer = m

@@ -39,6 +39,8 @@ func TestServeBadFlags(t *testing.T) {
 		{"strategy", []string{"--strategy", "nope"}, "-strategy"},
 		{"fps", []string{"--fps", "0"}, "-fps 0"},
 		{"conn rate", []string{"--conn-rate", "-3"}, "-conn-rate -3"},
+		{"post rate", []string{"--post-rate", "-1"}, "-post-rate -1: want 0 or more"},
+		{"proofs", []string{"--proofs", "0"}, "-proofs 0: want at least 1"},
 		{"watchers", []string{"--watchers", "0"}, "-watchers 0"},
 		{"arenas", []string{"--max-arenas", "0"}, "-max-arenas 0: want at least 1"},
 		{"arenas per address", []string{"--max-arenas-per-address", "-2"}, "-max-arenas-per-address -2"},
@@ -191,6 +193,19 @@ func writeClientKey(t testing.TB, dir string) (string, ssh.Signer) {
 	return path, signer
 }
 
+// writeKnownHosts writes the host keys of servers into the known_hosts
+// file path, as OpenSSH's ssh reads it.
+func writeKnownHosts(t testing.TB, path string, servers ...*serverProc) {
+	t.Helper()
+	var hosts strings.Builder
+	for _, srv := range servers {
+		fmt.Fprintf(&hosts, "[127.0.0.1]:%d %s", srv.port, ssh.MarshalAuthorizedKey(srv.hostKey))
+	}
+	if err := os.WriteFile(path, []byte(hosts.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // lookSSH returns the OpenSSH client's path, or skips the test without it
 // (but fails it in CI).
 func lookSSH(t *testing.T) string {
@@ -223,10 +238,7 @@ func TestServeInTmux(t *testing.T) {
 	// checks the key strictly against the one that fingerprint names.
 	srv.waitLog(t, "msg=listening", "host_key="+ssh.FingerprintSHA256(srv.hostKey))
 	knownHosts := filepath.Join(dir, "known_hosts")
-	line := fmt.Sprintf("[127.0.0.1]:%d %s", srv.port, ssh.MarshalAuthorizedKey(srv.hostKey))
-	if err := os.WriteFile(knownHosts, []byte(line), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeKnownHosts(t, knownHosts, srv)
 	sshCmd := fmt.Sprintf("%s -F /dev/null -p %d -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s "+
 		"-o LogLevel=ERROR -o IdentitiesOnly=yes -i %s -l player 127.0.0.1; echo exit=$?", sshPath, srv.port, knownHosts, key)
 
@@ -492,10 +504,7 @@ func TestArenaInTmux(t *testing.T) {
 	srv := startServe(t, bin, dir)
 	srv.waitLog(t, "msg=listening")
 	knownHosts := filepath.Join(dir, "known_hosts")
-	line := fmt.Sprintf("[127.0.0.1]:%d %s", srv.port, ssh.MarshalAuthorizedKey(srv.hostKey))
-	if err := os.WriteFile(knownHosts, []byte(line), 0o600); err != nil {
-		t.Fatal(err)
-	}
+	writeKnownHosts(t, knownHosts, srv)
 	sshCmd := func(user string) string {
 		return fmt.Sprintf("%s -t -F /dev/null -p %d -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s "+
 			"-o LogLevel=ERROR -o IdentitiesOnly=yes -i %s -l %s 127.0.0.1 join den; echo exit=$?", sshPath, srv.port, knownHosts, key, user)

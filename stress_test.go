@@ -18,9 +18,7 @@ import (
 // its exit status, stdout and stderr.
 func stressRun(t *testing.T, args ...string) (int, string, string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code := stressMain(context.Background(), args, &out, &errb)
-	return code, out.String(), errb.String()
+	return runMain(t, stressMain, args...)
 }
 
 func TestStressBadFlags(t *testing.T) {

@@ -34,7 +34,8 @@
 // A proof's cost is bounded before it starts: at most [MaxBytes] read,
 // and at most [MaxSteps] (two hours) re-played, checked from the file's
 // ops before a step is played. A 20-minute game re-plays in a fraction of
-// a second of one core (BenchmarkVerify).
+// a second of one core (BenchmarkVerify). A server runs its proofs
+// through a [Gate], which bounds how many run at once and wait.
 //
 // A proof says the replay is a game of the day played to that score on
 // this build: not who or what played it. A program that searches the

@@ -4,13 +4,14 @@ import (
 	"testing"
 
 	"poolroids/game/daily"
+	"poolroids/game/daily/dailytest"
 	"poolroids/game/replay"
 )
 
 // FuzzVerify: whatever the bytes, Verify refuses them with a reason, or
 // proves what their own re-play reaches; it never panics.
 func FuzzVerify(f *testing.F) {
-	data, _ := handGame(f, day, nil, "ann", 3, 600)
+	data, _ := dailytest.HandGame(f, day, nil, "ann", 3, 600)
 	f.Add(data)
 	f.Add(data[:len(data)/2])
 	ghosted := func() []byte {

@@ -5,28 +5,20 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/daily"
+	"poolroids/game/daily/dailytest"
 	"poolroids/levels"
 	"poolroids/pool"
 )
-
-// tinySet is a level set built in code, so that the seed it pins does not
-// move when the shipped levels are edited.
-func tinySet() *levels.Set {
-	return &levels.Set{Name: "tiny", Bullets: 8, Shots: 4, Debris: 64, Strategy: pool.FreeList, Levels: []levels.Level{{
-		Name: "one", Asteroids: 2, Size: 3, SpeedMin: 20, SpeedMax: 40, FireCooldown: 10, BulletSpeed: 400,
-		BulletLife: 50, BulletsPerShot: 1, DebrisPerBreak: 4, DebrisLifeMin: 10, DebrisLifeMax: 20,
-	}}}
-}
 
 // The derivation is pinned, to a value computed apart from this code (in
 // Python, from the documented encoding): servers of a fleet built on other
 // machines, and local games, must agree on the day's game.
 func TestSeedPinned(t *testing.T) {
 	t.Parallel()
-	if err := tinySet().Validate(); err != nil {
+	if err := dailytest.TinySet().Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if got, want := daily.Seed(day, tinySet()), uint64(0x96641945032dbe05); got != want {
+	if got, want := daily.Seed(day, dailytest.TinySet()), uint64(0x96641945032dbe05); got != want {
 		t.Errorf("Seed(%s, tiny) = %#x, want %#x", day, got, want)
 	}
 }
@@ -75,7 +67,7 @@ func TestSeed(t *testing.T) {
 // seed.
 func TestConfig(t *testing.T) {
 	t.Parallel()
-	for _, set := range []*levels.Set{nil, tinySet()} {
+	for _, set := range []*levels.Set{nil, dailytest.TinySet()} {
 		cfg := daily.Config(day, set)
 		w, err := game.New(cfg)
 		if err != nil {

@@ -87,6 +87,18 @@ type Proof struct {
 	Sum    uint64 // the final checksum: two replays of one game have the same
 }
 
+// String says what p proves, as a server tells a player: "the daily game
+// of 2025-06-14, score 2850, wave 3, 4m21s of play, game over" (or "left
+// in play").
+func (p Proof) String() string {
+	end := "game over"
+	if !p.Over {
+		end = "left in play"
+	}
+	played := (time.Duration(p.Steps) * time.Second / game.TPS).Round(time.Second)
+	return fmt.Sprintf("the daily game of %s, score %d, wave %d, %v of play, %s", p.Day, p.Score, p.Wave, played, end)
+}
+
 // Confirm refuses a claimed score that is not the proven one (Claimed).
 func (p Proof) Confirm(claimed int) error {
 	if claimed != p.Score {

@@ -11,6 +11,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/daily"
+	"poolroids/game/daily/dailytest"
 	"poolroids/game/replay"
 	"poolroids/levels"
 	"poolroids/pool"
@@ -52,16 +53,16 @@ func tooLong(t *testing.T) []byte {
 // Each kind of replay is proven or refused for its reason.
 func TestVerify(t *testing.T) {
 	t.Parallel()
-	game1, w1 := handGame(t, day, nil, "ann", 3, 20000)
-	left, wl := handGame(t, day, nil, "bob", 5, 900)
-	tiny, _ := handGame(t, day, tinySet(), "cy", 7, 2000)
+	game1, w1 := dailytest.HandGame(t, day, nil, "ann", 3, 20000)
+	left, wl := dailytest.HandGame(t, day, nil, "bob", 5, 900)
+	tiny, _ := dailytest.HandGame(t, day, dailytest.TinySet(), "cy", 7, 2000)
 	cfg := daily.Config(day, nil)
-	h := newHand(9)
-	pilot := func(*game.World) game.Input { return h.input() }
+	h := dailytest.NewHand(9)
+	pilot := func(*game.World) game.Input { return h.Input() }
 	other := func(f func(*game.Config)) []byte {
 		c := cfg
 		f(&c)
-		data, _ := play(t, c, "dee", 600, pilot)
+		data, _ := dailytest.Play(t, c, "dee", 600, pilot)
 		return data
 	}
 	restarted := func() []byte {
@@ -98,8 +99,8 @@ func TestVerify(t *testing.T) {
 		{"a week old", game1, at(day+7, time.Hour), nil, daily.OtherDay},
 		{"no day's seed", other(func(c *game.Config) { c.Seed = 12345 }), noon, nil, daily.Forged},
 		{"another set's", tiny, noon, nil, daily.OtherLevels},
-		{"a server's own set", tiny, noon, tinySet(), 0},
-		{"the shipped set on a server of its own", game1, noon, tinySet(), daily.OtherLevels},
+		{"a server's own set", tiny, noon, dailytest.TinySet(), 0},
+		{"the shipped set on a server of its own", game1, noon, dailytest.TinySet(), daily.OtherLevels},
 		{"other bullets", other(func(c *game.Config) { c.Bullets = 64 }), noon, nil, daily.OtherCapacities},
 		{"other debris", other(func(c *game.Config) { c.Debris = 512 }), noon, nil, daily.OtherCapacities},
 		{"an arena", other(func(c *game.Config) { c.Ships = 2 }), noon, nil, daily.NotSolo},
@@ -147,9 +148,9 @@ func TestVerify(t *testing.T) {
 // Strategy switches and ghosts change nothing of a game's proof.
 func TestVerifySwitchesAndGhosts(t *testing.T) {
 	t.Parallel()
-	ghost, _ := handGame(t, day, nil, "ann", 3, 20000)
-	plain, w := handGame(t, day, nil, "bob", 11, 3000)
-	ins := inputs(t, plain)
+	ghost, _ := dailytest.HandGame(t, day, nil, "ann", 3, 20000)
+	plain, w := dailytest.HandGame(t, day, nil, "bob", 11, 3000)
+	ins := dailytest.Inputs(t, plain)
 	rec, err := replay.NewRecorder(daily.Config(day, nil), replay.Options{Players: []string{"bob"}})
 	if err != nil {
 		t.Fatal(err)
@@ -186,7 +187,7 @@ func TestVerifySwitchesAndGhosts(t *testing.T) {
 // A claimed score is confirmed only if it is the proven one.
 func TestConfirm(t *testing.T) {
 	t.Parallel()
-	data, w := handGame(t, day, nil, "ann", 3, 20000)
+	data, w := dailytest.HandGame(t, day, nil, "ann", 3, 20000)
 	p, err := daily.Verify(t.Context(), data, noon, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -204,7 +205,7 @@ func TestConfirm(t *testing.T) {
 // A cancelled verification stops with the context's error, not a refusal.
 func TestVerifyCancelled(t *testing.T) {
 	t.Parallel()
-	data, _ := handGame(t, day, nil, "ann", 3, 20000)
+	data, _ := dailytest.HandGame(t, day, nil, "ann", 3, 20000)
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
 	if _, err := daily.Verify(ctx, data, noon, nil); !errors.Is(err, context.Canceled) {
@@ -225,5 +226,32 @@ func TestReasonNames(t *testing.T) {
 	}
 	if s := (daily.Claimed + 1).String(); s != "Reason(11)" {
 		t.Errorf("an unknown reason is %q", s)
+	}
+}
+
+// A gate proves and refuses as Verify does.
+func TestGateVerify(t *testing.T) {
+	t.Parallel()
+	data, _ := dailytest.HandGame(t, day, nil, "ann", 3, 20000)
+	g := daily.NewGate(1, 0)
+	for _, b := range [][]byte{data, data[:len(data)-1]} {
+		want, werr := daily.Verify(t.Context(), b, noon, nil)
+		got, err := g.Verify(t.Context(), b, noon, nil)
+		if got != want || reasonOf(t, err) != reasonOf(t, werr) {
+			t.Errorf("through a gate %+v, %v; Verify %+v, %v", got, err, want, werr)
+		}
+	}
+}
+
+// A proof says what it proves in one line.
+func TestProofString(t *testing.T) {
+	t.Parallel()
+	p := daily.Proof{Day: day, Score: 2850, Wave: 3, Steps: 261*game.TPS + 20, Over: true}
+	if got, want := p.String(), "the daily game of 2025-06-14, score 2850, wave 3, 4m21s of play, game over"; got != want {
+		t.Errorf("%q, want %q", got, want)
+	}
+	p.Over = false
+	if got := p.String(); !strings.HasSuffix(got, ", left in play") {
+		t.Errorf("a game left: %q", got)
 	}
 }

@@ -487,3 +487,21 @@ func Autoplay(ctx context.Context, r *Recorder, steps int, pressure bool) error 
 	}
 	return nil
 }
+
+// AutoplayGame records the autopilot playing r's solo world for steps
+// steps or until its game is over, whichever comes first: one game, as a
+// daily game is, never started again. It checks ctx as Autoplay does.
+func AutoplayGame(ctx context.Context, r *Recorder, steps int) error {
+	var ap game.Autopilot
+	var in game.Inputs
+	for i := 0; i < steps && r.w.Phase() != game.GameOver; i++ {
+		if i%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		in[0] = ap.Input(r.w)
+		r.Step(&in)
+	}
+	return nil
+}

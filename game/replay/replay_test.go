@@ -444,3 +444,38 @@ func TestRecordCapacityBound(t *testing.T) {
 		}
 	}
 }
+
+// AutoplayGame plays one game to its end and stops there, or stops at
+// its steps: the recording replays to the same world, over or left.
+func TestAutoplayGame(t *testing.T) {
+	t.Parallel()
+	for _, steps := range []int{600, 1 << 20} {
+		rec, err := replay.NewRecorder(game.Config{Seed: 5, Ships: 1}, replay.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := replay.AutoplayGame(t.Context(), rec, steps); err != nil {
+			t.Fatal(err)
+		}
+		over := rec.World().Phase() == game.GameOver
+		if err := rec.Close(); err != nil {
+			t.Fatal(err)
+		}
+		if n := rec.Steps(); over == (n == uint64(steps)) || n > uint64(steps) {
+			t.Errorf("-steps %d: %d steps recorded, game over %v", steps, n, over)
+		}
+		p, err := replay.NewPlayer(rec.Bytes(), "")
+		if err == nil {
+			err = p.Run(t.Context())
+		}
+		if err != nil || p.World().Checksum() != rec.World().Checksum() || (p.World().Phase() == game.GameOver) != over {
+			t.Errorf("-steps %d: replayed %v, another world", steps, err)
+		}
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	rec, _ := replay.NewRecorder(game.Config{Seed: 5, Ships: 1}, replay.Options{})
+	if err := replay.AutoplayGame(ctx, rec, 100); !errors.Is(err, context.Canceled) || rec.Steps() != 0 {
+		t.Errorf("cancelled: %v, %d steps", err, rec.Steps())
+	}
+}

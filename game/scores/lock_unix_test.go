@@ -129,6 +129,29 @@ func TestLinksRefused(t *testing.T) {
 			t.Errorf("log %q, want %q", log.String(), want)
 		}
 	})
+	t.Run("daily replays", func(t *testing.T) {
+		dir := t.TempDir()
+		target := filepath.Join(dir, "elsewhere")
+		if err := os.Mkdir(target, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		path := filepath.Join(dir, "scores.json")
+		if err := os.Symlink(target, path+".daily-replays"); err != nil {
+			t.Fatal(err)
+		}
+		s, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := dailyGames(t, "ann", 1, 1)[0]
+		res, err := s.AddDaily("ann", g.proof, g.data)
+		if err != nil || !res.Counted || res.Entry.Replay != "" || s.Daily(g.proof.Day, 1)[0].Replay != "" {
+			t.Errorf("AddDaily = %+v, %v; want it counted, without its replay", res, err)
+		}
+		if after := listTree(t, target); after != target+" drwxr-xr-x 4096\n" {
+			t.Errorf("the link's target holds:\n%s", after)
+		}
+	})
 	t.Run("lock", func(t *testing.T) {
 		dir := t.TempDir()
 		target := filepath.Join(dir, "planted")

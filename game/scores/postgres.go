@@ -105,6 +105,28 @@ var migrations = [][]string{
 		`UPDATE poolroids_scores SET fingerprint = 'SHA256:' || right(name, 8) WHERE name ~ ' [A-Za-z0-9+/]{8}$'`,
 		`CREATE INDEX poolroids_scores_player ON poolroids_scores (` + playerColumns + `)`,
 	},
+	{ // 4: the daily boards (see daily.go and dailypg.go): a row a game,
+		// its replay in it. A game is kept once; a player, their key or
+		// else their name, has one counted game and one practice game a
+		// day.
+		`CREATE TABLE poolroids_daily (
+			id          bigserial PRIMARY KEY,
+			day         integer NOT NULL,
+			name        text NOT NULL,
+			fingerprint text NOT NULL DEFAULT '',
+			score       integer NOT NULL,
+			wave        integer NOT NULL,
+			steps       bigint NOT NULL,
+			sum         bigint NOT NULL,
+			practice    boolean NOT NULL,
+			at          timestamptz NOT NULL,
+			size        integer NOT NULL,
+			replay      bytea
+		)`,
+		`CREATE UNIQUE INDEX poolroids_daily_game ON poolroids_daily (day, sum)`,
+		`CREATE UNIQUE INDEX poolroids_daily_player ON poolroids_daily
+			(day, practice, (CASE WHEN fingerprint = '' THEN 'name ' || name ELSE fingerprint END))`,
+	},
 }
 
 // playerColumns is playerOf in SQL: the name and the start of the
@@ -162,6 +184,12 @@ func OpenPostgres(ctx context.Context, connURL string) (*Store, error) {
 		return nil, fmt.Errorf("high scores: %s: %w", where, err)
 	}
 	s.entries = entries
+	boards, err := d.dailyBoards(ctx, pool, s.today())
+	if err != nil {
+		pool.Close()
+		return nil, fmt.Errorf("high scores: %s: %w", where, err)
+	}
+	s.setDaily(boards)
 	d.outage.OK()
 	d.done.Add(1)
 	go d.run(s)
@@ -311,23 +339,13 @@ func (d *database) load(ctx context.Context, q querier, now time.Time) ([]Entry,
 // the database is down, and a failed one is queued: the error is then
 // ErrQueued. Any other error is a *SaveError wrapping ErrDatabase.
 func (d *database) save(s *Store, e Entry, replay []byte) error {
-	d.mu.Lock()
-	if d.closed {
-		d.mu.Unlock()
-		return &SaveError{Path: d.where, Err: fmt.Errorf("%w: %s: the store is closed", ErrDatabase, d.where)}
+	if err := d.enter(); err != nil {
+		return err
 	}
-	d.saving.Add(1)
-	d.mu.Unlock()
 	defer d.saving.Done()
 	key := gameKey(e)
 	q := d.queue.Load()
-	tries := saveTries
-	if q != nil {
-		tries = 1
-		if d.outage.Down() {
-			tries = 0
-		}
-	}
+	tries := d.tries()
 	var err error
 	for try := range tries {
 		if try > 0 {
@@ -358,6 +376,30 @@ func (d *database) save(s *Store, e Entry, replay []byte) error {
 		err = errors.New("the database is down")
 	}
 	return &SaveError{Path: d.where, Err: fmt.Errorf("%w: %s: %w", ErrDatabase, d.where, err)}
+}
+
+// enter counts a save under way, which Close waits for: the caller calls
+// d.saving.Done once it is over. A closed store takes none.
+func (d *database) enter() error {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.closed {
+		return &SaveError{Path: d.where, Err: fmt.Errorf("%w: %s: the store is closed", ErrDatabase, d.where)}
+	}
+	d.saving.Add(1)
+	return nil
+}
+
+// tries is how many attempts a save makes: saveTries; with a queue, one,
+// and none while the database is known to be down.
+func (d *database) tries() int {
+	switch {
+	case d.queue.Load() == nil:
+		return saveTries
+	case d.outage.Down():
+		return 0
+	}
+	return 1
 }
 
 // pending returns the queued entries, to keep on the boards in memory
@@ -471,6 +513,10 @@ func (d *database) run(s *Store) {
 func (d *database) refresh(s *Store) {
 	ctx, cancel := context.WithTimeout(context.Background(), tryTimeout)
 	entries, err := d.load(ctx, d.pool, s.clock())
+	var boards []DailyEntry
+	if err == nil {
+		boards, err = d.dailyBoards(ctx, d.pool, s.today())
+	}
 	cancel()
 	if err != nil {
 		d.outage.Failed(err)
@@ -483,6 +529,7 @@ func (d *database) refresh(s *Store) {
 	s.mu.Lock()
 	s.entries = entries
 	s.merge(d.pending())
+	s.setDaily(boards)
 	s.mu.Unlock()
 }
 

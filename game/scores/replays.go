@@ -16,12 +16,11 @@ import (
 // replayDir is the directory of the replays kept beside the score file.
 func (s *Store) replayDir() string { return s.path + ".replays" }
 
-// checkReplayDir returns nil when the replay directory is missing (a save
-// makes it) or a directory, and an error when it is anything else. A
-// symbolic link planted there is refused, not followed: the store would
-// write replays to, and remove them from, wherever it points.
-func (s *Store) checkReplayDir() error {
-	dir := s.replayDir()
+// checkDir returns nil when dir, a directory of kept replays, is missing
+// (a save makes it) or a directory, and an error when it is anything
+// else. A symbolic link planted there is refused, not followed: the store
+// would write replays to, and remove them from, wherever it points.
+func checkDir(dir string) error {
 	info, err := os.Lstat(dir)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
@@ -58,7 +57,7 @@ func replayFile(name string) bool {
 // writeMu and the file lock.
 func (s *Store) keepReplay(e Entry, replay []byte) {
 	name := replayName(e)
-	err := s.checkReplayDir()
+	err := checkDir(s.replayDir())
 	if err == nil {
 		err = writeAtomic(filepath.Join(s.replayDir(), name), replay)
 	}
@@ -101,11 +100,14 @@ func (s *Store) keptReplays() map[string]bool {
 
 // dropReplays removes the replay files not in kept, and the temporary
 // files of a crashed save. The caller holds writeMu and the file lock.
-func (s *Store) dropReplays(kept map[string]bool) {
-	if s.checkReplayDir() != nil {
-		return // see checkReplayDir
+func (s *Store) dropReplays(kept map[string]bool) { dropFiles(s.replayDir(), kept) }
+
+// dropFiles removes from dir, a directory of kept replays, the replay
+// files not in kept, and the temporary files of a crashed save.
+func dropFiles(dir string, kept map[string]bool) {
+	if checkDir(dir) != nil {
+		return // see checkDir
 	}
-	dir := s.replayDir()
 	ents, err := os.ReadDir(dir)
 	if err != nil {
 		return
@@ -136,10 +138,17 @@ func (s *Store) ReadReplay(name string) ([]byte, error) {
 	if s.db != nil {
 		return s.db.readReplay(name)
 	}
-	if err := s.checkReplayDir(); err != nil {
+	return readKept(s.replayDir(), name, maxReplay)
+}
+
+// readKept reads the replay file name in dir, a directory of kept
+// replays, refused over max bytes, or when it is anything but a regular
+// file.
+func readKept(dir, name string, max int) ([]byte, error) {
+	if err := checkDir(dir); err != nil {
 		return nil, err
 	}
-	path := filepath.Join(s.replayDir(), name)
+	path := filepath.Join(dir, name)
 	// Checked before opening: opening a pipe would wait for a writer.
 	info, err := os.Lstat(path)
 	if err != nil {
@@ -153,12 +162,12 @@ func (s *Store) ReadReplay(name string) ([]byte, error) {
 		return nil, fmt.Errorf("high scores: replay: %w", err)
 	}
 	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxReplay+1))
+	data, err := io.ReadAll(io.LimitReader(f, int64(max)+1))
 	switch {
 	case err != nil:
 		return nil, fmt.Errorf("high scores: replay: %w", err)
-	case len(data) > maxReplay:
-		return nil, fmt.Errorf("high scores: replay %s is over %d bytes", path, maxReplay)
+	case len(data) > max:
+		return nil, fmt.Errorf("high scores: replay %s is over %d bytes", path, max)
 	}
 	return data, nil
 }

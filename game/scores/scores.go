@@ -58,6 +58,13 @@
 // of all time. [Store.Top] is the board of all time, [Store.TopFor] one
 // player's own entries on it.
 //
+// # Daily boards
+//
+// Beside them are the daily boards, a board a day of package daily's
+// game, whose entries are proven by their replays ([Store.AddDaily],
+// [Store.Daily]): see daily.go. A player's first game of the day counts,
+// the later ones are practice, and a game is kept once whoever adds it.
+//
 // # PostgreSQL
 //
 // [OpenPostgres] keeps the table in a PostgreSQL database instead, which
@@ -192,10 +199,13 @@ type table struct {
 	diskErr error
 	log     *slog.Logger // set by SetLogger before use; nil: no log
 
-	mu      sync.Mutex       // guards entries
-	entries []Entry          // sorted by compare: every board's entries (see prune)
-	now     func() time.Time // the periods' clock; nil: time.Now
-	db      *database        // set by OpenPostgres: the table lives there, not in path
+	mu      sync.Mutex   // guards entries and daily
+	entries []Entry      // sorted by compare: every board's entries (see prune)
+	daily   []DailyEntry // the daily boards, newest day first, each best first (see setDaily)
+	// dailyErr is diskErr for the daily boards' file (see dailyfile.go).
+	dailyErr error
+	now      func() time.Time // the periods' clock; nil: time.Now
+	db       *database        // set by OpenPostgres: the table lives there, not in path
 
 	writeMu sync.Mutex // one file write at a time, each of the latest table
 }
@@ -223,26 +233,52 @@ type fileFormat struct {
 // error wraps [ErrNotFile] and the store keeps its scores in memory only: a
 // server should refuse to start. Otherwise the error is a *[SetAsideError]
 // saying what was wrong and where the file went: log it and go on.
+//
+// The daily boards are read from a file of their own beside it (see
+// dailyfile.go), by the same rules: their error, if any, is returned too
+// (with [errors.Join] when both files had one).
 func Open(path string) (*Store, error) {
 	s := &Store{table: &table{path: path}}
-	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
-		// Checked before reading: reading a pipe would wait for a writer.
-		s.diskErr = fmt.Errorf("high scores: %s is %s, %w", path, regfile.Kind(info.Mode()), ErrNotFile)
-		return s, s.diskErr
+	entries, diskErr, err := openFile(path, func(path string) ([]Entry, error) {
+		s.removeTemps()
+		return load(path)
+	})
+	s.diskErr = diskErr
+	if errors.Is(err, ErrNotFile) {
+		return s, err
 	}
-	s.removeTemps()
-	entries, err := load(path)
+	// Kept whole: what fell off every board goes at the next save.
+	slices.SortStableFunc(entries, compare)
+	s.entries = entries
+	if derr := s.openDaily(); derr != nil {
+		if err == nil {
+			return s, derr
+		}
+		err = errors.Join(err, derr)
+	}
+	return s, err
+}
+
+// openFile reads a file of the store's at path with load, as Open reads
+// the table. A path that is no regular file is refused unread (reading a
+// pipe would wait for a writer): diskErr and err wrap ErrNotFile. A file
+// load cannot use is set aside, and err is the *SetAsideError; diskErr
+// too when it could not be moved, since writing over it would destroy
+// it.
+func openFile[T any](path string, load func(string) (T, error)) (v T, diskErr, err error) {
+	if info, err := os.Stat(path); err == nil && !info.Mode().IsRegular() {
+		err = fmt.Errorf("high scores: %s is %s, %w", path, regfile.Kind(info.Mode()), ErrNotFile)
+		return v, err, err
+	}
+	v, err = load(path)
 	if err == nil {
-		// Kept whole: what fell off every board goes at the next save.
-		slices.SortStableFunc(entries, compare)
-		s.entries = entries
-		return s, nil
+		return v, nil, nil
 	}
 	warn := setAside(path, err)
 	if warn.Aside == "" {
-		s.diskErr = warn
+		diskErr = warn
 	}
-	return s, warn
+	return v, diskErr, warn
 }
 
 // load reads the table at path, checking each entry as Add would (see
@@ -308,7 +344,8 @@ func (s *Store) removeTemps() {
 		return
 	}
 	for _, e := range ents {
-		if e.Type().IsRegular() && strings.HasPrefix(e.Name(), regfile.TempPrefix(s.path)) {
+		n := e.Name()
+		if e.Type().IsRegular() && (strings.HasPrefix(n, regfile.TempPrefix(s.path)) || strings.HasPrefix(n, regfile.TempPrefix(s.dailyPath()))) {
 			_ = os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}

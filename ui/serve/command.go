@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"poolroids/game/daily"
 	"poolroids/game/displayname"
 	"poolroids/game/hub"
 )
@@ -14,13 +15,24 @@ import (
 type Verb uint8
 
 const (
-	VerbLobby Verb = iota // no command: the lobby
-	VerbJoin              // join NAME: join the arena, or open it if it does not exist
-	VerbNew               // new NAME [--pvp]: open an arena
-	VerbWatch             // watch NAME: watch a live game
+	VerbLobby  Verb = iota // no command: the lobby
+	VerbJoin               // join NAME: join the arena, or open it if it does not exist
+	VerbNew                // new NAME [--pvp]: open an arena
+	VerbWatch              // watch NAME: watch a live game
+	VerbPost               // post: prove and rank the daily game's replay sent as input; no terminal
+	VerbScores             // scores [BOARD [DAY]]: print a board; no terminal
 )
 
-var verbNames = [...]string{VerbLobby: "lobby", VerbJoin: "join", VerbNew: "new", VerbWatch: "watch"}
+var verbNames = [...]string{VerbLobby: "lobby", VerbJoin: "join", VerbNew: "new", VerbWatch: "watch", VerbPost: "post", VerbScores: "scores"}
+
+// Terminal reports whether the command plays on a terminal (the lobby,
+// join, new and watch); post and scores answer and end, with or without
+// one.
+func (v Verb) Terminal() bool { return v <= VerbWatch }
+
+// Boards are the boards scores prints: the day's daily game (the
+// default), and the boards of today, this week and all time.
+var Boards = [...]string{"daily", "today", "week", "all"}
 
 func (v Verb) String() string {
 	if int(v) < len(verbNames) {
@@ -32,8 +44,12 @@ func (v Verb) String() string {
 // Command is a parsed SSH command line. Its zero value is the lobby.
 type Command struct {
 	Verb Verb
-	Name string // the arena (join, new) or game (watch), valid for [hub.ParseName]; "" for the lobby
-	PvP  bool   // new --pvp: ships' bullets hit other ships
+	// Name is the arena (join, new) or game (watch), valid for
+	// [hub.ParseName], or the board (scores: one of [Boards]); "" for the
+	// lobby and post.
+	Name string
+	PvP  bool      // new --pvp: ships' bullets hit other ships
+	Day  daily.Day // scores daily DAY: the day's board; 0 (1970-01-01, which had none): today's
 }
 
 // MaxName is the longest arena or player name, in characters (each one
@@ -46,11 +62,13 @@ const maxCommand = 64
 
 // ParseCommand reads the command line of an SSH exec request: "" (or
 // blanks) for the lobby, "join NAME", "new NAME [--pvp]" or "watch NAME",
-// words separated by blanks, the verb in any case, the name lowercased
-// (see [hub.ParseName]). Anything else is an error of one printable line that
-// says what is wrong and shows a command that works, with port in it
-// (ports 0 and 22 are left out of it). It allocates only for errors and
-// for names given in upper case.
+// "post", or "scores [BOARD [DAY]]" (BOARD one of [Boards], DAY as
+// 2025-06-14 after daily), words separated by blanks, the verb and board
+// in any case, the name lowercased (see [hub.ParseName]). Anything else is
+// an error of one printable line that says what is wrong and shows a
+// command that works, with port in it (ports 0 and 22 are left out of
+// it). It allocates only for errors, scores and names given in upper
+// case.
 func ParseCommand(line string, port int) (Command, error) {
 	if len(line) > maxCommand {
 		return Command{}, usageError(port, "command too long (%d bytes)", len(line))
@@ -76,11 +94,24 @@ func ParseCommand(line string, port int) (Command, error) {
 		c.Verb = VerbNew
 	case "watch":
 		c.Verb = VerbWatch
+	case "post":
+		c.Verb = VerbPost
+	case "scores":
+		c.Verb = VerbScores
 	default:
 		return Command{}, usageError(port, "unknown command %s", quote(words[0]))
 	}
 	if extra {
 		return Command{}, usageError(port, "too many words in %s", quote(line))
+	}
+	switch c.Verb {
+	case VerbPost:
+		if n > 1 {
+			return Command{}, usageError(port, "post takes no words, the replay comes as input: ssh host post < game.prpl")
+		}
+		return c, nil
+	case VerbScores:
+		return parseScores(port, words[1:n])
 	}
 	var name string
 	for _, w := range words[1:n] {
@@ -105,13 +136,40 @@ func ParseCommand(line string, port int) (Command, error) {
 	return c, nil
 }
 
+// parseScores reads the words after scores: [BOARD [DAY]].
+func parseScores(port int, words []string) (Command, error) {
+	c := Command{Verb: VerbScores, Name: Boards[0]}
+	if len(words) > 0 {
+		c.Name = ""
+		for _, b := range Boards {
+			if strings.EqualFold(words[0], b) {
+				c.Name = b
+			}
+		}
+		if c.Name == "" {
+			return Command{}, usageError(port, "scores has no board %s: want %s", quote(words[0]), strings.Join(Boards[:], ", "))
+		}
+	}
+	if len(words) > 1 {
+		if c.Name != Boards[0] {
+			return Command{}, usageError(port, "scores %s takes no day: only scores daily DAY", c.Name)
+		}
+		d, err := daily.ParseDay(words[1])
+		if err != nil || d == 0 {
+			return Command{}, usageError(port, "scores daily %s: want a day as 2025-06-14", quote(words[1]))
+		}
+		c.Day = d
+	}
+	return c, nil
+}
+
 // usageError is a parse error followed by a command that works.
 func usageError(port int, format string, args ...any) error {
 	p := " "
 	if port != 0 && port != 22 {
 		p = " -p " + strconv.Itoa(port) + " "
 	}
-	return fmt.Errorf(format+"; try: ssh -t"+p+"host join NAME (or new NAME --pvp, watch NAME, or nothing for the lobby)", args...)
+	return fmt.Errorf(format+"; try: ssh -t"+p+"host join NAME (or new NAME --pvp, watch NAME, or nothing for the lobby), or ssh"+p+"host post < game.prpl, or scores daily", args...)
 }
 
 // quote shows a word of a client's command in an error: quoted, control

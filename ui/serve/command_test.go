@@ -26,6 +26,13 @@ func TestParseCommand(t *testing.T) {
 		{"new b --pvp", Command{Verb: VerbNew, Name: "b", PvP: true}},
 		{"new --pvp b", Command{Verb: VerbNew, Name: "b", PvP: true}},
 		{"watch 0123456789abcdef", Command{Verb: VerbWatch, Name: "0123456789abcdef"}},
+		{"post", Command{Verb: VerbPost}},
+		{" Post ", Command{Verb: VerbPost}},
+		{"scores", Command{Verb: VerbScores, Name: "daily"}},
+		{"scores WEEK", Command{Verb: VerbScores, Name: "week"}},
+		{"scores today", Command{Verb: VerbScores, Name: "today"}},
+		{"scores all", Command{Verb: VerbScores, Name: "all"}},
+		{"scores daily 2025-06-14", Command{Verb: VerbScores, Name: "daily", Day: 20253}},
 	} {
 		got, err := ParseCommand(tt.line, 2222)
 		if err != nil || got != tt.want {
@@ -36,7 +43,7 @@ func TestParseCommand(t *testing.T) {
 
 func TestParseCommandErrors(t *testing.T) {
 	t.Parallel()
-	const hint = "; try: ssh -t -p 2222 host join NAME (or new NAME --pvp, watch NAME, or nothing for the lobby)"
+	const hint = "; try: ssh -t -p 2222 host join NAME (or new NAME --pvp, watch NAME, or nothing for the lobby), or ssh -p 2222 host post < game.prpl, or scores daily"
 	for _, tt := range []struct{ line, want string }{
 		{"ls", `unknown command "ls"`},
 		{"sh -c 'rm -rf /'", `unknown command "sh"`},
@@ -52,6 +59,12 @@ func TestParseCommandErrors(t *testing.T) {
 		{"join 0123456789abcdefg", `bad name "0123456789abcdefg"`},
 		{"join caf\u00e9", `bad name "caf\u00e9"`},
 		{"join " + strings.Repeat("a", 70), "command too long (75 bytes)"},
+		{"post game.prpl", "post takes no words, the replay comes as input: ssh host post < game.prpl"},
+		{"scores best", `scores has no board "best": want daily, today, week, all`},
+		{"scores week 2025-06-14", "scores week takes no day: only scores daily DAY"},
+		{"scores daily 14/06/2025", `scores daily "14/06/2025": want a day as 2025-06-14`},
+		{"scores daily 1970-01-01", `scores daily "1970-01-01": want a day`},
+		{"scores daily 2025-06-14 x", `too many words`},
 	} {
 		_, err := ParseCommand(tt.line, 2222)
 		if err == nil || !strings.HasPrefix(err.Error(), tt.want) || !strings.HasSuffix(err.Error(), hint) {
@@ -72,7 +85,7 @@ func TestParseCommandAllocs(t *testing.T) {
 }
 
 func FuzzParseCommand(f *testing.F) {
-	for _, s := range []string{"", "join a", "new B --pvp", "watch x y", "new --pvp", "ls -l", "join \x1b[31m"} {
+	for _, s := range []string{"", "join a", "new B --pvp", "watch x y", "new --pvp", "ls -l", "join \x1b[31m", "post", "scores daily 2025-06-14", "scores week"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, line string) {
@@ -89,10 +102,11 @@ func FuzzParseCommand(f *testing.F) {
 			}
 			return
 		}
-		if c.Verb > VerbWatch || (c.Verb == VerbLobby) != (c.Name == "") || (c.PvP && c.Verb != VerbNew) {
+		if c.Verb > VerbScores || (c.Verb == VerbLobby || c.Verb == VerbPost) != (c.Name == "") || (c.PvP && c.Verb != VerbNew) ||
+			(c.Day != 0) && (c.Verb != VerbScores || c.Name != "daily") {
 			t.Fatalf("ParseCommand(%q) = %+v", line, c)
 		}
-		if c.Name != "" {
+		if c.Name != "" && c.Verb != VerbScores {
 			if n, err := hub.ParseName(c.Name); n != c.Name || err != nil {
 				t.Fatalf("ParseCommand(%q) = %+v: not a clean name (%v)", line, c, err)
 			}

@@ -30,20 +30,28 @@
 // # Commands
 //
 // A shell request (`ssh -t -p 2222 host`) is the lobby. An exec request may
-// name one of three commands ([ParseCommand]), and [Session.Command] says
+// name one of these commands ([ParseCommand]), and [Session.Command] says
 // which:
 //
 //	join NAME        play in the arena NAME, opening it if none is open
 //	new NAME [--pvp] open the arena NAME (co-op, or player against player)
 //	watch NAME       watch the live game NAME read-only: an arena, or a
 //	                 solo game by its player's name as the lobby lists it
+//	post             prove and rank the daily game whose replay is the
+//	                 input (ssh host post < game.prpl); no terminal
+//	scores [BOARD]   print a board: daily [DAY], today, week or all; no
+//	                 terminal
+//
+// Post and scores are answered by [Config.Exec], with or without a
+// terminal, and end: see exec.go for their bounds (a post's size, time
+// and rate per key and address).
 //
 // NAME is 1 to 16 of a-z, 0-9, - and _ (capitals are lowered). A command
 // the Play func will not serve (a full arena, a game with too many
 // watchers) ends with [RefusedError]'s message and exit status 1; one that
 // ended by itself (the watched game is over) with [EndError]'s and 0.
 //
-// Anything else is refused: a session without a terminal, or any other
+// Anything else is refused: a game without a terminal, or any other
 // command, gets a one-line explanation and exit status 1; subsystems
 // (sftp), agent and X11 forwarding, port forwarding both ways, and a second
 // session on one connection are refused. There is no shell.

@@ -12,21 +12,22 @@ import (
 	"time"
 )
 
-// limiter is a token bucket per client address: each connection takes a
-// token, tokens come back at rate per second up to burst. IPv6 clients are
-// limited per /64, the block one subscriber usually gets.
+// limiter is a token bucket per client address (or per any key K: a
+// player's key for posts): each connection takes a token, tokens come
+// back at rate per second up to burst. IPv6 clients are limited per /64,
+// the block one subscriber usually gets.
 //
-// The table holds at most max addresses. A bucket that has refilled is the
+// The table holds at most max keys. A bucket that has refilled is the
 // same as no bucket, so those go first when it is full; if every bucket is
-// still draining, an arbitrary one is dropped (its address gets a fresh
+// still draining, an arbitrary one is dropped (its key gets a fresh
 // burst: the price of bounded memory against many addresses).
-type limiter struct {
+type limiter[K comparable] struct {
 	rate  float64 // tokens per second
 	burst float64
 	max   int
 
 	mu sync.Mutex
-	m  map[netip.Prefix]bucket
+	m  map[K]bucket
 }
 
 type bucket struct {
@@ -34,8 +35,8 @@ type bucket struct {
 	at     time.Time // when tokens was computed
 }
 
-func newLimiter(perSecond float64, burst, max int) *limiter {
-	return &limiter{rate: perSecond, burst: float64(burst), max: max, m: make(map[netip.Prefix]bucket)}
+func newLimiter[K comparable](perSecond float64, burst, max int) *limiter[K] {
+	return &limiter[K]{rate: perSecond, burst: float64(burst), max: max, m: make(map[K]bucket)}
 }
 
 // key is the address a connection from addr counts against.
@@ -54,7 +55,13 @@ func key(addr net.Addr) netip.Prefix {
 }
 
 // allow takes a token for k at now; false means over the limit.
-func (l *limiter) allow(k netip.Prefix, now time.Time) bool {
+func (l *limiter[K]) allow(k K, now time.Time) bool {
+	ok, _ := l.take(k, now)
+	return ok
+}
+
+// take takes a token for k at now, or tells how long until there is one.
+func (l *limiter[K]) take(k K, now time.Time) (ok bool, wait time.Duration) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	b, ok := l.m[k]
@@ -63,7 +70,10 @@ func (l *limiter) allow(k netip.Prefix, now time.Time) bool {
 	}
 	ok = b.take(now, l.rate, l.burst)
 	l.m[k] = b
-	return ok
+	if !ok {
+		wait = time.Duration((1 - b.tokens) / l.rate * float64(time.Second))
+	}
+	return ok, wait
 }
 
 // take takes a token at now, tokens coming back at rate per second up to
@@ -82,8 +92,8 @@ func (b *bucket) take(now time.Time, rate, burst float64) bool {
 	return true
 }
 
-// evict makes room for one more address.
-func (l *limiter) evict(now time.Time) {
+// evict makes room for one more key.
+func (l *limiter[K]) evict(now time.Time) {
 	for k, b := range l.m {
 		if b.tokens+now.Sub(b.at).Seconds()*l.rate >= l.burst {
 			delete(l.m, k)

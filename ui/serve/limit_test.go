@@ -18,7 +18,7 @@ import (
 
 func TestLimiter(t *testing.T) {
 	t0 := time.Unix(1000, 0)
-	l := newLimiter(0.5, 3, 4) // a token every 2 s, bursts of 3, 4 addresses
+	l := newLimiter[netip.Prefix](0.5, 3, 4) // a token every 2 s, bursts of 3, 4 addresses
 	a := netip.MustParsePrefix("192.0.2.1/32")
 	b := netip.MustParsePrefix("192.0.2.2/32")
 	steps := []struct {

@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -100,6 +101,14 @@ type Config struct {
 	Observer Observer
 	// Play runs one game. Required.
 	Play PlayFunc
+	// Exec answers the commands that need no terminal, post and scores
+	// (nil: they are refused as any other command): see exec.go.
+	Exec ExecFunc
+	// PostsPerHour is how many posts one key may make an hour after a
+	// burst of PostBurst (0: 12 and 4); one address may make twice as
+	// many, keys or not (negative PostsPerHour: no limit).
+	PostsPerHour int
+	PostBurst    int
 	// Logger receives the structured log (nil: slog.Default()).
 	Logger *slog.Logger
 }
@@ -114,8 +123,9 @@ type Server struct {
 	// hopLogins counts the hop's connections in their handshake, and
 	// hopRate limits each address's; both nil without a hop.
 	hopLogins *tally
-	hopRate   *limiter
-	limit     *limiter // nil: no rate limit
+	hopRate   *limiter[netip.Prefix]
+	limit     *limiter[netip.Prefix] // nil: no rate limit
+	posts     *postLimits            // nil: no limit
 	tally     *tally
 	refusals  *refusals
 	log       *slog.Logger
@@ -238,10 +248,13 @@ func New(cfg Config) (*Server, error) {
 	if cfg.FleetKey != nil {
 		s.hop = hopConfig(cfg.FleetKey)
 		s.hopLogins = newTally(Startups{maxHopLogins, 100, maxHopLogins}, maxHopLoginsPer, 0, 0, 0)
-		s.hopRate = newLimiter(hopRate, hopBurst, maxTracked)
+		s.hopRate = newLimiter[netip.Prefix](hopRate, hopBurst, maxTracked)
 	}
 	if cfg.ConnPerMinute > 0 {
-		s.limit = newLimiter(float64(cfg.ConnPerMinute)/60, cfg.ConnBurst, maxTracked)
+		s.limit = newLimiter[netip.Prefix](float64(cfg.ConnPerMinute)/60, cfg.ConnBurst, maxTracked)
+	}
+	if cfg.PostsPerHour >= 0 {
+		s.posts = newPostLimits(cmp.Or(cfg.PostsPerHour, defaultPostsPerHour), cmp.Or(max(cfg.PostBurst, 0), defaultPostBurst))
 	}
 	s.base, s.stopAll = context.WithCancelCause(context.Background())
 	return s, nil

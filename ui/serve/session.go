@@ -119,7 +119,7 @@ var (
 	endPanic      = &ending{reason: "panic", message: "internal error, session closed"}
 	endError      = &ending{reason: "error", message: "internal error, session closed"}
 	endNoPTY      = &ending{reason: "no pty", message: "poolroids is a game: connect with a terminal, e.g. ssh -t, with no command or join, new or watch NAME"}
-	endExec       = &ending{reason: "exec refused", message: "poolroids runs no commands but join, new and watch NAME: connect with a terminal, e.g. ssh -t"}
+	endExec       = &ending{reason: "exec refused", message: "poolroids runs no commands but join, new and watch NAME, post and scores: connect with a terminal, e.g. ssh -t"}
 	endRefused    = &ending{reason: "too many refused requests", message: "too many refused requests, disconnected"}
 )
 
@@ -440,6 +440,16 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 // its Tty and a channel closed when it has ended.
 func (c *conn) begin(ch ssh.Channel, req *ssh.Request, pty *ptyRequest, term clientTerm) (*sshTty, <-chan struct{}) {
 	cmd, refuse := c.command(req)
+	if refuse == nil && !cmd.Verb.Terminal() {
+		done := make(chan struct{})
+		c.wg.Add(1)
+		go func() {
+			defer close(done)
+			defer c.srv.recoverConn(c.nc)
+			c.exec(ch, cmd, pty != nil)
+		}()
+		return nil, done
+	}
 	switch {
 	case refuse != nil:
 	case pty == nil:
@@ -537,14 +547,7 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 	sess.watching = &c.watching
 	sess.playing = c.setPlaying
 	sess.relay = func(fn func(Terminal) error) error { return c.relay(scr, tty, term, ch, fn) }
-	sess.spawn = func(fn func()) {
-		c.wg.Add(1)
-		go func() {
-			defer c.wg.Done()
-			defer c.recoverGame()
-			fn()
-		}()
-	}
+	sess.spawn = c.spawn
 	size, _ := tty.WindowSize()
 	c.log.Info("game start", "term", name, "width", size.Width, "height", size.Height, "ascii", sess.ASCII)
 
@@ -578,6 +581,16 @@ func (c *conn) play(ch ssh.Channel, tty *sshTty, term clientTerm, cmd Command) {
 	// (ssh -t host </dev/null), and then it waits for the exit status.
 	c.finish(ch, ch, e, status)
 	<-tty.pumped
+}
+
+// spawn is Session.Go for the session.
+func (c *conn) spawn(fn func()) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer c.recoverGame()
+		fn()
+	}()
 }
 
 // setPlaying is Session.SetPlaying for the session.

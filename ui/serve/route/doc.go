@@ -28,6 +28,14 @@
 // shows again. The lobby, watching and replays are no games, nor a game
 // played on another server of the fleet, which counts it there.
 //
+// # Posts and boards
+//
+// [Router.Exec] is the server's [serve.ExecFunc], for the commands that
+// need no terminal: post proves a daily game's replay ([daily.Verify],
+// at most Config.Proofs at once) and adds it to the store's daily board
+// as the session's player; scores prints a board. In a fleet every server
+// shares the store's database: a game posted to any ranks once.
+//
 // # Across a fleet
 //
 // After [Router.JoinFleet] the server is a member of its fleet (package

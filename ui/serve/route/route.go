@@ -6,12 +6,14 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
+	"poolroids/game/daily"
 	"poolroids/game/hub"
 	"poolroids/game/play"
 	"poolroids/game/scores"
@@ -32,7 +34,11 @@ type Config struct {
 	// Watchers bounds the watchers of the live games in all,
 	// WatchersPerGame those of one game (0: hub's defaults).
 	Watchers, WatchersPerGame int
-	// Logger receives the fleet's warnings (nil: slog.Default()).
+	// Proofs bounds the daily games' replays proven at once (posted to
+	// Exec); nil: a gate of one slot for two cores, and 16 waiting.
+	Proofs *daily.Gate
+	// Logger receives the fleet's warnings and the posts (nil:
+	// slog.Default()).
 	Logger *slog.Logger
 }
 
@@ -40,17 +46,21 @@ type Config struct {
 // sessions takes to them. Make one with [New], serve [Router.Play], and
 // [Router.Close] it once the server has shut down.
 type Router struct {
-	hub   *hub.Hub
-	live  *play.Live
-	game  ui.Options
-	log   *slog.Logger
-	fleet *member // nil: alone
+	hub    *hub.Hub
+	live   *play.Live
+	game   ui.Options
+	log    *slog.Logger
+	fleet  *member // nil: alone
+	proofs *daily.Gate
 }
 
 // New makes a server's arenas and its registry of live games. Its error
 // says what in cfg is wrong.
 func New(cfg Config) (*Router, error) {
-	r := &Router{game: cfg.Game, log: cmp.Or(cfg.Logger, slog.Default())}
+	r := &Router{game: cfg.Game, log: cmp.Or(cfg.Logger, slog.Default()), proofs: cfg.Proofs}
+	if r.proofs == nil {
+		r.proofs = daily.NewGate(runtime.GOMAXPROCS(0)/2, 16)
+	}
 	o := cfg.Game
 	// A random seed, to which each arena adds the number opened before.
 	cfg.Arenas.Game = game.Config{Levels: o.Levels, Strategy: o.Strategy, Bullets: o.Bullets, Debris: o.Debris, Seed: rand.Uint64()}
