@@ -118,6 +118,7 @@ func TestCollisions(t *testing.T) {
 	tests := []struct {
 		name      string
 		setup     func(w *World)
+		last      bool  // the ship is the player's last
 		alive     bool  // ship alive after one step
 		sizes     []int // asteroids after
 		score     int
@@ -157,6 +158,11 @@ func TestCollisions(t *testing.T) {
 			name:  "ship hits rock and scores it",
 			setup: func(w *World) { w.rock(ship.add(Vec{30, 0}), Vec{}, 2) },
 			alive: false, sizes: []int{1, 1}, score: 50,
+		},
+		{
+			name:  "last ship hits rock and scores it",
+			setup: func(w *World) { w.rock(ship.add(Vec{30, 0}), Vec{}, 2) },
+			last:  true, alive: false, sizes: []int{1, 1}, score: 50,
 		},
 		{
 			name: "invulnerable ship passes rock",
@@ -215,10 +221,21 @@ func TestCollisions(t *testing.T) {
 			},
 			alive: false, score: SaucerPoints,
 		},
+		{
+			name: "last ship rams small saucer and scores it",
+			setup: func(w *World) {
+				w.saucer = saucer{Saucer: Saucer{Pos: ship.add(Vec{15, 0}), Radius: 12, Small: true}, alive: true, fire: 99, turn: 99}
+			},
+			last: true, alive: false, score: SmallSaucerPoints,
+		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			w := bare(t, testLevel())
+			lives := StartLives
+			if tt.last {
+				w.pilots[0].lives, lives = 1, 1
+			}
 			tt.setup(w)
 			w.Step(Input{})
 			if w.Ship().Alive != tt.alive {
@@ -242,7 +259,7 @@ func TestCollisions(t *testing.T) {
 				}
 			}
 			if !tt.alive {
-				if got, want := w.Lives(), StartLives-1; got != want {
+				if got, want := w.Lives(), lives-1; got != want {
 					t.Errorf("lives = %d, want %d", got, want)
 				}
 				if n := w.Debris().Len(); n < 3*testLevel().DebrisPerBreak {

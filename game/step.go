@@ -177,9 +177,11 @@ func (w *World) collide() {
 		if a.Size == 0 {
 			continue
 		}
+		// What a ship rams scores before the ship is lost: on its last
+		// ship the player is out of play after, and scores nothing.
 		if k := w.rammed(a.Pos, a.Radius); k != NoSlot {
-			w.kill(k, NoSlot)
 			w.breakAsteroid(a, k)
+			w.kill(k, NoSlot)
 			continue
 		}
 		if s.alive && within(s.Pos, a.Pos, a.Radius+s.Radius) {
@@ -189,8 +191,8 @@ func (w *World) collide() {
 	}
 	for k := range w.ships {
 		if p := &w.pilots[k]; s.alive && p.hittable() && within(p.ship.Pos, s.Pos, ShipRadius+s.Radius) {
-			w.kill(k, NoSlot)
 			w.killSaucer(k)
+			w.kill(k, NoSlot)
 		}
 	}
 }
