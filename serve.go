@@ -537,6 +537,11 @@ func openServeScores(ctx context.Context, path string) (*scores.Store, error) {
 	return scores.Open(path)
 }
 
+// httpIdle is how long a metrics or pprof connection may wait between
+// two requests: a scraper's next comes within its interval, and an idle
+// connection kept for ever holds a file descriptor the players need.
+var httpIdle = time.Minute
+
 // serveHTTP serves h on a listener of its own at addr until stop is
 // called; what names it in the log. The listener is open when it returns,
 // so that a bad address stops the server at start.
@@ -545,7 +550,7 @@ func serveHTTP(what, addr string, h http.Handler, log *slog.Logger) (stop func()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", what, err)
 	}
-	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second, IdleTimeout: httpIdle}
 	log.Info(what, "addr", "http://"+ln.Addr().String())
 	go func() { _ = hs.Serve(ln) }()
 	return func() { _ = hs.Close() }, nil

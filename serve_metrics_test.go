@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strings"
@@ -206,4 +208,38 @@ func get(t *testing.T, url string) (int, string) {
 		t.Fatal(err)
 	}
 	return resp.StatusCode, string(b)
+}
+
+// TestHTTPIdleClosed: a metrics or pprof connection left idle after a
+// request is closed, so that idle connections cannot pile up and take
+// the file descriptors the players' connections need.
+func TestHTTPIdleClosed(t *testing.T) {
+	defer func(d time.Duration) { httpIdle = d }(httpIdle)
+	httpIdle = 200 * time.Millisecond
+	addr := freeAddr(t)
+	h := http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") })
+	stop, err := serveHTTP("test", addr, h, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stop()
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, err := io.WriteString(c, "GET / HTTP/1.1\r\nHost: x\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	r := bufio.NewReader(c)
+	resp, err := http.ReadResponse(r, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if _, err := r.ReadByte(); err != io.EOF {
+		t.Fatalf("an idle connection read %v, want it closed (EOF) after %v", err, httpIdle)
+	}
 }
