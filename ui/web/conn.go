@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -53,6 +54,9 @@ type Conn struct {
 	npong      int
 	end        *ending       // why the connection ends, once known
 	wake       chan struct{} // the writer has work
+
+	frameBytes atomic.Uint64 // the bytes of the frames sent
+	lastInput  atomic.Int64  // when the player last sent a key, text or name (UnixNano)
 
 	// The writer's own.
 	pending, sent *Grid
@@ -143,6 +147,16 @@ func (c *Conn) Show(g *Grid) {
 	c.mu.Unlock()
 	c.wakeup()
 }
+
+// IdleFor returns how long the player has sent nothing: no key, text or
+// name since the hello (resizes and pings are the page's, not the
+// player's).
+func (c *Conn) IdleFor() time.Duration {
+	return time.Since(time.Unix(0, c.lastInput.Load()))
+}
+
+// FrameBytes returns the bytes of the frame messages sent so far.
+func (c *Conn) FrameBytes() uint64 { return c.frameBytes.Load() }
 
 // SetTitle sets the page's title.
 func (c *Conn) SetTitle(title string) {
@@ -276,6 +290,7 @@ func (c *Conn) writeLoop() {
 			c.out = AppendFrame(c.out[:0], c.sent, c.pending)
 			if len(c.out) > 0 {
 				err = c.write(c.out)
+				c.frameBytes.Add(uint64(len(c.out)))
 			}
 			// The page shows pending now; what sent held is written
 			// over whole before it is read again.
@@ -367,12 +382,14 @@ func (c *Conn) readLoop() {
 			c.mu.Lock()
 			c.hello, c.cols, c.rows = m.hello, m.hello.Cols, m.hello.Rows
 			c.mu.Unlock()
+			c.lastInput.Store(now.UnixNano())
 			close(c.helloed)
 		case MsgKey, MsgText, MsgName:
 			if !keys.add(now, maxKeys) {
 				flood = fmt.Sprintf("too many keys: at most %d a second", maxKeys)
 				break
 			}
+			c.lastInput.Store(now.UnixNano())
 			select {
 			case c.events <- m.event:
 			case <-c.ctx.Done():

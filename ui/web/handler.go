@@ -128,6 +128,10 @@ func NewHandler(cfg Config) (*Handler, error) {
 	return h, nil
 }
 
+// Fallback has h serve the requests it does not with f (the server's own
+// pages beside the page: its boards, its files). Call it before h serves.
+func (h *Handler) Fallback(f http.Handler) { h.mux.Handle("/", f) }
+
 // ServeHTTP serves the page and the socket.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.mux.ServeHTTP(w, r)
