@@ -293,7 +293,7 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 		PostsPerHour:          posts,
 	}
 	if *webAddr != "" {
-		cfg.PlayWeb = rt.PlayWeb
+		cfg.PlayWeb, cfg.WebPages = rt.PlayWeb, rt.WebPages()
 	}
 	if m != nil { // a nil *Metrics would make a non-nil Observer
 		cfg.Observer = m

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +14,9 @@ import (
 
 	"github.com/chromedp/chromedp"
 
+	"poolroids/game"
+	"poolroids/game/replay"
+	"poolroids/game/scores"
 	"poolroids/ui/web"
 	"poolroids/ui/web/webtest"
 )
@@ -207,4 +213,63 @@ func TestWebWithSSH(t *testing.T) {
 		})
 	}
 	srv.waitLog(t, "msg=\"game start\"", "web=true", "user=bob", "path=/join/den")
+}
+
+// TestWebScores serves the boards at /scores, where a game's replay is
+// downloaded as it was kept and played in the page.
+func TestWebScores(t *testing.T) {
+	tab := webtest.Browser(t)
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	store, err := scores.Open(filepath.Join(dir, "scores.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := replay.NewRecorder(game.Config{Seed: 12}, replay.Options{Players: []string{"ann"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := replay.Autoplay(context.Background(), rec, 20*game.TPS, false); err != nil {
+		t.Fatal(err)
+	}
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.AddReplay(scores.Entry{Name: "ann", Score: 4321, Wave: 2, Strategy: "freelist"}, rec.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	kept := store.Top(1)[0].Replay
+	store.Close()
+	_, url := startWeb(t, bin, dir)
+
+	webtest.Run(t, tab, "the boards", chromedp.Steps(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(url+"/scores")))
+	text := webtest.Run(t, tab, "the boards' text", chromedp.Evaluate[string](`document.body.innerText`))
+	for _, want := range []string{"HIGH SCORES", "WEEK", "TODAY", "DAILY", "ann", "4321", "download"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the scores page has no %q:\n%s", want, text)
+		}
+	}
+	shoot(t, tab, "web-scores.png")
+
+	resp, err := http.Get(url + "/replays/" + kept)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !bytes.Equal(got, rec.Bytes()) {
+		t.Errorf("GET /replays/%s: %d, %d bytes, want 200 and the %d bytes kept", kept, resp.StatusCode, len(got), len(rec.Bytes()))
+	}
+	for _, bad := range []string{"../scores.json", "x.prpl"} {
+		if resp, err := http.Get(url + "/replays/" + bad); err != nil || resp.StatusCode != 404 {
+			t.Errorf("GET /replays/%s: %v %v, want 404", bad, resp.Status, err)
+		}
+	}
+
+	play := webtest.Run(t, tab, "the replay's link", chromedp.Evaluate[string](`document.querySelector('a[href^="/replay/"]').getAttribute('href')`))
+	if play != "/replay/"+kept {
+		t.Errorf("the replay's link is %q, want /replay/%s", play, kept)
+	}
+	webtest.Open(t, tab, url+play)
+	webtest.WaitText(t, tab, "the replay playing", func(s string) bool { return strings.Contains(s, "PLAYING") && strings.Contains(s, "/ 00:20") })
 }

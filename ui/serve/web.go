@@ -322,7 +322,8 @@ func (w *webSession) watchIdle(limit time.Duration) (stop func()) {
 }
 
 // webCommand is what a page's path asks for: "/" the lobby, "/join/NAME"
-// an arena, "/watch/NAME" a live game.
+// an arena, "/watch/NAME" a live game, "/replay/NAME" a replay of the
+// boards.
 func webCommand(path string) (Command, error) {
 	if path == "/" {
 		return Command{}, nil
@@ -334,6 +335,8 @@ func webCommand(path string) (Command, error) {
 		c.Verb = VerbJoin
 	case "watch":
 		c.Verb = VerbWatch
+	case "replay":
+		c.Verb = VerbReplay
 	default:
 		ok = false
 	}
@@ -342,6 +345,13 @@ func webCommand(path string) (Command, error) {
 	}
 	if n, err := url.PathUnescape(name); err == nil {
 		name = n
+	}
+	if c.Verb == VerbReplay { // the boards' to find: see package route
+		if name == "" || strings.ContainsAny(name, "/\\") {
+			return Command{}, fmt.Errorf("bad replay name %s", quote(name))
+		}
+		c.Name = name
+		return c, nil
 	}
 	var err error
 	if c.Name, err = hub.ParseName(name); err != nil {

@@ -100,6 +100,9 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 			return ui.Watch(ctx, screen, w, o)
 		},
 		lobby: func(ctx context.Context, lo ui.LobbyOptions) (ui.Result, error) { return ui.PlayLobby(ctx, screen, lo) },
+		replay: func(ctx context.Context, data []byte, o ui.Options) (ui.Result, error) {
+			return ui.RunReplay(ctx, screen, data, o)
+		},
 		relay: func(ctx context.Context, m *member) (bool, error) { return m.command(ctx, screen, s) },
 	})
 }
@@ -115,6 +118,9 @@ func (r *Router) PlayWeb(ctx context.Context, scr *web.Screen, s serve.Session) 
 			return ui.WatchOn(ctx, scr, w, o)
 		},
 		lobby: func(ctx context.Context, lo ui.LobbyOptions) (ui.Result, error) { return ui.PlayLobbyOn(ctx, scr, lo) },
+		replay: func(ctx context.Context, data []byte, o ui.Options) (ui.Result, error) {
+			return ui.RunReplayOn(ctx, scr, data, o)
+		},
 		relay: func(ctx context.Context, m *member) (bool, error) { return m.commandWeb(ctx, s) },
 	})
 }
@@ -123,10 +129,11 @@ func (r *Router) PlayWeb(ctx context.Context, scr *web.Screen, s serve.Session) 
 // terminal, or on a browser's screen; relay plays the session's command
 // on the fleet's server that holds it, and tells whether one did.
 type shows struct {
-	run   func(context.Context, ui.Options) (ui.Result, error)
-	watch func(context.Context, *play.Watcher, ui.Options) (ui.Result, error)
-	lobby func(context.Context, ui.LobbyOptions) (ui.Result, error)
-	relay func(context.Context, *member) (bool, error)
+	run    func(context.Context, ui.Options) (ui.Result, error)
+	watch  func(context.Context, *play.Watcher, ui.Options) (ui.Result, error)
+	lobby  func(context.Context, ui.LobbyOptions) (ui.Result, error)
+	replay func(context.Context, []byte, ui.Options) (ui.Result, error)
+	relay  func(context.Context, *member) (bool, error)
 }
 
 // play plays the session's command, or the lobby, on sh.
@@ -146,7 +153,7 @@ func (r *Router) play(ctx context.Context, s serve.Session, sh shows) (int, erro
 	if s.Relayed {
 		m = nil
 	}
-	if m != nil && s.Command.Verb != serve.VerbLobby {
+	if m != nil && s.Command.Verb != serve.VerbLobby && s.Command.Verb != serve.VerbReplay {
 		if relayed, err := sh.relay(ctx, m); relayed {
 			return 0, err
 		}
@@ -177,6 +184,13 @@ func (r *Router) play(ctx context.Context, s serve.Session, sh shows) (int, erro
 		if res, err = sh.watch(ctx, w, o); err == nil && res.Reason == ui.ReasonGone {
 			return 0, &serve.EndError{Message: ui.Gone(w)}
 		}
+	case serve.VerbReplay:
+		data, rerr := r.boardReplay(c.Name)
+		if rerr != nil {
+			return 0, &serve.RefusedError{Message: rerr.Error()}
+		}
+		o.Strategy = "" // the recorded strategies, as the lobby plays a replay
+		res, err = sh.replay(ctx, data, o)
 	default:
 		lo := ui.LobbyOptions{Game: o, Hub: r.hub, Name: s.Name, Address: s.Address(), Fleet: lobby{m: m, s: s}}
 		res, err = sh.lobby(ctx, lo)
