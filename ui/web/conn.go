@@ -48,6 +48,8 @@ type Conn struct {
 	cols, rows int
 	latest     *Grid // the newest frame Show was given
 	fresh      bool  // latest is not sent yet
+	sent       *Grid // what the page shows, once the writer's frame is written
+	frame      []byte
 	title      string
 	titleSet   bool
 	pongs      [4]uint32 // pings to answer, the oldest dropped when full
@@ -59,11 +61,10 @@ type Conn struct {
 	lastInput  atomic.Int64  // when the player last sent a key, text or name (UnixNano)
 
 	// The writer's own.
-	pending, sent *Grid
-	out           []byte
-	writeTimer    *time.Timer
-	writerDone    chan struct{}
-	readerDone    chan struct{}
+	out        []byte
+	writeTimer *time.Timer
+	writerDone chan struct{}
+	readerDone chan struct{}
 }
 
 // ending is why a connection ends: the WebSocket close code and the
@@ -94,7 +95,6 @@ func newConn(ws *websocket.Conn, addr netip.Addr, cfg *Config, base context.Cont
 		resized:    make(chan struct{}, 1),
 		helloed:    make(chan struct{}),
 		latest:     new(Grid),
-		pending:    new(Grid),
 		sent:       new(Grid),
 		wake:       make(chan struct{}, 1),
 		writerDone: make(chan struct{}),
@@ -143,6 +143,18 @@ func (c *Conn) Events() <-chan Event { return c.events }
 func (c *Conn) Show(g *Grid) {
 	c.mu.Lock()
 	c.latest.CopyFrom(g)
+	c.fresh = c.end == nil
+	c.mu.Unlock()
+	c.wakeup()
+}
+
+// showChanged is Show for g, the one grid shown on c, changed in place
+// between two calls: it copies only the rows set since the last (see
+// Grid.take), and the writer compares only those with what the page
+// shows, so that a frame costs the rows that changed (a Screen's).
+func (c *Conn) showChanged(g *Grid) {
+	c.mu.Lock()
+	c.latest.take(g)
 	c.fresh = c.end == nil
 	c.mu.Unlock()
 	c.wakeup()
@@ -269,7 +281,12 @@ func (c *Conn) writeLoop() {
 		npong := copy(pongs[:], c.pongs[:c.npong])
 		c.npong = 0
 		if fresh {
-			c.latest, c.pending, c.fresh = c.pending, c.latest, false
+			// Encoded under the lock, which Show then waits for (a few
+			// microseconds, never the network), so that a frame's rows
+			// are copied twice only: into latest, and into sent.
+			c.frame = appendFrame(c.frame[:0], c.sent, c.latest, c.latest.dirty)
+			c.sent.take(c.latest) // what the page shows once it is written
+			c.fresh = false
 		}
 		c.mu.Unlock()
 		if end != nil && end.dead {
@@ -286,15 +303,9 @@ func (c *Conn) writeLoop() {
 				err = c.write(binary.LittleEndian.AppendUint32(append(c.out[:0], MsgPong), p))
 			}
 		}
-		if fresh && err == nil {
-			c.out = AppendFrame(c.out[:0], c.sent, c.pending)
-			if len(c.out) > 0 {
-				err = c.write(c.out)
-				c.frameBytes.Add(uint64(len(c.out)))
-			}
-			// The page shows pending now; what sent held is written
-			// over whole before it is read again.
-			c.sent, c.pending = c.pending, c.sent
+		if fresh && err == nil && len(c.frame) > 0 {
+			err = c.write(c.frame)
+			c.frameBytes.Add(uint64(len(c.frame)))
 		}
 		if err == nil && end != nil {
 			c.out = append(append(c.out[:0], MsgBye), end.reason...)

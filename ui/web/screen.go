@@ -90,7 +90,7 @@ func (s *Screen) Show() {
 	before := s.f.Stats().Cells
 	s.f.Changes(s.wipe, s.put)
 	if s.wiped || s.f.Stats().Cells != before {
-		s.c.Show(s.g)
+		s.c.showChanged(s.g)
 	}
 }
 
