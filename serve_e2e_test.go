@@ -65,6 +65,9 @@ func TestServeBadFlags(t *testing.T) {
 		{"hop without a database", []string{"--hop", "10.0.0.1:2223", "--fleet-key", "k"}, "give -scores postgres://"},
 		{"hop on a wildcard", []string{"--hop", "0.0.0.0:2223", "--fleet-key", "k", "--scores", "postgres://db/x"}, "not a wildcard"},
 		{"hop on the SSH port", []string{"--hop", "127.0.0.1:2222", "--fleet-key", "k", "--scores", "postgres://db/x"}, "the SSH port"},
+		{"web not an address", []string{"--web", "8080"}, "-web 8080: want host:port"},
+		{"web on the SSH port", []string{"--listen", "127.0.0.1:2222", "--web", "127.0.0.1:2222"}, "-web 127.0.0.1:2222: give the browsers a listener of their own"},
+		{"web on the metrics port", []string{"--metrics", "127.0.0.1:9222", "--web", "127.0.0.1:9222"}, "give the browsers a listener of their own"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

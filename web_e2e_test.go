@@ -47,11 +47,13 @@ func shoot(t *testing.T, tab context.Context, name string) {
 
 // TestWebInBrowser plays the built server's page in headless Chromium:
 // the lobby, a name given in the page, a solo game played with keys held
-// down and let go, a strategy switched from the page.
+// down and let go, a strategy switched from the page; the metrics count
+// the web session.
 func TestWebInBrowser(t *testing.T) {
 	tab := webtest.Browser(t)
 	bin := buildBinary(t)
-	srv, url := startWeb(t, bin, t.TempDir())
+	metrics := freeAddr(t)
+	srv, url := startWeb(t, bin, t.TempDir(), "--metrics", metrics)
 
 	webtest.Open(t, tab, url+"/")
 	webtest.WaitText(t, tab, "the lobby", func(s string) bool { return strings.Contains(s, "Play solo") && strings.Contains(s, "ARENAS") })
@@ -106,6 +108,17 @@ func TestWebInBrowser(t *testing.T) {
 		return len(row) == 2 && row[0] == "listremove" && row[1] == "listremove"
 	})
 	srv.waitLog(t, "msg=\"game start\"", "web=true", "path=/")
+	resp, err := http.Get("http://" + metrics + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	for _, want := range []string{"\npoolroids_web_sessions 1\n", "\npoolroids_sessions 1\n"} {
+		if !strings.Contains(string(body), want) {
+			t.Errorf("the metrics have no %q", strings.TrimSpace(want))
+		}
+	}
 }
 
 // named loads the page in tab as name: the name the page says hello
