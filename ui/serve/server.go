@@ -347,20 +347,10 @@ func (s *Server) Serve(ln net.Listener) error { return s.serve(ln, false) }
 
 // serve is Serve, or ServeHop when hop is set.
 func (s *Server) serve(ln net.Listener, hop bool) error {
-	s.mu.Lock()
-	if s.closing || s.draining {
-		s.mu.Unlock()
-		ln.Close()
+	if !s.listen(ln) {
 		return ErrServerClosed
 	}
-	s.listeners[ln] = struct{}{}
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.listeners, ln)
-		s.mu.Unlock()
-		ln.Close()
-	}()
+	defer s.unlisten(ln)
 	if hop {
 		s.log.Info("listening for the fleet", "addr", ln.Addr().String())
 	} else {
@@ -392,6 +382,27 @@ func (s *Server) serve(ln net.Listener, hop bool) error {
 			s.accept(nc)
 		}
 	}
+}
+
+// listen counts ln among the listeners Drain and Shutdown close, unless
+// either was called: then it closes ln and reports false.
+func (s *Server) listen(ln net.Listener) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing || s.draining {
+		ln.Close()
+		return false
+	}
+	s.listeners[ln] = struct{}{}
+	return true
+}
+
+// unlisten closes ln, a listener that listen counted, and forgets it.
+func (s *Server) unlisten(ln net.Listener) {
+	s.mu.Lock()
+	delete(s.listeners, ln)
+	s.mu.Unlock()
+	ln.Close()
 }
 
 // accept applies the connection limits to nc and serves it.

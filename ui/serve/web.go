@@ -70,19 +70,16 @@ func (s *Server) ServeWeb(ln net.Listener) error {
 		ln.Close()
 		return errors.New("serve: Config.PlayWeb is nil")
 	}
-	s.mu.Lock()
-	if s.closing || s.draining {
-		s.mu.Unlock()
-		ln.Close()
+	if !s.listen(ln) {
 		return ErrServerClosed
 	}
-	s.listeners[ln] = struct{}{}
+	defer s.unlisten(ln)
 	hs := &http.Server{Handler: s.web, ReadHeaderTimeout: s.cfg.LoginTimeout, IdleTimeout: time.Minute, MaxHeaderBytes: 16 << 10}
+	s.mu.Lock()
 	s.webServers[hs] = struct{}{}
 	s.mu.Unlock()
 	defer func() {
 		s.mu.Lock()
-		delete(s.listeners, ln)
 		delete(s.webServers, hs)
 		s.mu.Unlock()
 	}()

@@ -140,21 +140,18 @@ func (c *Conn) Events() <-chan Event { return c.events }
 // are the same. It copies g, which the caller may then change, and never
 // waits for the network. It allocates nothing once the Conn has seen a
 // grid of g's size.
-func (c *Conn) Show(g *Grid) {
-	c.mu.Lock()
-	c.latest.CopyFrom(g)
-	c.fresh = c.end == nil
-	c.mu.Unlock()
-	c.wakeup()
-}
+func (c *Conn) Show(g *Grid) { c.show(g, (*Grid).CopyFrom) }
 
 // showChanged is Show for g, the one grid shown on c, changed in place
-// between two calls: it copies only the rows set since the last (see
+// between two calls: it copies only the cells set since the last (see
 // Grid.take), and the writer compares only those with what the page
-// shows, so that a frame costs the rows that changed (a Screen's).
-func (c *Conn) showChanged(g *Grid) {
+// shows, so that a frame costs the cells that changed (a Screen's).
+func (c *Conn) showChanged(g *Grid) { c.show(g, (*Grid).take) }
+
+// show makes g, copied into the newest frame by copy, the next to send.
+func (c *Conn) show(g *Grid, copy func(dst, src *Grid)) {
 	c.mu.Lock()
-	c.latest.take(g)
+	copy(c.latest, g)
 	c.fresh = c.end == nil
 	c.mu.Unlock()
 	c.wakeup()
