@@ -51,8 +51,9 @@ func watchOn(ctx context.Context, scr Screen, w *play.Watcher, opts Options) (Re
 type watchShow struct {
 	s     *session
 	w     *play.Watcher
-	whose string   // whose game it is, for the header
-	over  overText // the loop's goroutine only
+	whose string    // whose game it is, for the header
+	over  overText  // the loop's goroutine only
+	daily dailyText // likewise
 }
 
 // newWatch makes the show of w: whose game it is for the header, and an
@@ -112,7 +113,7 @@ func (sh *watchShow) paint(a *arena) hud {
 		h = hud{level: w.Level().Name, wave: w.Wave(), mode: match.Play, board: true}
 		ar.RUnlock()
 	} else {
-		sh.w.View(func(v play.View) { h = soloHUD(a, v, &sh.over, sh.s.ascii) })
+		sh.w.View(func(v play.View) { h = soloHUD(a, v, &sh.over, &sh.daily, sh.s.ascii) })
 	}
 	h.whose, h.watching = sh.whose, sh.w.Watchers()
 	return h
