@@ -160,8 +160,8 @@ type DailyView struct {
 // dailyState is a daily Game's: the ghosts it may fly, proven, and what
 // its View says. It is the Game's, under its lock.
 type dailyState struct {
-	cfg   Daily
-	view  DailyView
+	cfg     Daily
+	view    DailyView
 	ghosts  [numGhostKinds]ghostChoice // by kind; GhostOff's is empty
 	written []string                   // the replays written, in order
 }

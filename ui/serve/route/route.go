@@ -47,12 +47,12 @@ type Config struct {
 // sessions takes to them. Make one with [New], serve [Router.Play], and
 // [Router.Close] it once the server has shut down.
 type Router struct {
-	hub    *hub.Hub
-	live   *play.Live
-	game   ui.Options
-	log    *slog.Logger
-	fleet  *member     // nil: alone
-	daily  *play.Board // the daily board's proofs: the posts' and the daily games'
+	hub   *hub.Hub
+	live  *play.Live
+	game  ui.Options
+	log   *slog.Logger
+	fleet *member     // nil: alone
+	daily *play.Board // the daily board's proofs: the posts' and the daily games'
 }
 
 // New makes a server's arenas and its registry of live games. Its error
