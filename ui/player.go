@@ -219,7 +219,7 @@ func (sh *soloShow) samples(seen uint64, fn func(game.PoolSample, time.Duration)
 	ghost := sh.ghostPools.Load()
 	sh.g.View(func(v play.View) {
 		ss := v.Samples
-		if ghost {
+		if ghost && v.Ghost != nil {
 			ss = v.GhostSamples
 		}
 		seen = ss.Since(seen, func(p game.PoolSample) { fn(p, p.At.Sub(clock)) })
@@ -232,11 +232,8 @@ func (sh *soloShow) sample(v *view, now time.Duration) {
 	sh.g.View(func(gv play.View) {
 		w := gv.World
 		v.title = ""
-		if ghost {
-			v.title = ghostPanelTitle
-			if gv.Ghost != nil {
-				w = gv.Ghost.World()
-			}
+		if ghost && gv.Ghost != nil {
+			v.title, w = ghostPanelTitle, gv.Ghost.World()
 		}
 		samplePools(v, w, gv.Step, now)
 	})
@@ -271,12 +268,14 @@ func (sh *soloShow) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 		case 'g', 'G':
 			if sh.s.opts.Daily != nil {
 				sh.s.tell("ghost: " + sh.g.SwitchGhost().String())
+				sh.s.sample() // the panel's title, if it shows the ghost's pools
 				return nil
 			}
 		case 'f', 'F':
 			if sh.s.opts.Daily != nil {
 				sh.ghostPools.Store(!sh.ghostPools.Load())
 				sh.fresh()
+				sh.s.sample() // the panel's title says whose pools
 				return nil
 			}
 		case 'o', 'O':
