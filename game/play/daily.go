@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"sync"
@@ -31,6 +32,7 @@ const ProofTime = 10 * time.Second
 type Board struct {
 	levels *levels.Set
 	gate   *daily.Gate
+	log    *slog.Logger // the daily games played, and what came of them; nil: none
 
 	mu     sync.Mutex
 	ghosts []ghostFile // proven, most recent last
@@ -54,6 +56,11 @@ func NewBoard(set *levels.Set, gate *daily.Gate) *Board {
 	}
 	return &Board{levels: set, gate: gate}
 }
+
+// SetLogger logs the daily games played (not those posted, which their
+// route logs) to l: what each proves and where it ranks, or why not. Call
+// it before the Board is used.
+func (b *Board) SetLogger(l *slog.Logger) { b.log = l }
 
 // Levels returns the board's level set; nil: the shipped levels.
 func (b *Board) Levels() *levels.Set { return b.levels }
@@ -266,6 +273,11 @@ func (g *Game) saveDaily(change uint64, e scores.Entry, data []byte) {
 	over := DailyOver{File: file, FileErr: fileErr}
 	if d.cfg.Board != nil && g.sc.Scores != nil {
 		over.Proof, over.Result, over.Err = d.cfg.Board.Rank(context.Background(), g.sc.Scores, g.sc.Player, data)
+		if log := d.cfg.Board.log; log != nil {
+			r := over.Result
+			log.Info("daily game", "player", g.sc.Player, "day", d.cfg.Day, "score", over.Proof.Score, "steps", over.Proof.Steps,
+				"counted", r.Counted, "rank", r.Rank, "err", over.Err)
+		}
 		if over.Err == nil {
 			for _, t := range g.sc.Scores.Daily(d.cfg.Day, TopN) {
 				over.Top = append(over.Top, t.Entry)

@@ -64,6 +64,7 @@ func New(cfg Config) (*Router, error) {
 		gate = daily.NewGate(runtime.GOMAXPROCS(0)/2, 16)
 	}
 	r.daily = play.NewBoard(cfg.Game.Levels, gate)
+	r.daily.SetLogger(r.log)
 	r.game.Board = r.daily
 	o := cfg.Game
 	// A random seed, to which each arena adds the number opened before.
