@@ -88,8 +88,9 @@ type arena struct {
 	rasters    *rasterSet // the paintings shared with rastersFor's other seats (see paintShared)
 	rastersFor *hub.Arena
 
-	ghost    *replay.Ghost // the ghost paintWorld paints next, set by the show; nil: none
-	ghostTag ghostTag
+	ghost     *replay.Ghost // the ghost paintWorld paints next, set by the show; nil: none
+	ghostName string        // its player as the board names them; "": as its replay does
+	ghostTag  ghostTag
 }
 
 // arenaShown is what the arena last drew on the session's screen.

@@ -24,27 +24,32 @@ var ghostStyle = fg(120, 125, 150)
 
 func init() { inkStyles[inkGhost] = ghostStyle }
 
-// ghostTag is the ghost's name by its ship, made once a ghost.
+// ghostTag is the ghost's name by its ship, made once a ghost and name.
 type ghostTag struct {
-	of   *replay.Ghost
-	name string
+	of     *replay.Ghost
+	player string
+	name   string
 }
 
 // paintGhost draws a.ghost, set by the show for this frame, on the
-// canvas, and its name with the other labels; then forgets it. The caller
-// holds the lock the ghost steps under.
+// canvas, and its name with the other labels: the board's name for its
+// player (a.ghostName) where the show knows it, else its replay's; then
+// forgets both. The caller holds the lock the ghost steps under.
 func (a *arena) paintGhost() {
-	gh := a.ghost
-	a.ghost = nil
+	gh, player := a.ghost, a.ghostName
+	a.ghost, a.ghostName = nil, ""
 	if gh == nil || !gh.Visible() {
 		return
 	}
-	if a.ghostTag.of != gh {
-		name := gh.Name()
+	if player == "" {
+		player = gh.Name()
+	}
+	if a.ghostTag.of != gh || a.ghostTag.player != player {
+		name := player
 		if name == "" {
 			name = "?"
 		}
-		a.ghostTag = ghostTag{of: gh, name: "ghost " + name}
+		a.ghostTag = ghostTag{of: gh, player: player, name: "ghost " + name}
 	}
 	sh := gh.Ship()
 	a.drawShip(sh, inkGhost, inkGhost, false, false)

@@ -112,6 +112,9 @@ func (p *ownGame) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 func soloHUD(a *arena, v play.View, over *overText, daily *dailyText, ascii bool) hud {
 	w := v.World
 	a.ghost = v.Ghost
+	if v.Daily != nil {
+		a.ghostName = v.Daily.GhostName
+	}
 	a.paintWorld(w)
 	h := hud{
 		level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),

@@ -10,6 +10,7 @@ import (
 	"poolroids/game/daily"
 	"poolroids/game/daily/dailytest"
 	"poolroids/game/match"
+	"poolroids/game/replay"
 	"poolroids/game/scores"
 )
 
@@ -115,6 +116,15 @@ func TestDailyGame(t *testing.T) {
 	}
 	if _, err := daily.Verify(t.Context(), data, time.Now(), nil); err != nil {
 		t.Errorf("bob's replay does not prove itself: %v", err)
+	}
+	// Watched again, the replay shows the ghost that flew beside it.
+	w, err := replay.NewWatch(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.StepOnce()
+	if gh := w.Ghost(); gh == nil || gh.Name() != "ann" {
+		t.Errorf("bob's replay shows the ghost %+v, want ann's", gh)
 	}
 	for end := time.Now().Add(10 * time.Second); !dailyView(g).Counted; time.Sleep(time.Millisecond) {
 		if time.Now().After(end) {
