@@ -182,7 +182,7 @@ func TestFleetInTmux(t *testing.T) {
 
 	// A choice in B's lobby of an arena on A plays it there, and comes
 	// back to B's lobby.
-	lobbies[1].send("Down", "Enter")
+	lobbies[1].send("Down", "Down", "Enter") // past Daily game
 	lobbies[1].waitFor("eve in den through B's lobby", 15*time.Second, shows("arena den", "ann", "bob", "eve"))
 	lobbies[1].send("q", "q") // q asks first in a game
 	lobbies[1].waitFor("B's lobby again", 15*time.Second, shows("Play solo", "ARENAS"))
