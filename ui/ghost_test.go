@@ -13,7 +13,8 @@ import (
 
 // TestGhostDrawAllocs: a frame of a daily game with its ghost flying,
 // the ghost's pools in the panel or not, allocates nothing, and the
-// ghost's ship and name are drawn in the ghost's style.
+// ghost's ship and name are drawn in the ghost's style, on the player's
+// screen and on a watcher's.
 func TestGhostDrawAllocs(t *testing.T) {
 	store, err := scores.Open(filepath.Join(t.TempDir(), "scores.json"))
 	if err != nil {
@@ -26,7 +27,11 @@ func TestGhostDrawAllocs(t *testing.T) {
 		t.Fatal(err)
 	}
 	scr := newSim(t, "UTF-8", 200, 60)
-	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Scores: store, Player: "bob", Daily: &today, Board: board})
+	live, err := play.NewLive(nil, play.LiveConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Scores: store, Player: "bob", Daily: &today, Board: board, Live: live})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -48,21 +53,32 @@ func TestGhostDrawAllocs(t *testing.T) {
 	}
 	s.root.SetRect(0, 0, 200, 60)
 	s.root.Draw(s.screen)
-	ghostCells := 0
-	for _, c := range s.arena.cv.cells {
-		if c.ink == inkGhost {
-			ghostCells++
+	s.offer()
+	t.Cleanup(s.solo().Remove)
+	hw, err := live.Watch("bob")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hw.Stop)
+	ws, wscr := watcherOf(t, hw, 160, 50)
+	ws.root.Draw(wscr)
+	for who, a := range map[string]*arena{"player": s.arena, "watcher": ws.arena} {
+		ghostCells := 0
+		for _, c := range a.cv.cells {
+			if c.ink == inkGhost {
+				ghostCells++
+			}
 		}
-	}
-	if ghostCells == 0 {
-		t.Fatal("no cell of the ghost's ship drawn")
-	}
-	named := false
-	for _, l := range s.arena.labels {
-		named = named || l.name == "ghost ann" && l.st == ghostStyle
-	}
-	if !named {
-		t.Errorf("the ghost's name is not among the labels: %+v", s.arena.labels)
+		if ghostCells == 0 {
+			t.Errorf("%s: no cell of the ghost's ship drawn", who)
+		}
+		named := false
+		for _, l := range a.labels {
+			named = named || l.name == "ghost ann" && l.st == ghostStyle
+		}
+		if !named {
+			t.Errorf("%s: the ghost's name is not among the labels: %+v", who, a.labels)
+		}
 	}
 	frame := func() {
 		s.step()
@@ -77,5 +93,8 @@ func TestGhostDrawAllocs(t *testing.T) {
 		if n := testing.AllocsPerRun(50, frame); n != 0 {
 			t.Errorf("ghost's pools in the panel %v: %v allocs per frame, want 0", ghostPools, n)
 		}
+	}
+	if n := testing.AllocsPerRun(50, func() { s.step(); ws.root.Draw(wscr) }); n != 0 {
+		t.Errorf("a watcher's frame with the ghost: %v allocs, want 0", n)
 	}
 }
