@@ -44,6 +44,15 @@
 // draws at its own pace; the registry never holds a Game's lock, and a
 // Game never holds the registry's.
 //
+// # The daily game
+//
+// A solo Game of [Daily] plays the day's game (package game/daily): each
+// game that ends is written to a file and proven and ranked on the daily
+// board through a [Board], the one a server's posts go through too, in
+// place of the high scores; the day's best game, or the player's own,
+// flies beside it as a ghost, stepped with the world and drawn from the
+// View (View.Ghost, View.Daily), its pools its own (View.GhostSamples).
+//
 // # Results
 //
 // A Game owns the result of the game that ended last, however it ended
