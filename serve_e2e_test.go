@@ -372,6 +372,7 @@ func cpuTime(pid int) (time.Duration, error) {
 // in all.
 //
 //	go test -run '^$' -bench Sessions -benchtime 5x .
+//	go test -run '^$' -bench 'Sessions/(daily|ghost)' -benchtime 10x -count 5 .  # what a ghost costs
 func BenchmarkSessions(b *testing.B) {
 	if _, err := cpuTime(os.Getpid()); err != nil {
 		b.Skip("needs Linux /proc to measure the server's CPU:", err)
