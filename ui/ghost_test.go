@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -14,7 +16,7 @@ import (
 // TestGhostDrawAllocs: a frame of a daily game with its ghost flying,
 // the ghost's pools in the panel or not, allocates nothing, and the
 // ghost's ship and name are drawn in the ghost's style, on the player's
-// screen and on a watcher's.
+// screen, on a watcher's and in the game's replay.
 func TestGhostDrawAllocs(t *testing.T) {
 	store, err := scores.Open(filepath.Join(t.TempDir(), "scores.json"))
 	if err != nil {
@@ -31,7 +33,7 @@ func TestGhostDrawAllocs(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Scores: store, Player: "bob", Daily: &today, Board: board, Live: live})
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Scores: store, Player: "bob", Daily: &today, Board: board, Live: live, DailyDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -96,5 +98,28 @@ func TestGhostDrawAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(50, func() { s.step(); ws.root.Draw(wscr) }); n != 0 {
 		t.Errorf("a watcher's frame with the ghost: %v allocs, want 0", n)
+	}
+
+	// The game's replay, watched again, shows the ghost beside it.
+	g.Leave()
+	var file string
+	for end := time.Now().Add(10 * time.Second); file == ""; time.Sleep(time.Millisecond) {
+		if files := g.DailyFiles(); len(files) > 0 {
+			file = files[0]
+		}
+		if time.Now().After(end) {
+			t.Fatal("bob's game was never written")
+		}
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newWatched(t, data, 200, 60)
+	r.ticks(300)
+	r.frame()
+	if !slices.ContainsFunc(r.s.arena.cv.cells, func(c cell) bool { return c.ink == inkGhost }) ||
+		!slices.ContainsFunc(r.s.arena.labels, func(l label) bool { return l.name == "ghost ann" }) {
+		t.Error("the replay of bob's game does not show the ghost beside it")
 	}
 }
