@@ -62,14 +62,16 @@ type label struct {
 }
 
 // respawnNotes is what shows where a lost ship will come back, by the
-// seconds left: until it is due, and, where its place was not clear
-// then, until it comes back at the latest (sooner if the place clears):
-// see game.Player. blockedNotes are the latter in ASCII.
+// seconds left until it is due. Where its place was not clear then, it
+// waits for a clear spot, saying how long at the most (it comes sooner
+// if the place clears; see game.Player): blockedNotes, in UTF-8 and in
+// ASCII. A countdown that went back to 3 after 1 read as a clock gone
+// wrong; a wait says why.
 var (
 	respawnNotes = [...]string{"ship now", "ship in 1", "ship in 2", "ship in 3", "ship in 4", "ship in 5"}
 	blockedNotes = [2][6]string{
-		{"ship now", "ship in ≤1", "ship in ≤2", "ship in ≤3", "ship in ≤4", "ship in ≤5"},
-		{"ship now", "ship in <=1", "ship in <=2", "ship in <=3", "ship in <=4", "ship in <=5"},
+		{"ship now", "waiting for a clear spot · ≤1", "waiting for a clear spot · ≤2", "waiting for a clear spot · ≤3", "waiting for a clear spot · ≤4", "waiting for a clear spot · ≤5"},
+		{"ship now", "waiting for a clear spot . <=1", "waiting for a clear spot . <=2", "waiting for a clear spot . <=3", "waiting for a clear spot . <=4", "waiting for a clear spot . <=5"},
 	}
 )
 
