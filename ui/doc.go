@@ -129,9 +129,10 @@
 // from its first repeat, and letting go stops within a tap.
 //
 // In a game of the player's own, q and x (which leave it) ask first on the
-// field's border, a solo game waiting for the answer (an arena plays on,
-// and the question says so): the same key again within two seconds, or y,
-// answers; n or Esc withdraws the question. A game the player leaves,
+// field's border: the same key again, or y, answers; n or Esc withdraws
+// the question. A solo game waits until it is answered; an arena plays
+// on, and the question says so, counts its three seconds down, then says
+// it lapsed. A game the player leaves,
 // however, goes on the score table when it counts, as one that ended does.
 // The game-over screen stays two seconds at the least, deaf to space for
 // the first (see match.OverHold).

@@ -545,10 +545,10 @@ func (s *session) refused(err error) {
 
 // confirmed reports whether k (q or x), pressed at now, acts: at once
 // outside a game of the player's own (inGame false), else as the answer
-// to the question its first press asked on the field's border (k again
-// within confirmFor, or y; n or Esc withdraws it). A solo game waits for
-// the answer (see questionHolds); an arena, shared, plays on (shared),
-// and the question says so.
+// to the question its first press asked on the field's border (k again,
+// or y; n or Esc withdraws it). A solo game waits for the answer (see
+// questionHolds); an arena, shared, plays on (shared), and the question
+// says so, counting down the confirmFor it waits.
 func (s *session) confirmed(k rune, now time.Duration, inGame, shared bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -557,10 +557,10 @@ func (s *session) confirmed(k rune, now time.Duration, inGame, shared bool) bool
 		return true
 	}
 	s.border.ask, s.border.askAt, s.border.waits = k, now, !shared
-	s.border.question = questions[k]
 	if shared {
-		s.border.question += s.glyphs().sep + onQuestion
+		s.border.setQuestion(questions[k]+s.glyphs().sep+onQuestion, s.glyphs().sep, true)
 	} else {
+		s.border.setQuestion(questions[k], "", false)
 		s.setHeld(true) // from now: the next frame finds the question up
 	}
 	return false
