@@ -87,9 +87,12 @@
 // shows each pool's strategy, active/capacity and misses and the frame rate,
 // and the hidden one leaves the arena the whole width. The size picks the
 // richest form that leaves the field four fifths of its rows; v cycles them,
-// and ? lists every key over the arena. Digits 1–0, a click, or Tab, arrows
-// and Enter switch the pools' strategy between two steps of the world, both
-// pools or, after b, one of them. The panel's text is formatted four times a
+// but for one that would leave the field fewer rows than that (the full
+// panel at 80×24), and ? lists every key over the arena. Digits 1–0, a
+// click, or Tab, arrows and Enter switch the pools' strategy between two
+// steps of the world, both pools or, after b, one of them; where the full
+// panel would shrink the field, Tab shows the list under the compact one
+// instead, and Tab or Esc takes it away. The panel's text is formatted four times a
 // second, never per frame, so that it costs a remote terminal little.
 //
 // # Frames

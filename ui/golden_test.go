@@ -170,7 +170,9 @@ func TestGoldenDeterministic(t *testing.T) {
 
 // TestGoldenInGame: the screens a player opens from a game in play. The
 // panel's form depends on the size: full at 120x40 and compact at 80x24
-// to begin with, and v takes it on to the next form.
+// to begin with, and v takes it on to the next form, but for one that
+// would shrink the field: at 80x24 v twice is back to the compact panel
+// (panel-back), and Tab shows the list under it (strategy-list).
 func TestGoldenInGame(t *testing.T) {
 	big, small := [2]int{bigW, bigH}, [2]int{smallW, smallH}
 	tests := []struct {
@@ -186,7 +188,7 @@ func TestGoldenInGame(t *testing.T) {
 		{"panel-compact", [][2]int{big}, []any{"v"}},
 		{"panel-hidden", [][2]int{big}, []any{"vv"}},
 		{"panel-hidden", [][2]int{small}, []any{"v"}},
-		{"panel-full", [][2]int{small}, []any{"vv"}},
+		{"panel-back", [][2]int{small}, []any{"vv"}},
 	}
 	for _, tt := range tests {
 		for _, size := range tt.sizes {

@@ -139,7 +139,7 @@ func (sh *watchShow) key(ev *tcell.EventKey, _ time.Duration) *tcell.EventKey {
 	case r == 'q', r == 'Q':
 		sh.s.end(ReasonQuit, nil)
 	case ev.Key() == tcell.KeyTab, ev.Key() == tcell.KeyBacktab, r == 'v', r == 'V':
-		sh.s.arrange((sh.s.fit.form + 1) % numForms)
+		sh.s.arrange(nextForm(sh.s.fit.form, sh.s.fit.w, sh.s.fit.h))
 	case r == '?':
 		sh.s.showHelp(true)
 	}
