@@ -59,7 +59,9 @@
 // and when, the news of the last seconds and why a key did nothing (only
 // the arena's creator switches strategies; an arena does not pause, nor
 // does the stress autopilot play in it). A watcher's header names whose
-// game it is.
+// game it is; once every player has left an arena its watchers are told
+// so over the field, which stands still until the arena closes and they
+// are back in the lobby; their 1-0 say why they switch nothing.
 //
 // # Screen
 //

@@ -263,3 +263,48 @@ func BenchmarkWatchPaint(b *testing.B) {
 		}
 	})
 }
+
+// TestWatchArenaEmpties: a watcher of an arena whose every player left
+// is told so over the field, which stands still until the arena closes
+// (the watch then ends, and the lobby says the arena closed: see Gone);
+// 1-0 say why a watcher switches nothing.
+func TestWatchArenaEmpties(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h, err := hub.New(hub.Config{Linger: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(h.Close)
+		seat, err := h.Join(hub.Request{Arena: "den", Player: "ann"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		live, err := play.NewLive(h, play.LiveConfig{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		hw, err := live.Watch("den")
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(hw.Stop)
+		ws, scr := watcherOf(t, hw, 120, 40)
+		draw := func() string {
+			ws.root.Draw(scr)
+			scr.Show()
+			return screenText(scr)
+		}
+		if text := draw(); strings.Contains(text, emptyArenaScreen[0]) {
+			t.Errorf("ann plays, and the watcher is told the arena ended:\n%s", text)
+		}
+		ws.onKey(tcell.NewEventKey(tcell.KeyRune, '5', tcell.ModNone))
+		if text := draw(); !strings.Contains(text, errWatching.Error()) {
+			t.Errorf("a watcher's 5 says nothing:\n%s", text)
+		}
+		seat.Leave()
+		time.Sleep(time.Second)
+		if text := draw(); !strings.Contains(text, emptyArenaScreen[0]) || !strings.Contains(text, emptyArenaScreen[2]) {
+			t.Errorf("every player left, and the watcher is not told:\n%s", text)
+		}
+	})
+}
