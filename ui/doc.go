@@ -139,6 +139,6 @@
 // on, and the question says so, counts its three seconds down, then says
 // it lapsed. A game the player leaves,
 // however, goes on the score table when it counts, as one that ended does.
-// The game-over screen stays two seconds at the least, deaf to space for
-// the first (see match.OverHold).
+// The game-over screen stays three seconds at the least, deaf to space
+// for the first two (see match.OverHold).
 package ui
