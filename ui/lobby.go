@@ -93,6 +93,10 @@ type Choice struct {
 	Name  string     // Join and New: the arena; Watch: the game; Name: the player's
 	PvP   bool       // New: ships' bullets hit other ships
 	Score LobbyScore // Replay: the entry chosen
+	// Player is the name the player plays as (LobbyOptions.Name, cleaned),
+	// as the lobby hands the choice to [Fleet.Play]: a relay to another
+	// server plays there under it. "": the session's own.
+	Player string
 }
 
 // Lobby is the menu an SSH player meets: play solo, join an open arena,
