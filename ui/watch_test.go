@@ -31,6 +31,21 @@ func watcherOf(t testing.TB, hw *play.Watcher, w, h int) (*session, tcell.Simula
 	return s, scr
 }
 
+// watchArena is a watcher of h's arena name, drawn on w×h cells.
+func watchArena(t *testing.T, h *hub.Hub, name string, w, ht int) (*session, tcell.SimulationScreen) {
+	t.Helper()
+	live, err := play.NewLive(h, play.LiveConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw, err := live.Watch(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hw.Stop)
+	return watcherOf(t, hw, w, ht)
+}
+
 // watchedSolo is a solo game drawn on w×h cells with opts, offered to
 // watchers, and a watcher of it drawn on ww×wh cells.
 func watchedSolo(t *testing.T, opts Options, w, h, ww, wh int) (*drawn, *session, tcell.SimulationScreen) {
@@ -194,17 +209,8 @@ func TestWatchArenaDraw(t *testing.T) {
 			seat.SetAutopilot(true)
 			t.Cleanup(seat.Leave)
 		}
-		live, err := play.NewLive(h, play.LiveConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		hw, err := live.Watch("den")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(hw.Stop)
-		ws, scr := watcherOf(t, hw, 200, 60)
-		ar := hw.Arena
+		ws, scr := watchArena(t, h, "den", 200, 60)
+		ar := ws.show.(*watchShow).w.Arena
 		busy := func() bool {
 			ar.RLock()
 			defer ar.RUnlock()
@@ -270,25 +276,12 @@ func BenchmarkWatchPaint(b *testing.B) {
 // 1-0 say why a watcher switches nothing.
 func TestWatchArenaEmpties(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		h, err := hub.New(hub.Config{Linger: time.Minute})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(h.Close)
+		h := newHub(t, hub.Config{Linger: time.Minute})
 		seat, err := h.Join(hub.Request{Arena: "den", Player: "ann"})
 		if err != nil {
 			t.Fatal(err)
 		}
-		live, err := play.NewLive(h, play.LiveConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		hw, err := live.Watch("den")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(hw.Stop)
-		ws, scr := watcherOf(t, hw, 120, 40)
+		ws, scr := watchArena(t, h, "den", 120, 40)
 		draw := func() string {
 			ws.root.Draw(scr)
 			scr.Show()
