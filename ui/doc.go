@@ -67,11 +67,14 @@
 //
 // The arena draws the world with braille characters, 2×4 dots a cell, so
 // that the ship and the jagged rocks are outlines as in the vector
-// original; bullets and debris are dots, coloured by kind, debris fading
-// as it ages. The ship is drawn larger than it collides where the field
-// is small, its nose's cell in reverse video, so that its heading reads
-// from one frame at 80×24; a shot refused at its nose is marked there for
-// a moment. Where the screen's character set is not UTF-8 or when asked,
+// original; the player's bullets and debris are dots, coloured by kind,
+// debris fading as it ages, and a saucer's shots red stars, told apart
+// from the player's at a glance. The ship is drawn larger than it
+// collides where the field is small, its nose's cell in reverse video, so
+// that its heading reads from one frame at 80×24; a shot refused at its
+// nose is marked there for a moment, in grey, under the nose and every
+// shot. The players' colours keep apart from the saucer's magenta and its
+// shots' red. Where the screen's character set is not UTF-8 or when asked,
 // it falls back to ASCII: outlines in - | / \, the ship as an o with an
 // arrow next to it, where it points, and every other character beyond
 // ASCII (borders, µ, ·, the sparklines) in one ASCII form, the same
