@@ -238,11 +238,11 @@ func (a *arena) paintWorld(w *game.World) {
 		a.point(p.Pos, k-ink(min(max(p.Age/third, 0), 1)), '.')
 	}
 	for _, b := range w.Bullets().All() {
-		k := inkBullet
 		if b.Hostile {
-			k = inkHostile
+			a.point(b.Pos, inkHostile, a.hostileShot())
+			continue
 		}
-		a.bullet(b.Pos, k)
+		a.bullet(b.Pos, inkBullet)
 	}
 	a.labels = a.labels[:0]
 	for i := range w.Ships() {
@@ -432,7 +432,9 @@ func (a *arena) point(p game.Vec, k ink, glyph byte) {
 	a.cv.dot(x, y, k, glyph)
 }
 
-// bullet is a 2×2 block of braille dots, a single character in ASCII.
+// bullet is a player's shot: a 2×2 block of braille dots, a single
+// character in ASCII. A saucer's is a character of its own (see
+// hostileShot), told apart from it at a glance.
 // The block is kept within one cell (its column, and rows 0-1, 1-2 or
 // 2-3 of the cell): a bullet crosses a few cells a frame, so the dot it
 // moves by is not seen, where a block across two or four cells would
@@ -451,6 +453,16 @@ func (a *arena) bullet(p game.Vec, k ink) {
 	a.cv.dot(x+1, y, k, 0)
 	a.cv.dot(x, y+1, k, 0)
 	a.cv.dot(x+1, y+1, k, 0)
+}
+
+// hostileShot is the character a saucer's shot shows as: a star, of
+// another shape than the player's block of dots (and, in ASCII, than the
+// player's star), in a colour of its own.
+func (a *arena) hostileShot() byte {
+	if a.cv.ascii {
+		return '+'
+	}
+	return '*'
 }
 
 // drawFrame draws the field's border: on its top row the level and wave,

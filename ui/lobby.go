@@ -97,6 +97,10 @@ type Choice struct {
 	Name  string     // Join and New: the arena; Watch: the game; Name: the player's
 	PvP   bool       // New: ships' bullets hit other ships
 	Score LobbyScore // Replay: the entry chosen
+	// Player is the name the player plays as (LobbyOptions.Name, cleaned),
+	// as the lobby hands the choice to [Fleet.Play]: a relay to another
+	// server plays there under it. "": the session's own.
+	Player string
 }
 
 // Lobby is the menu an SSH player meets: play solo, join an open arena,
@@ -154,11 +158,11 @@ type lobbyItem struct {
 }
 
 // Widths of the lobby's columns, in cells. A high score shows its
-// player's name cut to 12, as the game-over table does, so that its arena
-// shows too at 80 columns.
+// player's name whole (hub.MaxName), as the game-over table does, and its
+// arena too at 80 columns.
 const (
 	lobbyLeftWidth  = 36 // marker, name, players, watchers, mode
-	lobbyRightWidth = 30 // marker, rank, name, score, wave; then the arena if 5 cells of it fit
+	lobbyRightWidth = 34 // marker, rank, name, score, wave; then the arena if 5 cells of it fit
 	lobbyGap        = 2  // between the columns, 4 when there is room
 	lobbyMarker     = 2  // "> " before the selected item
 )
@@ -231,7 +235,7 @@ func (l *Lobby) Refresh() bool {
 		l.add(0, lobbyNoteStyle, true).str("no live game")
 	}
 
-	h := l.header(1, "HIGH SCORES", 17).right("score", 7).right("wave", 4)
+	h := l.header(1, "HIGH SCORES", 21).right("score", 5).right("wave", 4)
 	h.must = cells(h.b)
 	h.str(" arena")
 	l.scores(d.Scores)
@@ -240,7 +244,7 @@ func (l *Lobby) Refresh() bool {
 	}
 	for _, b := range d.Boards {
 		l.add(1, tcell.StyleDefault, false)
-		l.header(1, b.Title, 17)
+		l.header(1, b.Title, 21)
 		l.scores(b.Scores)
 		l.you(b.You)
 	}
@@ -297,7 +301,7 @@ func (l *Lobby) scores(list []LobbyScore) {
 			ln = l.add(1, lobbyNoteStyle, true)
 		}
 		ln.b = appendIntRight(ln.b, int64(i+1), 2)
-		ln.str(" ").cell(s.Name, 12).num(s.Score, 7).num(s.Wave, 4)
+		ln.str(" ").cell(s.Name, hub.MaxName).num(s.Score, 5).num(s.Wave, 4)
 		ln.must = cells(ln.b)
 		if s.Arena != "" {
 			ln.str(" ").str(s.Arena)
@@ -317,10 +321,10 @@ func (l *Lobby) you(p LobbyPlace) {
 		return
 	}
 	ln.b = strconv.AppendInt(append(ln.b, " #"...), int64(p.Place), 10)
-	for len(ln.b) < 2+1+12 { // an entry's place, space and name
+	for len(ln.b) < 2+1+hub.MaxName { // an entry's place, space and name
 		ln.b = append(ln.b, ' ')
 	}
-	ln.num(p.Score, 7)
+	ln.num(p.Score, 5)
 }
 
 // Select moves the selection to c's line when it is listed, so that the
@@ -699,7 +703,8 @@ const (
 // a-z 0-9 - _ (letters lowercased), the first a letter or digit. A
 // player's follows the one name rule (package displayname): up to 16
 // characters that each show as one cell, cleaned once more as it is
-// chosen. Other keys are ignored.
+// chosen; a character the rule refuses, or one past the 16th, says why
+// under the name. Other keys are ignored.
 type lobbyForm struct {
 	box    *tview.Box
 	open   bool
@@ -716,6 +721,9 @@ const (
 	formHeight = 9
 	formHint   = "a-z 0-9 - _, up to 16"
 	playerHint = "as others see it, up to 16"
+	// Why a key typed into a player's name did nothing.
+	fullName = "16 characters at most"
+	oneCell  = "no emoji: one-cell characters only"
 )
 
 // start opens the form: for the player's name, which shows name, or for a
@@ -732,8 +740,14 @@ func (f *lobbyForm) start(player bool, name string) {
 // typeRune adds r to the name if the rule allows it there.
 func (f *lobbyForm) typeRune(r rune) {
 	if f.player {
-		if len(f.name) < hub.MaxName && (r != ' ' && displayname.Allowed(r) || r == ' ' && len(f.name) > 0) {
+		switch {
+		case len(f.name) >= hub.MaxName:
+			f.err = fullName
+		case r == ' ' && len(f.name) == 0:
+		case r == ' ' || displayname.Allowed(r):
 			f.name, f.err = append(f.name, r), ""
+		default: // an emoji, a wide or a control character
+			f.err = oneCell
 		}
 		return
 	}
@@ -882,7 +896,7 @@ func (f *lobbyForm) draw(scr tcell.Screen, l *Lobby) {
 	}
 	ok, hint, st := "[ create ]", formHint, lobbyNoteStyle
 	if f.player {
-		ok, hint = "[  play  ]", playerHint
+		ok, hint = "[   ok   ]", playerHint // it names the player; the lobby stays
 	}
 	button(formCreateCol, formCreate, ok)
 	button(formCancelCol, formCancel, "[ cancel ]")

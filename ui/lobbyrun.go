@@ -146,7 +146,9 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 		}
 		if lo.Fleet != nil && c.Kind != ChoiceReplay && c.Kind != ChoiceDaily {
 			var elsewhere bool
-			if status, elsewhere, err = lo.Fleet.Play(ctx, c); elsewhere {
+			played := c
+			played.Player = lo.Name // a name chosen here goes with a relay
+			if status, elsewhere, err = lo.Fleet.Play(ctx, played); elsewhere {
 				if err != nil {
 					return best, err
 				}
@@ -213,8 +215,8 @@ type Fleet interface {
 	// List adds the other servers' rooms to d, which lists this one's.
 	List(d *LobbyData)
 	// Play plays c where it is held, if another server holds its name,
-	// and returns what the lobby says next; elsewhere is false when no
-	// other server does: c is then this server's to play.
+	// as c.Player, and returns what the lobby says next; elsewhere is
+	// false when no other server does: c is then this server's to play.
 	Play(ctx context.Context, c Choice) (status string, elsewhere bool, err error)
 }
 

@@ -46,10 +46,12 @@ const OverSteps = 3 * game.TPS
 
 // The game-over screen of the player's own game stays OverHold steps at
 // the least, and ignores [Match.Start] for its first OverDeaf: a player
-// still tapping fire as the last ship goes sees the score and the table.
+// still tapping fire as the last ship goes sees the score, the rank and
+// the table, long enough to read them; a press in the last second starts
+// the next game as the hold ends.
 const (
-	OverHold = 2 * game.TPS
-	OverDeaf = game.TPS
+	OverHold = 3 * game.TPS
+	OverDeaf = 2 * game.TPS
 )
 
 // Result is a game that ended or was left.
