@@ -18,7 +18,8 @@ import (
 // TestGoldenDaily: the daily game's title says whether the game counts
 // and which ghost flies; in play, the day's best flies beside the player
 // as a faint ship named "ghost ann", and the border says so; g switches
-// it off (the ghost's ship goes), f shows the ghost's pools in the panel.
+// it off (the ghost's ship goes), f shows the ghost's pools in the panel;
+// its game-over screen says it counted, and its place on the day's board.
 func TestGoldenDaily(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		store, err := scores.Open(filepath.Join(t.TempDir(), "scores.json"))
@@ -52,6 +53,18 @@ func TestGoldenDaily(t *testing.T) {
 		tm.wait(500 * time.Millisecond)
 		if f := tm.frame(); strings.Contains(f.Text, "ghost ann") || !strings.Contains(f.Text, "ghost: off") {
 			t.Errorf("g twice: the ghost still flies:\n%s", f.Text)
+		}
+		for end := time.Now().Add(5 * time.Minute); !strings.Contains(tm.frame().Text, "THE DAILY BOARD"); {
+			if time.Now().After(end) {
+				t.Fatalf("no game over after 5 minutes of hyperspace:\n%s", tm.frame().Text)
+			}
+			tm.press("h")
+			tm.wait(50 * time.Millisecond)
+		}
+		f = tm.frame()
+		golden.Check(t, "daily-over-120x40", f)
+		if !strings.Contains(f.Text, "counted: #2 of 2 on the daily board") || !strings.Contains(f.Text, "space: practice") {
+			t.Errorf("the game-over screen does not say the game counted, nor that the next is practice:\n%s", f.Text)
 		}
 	})
 }
