@@ -187,7 +187,7 @@ func TestFleetInTmux(t *testing.T) {
 	lobbies[1].send("-l", "Eve of Destruct")
 	lobbies[1].send("Enter")
 	lobbies[1].waitFor("eve renamed in B's lobby", 15*time.Second, shows("you play as Eve of Destruct"))
-	lobbies[1].send("Down", "Enter")
+	lobbies[1].send("Down", "Down", "Enter") // past Daily game
 	lobbies[1].waitFor("eve in den through B's lobby", 15*time.Second, shows("arena den", "ann", "bob", "Eve of Destruct"))
 	ann.waitFor("eve's chosen name on ann's screen, on A", 15*time.Second, shows("Eve of Destruct"))
 	lobbies[1].send("q", "q") // q asks first in a game

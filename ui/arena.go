@@ -12,6 +12,7 @@ import (
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/match"
+	"poolroids/game/replay"
 )
 
 // cellAspect is a terminal cell's height over its width: the playfield is
@@ -48,6 +49,10 @@ type hud struct {
 	// best: the header shows only the best score, as high (the replay of
 	// an arena: no one ship's score stands for the game).
 	best bool
+	// title replaces the title screen (a daily game's); status shows on
+	// the bottom border in play when nothing else does.
+	title  []string
+	status string
 }
 
 // arena is the left side: the playfield, scaled to fit with its aspect
@@ -82,6 +87,10 @@ type arena struct {
 
 	rasters    *rasterSet // the paintings shared with rastersFor's other seats (see paintShared)
 	rastersFor *hub.Arena
+
+	ghost     *replay.Ghost // the ghost paintWorld paints next, set by the show; nil: none
+	ghostName string        // its player as the board names them; "": as its replay does
+	ghostTag  ghostTag
 }
 
 // arenaShown is what the arena last drew on the session's screen.
@@ -239,6 +248,7 @@ func (a *arena) paintWorld(w *game.World) {
 	for i := range w.Ships() {
 		a.ship(w, i)
 	}
+	a.paintGhost()
 	a.placeLabels(&a.cv)
 }
 
@@ -489,6 +499,8 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 		badge = " PAUSED "
 	case h.stress:
 		badge = g.stressBadge
+	case h.status != "" && h.mode == match.Play:
+		badge = h.status
 	}
 
 	sh, all := &a.shown, !onSurface(scr)
@@ -611,6 +623,8 @@ func (a *arena) overlay() ([]string, rect) {
 	switch {
 	case a.help != nil:
 		lines = a.help
+	case a.hud.mode == match.Title && a.hud.title != nil:
+		lines = a.hud.title
 	case a.hud.mode == match.Title:
 		lines = titleScreen
 	case a.hud.mode == match.Over:

@@ -14,7 +14,8 @@ import (
 type ink uint8
 
 const (
-	inkNone ink = iota
+	inkNone  ink = iota
+	inkGhost     // a daily game's ghost: under all of the player's world (see ghost.go)
 	// Rock debris and ship (or saucer) debris, each older (dimmer), then
 	// newer.
 	inkRock2
@@ -278,7 +279,7 @@ const lateRows = 3
 
 // slow tells whether ink k is of something that moves under a dot a
 // frame (debris, rocks), or none.
-func slow(k ink) bool { return k <= inkAsteroid }
+func slow(k ink) bool { return k <= inkAsteroid && k != inkGhost }
 
 // unknownCell is never painted: a shown cell that holds it is set anew,
 // and flush leaves a canvas cell that holds it (see cover) to the caller.

@@ -43,7 +43,7 @@
 //
 // The files stand in layers, each naming only those below it: text,
 // glyphs, screen (Screen, the terminal, the surface widgets draw on),
-// options, canvas, ships, loop, help, list, panel, raster, arena,
+// options, canvas, ships, loop, help, list, panel, raster, arena, ghost,
 // players, layout, over, show, session, keys, the shows (player,
 // arenaplay), run, watch, replayview, lobby, lobbyrun.
 //
@@ -122,6 +122,19 @@
 // last frame only what changed (see keep): drawing every cell every frame
 // would be correct, but costs a server thousands of cells compared a
 // frame for nothing.
+//
+// # The daily game
+//
+// With Options.Daily a solo game is the day's daily game (play.Daily):
+// its title says whether the next game counts and which ghost flies, its
+// bottom border says so in play, and its game-over screen what the board
+// did with the game (ghost.go). The ghost is the ship of another game of
+// the day, stepped with the player's in a world of its own: the arena
+// draws its outline in one faint ink under everything of the player's
+// world (inkGhost) with "ghost" and its player's name by it, never its
+// rocks, shots or debris; g switches it (the day's best, the player's
+// own, none), f shows its pools in the panel. Watchers see it, and so
+// does a replay of the game.
 //
 // # Keys
 //

@@ -63,6 +63,9 @@ type LobbyData struct {
 	You    LobbyPlace   // the player's best of all time; shown with Boards only
 	Boards []LobbyBoard
 	Notice string // the server's notice (Options.Notice), shown where no status is
+	// Daily is the daily game's line under its item: whether the next
+	// game counts; "": no daily game is offered.
+	Daily string
 }
 
 // ChoiceKind is what a player chose in the lobby.
@@ -76,9 +79,10 @@ const (
 	ChoiceWatch                    // watch the live game Choice.Name
 	ChoiceReplay                   // play the replay of Choice.Score
 	ChoiceName                     // play as Choice.Name from now on, as typed (to be cleaned)
+	ChoiceDaily                    // play the daily game
 )
 
-var choiceNames = [...]string{"quit", "solo", "join", "new", "watch", "replay", "name"}
+var choiceNames = [...]string{"quit", "solo", "join", "new", "watch", "replay", "name", "daily"}
 
 func (k ChoiceKind) String() string {
 	if int(k) < len(choiceNames) {
@@ -200,6 +204,10 @@ func (l *Lobby) Refresh() bool {
 
 	l.item(0, Choice{Kind: ChoiceSolo}).str("Play solo")
 	l.add(0, lobbyNoteStyle, true).str("as ").str(d.Name).str(" (r: another name)")
+	if d.Daily != "" {
+		l.item(0, Choice{Kind: ChoiceDaily}).str("Daily game")
+		l.add(0, lobbyNoteStyle, true).str(d.Daily)
+	}
 	l.add(0, tcell.StyleDefault, false)
 	l.header(0, "ARENAS", 16).str(" players").right("watch", 5).str(" mode")
 	for _, a := range d.Arenas {
@@ -263,7 +271,7 @@ func (l *Lobby) Refresh() bool {
 // sameLobbyData reports whether a and b list the same.
 func sameLobbyData(a, b *LobbyData) bool {
 	return a.Name == b.Name && slices.Equal(a.Arenas, b.Arenas) && slices.Equal(a.Games, b.Games) &&
-		slices.Equal(a.Scores, b.Scores) && a.You == b.You && a.Notice == b.Notice &&
+		slices.Equal(a.Scores, b.Scores) && a.You == b.You && a.Notice == b.Notice && a.Daily == b.Daily &&
 		slices.EqualFunc(a.Boards, b.Boards, func(a, b LobbyBoard) bool {
 			return a.Title == b.Title && a.You == b.You && slices.Equal(a.Scores, b.Scores)
 		})
@@ -275,7 +283,7 @@ func (d *LobbyData) copyOf(src *LobbyData) {
 	d.Arenas = append(d.Arenas[:0], src.Arenas...)
 	d.Games = append(d.Games[:0], src.Games...)
 	d.Scores = append(d.Scores[:0], src.Scores...)
-	d.You, d.Notice = src.You, src.Notice
+	d.You, d.Notice, d.Daily = src.You, src.Notice, src.Daily
 	d.Boards = slices.Grow(d.Boards[:0], len(src.Boards))[:len(src.Boards)]
 	for i, b := range src.Boards {
 		d.Boards[i] = LobbyBoard{Title: b.Title, Scores: append(d.Boards[i].Scores[:0], b.Scores...), You: b.You}

@@ -34,6 +34,9 @@ func overLines(o play.Over, ascii, watcher bool) []string {
 	if ascii {
 		dot = plainGlyphs.sep
 	}
+	if o.Daily != nil {
+		return dailyOverLines(o, o.Daily, dot, watcher)
+	}
 	e, top := o.Entry, o.Top
 	lines := []string{"GAME OVER", "", fmt.Sprintf("score %d%swave %d", e.Score, dot, e.Wave)}
 	switch {

@@ -24,6 +24,7 @@ import (
 // then the game's, then an arena's.
 type session struct {
 	opts    Options
+	files   []string // the daily games' replays written, once the show is closed (Result.Files)
 	show    show     // what the session shows, chosen once (see show)
 	term    Screen   // the connection's
 	screen  *surface // what the widgets draw on: term's cells

@@ -102,11 +102,16 @@ func (t *nameTags) note(cv *canvas, p game.Vec, slot int, name string, reach flo
 	if name == "" {
 		return
 	}
+	t.noteIn(cv, p, name, reach, playerStyle(slot))
+}
+
+// noteIn is note in the style st.
+func (t *nameTags) noteIn(cv *canvas, p game.Vec, name string, reach float64, st tcell.Style) {
 	dx, dy := cv.dotOf(p)
 	sx, sy := dx*cv.w/max(cv.dw, 1), dy*cv.h/max(cv.dh, 1)
 	rx, ry := int(math.Ceil(reach*float64(cv.w)/float64(max(cv.dw, 1)))), int(math.Ceil(reach*float64(cv.h)/float64(max(cv.dh, 1))))
 	x := max(sx-utf8.RuneCountInString(name)/2, 0)
-	t.labels = append(t.labels, label{x: x, y: sy + 1 + ry, sx: sx, sy: sy, rx: rx, ry: ry, name: name, st: playerStyle(slot)})
+	t.labels = append(t.labels, label{x: x, y: sy + 1 + ry, sx: sx, sy: sy, rx: rx, ry: ry, name: name, st: st})
 }
 
 // placeLabels puts each name under its ship, else over it, else right or

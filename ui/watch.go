@@ -52,8 +52,9 @@ func watchOn(ctx context.Context, scr Screen, w *play.Watcher, opts Options) (Re
 type watchShow struct {
 	s     *session
 	w     *play.Watcher
-	whose string   // whose game it is, for the header
-	over  overText // the loop's goroutine only
+	whose string    // whose game it is, for the header
+	over  overText  // the loop's goroutine only
+	daily dailyText // likewise
 }
 
 // newWatch makes the show of w: whose game it is for the header, and an
@@ -116,7 +117,7 @@ func (sh *watchShow) paint(a *arena) hud {
 		}
 		ar.RUnlock()
 	} else {
-		sh.w.View(func(v play.View) { h = soloHUD(a, v, &sh.over, sh.s.ascii) })
+		sh.w.View(func(v play.View) { h = soloHUD(a, v, &sh.over, &sh.daily, sh.s.ascii) })
 	}
 	h.whose, h.watching = sh.whose, sh.w.Watchers()
 	return h

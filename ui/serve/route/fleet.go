@@ -294,7 +294,7 @@ func (l lobby) Play(ctx context.Context, c ui.Choice) (status string, elsewhere 
 		}
 	}
 	switch c.Kind {
-	case ui.ChoiceSolo, ui.ChoiceJoin, ui.ChoiceNew:
+	case ui.ChoiceSolo, ui.ChoiceDaily, ui.ChoiceJoin, ui.ChoiceNew:
 		if r, ok := errors.AsType[*serve.RefusedError](l.s.SetPlaying(true)); ok {
 			return r.Message, true, nil
 		}
