@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/crypto/ssh"
 )
@@ -43,8 +44,12 @@ func cmdRun(t *testing.T, env []string, in, path string, args ...string) (code i
 // `poolroids post` to A (an unknown server refused until -accept-new),
 // bob's with OpenSSH's `ssh host post < file` to B; each game posted
 // again to the other server is refused as posted, and ann's second game,
-// posted to B, is practice. `ssh host scores daily` then prints the same
-// board on both, each game at the score its replay proves.
+// posted to B, is practice. Then cy's game of `poolroids daily`, played
+// in tmux, is posted to A, and dee and eli play the daily game in the
+// lobbies of A and B over OpenSSH, the day's best beside them as a ghost,
+// each proven and ranked by the server. `ssh host scores daily` then
+// prints the same board on both, each game at the score its replay
+// proves.
 func TestDailyFleet(t *testing.T) {
 	sshPath := lookSSH(t)
 	servers, _, _ := startFleet(t, 2)
@@ -101,6 +106,55 @@ func TestDailyFleet(t *testing.T) {
 		t.Fatalf("bob's post to B with OpenSSH: exit %d, %q %q", code, out, errs)
 	}
 
+	// Three more: cy plays it locally and posts it to A, and dee and eli
+	// play the daily game in the lobby over OpenSSH, on A and on B. Each is
+	// told before it plays that it counts, flies the day's best as a
+	// ghost, and is told after it that the next is practice.
+	term := newTmux(t)
+	cyKey, _ := writeClientKey(t, t.TempDir())
+	cy := term.pane("cy")
+	cy.send(fmt.Sprintf("clear; HOME=%s XDG_CONFIG_HOME=%s %s daily --name cy --dir %s; echo exit=$?", dir, dir, bin, filepath.Join(dir, "cy")), "Enter")
+	cy.waitFor("cy's daily title", 15*time.Second, shows("THE DAILY GAME OF", "this game counts"))
+	cy.send("Space")
+	cy.waitFor("cy's daily game in play", 15*time.Second, shows("cy · ", " counts · "))
+	cy.send("q", "y")
+	local := cy.waitFor("cy's file", 15*time.Second, shows("exit=0", "post it to a server"))
+	file := regexp.MustCompile(`is in (\S+\.prpl)`).FindStringSubmatch(local)
+	if file == nil {
+		t.Fatalf("cy's local game names no file:\n%s", local)
+	}
+	code, out, errs = cmdRun(t, home, "", bin, "post", file[1], "--to", "cy@"+hostA, "-i", cyKey, "-known-hosts", filepath.Join(dir, "post_known_hosts"))
+	if code != 0 || !strings.Contains(out, "\ncounted: #") {
+		t.Fatalf("cy's local game posted to A: exit %d, %q %q", code, out, errs)
+	}
+	// Games played alike are one game (the same checksum), ranked once:
+	// dee fires, eli turns first.
+	for _, p := range []struct {
+		name, turn string
+		srv        *serverProc
+	}{{"dee", "", a}, {"eli", "d", b}} {
+		key, _ := writeClientKey(t, t.TempDir())
+		pn := term.pane(p.name)
+		pn.send(fmt.Sprintf("clear; %s -t -F /dev/null -p %d -o StrictHostKeyChecking=yes -o UserKnownHostsFile=%s -o LogLevel=ERROR -o IdentitiesOnly=yes -i %s -l %s 127.0.0.1; echo exit=$?",
+			sshPath, p.srv.port, known, key, p.name), "Enter")
+		pn.waitFor(p.name+"'s lobby", 15*time.Second, shows("Daily game", "your first game of today counts", "DAILY "))
+		pn.send("Down", "Enter")
+		pn.waitFor(p.name+"'s daily title", 15*time.Second, shows("THE DAILY GAME OF", "this game counts", "the day's best"))
+		pn.send("Space")
+		pn.waitFor(p.name+"'s daily game with its ghost", 15*time.Second, shows(p.name+" · ", " counts · ghost "))
+		if p.turn != "" {
+			pn.send(p.turn, p.turn)
+		}
+		pn.send("Space")
+		pn.waitFor(p.name+"'s shot", 15*time.Second, func(s string) bool { hw := panelRow(s, "high-water"); return len(hw) == 2 && hw[0] != "0" })
+		pn.send("q", "y")
+		if !strings.Contains(pn.waitFor(p.name+"'s lobby after the game", 15*time.Second, shows("Daily game")), "practice: yours of today") {
+			t.Fatalf("%s's game did not count; the server's log:\n%s", p.name, p.srv.logText())
+		}
+		pn.send("q")
+		pn.waitFor(p.name+" out", 15*time.Second, shows("exit=0"))
+	}
+
 	// Each game is the fleet's once: posted again anywhere, it is refused.
 	if code, _, errs := post("bob", "ann@"+hostA, annKey); code != 1 || !strings.Contains(errs, "poolroids: refused, posted: ") || !strings.Contains(errs, "bob's") {
 		t.Errorf("bob's game posted to A by ann: exit %d, %q", code, errs)
@@ -114,6 +168,8 @@ func TestDailyFleet(t *testing.T) {
 		t.Errorf("ann's second game, as annie on B: exit %d, %q %q", code, out, errs)
 	}
 
+	// Each server has read the day's board since the last game was
+	// added, as it refused one posted again.
 	var boards [2]string
 	for i, srv := range servers {
 		code, out, errs := openssh(srv, "eve", bobKey, "", "scores", "daily")
@@ -131,10 +187,11 @@ func TestDailyFleet(t *testing.T) {
 			t.Errorf("ann's row shows key %s, want %s", m[2], annFP)
 		}
 	}
-	if boards[0] != boards[1] || len(got) != 2 || got["ann"] != scores["ann"] || got["bob"] != scores["bob"] ||
-		!strings.Contains(boards[0], "games counted: 2\n") {
+	if boards[0] != boards[1] || len(got) != 5 || got["ann"] != scores["ann"] || got["bob"] != scores["bob"] ||
+		got["cy"] == "" || got["dee"] == "" || got["eli"] == "" || !strings.Contains(boards[0], "games counted: 5\n") {
 		t.Errorf("the boards:\nA:\n%s\nB:\n%s\nwant the same, ann %s and bob %s", boards[0], boards[1], scores["ann"], scores["bob"])
 	}
 	t.Logf("the daily board on both servers:\n%s", boards[0])
 	a.waitLog(t, `msg="daily post"`, "counted=true")
+	b.waitLog(t, `msg="daily game"`, "player=eli", "counted=true")
 }

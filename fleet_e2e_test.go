@@ -96,7 +96,8 @@ func startFleet(t testing.TB, n int, extra ...string) (servers []*serverProc, ho
 
 // TestFleetInTmux: two servers in a fleet, players in OpenSSH in tmux
 // panes. A player on A opens an arena and a player on B joins it: each
-// screen shows both; one more joins it from B's lobby; B opens no arena
+// screen shows both; one more joins it from B's lobby, under the name
+// chosen there (r), which A's players see; B opens no arena
 // of the same name. A watcher on B watches a solo game on A. The lobby on
 // each lists the same arena and game. A stopped with SIGSTOP leaves B's
 // lobby within 10 s, its relayed players on B are told within 10 s (a
@@ -180,10 +181,15 @@ func TestFleetInTmux(t *testing.T) {
 		l.waitFor(fmt.Sprintf("the lobby on server %d to list den, carol watched and gil", i), 15*time.Second, lists(1))
 	}
 
-	// A choice in B's lobby of an arena on A plays it there, and comes
-	// back to B's lobby.
-	lobbies[1].send("Down", "Enter")
-	lobbies[1].waitFor("eve in den through B's lobby", 15*time.Second, shows("arena den", "ann", "bob", "eve"))
+	// A choice in B's lobby of an arena on A plays it there, under the
+	// name the player chose in B's lobby, and comes back to B's lobby.
+	lobbies[1].send("r", "C-u")
+	lobbies[1].send("-l", "Eve of Destruct")
+	lobbies[1].send("Enter")
+	lobbies[1].waitFor("eve renamed in B's lobby", 15*time.Second, shows("you play as Eve of Destruct"))
+	lobbies[1].send("Down", "Down", "Enter") // past Daily game
+	lobbies[1].waitFor("eve in den through B's lobby", 15*time.Second, shows("arena den", "ann", "bob", "Eve of Destruct"))
+	ann.waitFor("eve's chosen name on ann's screen, on A", 15*time.Second, shows("Eve of Destruct"))
 	lobbies[1].send("q", "q") // q asks first in a game
 	lobbies[1].waitFor("B's lobby again", 15*time.Second, shows("Play solo", "ARENAS"))
 

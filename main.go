@@ -7,6 +7,7 @@
 //	poolroids stress [flags]  profile every pool strategy headless
 //	poolroids record FILE     record an autopilot game headless
 //	poolroids replay FILE     watch a replay (--check: verify it headless)
+//	poolroids daily [flags]   play today's daily game, and keep its replay to post
 //	poolroids post FILE --to HOST:PORT  post a daily game's replay to a server
 //	poolroids --version       print the version
 package main
@@ -49,6 +50,8 @@ func main() {
 			os.Exit(runCommand(replayMain))
 		case "post":
 			os.Exit(runCommand(postMain))
+		case "daily":
+			os.Exit(playDaily(os.Args[2:], os.Stdout, os.Stderr))
 		case "-version", "--version":
 			info, _ := debug.ReadBuildInfo()
 			fmt.Println(version(info))
@@ -89,6 +92,7 @@ func play(args []string, stderr io.Writer) int {
 		"       poolroids stress [flags]       profile the pool strategies (stress -h)\n"+
 		"       poolroids record [flags] FILE  record an autopilot game (record -h)\n"+
 		"       poolroids replay [flags] FILE  watch a replay, or --check it (replay -h)\n"+
+		"       poolroids daily [flags]        play today's daily game (daily -h)\n"+
 		"       poolroids post FILE --to HOST  post a daily game to a server (post -h)", stderr)
 	strategy := addStrategyFlag(fs, "pool strategy `NAME` to start with", false)
 	game := addGameFlags(fs, "play")
@@ -117,9 +121,9 @@ func play(args []string, stderr io.Writer) int {
 	if errors.Is(err, scores.ErrNotFile) {
 		return bad("-scores: %v", err)
 	}
-	opts.Scores, opts.Player = store, playerName(*name)
-	if *name != "" && opts.Player == displayname.Anonymous && !strings.EqualFold(strings.TrimSpace(*name), displayname.Anonymous) {
-		return bad("-name %q: nothing in it shows on a screen; want letters, digits or signs", *name)
+	opts.Scores = store
+	if opts.Player, err = nameOf(*name); err != nil {
+		return bad("%v", err)
 	}
 
 	return inTerminal(context.Background(), "poolroids", "play needs one; serve and stress do not", stderr, func(ctx context.Context, screen tcell.Screen, keys *kitty.Keys) (ui.Result, error) {
@@ -415,6 +419,16 @@ func openScores(path string, stderr io.Writer) (*scores.Store, error) {
 		fmt.Fprintln(stderr, "poolroids:", err)
 	}
 	return store, nil
+}
+
+// nameOf is the player's name of -name: name, cleaned (see playerName),
+// or an error for a name of which nothing would show.
+func nameOf(name string) (string, error) {
+	p := playerName(name)
+	if name != "" && p == displayname.Anonymous && !strings.EqualFold(strings.TrimSpace(name), displayname.Anonymous) {
+		return "", fmt.Errorf("-name %q: nothing in it shows on a screen; want letters, digits or signs", name)
+	}
+	return p, nil
 }
 
 // playerName is the name local play shows and saves scores under: name,

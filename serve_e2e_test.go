@@ -365,7 +365,12 @@ func cpuTime(pid int) (time.Duration, error) {
 // demo (a typical scene) or, with "stress", the max-pressure autopilot
 // (the busiest); with "arena", arenas of 16 players each (N/16 of them),
 // every ship flown by the max-pressure autopilot holding fire into the
-// arena's shared pools. One op is one second of all N sessions playing.
+// arena's shared pools; with "daily", each session in a daily game from
+// the lobby, its ship idle, the day's best switched off (g g), and with
+// "ghost" the same with the day's best (a 20-minute autopilot game,
+// posted first) flying as its ghost: the two rows' server-%/session
+// differ by what a ghost costs. One op is one second of all N sessions
+// playing.
 // Metrics:
 // what one session costs the server — bytes of terminal output a second
 // (KiB/s/session), frames a second (fps/session, and the slowest
@@ -377,6 +382,7 @@ func cpuTime(pid int) (time.Duration, error) {
 // a page was sent: in the arena row, a 120×40 game's whole.
 //
 //	go test -run '^$' -bench Sessions -benchtime 5x .
+//	go test -run '^$' -bench 'Sessions/(daily|ghost)' -benchtime 10x -count 5 .  # what a ghost costs
 func BenchmarkSessions(b *testing.B) {
 	if _, err := cpuTime(os.Getpid()); err != nil {
 		b.Skip("needs Linux /proc to measure the server's CPU:", err)
@@ -392,12 +398,18 @@ func BenchmarkSessions(b *testing.B) {
 		HostKeyCallback: ssh.FixedHostKey(srv.hostKey),
 		Timeout:         10 * time.Second,
 	}
+	best := filepath.Join(dir, "best.prpl")
+	if out, err := exec.Command(bin, "record", "-daily", "-steps", "72000", best).CombinedOutput(); err != nil {
+		b.Fatalf("record -daily: %v\n%s", err, out)
+	}
+	postBest(b, srv.addr, config, best)
 	for _, bc := range []struct {
 		scene string
 		n     int
 		web   bool // browsers' sessions, on 120×40 pages
 	}{
 		{"demo", 1, false}, {"demo", 16, false}, {"demo", 64, false}, {"stress", 64, false}, {"arena", 64, false}, {"demo", 200, false},
+		{"daily", 16, false}, {"ghost", 16, false},
 		{"demo", 1, true}, {"demo", 64, true}, {"stress", 64, true}, {"arena", 64, true},
 	} {
 		name := fmt.Sprintf("%s-%d", bc.scene, bc.n)
@@ -448,7 +460,12 @@ func BenchmarkSessions(b *testing.B) {
 					_, _ = io.Copy(m, out)
 				}()
 				ins[i] = in
-				if bc.scene != "arena" {
+				switch bc.scene {
+				case "daily":
+					_, _ = io.WriteString(in, "\x1b[B\r gg") // Down to the daily game, play, ghost off
+				case "ghost":
+					_, _ = io.WriteString(in, "\x1b[B\r ")
+				case "demo", "stress":
 					_, _ = io.WriteString(in, "\r")
 				}
 			}
@@ -470,7 +487,7 @@ func BenchmarkSessions(b *testing.B) {
 				}
 			}
 			drawn(10) // all in the game, which draws at 30 a second: the lobby once
-			if bc.scene != "demo" {
+			if bc.scene == "stress" || bc.scene == "arena" {
 				for _, in := range ins {
 					_, _ = io.WriteString(in, "x")
 				}
@@ -580,6 +597,29 @@ func (k *webBench) Write(p []byte) (int, error) {
 		}
 	}
 	return len(p), nil
+}
+
+// postBest posts the daily game in the file path to the server at addr,
+// as the exec command post.
+func postBest(b *testing.B, addr string, config *ssh.ClientConfig, path string) {
+	c, err := ssh.Dial("tcp", addr, config)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer c.Close()
+	sess, err := c.NewSession()
+	if err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	sess.Stdin = f
+	if out, err := sess.CombinedOutput("post"); err != nil || !strings.Contains(string(out), "counted") {
+		b.Fatalf("post: %v\n%s", err, out)
+	}
 }
 
 // TestArenaInTmux: two OpenSSH clients, in two tmux sessions, join one

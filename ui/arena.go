@@ -12,6 +12,7 @@ import (
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/match"
+	"poolroids/game/replay"
 )
 
 // cellAspect is a terminal cell's height over its width: the playfield is
@@ -48,6 +49,10 @@ type hud struct {
 	// best: the header shows only the best score, as high (the replay of
 	// an arena: no one ship's score stands for the game).
 	best bool
+	// title replaces the title screen (a daily game's); status shows on
+	// the bottom border in play when nothing else does.
+	title  []string
+	status string
 }
 
 // arena is the left side: the playfield, scaled to fit with its aspect
@@ -82,6 +87,10 @@ type arena struct {
 
 	rasters    *rasterSet // the paintings shared with rastersFor's other seats (see paintShared)
 	rastersFor *hub.Arena
+
+	ghost     *replay.Ghost // the ghost paintWorld paints next, set by the show; nil: none
+	ghostName string        // its player as the board names them; "": as its replay does
+	ghostTag  ghostTag
 }
 
 // arenaShown is what the arena last drew on the session's screen.
@@ -229,16 +238,17 @@ func (a *arena) paintWorld(w *game.World) {
 		a.point(p.Pos, k-ink(min(max(p.Age/third, 0), 1)), '.')
 	}
 	for _, b := range w.Bullets().All() {
-		k := inkBullet
 		if b.Hostile {
-			k = inkHostile
+			a.point(b.Pos, inkHostile, a.hostileShot())
+			continue
 		}
-		a.bullet(b.Pos, k)
+		a.bullet(b.Pos, inkBullet)
 	}
 	a.labels = a.labels[:0]
 	for i := range w.Ships() {
 		a.ship(w, i)
 	}
+	a.paintGhost()
 	a.placeLabels(&a.cv)
 }
 
@@ -422,7 +432,9 @@ func (a *arena) point(p game.Vec, k ink, glyph byte) {
 	a.cv.dot(x, y, k, glyph)
 }
 
-// bullet is a 2×2 block of braille dots, a single character in ASCII.
+// bullet is a player's shot: a 2×2 block of braille dots, a single
+// character in ASCII. A saucer's is a character of its own (see
+// hostileShot), told apart from it at a glance.
 // The block is kept within one cell (its column, and rows 0-1, 1-2 or
 // 2-3 of the cell): a bullet crosses a few cells a frame, so the dot it
 // moves by is not seen, where a block across two or four cells would
@@ -441,6 +453,16 @@ func (a *arena) bullet(p game.Vec, k ink) {
 	a.cv.dot(x+1, y, k, 0)
 	a.cv.dot(x, y+1, k, 0)
 	a.cv.dot(x+1, y+1, k, 0)
+}
+
+// hostileShot is the character a saucer's shot shows as: a star, of
+// another shape than the player's block of dots (and, in ASCII, than the
+// player's star), in a colour of its own.
+func (a *arena) hostileShot() byte {
+	if a.cv.ascii {
+		return '+'
+	}
+	return '*'
 }
 
 // drawFrame draws the field's border: on its top row the level and wave,
@@ -477,6 +499,8 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 		badge = " PAUSED "
 	case h.stress:
 		badge = g.stressBadge
+	case h.status != "" && h.mode == match.Play:
+		badge = h.status
 	}
 
 	sh, all := &a.shown, !onSurface(scr)
@@ -599,6 +623,8 @@ func (a *arena) overlay() ([]string, rect) {
 	switch {
 	case a.help != nil:
 		lines = a.help
+	case a.hud.mode == match.Title && a.hud.title != nil:
+		lines = a.hud.title
 	case a.hud.mode == match.Title:
 		lines = titleScreen
 	case a.hud.mode == match.Over:

@@ -396,14 +396,16 @@ func TestHelpLineKeysAct(t *testing.T) {
 
 // In the compact panel (80×24) the players box keeps what matters in its
 // 16 columns: the arena's name and mode, each player's name and score.
-// The golden is arena-narrow-80x24, Wolfgang_Amadeus cut at the box's
-// edge.
+// The golden is arena-narrow-80x24: Wolfgang_Amadeus, too long to share
+// a line with a score, whole on a line of its own, the score under it.
 func TestPlayersBoxNarrow(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		h := newHub(t, hub.Config{})
 		arenaSession(t, h, "Wolfgang_Amadeus", 80, 24)
 		s, _ := arenaSession(t, h, "bob", 80, 24)
-		drawArena(s, 80, 24)
+		if text := drawArena(s, 80, 24); !strings.Contains(text, "│Wolfgang_Amadeus│\n") {
+			t.Errorf("the players box cuts a name:\n%s", text)
+		}
 		looksLike(t, s.sim(), "arena-narrow-80x24")
 	})
 }

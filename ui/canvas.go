@@ -14,7 +14,8 @@ import (
 type ink uint8
 
 const (
-	inkNone ink = iota
+	inkNone  ink = iota
+	inkGhost     // a daily game's ghost: under all of the player's world (see ghost.go)
 	// Rock debris and ship (or saucer) debris, each older (dimmer), then
 	// newer.
 	inkRock2
@@ -23,14 +24,14 @@ const (
 	inkSpark1
 	inkAsteroid
 	inkSaucer
+	inkRefused                             // a refused shot, marked past the nose: under what it would hide
 	inkHostile                             // saucer bullets
 	inkBullet                              // the player's bullets
 	inkFlame                               // thrust flame
 	inkShipGhost                           // the ship while invulnerable
 	inkShip                                // slot 0's ship; the slots after it have the inks after it
 	inkNose      = inkShip + game.MaxShips // slot 0's ship's nose, and so on
-	inkRefused   = inkNose + game.MaxShips // a refused shot, marked at the nose
-	numInks      = inkRefused + 1
+	numInks      = inkNose + game.MaxShips
 )
 
 // inkStyles colour each kind of dot. tcell fits the RGB values to the
@@ -42,7 +43,8 @@ var inkStyles = [numInks]tcell.Style{
 	inkSpark2:    fg(230, 130, 40),
 	inkAsteroid:  fg(205, 205, 215),
 	inkSaucer:    fg(230, 90, 230),
-	inkHostile:   fg(255, 70, 70),
+	inkRefused:   fg(150, 150, 150), // grey: a shot that did not go, no danger
+	inkHostile:   fg(255, 70, 70).Bold(true),
 	inkBullet:    fg(255, 255, 150),
 	inkFlame:     fg(255, 140, 0),
 	inkShipGhost: fg(60, 140, 160),
@@ -256,13 +258,14 @@ func same(a, b []cell) int {
 	return n
 }
 
-// glyph is what cell p shows: a blank, its ASCII character or its braille
+// glyph is what cell p shows: a blank, its ASCII character (a saucer's
+// shot's too, which stands out so among braille dots) or its braille
 // dots.
 func (c *canvas) glyph(p cell) string {
 	switch {
 	case p.ink == inkNone:
 		return blank
-	case c.ascii:
+	case c.ascii, p.ink == inkHostile:
 		return asciiChars[p.glyph&0x7f]
 	}
 	return brailleGlyphs[p.bits]
@@ -276,7 +279,7 @@ const lateRows = 3
 
 // slow tells whether ink k is of something that moves under a dot a
 // frame (debris, rocks), or none.
-func slow(k ink) bool { return k <= inkAsteroid }
+func slow(k ink) bool { return k <= inkAsteroid && k != inkGhost }
 
 // unknownCell is never painted: a shown cell that holds it is set anew,
 // and flush leaves a canvas cell that holds it (see cover) to the caller.

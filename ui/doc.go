@@ -43,7 +43,7 @@
 //
 // The files stand in layers, each naming only those below it: text,
 // glyphs, screen (Screen, the terminal, the surface widgets draw on),
-// options, canvas, ships, loop, help, list, panel, raster, arena,
+// options, canvas, ships, loop, help, list, panel, raster, arena, ghost,
 // players, layout, over, show, session, keys, the shows (player,
 // arenaplay), run, watch, replayview, lobby, lobbyrun.
 //
@@ -59,17 +59,22 @@
 // and when, the news of the last seconds and why a key did nothing (only
 // the arena's creator switches strategies; an arena does not pause, nor
 // does the stress autopilot play in it). A watcher's header names whose
-// game it is.
+// game it is; once every player has left an arena its watchers are told
+// so over the field, which stands still until the arena closes and they
+// are back in the lobby; their 1-0 say why they switch nothing.
 //
 // # Screen
 //
 // The arena draws the world with braille characters, 2×4 dots a cell, so
 // that the ship and the jagged rocks are outlines as in the vector
-// original; bullets and debris are dots, coloured by kind, debris fading
-// as it ages. The ship is drawn larger than it collides where the field
-// is small, its nose's cell in reverse video, so that its heading reads
-// from one frame at 80×24; a shot refused at its nose is marked there for
-// a moment. Where the screen's character set is not UTF-8 or when asked,
+// original; the player's bullets and debris are dots, coloured by kind,
+// debris fading as it ages, and a saucer's shots red stars, told apart
+// from the player's at a glance. The ship is drawn larger than it
+// collides where the field is small, its nose's cell in reverse video, so
+// that its heading reads from one frame at 80×24; a shot refused at its
+// nose is marked there for a moment, in grey, under the nose and every
+// shot. The players' colours keep apart from the saucer's magenta and its
+// shots' red. Where the screen's character set is not UTF-8 or when asked,
 // it falls back to ASCII: outlines in - | / \, the ship as an o with an
 // arrow next to it, where it points, and every other character beyond
 // ASCII (borders, µ, ·, the sparklines) in one ASCII form, the same
@@ -87,9 +92,12 @@
 // shows each pool's strategy, active/capacity and misses and the frame rate,
 // and the hidden one leaves the arena the whole width. The size picks the
 // richest form that leaves the field four fifths of its rows; v cycles them,
-// and ? lists every key over the arena. Digits 1–0, a click, or Tab, arrows
-// and Enter switch the pools' strategy between two steps of the world, both
-// pools or, after b, one of them. The panel's text is formatted four times a
+// but for one that would leave the field fewer rows than that (the full
+// panel at 80×24), and ? lists every key over the arena. Digits 1–0, a
+// click, or Tab, arrows and Enter switch the pools' strategy between two
+// steps of the world, both pools or, after b, one of them; where the full
+// panel would shrink the field, Tab shows the list under the compact one
+// instead, and Tab or Esc takes it away. The panel's text is formatted four times a
 // second, never per frame, so that it costs a remote terminal little.
 //
 // # Frames
@@ -115,6 +123,19 @@
 // would be correct, but costs a server thousands of cells compared a
 // frame for nothing.
 //
+// # The daily game
+//
+// With Options.Daily a solo game is the day's daily game (play.Daily):
+// its title says whether the next game counts and which ghost flies, its
+// bottom border says so in play, and its game-over screen what the board
+// did with the game (ghost.go). The ghost is the ship of another game of
+// the day, stepped with the player's in a world of its own: the arena
+// draws its outline in one faint ink under everything of the player's
+// world (inkGhost) with "ghost" and its player's name by it, never its
+// rocks, shots or debris; g switches it (the day's best, the player's
+// own, none), f shows its pools in the panel. Watchers see it, and so
+// does a replay of the game.
+//
 // # Keys
 //
 // A terminal reports key presses and, after a delay, auto-repeats; it does
@@ -129,10 +150,11 @@
 // from its first repeat, and letting go stops within a tap.
 //
 // In a game of the player's own, q and x (which leave it) ask first on the
-// field's border, a solo game waiting for the answer (an arena plays on,
-// and the question says so): the same key again within two seconds, or y,
-// answers; n or Esc withdraws the question. A game the player leaves,
+// field's border: the same key again, or y, answers; n or Esc withdraws
+// the question. A solo game waits until it is answered; an arena plays
+// on, and the question says so, counts its three seconds down, then says
+// it lapsed. A game the player leaves,
 // however, goes on the score table when it counts, as one that ended does.
-// The game-over screen stays two seconds at the least, deaf to space for
-// the first (see match.OverHold).
+// The game-over screen stays three seconds at the least, deaf to space
+// for the first two (see match.OverHold).
 package ui

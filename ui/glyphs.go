@@ -96,7 +96,14 @@ var arenaRefused = []string{"p", "o", "x"}
 // line, padded to one width so that the overlay, which centres each line,
 // shows a column.
 func helpScreen(g *glyphs, leave ...string) []string {
-	keys := [][2]string{
+	keys := slices.DeleteFunc(helpKeys(g), func(k [2]string) bool { return slices.Contains(leave, k[0]) })
+	return keyColumns("KEYS", keys)
+}
+
+// helpKeys are every key of a game of one's own and what it does, in the
+// key help's order.
+func helpKeys(g *glyphs) [][2]string {
+	return [][2]string{
 		{g.left + " " + g.right + " / a d", "turn"},
 		{g.up + " / w", "thrust"},
 		{"space", "fire; play, from the title"},
@@ -112,8 +119,6 @@ func helpScreen(g *glyphs, leave ...string) []string {
 		{"q", "quit; in a game, asks first"},
 		{"ctrl-c", "quit at once"},
 	}
-	keys = slices.DeleteFunc(keys, func(k [2]string) bool { return slices.Contains(leave, k[0]) })
-	return keyColumns("KEYS", keys)
 }
 
 // keyColumns is a key help overlay: title, then each key and what it

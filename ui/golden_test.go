@@ -170,7 +170,9 @@ func TestGoldenDeterministic(t *testing.T) {
 
 // TestGoldenInGame: the screens a player opens from a game in play. The
 // panel's form depends on the size: full at 120x40 and compact at 80x24
-// to begin with, and v takes it on to the next form.
+// to begin with, and v takes it on to the next form, but for one that
+// would shrink the field: at 80x24 v twice is back to the compact panel
+// (panel-back), and Tab shows the list under it (strategy-list).
 func TestGoldenInGame(t *testing.T) {
 	big, small := [2]int{bigW, bigH}, [2]int{smallW, smallH}
 	tests := []struct {
@@ -186,7 +188,7 @@ func TestGoldenInGame(t *testing.T) {
 		{"panel-compact", [][2]int{big}, []any{"v"}},
 		{"panel-hidden", [][2]int{big}, []any{"vv"}},
 		{"panel-hidden", [][2]int{small}, []any{"v"}},
-		{"panel-full", [][2]int{small}, []any{"vv"}},
+		{"panel-back", [][2]int{small}, []any{"vv"}},
 	}
 	for _, tt := range tests {
 		for _, size := range tt.sizes {
@@ -205,9 +207,9 @@ func TestGoldenInGame(t *testing.T) {
 
 // TestGoldenGameOver: a game lost by jumping through hyperspace until no
 // ship is left, over a table of earlier high scores. The screen stays at
-// least two seconds: space, tapped on in its first second as fire was,
-// does nothing; pressed later it starts the next game as the two seconds
-// are over.
+// least three seconds: space, tapped on in its first two as fire was,
+// does nothing; pressed later it starts the next game as the three
+// seconds are over.
 func TestGoldenGameOver(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		table, err := scores.Open(filepath.Join(t.TempDir(), "scores.json"))
@@ -241,17 +243,17 @@ func TestGoldenGameOver(t *testing.T) {
 				t.Errorf("%s: GAME OVER shows %v, want %v", when, got, want)
 			}
 		}
-		for range 5 {
+		for range 12 {
 			tm.press(" ")
 			tm.wait(150 * time.Millisecond)
 		}
-		over("after space tapped in the first second", true)
-		tm.wait(250 * time.Millisecond)
-		tm.press(" ") // 1 to 1.25 s in
-		tm.wait(650 * time.Millisecond)
-		over("1.65 s in, space pressed a second in", true)
+		over("after space tapped in the first two seconds", true)
+		tm.wait(450 * time.Millisecond)
+		tm.press(" ") // 2.25 to 2.5 s in
+		tm.wait(400 * time.Millisecond)
+		over("2.65 s in, space pressed 2.25 s in", true)
 		tm.wait(600 * time.Millisecond)
-		over("2.25 s in, space pressed a second in", false)
+		over("3.25 s in, space pressed 2.25 s in", false)
 	})
 }
 

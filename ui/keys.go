@@ -39,26 +39,52 @@ func (s *session) onKey(ev *tcell.EventKey) *tcell.EventKey {
 	}
 	switch ev.Key() {
 	case tcell.KeyTab, tcell.KeyBacktab:
-		switch {
-		case s.list.HasFocus():
-			s.loop.focus(s.arena)
-			if f := s.fit.restore; f != formFull {
-				s.arrange(f) // the field Tab took for the list, back
-			}
-		case s.fit.form != formFull: // the list shows in the full panel only
-			f := s.fit.form
-			s.arrange(formFull)
-			s.fit.restore = f
-			fallthrough
-		default:
-			s.loop.focus(s.list)
+		if s.list.HasFocus() {
+			s.closeList()
+		} else {
+			s.openList()
 		}
 	case tcell.KeyEscape:
-		s.withdraw()
+		if s.list.HasFocus() {
+			s.closeList()
+		} else {
+			s.withdraw()
+		}
 	case tcell.KeyRune:
 		s.onRune(ev.Rune(), now)
 	}
 	return nil
+}
+
+// openList gives the keys to the strategy list, showing it: in the full
+// panel where the screen has room for it, else under the compact one,
+// so that the field keeps its size.
+func (s *session) openList() {
+	ft := &s.fit
+	f := ft.form
+	switch {
+	case f == formFull:
+	case autoForm(ft.w, ft.h) == formFull:
+		s.arrange(formFull)
+		ft.restore = f
+	default:
+		ft.list = true
+		s.arrange(formCompact)
+		ft.restore = f
+	}
+	s.loop.focus(s.list)
+	s.syncList()
+}
+
+// closeList gives the keys back to the arena, and the panel the form it
+// had before openList.
+func (s *session) closeList() {
+	s.loop.focus(s.arena)
+	if ft := &s.fit; ft.restore != formFull || ft.list {
+		ft.list = false
+		s.arrange(ft.restore) // the field Tab took for the list, back
+		s.syncList()
+	}
 }
 
 // onRune acts on the keys every show leaves to the session.
@@ -76,7 +102,7 @@ func (s *session) onRune(r rune, now time.Duration) {
 		s.mu.Unlock()
 		s.syncList()
 	case 'v', 'V':
-		s.arrange((s.fit.form + 1) % numForms)
+		s.arrange(nextForm(s.fit.form, s.fit.w, s.fit.h))
 		s.focusShown()
 	case '?':
 		s.showHelp(true)

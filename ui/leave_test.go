@@ -71,8 +71,10 @@ func testLeaveAsks(t *testing.T) {
 	}
 }
 
-// TestQuestionExpires: a second q more than confirmFor after the first
-// asks again; outside a game q acts at once.
+// TestQuestionExpires: a solo game's question waits until it is
+// answered, however long that takes; an arena's counts its seconds down
+// on the border, then says it lapsed, and a q after it asks again.
+// Outside a game q acts at once.
 func TestQuestionExpires(t *testing.T) {
 	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 2})
 	if !d.s.confirmed('q', 0, d.s.player().inGame(), false) {
@@ -85,13 +87,39 @@ func TestQuestionExpires(t *testing.T) {
 		at   time.Duration
 		want bool
 	}{
-		{'q', 10 * s, false}, {'q', 10*s + confirmFor, false}, // too late: asks again
+		{'q', 10 * s, false}, {'q', 10*s + time.Minute, true}, // answered a minute on
 		{'x', 11 * s, false}, {'q', 11*s + 1, false}, // another key's question
 		{'q', 11*s + 2, true},
 	} {
 		if got := d.s.confirmed(tt.k, tt.at, d.s.player().inGame(), false); got != tt.want {
 			t.Errorf("%c at %v: confirmed %v, want %v", tt.k, tt.at, got, tt.want)
 		}
+	}
+	if text := d.s.border.text(time.Hour); text != "" {
+		t.Errorf("the border says %q after the answer", text)
+	}
+	d.s.confirmed('q', 20*s, true, false)
+	if text := d.s.border.text(time.Hour); text != questions['q'] {
+		t.Errorf("a solo game's question, an hour on: %q", text)
+	}
+
+	// An arena's.
+	d.s.withdraw()
+	q := questions['q'] + utf8Glyphs.sep + onQuestion
+	d.s.confirmed('q', 30*s, true, true)
+	for _, tt := range []struct {
+		at   time.Duration
+		want string
+	}{
+		{30 * s, q + " · 3"}, {31*s - 1, q + " · 3"}, {31 * s, q + " · 2"}, {33*s - 1, q + " · 1"},
+		{33 * s, lapsed}, {33*s + expiredFor - 1, lapsed}, {33*s + expiredFor, ""},
+	} {
+		if got := d.s.border.text(tt.at); got != tt.want {
+			t.Errorf("the arena's question at %v: %q, want %q", tt.at, got, tt.want)
+		}
+	}
+	if d.s.confirmed('q', 33*s, true, true) {
+		t.Error("a q after the arena's question lapsed quits")
 	}
 }
 
@@ -114,7 +142,7 @@ func TestQuestionHolds(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		s, _ := arenaSession(t, newHub(t, hub.Config{}), "ann", 100, 30)
 		s.onKey(tcell.NewEventKey(tcell.KeyRune, 'q', tcell.ModNone))
-		if text := drawArena(s, 100, 30); !strings.Contains(text, questions['q']+utf8Glyphs.sep+onQuestion) {
+		if text := drawArena(s, 100, 30); !strings.Contains(text, questions['q']+utf8Glyphs.sep+onQuestion+utf8Glyphs.sep+"3") {
 			t.Errorf("an arena's question does not say it plays on:\n%s", text)
 		}
 		s.frame() // as the loop does: the game waits, or not, from here

@@ -63,6 +63,9 @@ type LobbyData struct {
 	You    LobbyPlace   // the player's best of all time; shown with Boards only
 	Boards []LobbyBoard
 	Notice string // the server's notice (Options.Notice), shown where no status is
+	// Daily is the daily game's line under its item: whether the next
+	// game counts; "": no daily game is offered.
+	Daily string
 }
 
 // ChoiceKind is what a player chose in the lobby.
@@ -76,9 +79,10 @@ const (
 	ChoiceWatch                    // watch the live game Choice.Name
 	ChoiceReplay                   // play the replay of Choice.Score
 	ChoiceName                     // play as Choice.Name from now on, as typed (to be cleaned)
+	ChoiceDaily                    // play the daily game
 )
 
-var choiceNames = [...]string{"quit", "solo", "join", "new", "watch", "replay", "name"}
+var choiceNames = [...]string{"quit", "solo", "join", "new", "watch", "replay", "name", "daily"}
 
 func (k ChoiceKind) String() string {
 	if int(k) < len(choiceNames) {
@@ -93,6 +97,10 @@ type Choice struct {
 	Name  string     // Join and New: the arena; Watch: the game; Name: the player's
 	PvP   bool       // New: ships' bullets hit other ships
 	Score LobbyScore // Replay: the entry chosen
+	// Player is the name the player plays as (LobbyOptions.Name, cleaned),
+	// as the lobby hands the choice to [Fleet.Play]: a relay to another
+	// server plays there under it. "": the session's own.
+	Player string
 }
 
 // Lobby is the menu an SSH player meets: play solo, join an open arena,
@@ -150,11 +158,11 @@ type lobbyItem struct {
 }
 
 // Widths of the lobby's columns, in cells. A high score shows its
-// player's name cut to 12, as the game-over table does, so that its arena
-// shows too at 80 columns.
+// player's name whole (hub.MaxName), as the game-over table does, and its
+// arena too at 80 columns.
 const (
 	lobbyLeftWidth  = 36 // marker, name, players, watchers, mode
-	lobbyRightWidth = 30 // marker, rank, name, score, wave; then the arena if 5 cells of it fit
+	lobbyRightWidth = 34 // marker, rank, name, score, wave; then the arena if 5 cells of it fit
 	lobbyGap        = 2  // between the columns, 4 when there is room
 	lobbyMarker     = 2  // "> " before the selected item
 )
@@ -196,6 +204,10 @@ func (l *Lobby) Refresh() bool {
 
 	l.item(0, Choice{Kind: ChoiceSolo}).str("Play solo")
 	l.add(0, lobbyNoteStyle, true).str("as ").str(d.Name).str(" (r: another name)")
+	if d.Daily != "" {
+		l.item(0, Choice{Kind: ChoiceDaily}).str("Daily game")
+		l.add(0, lobbyNoteStyle, true).str(d.Daily)
+	}
 	l.add(0, tcell.StyleDefault, false)
 	l.header(0, "ARENAS", 16).str(" players").right("watch", 5).str(" mode")
 	for _, a := range d.Arenas {
@@ -223,7 +235,7 @@ func (l *Lobby) Refresh() bool {
 		l.add(0, lobbyNoteStyle, true).str("no live game")
 	}
 
-	h := l.header(1, "HIGH SCORES", 17).right("score", 7).right("wave", 4)
+	h := l.header(1, "HIGH SCORES", 21).right("score", 5).right("wave", 4)
 	h.must = cells(h.b)
 	h.str(" arena")
 	l.scores(d.Scores)
@@ -232,7 +244,7 @@ func (l *Lobby) Refresh() bool {
 	}
 	for _, b := range d.Boards {
 		l.add(1, tcell.StyleDefault, false)
-		l.header(1, b.Title, 17)
+		l.header(1, b.Title, 21)
 		l.scores(b.Scores)
 		l.you(b.You)
 	}
@@ -259,7 +271,7 @@ func (l *Lobby) Refresh() bool {
 // sameLobbyData reports whether a and b list the same.
 func sameLobbyData(a, b *LobbyData) bool {
 	return a.Name == b.Name && slices.Equal(a.Arenas, b.Arenas) && slices.Equal(a.Games, b.Games) &&
-		slices.Equal(a.Scores, b.Scores) && a.You == b.You && a.Notice == b.Notice &&
+		slices.Equal(a.Scores, b.Scores) && a.You == b.You && a.Notice == b.Notice && a.Daily == b.Daily &&
 		slices.EqualFunc(a.Boards, b.Boards, func(a, b LobbyBoard) bool {
 			return a.Title == b.Title && a.You == b.You && slices.Equal(a.Scores, b.Scores)
 		})
@@ -271,7 +283,7 @@ func (d *LobbyData) copyOf(src *LobbyData) {
 	d.Arenas = append(d.Arenas[:0], src.Arenas...)
 	d.Games = append(d.Games[:0], src.Games...)
 	d.Scores = append(d.Scores[:0], src.Scores...)
-	d.You, d.Notice = src.You, src.Notice
+	d.You, d.Notice, d.Daily = src.You, src.Notice, src.Daily
 	d.Boards = slices.Grow(d.Boards[:0], len(src.Boards))[:len(src.Boards)]
 	for i, b := range src.Boards {
 		d.Boards[i] = LobbyBoard{Title: b.Title, Scores: append(d.Boards[i].Scores[:0], b.Scores...), You: b.You}
@@ -289,7 +301,7 @@ func (l *Lobby) scores(list []LobbyScore) {
 			ln = l.add(1, lobbyNoteStyle, true)
 		}
 		ln.b = appendIntRight(ln.b, int64(i+1), 2)
-		ln.str(" ").cell(s.Name, 12).num(s.Score, 7).num(s.Wave, 4)
+		ln.str(" ").cell(s.Name, hub.MaxName).num(s.Score, 5).num(s.Wave, 4)
 		ln.must = cells(ln.b)
 		if s.Arena != "" {
 			ln.str(" ").str(s.Arena)
@@ -309,10 +321,10 @@ func (l *Lobby) you(p LobbyPlace) {
 		return
 	}
 	ln.b = strconv.AppendInt(append(ln.b, " #"...), int64(p.Place), 10)
-	for len(ln.b) < 2+1+12 { // an entry's place, space and name
+	for len(ln.b) < 2+1+hub.MaxName { // an entry's place, space and name
 		ln.b = append(ln.b, ' ')
 	}
-	ln.num(p.Score, 7)
+	ln.num(p.Score, 5)
 }
 
 // Select moves the selection to c's line when it is listed, so that the
@@ -691,7 +703,8 @@ const (
 // a-z 0-9 - _ (letters lowercased), the first a letter or digit. A
 // player's follows the one name rule (package displayname): up to 16
 // characters that each show as one cell, cleaned once more as it is
-// chosen. Other keys are ignored.
+// chosen; a character the rule refuses, or one past the 16th, says why
+// under the name. Other keys are ignored.
 type lobbyForm struct {
 	box    *tview.Box
 	open   bool
@@ -708,6 +721,9 @@ const (
 	formHeight = 9
 	formHint   = "a-z 0-9 - _, up to 16"
 	playerHint = "as others see it, up to 16"
+	// Why a key typed into a player's name did nothing.
+	fullName = "16 characters at most"
+	oneCell  = "no emoji: one-cell characters only"
 )
 
 // start opens the form: for the player's name, which shows name, or for a
@@ -724,8 +740,14 @@ func (f *lobbyForm) start(player bool, name string) {
 // typeRune adds r to the name if the rule allows it there.
 func (f *lobbyForm) typeRune(r rune) {
 	if f.player {
-		if len(f.name) < hub.MaxName && (r != ' ' && displayname.Allowed(r) || r == ' ' && len(f.name) > 0) {
+		switch {
+		case len(f.name) >= hub.MaxName:
+			f.err = fullName
+		case r == ' ' && len(f.name) == 0:
+		case r == ' ' || displayname.Allowed(r):
 			f.name, f.err = append(f.name, r), ""
+		default: // an emoji, a wide or a control character
+			f.err = oneCell
 		}
 		return
 	}
@@ -874,7 +896,7 @@ func (f *lobbyForm) draw(scr tcell.Screen, l *Lobby) {
 	}
 	ok, hint, st := "[ create ]", formHint, lobbyNoteStyle
 	if f.player {
-		ok, hint = "[  play  ]", playerHint
+		ok, hint = "[   ok   ]", playerHint // it names the player; the lobby stays
 	}
 	button(formCreateCol, formCreate, ok)
 	button(formCancelCol, formCancel, "[ cancel ]")

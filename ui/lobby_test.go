@@ -16,7 +16,8 @@ import (
 )
 
 // lobbyData is the lobby of the tests: three arenas (one full), two live
-// games, ten high scores of which the third has no replay.
+// games, ten high scores of which the third has no replay and the tenth
+// a name as long as names go, which shows whole.
 func lobbyData() LobbyData {
 	d := LobbyData{
 		Name: "ann",
@@ -37,6 +38,9 @@ func lobbyData() LobbyData {
 		}
 		if i == 2 {
 			s.Replay = ""
+		}
+		if i == 9 {
+			s.Name = "Wolfgang_Amadeus"
 		}
 		d.Scores = append(d.Scores, s)
 	}
@@ -255,7 +259,24 @@ func TestLobbyName(t *testing.T) {
 		t.Errorf("Enter with no name:\n%s", lt.draw())
 	}
 	lt.chose()
-	lt.keys(" Zoë 界 Ångström the Great", tcell.KeyEnter)
+	// A character the name rule refuses says why, as does one too many;
+	// the next one typed takes the reason away.
+	lt.keys(" Zoë 界")
+	if x, _ := lt.find(oneCell); x < 0 {
+		t.Errorf("a wide character typed, and no reason why it was not taken:\n%s", lt.draw())
+	}
+	lt.keys("😀")
+	if x, _ := lt.find(oneCell); x < 0 {
+		t.Errorf("an emoji typed, and no reason why it was not taken:\n%s", lt.draw())
+	}
+	lt.keys(" Ångström the Great")
+	if x, _ := lt.find(fullName); x < 0 {
+		t.Errorf("a 17th character typed, and no reason why it was not taken:\n%s", lt.draw())
+	}
+	if x, _ := lt.find("[   ok   ]"); x < 0 {
+		t.Errorf("the name's button does not say it only names:\n%s", lt.draw())
+	}
+	lt.keys(tcell.KeyEnter)
 	lt.chose(Choice{Kind: ChoiceName, Name: "Zoë  Ångström th"})
 	lt.keys("r", "x", tcell.KeyEscape)
 	lt.chose()

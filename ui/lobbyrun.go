@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -11,6 +12,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
+	"poolroids/game/daily"
 	"poolroids/game/displayname"
 	"poolroids/game/hub"
 	"poolroids/game/scores"
@@ -161,9 +163,11 @@ func playLobby(ctx context.Context, t Screen, lo LobbyOptions) (Result, error) {
 			status = "you play as " + lo.Name
 			continue
 		}
-		if lo.Fleet != nil && c.Kind != ChoiceReplay {
+		if lo.Fleet != nil && c.Kind != ChoiceReplay && c.Kind != ChoiceDaily {
 			var elsewhere bool
-			if status, elsewhere, err = lo.Fleet.Play(ctx, c); elsewhere {
+			played := c
+			played.Player = lo.Name // a name chosen here goes with a relay
+			if status, elsewhere, err = lo.Fleet.Play(ctx, played); elsewhere {
 				if err != nil {
 					return best, err
 				}
@@ -173,6 +177,9 @@ func playLobby(ctx context.Context, t Screen, lo LobbyOptions) (Result, error) {
 		}
 		o := lo.Game
 		switch c.Kind {
+		case ChoiceDaily:
+			today := daily.DayOf(time.Now())
+			o.Daily = &today
 		case ChoiceJoin, ChoiceNew:
 			seat, err := Join(lo.Hub, c, lo.Name, lo.Address)
 			if err != nil {
@@ -227,8 +234,8 @@ type Fleet interface {
 	// List adds the other servers' rooms to d, which lists this one's.
 	List(d *LobbyData)
 	// Play plays c where it is held, if another server holds its name,
-	// and returns what the lobby says next; elsewhere is false when no
-	// other server does: c is then this server's to play.
+	// as c.Player, and returns what the lobby says next; elsewhere is
+	// false when no other server does: c is then this server's to play.
 	Play(ctx context.Context, c Choice) (status string, elsewhere bool, err error)
 }
 
@@ -319,5 +326,24 @@ func lobbyList(lo LobbyOptions) LobbyData {
 		list, you := board(p, 3)
 		d.Boards = append(d.Boards, LobbyBoard{Title: strings.ToUpper(p.String()), Scores: list, You: you})
 	}
+	if lo.Game.Board != nil {
+		lobbyDaily(&d, lo.Game.Scores, lo.Game.Player, daily.DayOf(time.Now()))
+	}
 	return d
+}
+
+// lobbyDaily adds the daily game to d: its line, whether the player's
+// next game counts, and the day's board, on which player has their
+// counted game.
+func lobbyDaily(d *LobbyData, store *scores.Store, player string, day daily.Day) {
+	b := LobbyBoard{Title: "DAILY " + day.String()}
+	for _, e := range store.Daily(day, 3) {
+		b.Scores = append(b.Scores, LobbyScore{Name: e.Name, Score: e.Score, Wave: e.Wave})
+	}
+	d.Daily = "your first game of today counts"
+	if e, rank, ok := store.DailyCounted(day, player); ok {
+		b.You = LobbyPlace{Place: rank, Score: e.Score}
+		d.Daily = "practice: yours of today: " + strconv.Itoa(e.Score)
+	}
+	d.Boards = append(d.Boards, b)
 }

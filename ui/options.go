@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 
+	"poolroids/game/daily"
 	"poolroids/game/hub"
 	"poolroids/game/play"
 	"poolroids/game/scores"
@@ -48,6 +49,18 @@ type Options struct {
 	// on the drawing goroutine: it must be quick, and should return a
 	// string it keeps rather than make one.
 	Notice func() string
+	// Daily, if set, plays the daily game of that UTC day in place of a
+	// game of Seed: the day's seed on Levels with their capacities, no
+	// stress autopilot, a ghost beside the player (the day's best or
+	// their own, g switches), and each game proven and ranked on the
+	// daily board of Scores through Board, not on the high scores.
+	Daily *daily.Day
+	// Board proves daily games and their ghosts (one a server, shared
+	// with its posts); nil: a daily game is neither ranked nor ghosted.
+	Board *play.Board
+	// DailyDir, if set, is where a daily game's replay is written, each
+	// game a file (see [Result].Files).
+	DailyDir string
 	// Frame, if set, is told of every frame drawn: whether it came late
 	// (more than two frame times after the one before), and how many
 	// cells it sent (0 where package vt does not drive the terminal). It
@@ -57,8 +70,9 @@ type Options struct {
 
 // Result tells how a [Run] ended.
 type Result struct {
-	Score  int    // the best score of a game the player finished or quit unaided by the autopilot
-	Reason string // ReasonQuit, ReasonCanceled, ReasonError or ReasonPanic
+	Score  int      // the best score of a game the player finished or quit unaided by the autopilot
+	Reason string   // ReasonQuit, ReasonCanceled, ReasonError or ReasonPanic
+	Files  []string // the daily games' replays written to Options.DailyDir, in order
 }
 
 // Why a Run ended.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"poolroids/game/hub"
 	"poolroids/game/play"
 	"poolroids/game/scores"
 )
@@ -33,6 +34,9 @@ func overLines(o play.Over, ascii, watcher bool) []string {
 	if ascii {
 		dot = plainGlyphs.sep
 	}
+	if o.Daily != nil {
+		return dailyOverLines(o, o.Daily, dot, watcher)
+	}
 	e, top := o.Entry, o.Top
 	lines := []string{"GAME OVER", "", fmt.Sprintf("score %d%swave %d", e.Score, dot, e.Wave)}
 	switch {
@@ -58,10 +62,10 @@ func overLines(o play.Over, ascii, watcher bool) []string {
 		}
 		for i, t := range top {
 			name := []rune(t.Name)
-			if len(name) > 12 {
-				name = name[:12]
+			if len(name) > hub.MaxName {
+				name = name[:hub.MaxName]
 			}
-			pad := strings.Repeat(" ", 12-len(name)) // %-12s pads bytes, not characters
+			pad := strings.Repeat(" ", hub.MaxName-len(name)) // %-16s pads bytes, not characters
 			lines = append(lines, fmt.Sprintf("%2d %s%s %7d  wave %-3d %-*s", i+1, string(name), pad, t.Score, t.Wave, width, where(t)))
 		}
 	}

@@ -90,6 +90,7 @@ type view struct {
 	gen   uint64
 	pools [numPools]poolView
 	step  time.Duration // mean time of a step since the previous sample
+	title string        // the panel's title; "": " pools "
 }
 
 // span is a run of a line's bytes drawn in one style.
@@ -259,6 +260,7 @@ type panel struct {
 	text    textLines
 	tmp     []byte
 	shown   shown
+	title   string // as last drawn
 
 	ms             runtime.MemStats
 	memAt          time.Time
@@ -302,10 +304,15 @@ func (p *panel) Draw(scr tcell.Screen) {
 	}
 	x, y, w, h := p.GetRect()
 	kept := keep(scr, &p.shown, rect{x, y, w, h})
+	title := p.latest.title
+	if title == "" {
+		title = " pools "
+	}
 	switch {
-	case !kept:
+	case !kept || title != p.title:
 		drawBorder(scr, p.g, x, y, w, h, borderStyle)
-		putString(scr, x+2, y, w-4, " pools ", titleStyle)
+		putString(scr, x+2, y, w-4, title, titleStyle)
+		p.title = title
 	case !fresh:
 		return
 	}

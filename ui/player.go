@@ -9,6 +9,7 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/daily"
 	"poolroids/game/hub"
 	"poolroids/game/input"
 	"poolroids/game/match"
@@ -22,8 +23,9 @@ import (
 type ownGame struct {
 	s      *session
 	g      *play.Game
-	over   overText // the loop's goroutine only
-	shared bool     // an arena seat: the world plays on whatever the player does
+	over   overText  // the loop's goroutine only
+	daily  dailyText // likewise
+	shared bool      // an arena seat: the world plays on whatever the player does
 }
 
 // inGame reports whether the player plays a game of their own, which q
@@ -104,11 +106,15 @@ func (p *ownGame) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 	return nil
 }
 
-// soloHUD paints the world of a solo game's View v on a and returns its
-// header, the game-over text from over: as its player and its watchers
-// see it.
-func soloHUD(a *arena, v play.View, over *overText, ascii bool) hud {
+// soloHUD paints the world of a solo game's View v on a, with its ghost,
+// and returns its header, the game-over text from over and a daily
+// game's from daily: as its player and its watchers see it.
+func soloHUD(a *arena, v play.View, over *overText, daily *dailyText, ascii bool) hud {
 	w := v.World
+	a.ghost = v.Ghost
+	if v.Daily != nil {
+		a.ghostName = v.Daily.GhostName
+	}
 	a.paintWorld(w)
 	h := hud{
 		level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),
@@ -117,6 +123,10 @@ func soloHUD(a *arena, v play.View, over *overText, ascii bool) hud {
 	}
 	if v.Phase == match.Play && !v.Assisted {
 		h.high = max(h.high, w.Score())
+	}
+	if v.Daily != nil {
+		t := daily.of(v.Daily, ascii)
+		h.title, h.status = t.title, t.status
 	}
 	return h
 }
@@ -132,17 +142,26 @@ func (p *ownGame) close() int {
 // goroutine, and offered to watchers where Options.Live says.
 type soloShow struct {
 	ownGame
-	live atomic.Pointer[play.Solo] // the game offered to watchers; nil: none
+	live       atomic.Pointer[play.Solo] // the game offered to watchers; nil: none
+	ghostPools atomic.Bool               // the panel shows the ghost's pools (f)
 }
 
 // newSolo makes the solo game Options ask for.
 func newSolo(s *session) (show, error) {
 	o := &s.opts
 	sh := &soloShow{ownGame: ownGame{s: s}}
-	g, err := play.NewSolo(game.Config{
+	cfg := game.Config{
 		Levels: o.Levels, Seed: o.Seed, Strategy: o.Strategy,
 		Bullets: o.Bullets, Debris: o.Debris,
-	}, o.Stress, play.Scoring{Player: o.Player, Scores: o.Scores}, play.Controls{Keys: &s.keys})
+	}
+	sc := play.Scoring{Player: o.Player, Scores: o.Scores}
+	stress := o.Stress
+	if o.Daily != nil {
+		cfg = daily.Config(*o.Daily, o.Levels)
+		cfg.Strategy, stress = o.Strategy, false
+		sc.Daily = &play.Daily{Day: *o.Daily, Board: o.Board, Dir: o.DailyDir}
+	}
+	g, err := play.NewSolo(cfg, stress, sc, play.Controls{Keys: &s.keys})
 	sh.g = g
 	return sh, err
 }
@@ -165,11 +184,19 @@ func (sh *soloShow) offer() {
 	sh.live.Store(o.Live.Add(hub.FitName(name), sh.g, !o.Hidden))
 }
 
-func (sh *soloShow) gone() <-chan struct{}   { return nil }
-func (sh *soloShow) why() (string, error)    { return ReasonCanceled, nil }
-func (sh *soloShow) help(g *glyphs) []string { return g.helpScreen }
+func (sh *soloShow) gone() <-chan struct{} { return nil }
+func (sh *soloShow) why() (string, error)  { return ReasonCanceled, nil }
+func (sh *soloShow) help(g *glyphs) []string {
+	if sh.s.opts.Daily != nil {
+		return dailyHelp[setOf(g)].screen
+	}
+	return g.helpScreen
+}
 
 func (sh *soloShow) bottom() tview.Primitive {
+	if sh.s.opts.Daily != nil {
+		return newHelpLine(func(g *glyphs) []helpItem { return dailyHelp[setOf(g)].line })
+	}
 	if sh.s.opts.Live == nil {
 		return newHelpLine(func(g *glyphs) []helpItem { return g.localLine })
 	}
@@ -178,7 +205,7 @@ func (sh *soloShow) bottom() tview.Primitive {
 
 func (sh *soloShow) paint(a *arena) hud {
 	var h hud
-	sh.g.View(func(v play.View) { h = soloHUD(a, v, &sh.over, sh.s.ascii) })
+	sh.g.View(func(v play.View) { h = soloHUD(a, v, &sh.over, &sh.daily, sh.s.ascii) })
 	if h.mode != match.Title && !h.stress { // the demo's and the autopilot's are no one's
 		h.name = sh.s.opts.Player
 	}
@@ -188,17 +215,31 @@ func (sh *soloShow) paint(a *arena) hud {
 	return h
 }
 
-// samples are those the Game took on its steps, at the time it took them.
+// samples are those the Game took on its steps, at the time it took
+// them: of the player's pools, or of the ghost's (f).
 func (sh *soloShow) samples(seen uint64, fn func(game.PoolSample, time.Duration)) uint64 {
 	clock := sh.s.clock
+	ghost := sh.ghostPools.Load()
 	sh.g.View(func(v play.View) {
-		seen = v.Samples.Since(seen, func(p game.PoolSample) { fn(p, p.At.Sub(clock)) })
+		ss := v.Samples
+		if ghost && v.Ghost != nil {
+			ss = v.GhostSamples
+		}
+		seen = ss.Since(seen, func(p game.PoolSample) { fn(p, p.At.Sub(clock)) })
 	})
 	return seen
 }
 
 func (sh *soloShow) sample(v *view, now time.Duration) {
-	sh.g.View(func(gv play.View) { samplePools(v, gv.World, gv.Step, now) })
+	ghost := sh.ghostPools.Load()
+	sh.g.View(func(gv play.View) {
+		w := gv.World
+		v.title = ""
+		if ghost && gv.Ghost != nil {
+			v.title, w = ghostPanelTitle, gv.Ghost.World()
+		}
+		samplePools(v, w, gv.Step, now)
+	})
 }
 
 func (sh *soloShow) strategies() (bullets, debris pool.Strategy) {
@@ -219,10 +260,27 @@ func (sh *soloShow) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 			sh.g.TogglePause()
 			return nil
 		case 'x', 'X':
+			if sh.s.opts.Daily != nil {
+				sh.s.tell(match.ErrDaily.Error())
+				return nil
+			}
 			if sh.s.confirmed('x', now, sh.inGame(), false) {
 				sh.toggleStress()
 			}
 			return nil
+		case 'g', 'G':
+			if sh.s.opts.Daily != nil {
+				sh.s.tell("ghost: " + sh.g.SwitchGhost().String())
+				sh.s.sample() // the panel's title, if it shows the ghost's pools
+				return nil
+			}
+		case 'f', 'F':
+			if sh.s.opts.Daily != nil {
+				sh.ghostPools.Store(!sh.ghostPools.Load())
+				sh.fresh()
+				sh.s.sample() // the panel's title says whose pools
+				return nil
+			}
 		case 'o', 'O':
 			if live := sh.live.Load(); live != nil { // local play has no watchers
 				live.SetOpen(!live.Open())
@@ -247,5 +305,7 @@ func (sh *soloShow) close() int {
 	if live := sh.live.Load(); live != nil {
 		live.Remove()
 	}
-	return sh.ownGame.close()
+	best := sh.ownGame.close()
+	sh.s.files = sh.g.DailyFiles()
+	return best
 }

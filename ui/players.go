@@ -2,6 +2,7 @@ package ui
 
 import (
 	"time"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -55,7 +56,8 @@ const playersEvery = 100 * time.Millisecond
 // without its lock.
 func newPlayers(ar *hub.Arena) *players {
 	size := ar.World().Ships()
-	return &players{Box: tview.NewBox(), g: utf8Glyphs, ar: ar, text: newTextLines(playersHeight(size) - 2), buf: make([]byte, 0, 64)}
+	// A line more a player: the narrow box's long names take two.
+	return &players{Box: tview.NewBox(), g: utf8Glyphs, ar: ar, text: newTextLines(playersHeight(size) - 2 + size), buf: make([]byte, 0, 64)}
 }
 
 func (p *players) Draw(scr tcell.Screen) {
@@ -127,7 +129,14 @@ func (p *players) format() {
 		l := next()
 		pl := w.Player(i)
 		l.style(playerStyle(i))
-		l.b = appendCell(l.b, name, nameW)
+		if narrow && utf8.RuneCountInString(name) > nameW {
+			// Whole on a line of its own, the score under it.
+			l.b = appendCell(l.b, name, hub.MaxName)
+			l = next().style(valueStyle)
+			l.b = appendCell(l.b, "", nameW)
+		} else {
+			l.b = appendCell(l.b, name, nameW)
+		}
 		l.style(valueStyle)
 		l.b = appendIntRight(l.b, int64(pl.Score), 7)
 		if narrow {

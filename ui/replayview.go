@@ -214,6 +214,7 @@ func (v *replayShow) paint(a *arena) hud {
 		if w.Ships() > 1 {
 			a.names = rv.Names
 		}
+		a.ghost = rv.Ghost
 		a.paintWorld(w)
 		h = hud{level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(), mode: match.Play, best: w.Ships() > 1, whose: v.whose}
 		for i := range w.Ships() {

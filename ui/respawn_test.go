@@ -14,8 +14,9 @@ import (
 // TestRespawnCountdown: from the loss of a ship until it is back, the
 // field says when it comes back, where it will, counting the seconds down
 // (respawn-countdown-120x40): to when it is due, then, while its place is
-// not clear, to when it comes back at the latest, "≤" saying it may come
-// sooner. Once it is back, the countdown goes (respawn-back-120x40).
+// not clear, it says it waits for a clear spot, and how long at the most,
+// "≤" saying it may come sooner: never a count that goes back up. Once it
+// is back, the countdown goes (respawn-back-120x40).
 func TestRespawnCountdown(t *testing.T) { synctest.Test(t, testRespawnCountdown) }
 
 func testRespawnCountdown(t *testing.T) {
@@ -24,7 +25,7 @@ func testRespawnCountdown(t *testing.T) {
 	w := d.s.world()
 	// The countdowns of the ships lost before one whose place was not
 	// clear, and of that one.
-	note := regexp.MustCompile(`ship (now|in ≤?\d)`)
+	note := regexp.MustCompile(`ship (now|in \d)|waiting for a clear spot · ≤\d`)
 	var shown []string
 	for i := 0; ; i++ {
 		if i > 10*60*game.TPS || w.Phase() == game.GameOver {
@@ -51,7 +52,7 @@ func testRespawnCountdown(t *testing.T) {
 			shown = append(shown, m)
 		}
 	}
-	if want := []string{"ship in 2", "ship in 1", "ship in ≤3", "ship in ≤2"}; len(shown) < len(want) || !slices.Equal(shown[:len(want)], want) {
+	if want := []string{"ship in 2", "ship in 1", "waiting for a clear spot · ≤3", "waiting for a clear spot · ≤2"}; len(shown) < len(want) || !slices.Equal(shown[:len(want)], want) {
 		t.Errorf("while the ship was away the field said %q, want %q and on", shown, want)
 	}
 	d.looksLike("respawn-back-120x40")

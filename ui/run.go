@@ -96,5 +96,6 @@ func (s *session) run(ctx context.Context) (Result, error) {
 	s.runLoop()
 	// However the player left (q, Ctrl-C, a closed connection), the game
 	// in play goes on the score table if it counts.
-	return Result{Score: s.show.close(), Reason: s.life.reason}, s.life.err
+	score := s.show.close()
+	return Result{Score: score, Reason: s.life.reason, Files: s.files}, s.life.err
 }

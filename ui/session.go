@@ -24,6 +24,7 @@ import (
 // then the game's, then an arena's.
 type session struct {
 	opts    Options
+	files   []string // the daily games' replays written, once the show is closed (Result.Files)
 	show    show     // what the session shows, chosen once (see show)
 	term    Screen   // the connection's
 	screen  *surface // what the widgets draw on: term's cells
@@ -286,10 +287,14 @@ func (s *session) fitTo(w, h int) {
 		}
 		return
 	}
-	ft.w, ft.h, ft.players = w, h, n
+	narrow := ft.list
+	ft.w, ft.h, ft.players, ft.list = w, h, n, false
 	// The stats box and the players box take the rows there are: a new
 	// size arranges the panel afresh.
 	s.arrange(autoForm(w, h))
+	if narrow {
+		s.syncList() // the list's wide texts
+	}
 }
 
 // arrange lays the body out for form f: the arena, and right of it the
@@ -299,7 +304,8 @@ func (s *session) fitTo(w, h int) {
 // (see focusShown).
 func (s *session) arrange(f form) {
 	ft := &s.fit
-	ft.form, ft.restore = f, formFull
+	list := ft.list
+	ft.form, ft.restore, ft.list = f, formFull, false
 	ft.side.Clear()
 	ft.body.Clear().AddItem(s.arena, 0, 1, true)
 	stats := f // the stats box's form
@@ -315,7 +321,11 @@ func (s *session) arrange(f form) {
 		ft.side.AddItem(s.list, 0, 1, false)
 	case formCompact:
 		ft.side.AddItem(s.panel, compactHeight, 0, false)
-		s.addPlayers(ft.h - 1 - compactHeight)
+		if ft.list = list; list { // in the players box's place while it shows
+			ft.side.AddItem(s.list, 0, 1, false)
+		} else {
+			s.addPlayers(ft.h - 1 - compactHeight)
+		}
 	}
 	if w := f.width(); w > 0 {
 		ft.body.AddItem(ft.side, w, 0, false)
@@ -327,7 +337,7 @@ func (s *session) arrange(f form) {
 // focusShown gives the keys back to the arena when the strategy list
 // that had them is not shown.
 func (s *session) focusShown() {
-	if s.list.HasFocus() && s.fit.form != formFull {
+	if s.list.HasFocus() && s.fit.form != formFull && !s.fit.list {
 		s.loop.focus(s.arena)
 	}
 }
@@ -380,12 +390,18 @@ func (s *session) syncList() {
 		case st == d:
 			used = g.mark + " debris"
 		}
+		if used != "" && s.fit.list { // narrow: the compact panel above names the pools'
+			used = g.mark
+		}
 		s.list.SetItemText(i, fmt.Sprintf("%c %-10s %s", strategyKeys[i], st, used), "")
 		if st == cur {
 			s.list.SetCurrentItem(i)
 		}
 	}
 	s.list.title = fmt.Sprintf(" strategy %s %s (b) ", g.arrow, targetNames[t])
+	if s.fit.list {
+		s.list.title = " strategy "
+	}
 	s.list.valid = false
 	s.panel.stale = true // the compact panel names the target
 }
@@ -545,10 +561,10 @@ func (s *session) refused(err error) {
 
 // confirmed reports whether k (q or x), pressed at now, acts: at once
 // outside a game of the player's own (inGame false), else as the answer
-// to the question its first press asked on the field's border (k again
-// within confirmFor, or y; n or Esc withdraws it). A solo game waits for
-// the answer (see questionHolds); an arena, shared, plays on (shared),
-// and the question says so.
+// to the question its first press asked on the field's border (k again,
+// or y; n or Esc withdraws it). A solo game waits for the answer (see
+// questionHolds); an arena, shared, plays on (shared), and the question
+// says so, counting down the confirmFor it waits.
 func (s *session) confirmed(k rune, now time.Duration, inGame, shared bool) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -557,10 +573,10 @@ func (s *session) confirmed(k rune, now time.Duration, inGame, shared bool) bool
 		return true
 	}
 	s.border.ask, s.border.askAt, s.border.waits = k, now, !shared
-	s.border.question = questions[k]
 	if shared {
-		s.border.question += s.glyphs().sep + onQuestion
+		s.border.setQuestion(questions[k]+s.glyphs().sep+onQuestion, s.glyphs().sep, true)
 	} else {
+		s.border.setQuestion(questions[k], "", false)
 		s.setHeld(true) // from now: the next frame finds the question up
 	}
 	return false

@@ -156,3 +156,126 @@ func TestRefusedMark(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedMarkUnder: the mark of a refused shot hides nothing a player
+// must see. Drawn past the nose of a ship at each of the 21 headings,
+// with a saucer's shot on each of its dots, the nose's cell stays lit
+// and every shot shows; the mark is not in the red of a danger.
+func TestRefusedMarkUnder(t *testing.T) {
+	if c, _, _ := inkStyles[inkRefused].Decompose(); isRed(c) {
+		t.Errorf("the refused mark is red: %v", c)
+	}
+	d := newDrawn(t, "UTF-8", 80, 24, Options{Levels: testLevels(t), Seed: 7})
+	a := d.s.arena
+	for i, h := range tapHeadings(t) {
+		sh := game.Ship{Pos: game.Vec{X: game.Width / 2, Y: game.Height / 2}, Angle: h, Alive: true}
+		a.cv.clear()
+		a.drawShip(sh, inkShip, inkNose, false, false)
+		var nose []int
+		for j, c := range a.cv.cells {
+			if c.ink == inkNose {
+				nose = append(nose, j)
+			}
+		}
+		a.cv.clear()
+		a.drawShip(sh, inkShip, inkNose, false, true)
+		for _, j := range nose {
+			if k := a.cv.cells[j].ink; k != inkNose {
+				t.Errorf("heading %d: the refused mark turns the nose's cell to ink %d", i, k)
+			}
+		}
+		// A saucer's shot in each cell the mark touches.
+		var marks []int
+		for j, c := range a.cv.cells {
+			if c.ink == inkRefused {
+				marks = append(marks, j)
+			}
+		}
+		if len(marks) == 0 {
+			t.Fatalf("heading %d: no mark", i)
+		}
+		for _, j := range marks {
+			a.cv.dot(j%a.cv.w*2, j/a.cv.w*4, inkHostile, a.hostileShot())
+			a.drawShip(sh, inkShip, inkNose, false, true)
+			if got := a.cv.glyph(a.cv.cells[j]); a.cv.cells[j].ink != inkHostile || got != "*" {
+				t.Errorf("heading %d: a saucer's shot under the mark shows %q in ink %d", i, got, a.cv.cells[j].ink)
+			}
+		}
+	}
+}
+
+// isRed tells whether palette colour c is mostly red.
+func isRed(c tcell.Color) bool {
+	r, g, b := c.RGB()
+	return r > 180 && g < 120 && b < 120
+}
+
+// TestShotsApart: a saucer's shot and a player's differ at a glance, in
+// shape (a star, a block of dots; in ASCII + and *) and in colour.
+func TestShotsApart(t *testing.T) {
+	for _, ascii := range []bool{false, true} {
+		d := newDrawn(t, "UTF-8", 120, 40, Options{Levels: testLevels(t), Seed: 7, ASCII: ascii})
+		a := d.s.arena
+		a.cv.clear()
+		a.bullet(game.Vec{X: 100, Y: 100}, inkBullet)
+		a.point(game.Vec{X: 300, Y: 100}, inkHostile, a.hostileShot())
+		mine, theirs := a.cv.cells[a.cellAt(game.Vec{X: 100, Y: 100})], a.cv.cells[a.cellAt(game.Vec{X: 300, Y: 100})]
+		if mine.ink != inkBullet || theirs.ink != inkHostile {
+			t.Fatalf("ASCII %v: inks %d and %d", ascii, mine.ink, theirs.ink)
+		}
+		if g1, g2 := a.cv.glyph(mine), a.cv.glyph(theirs); g1 == g2 || (!ascii && g2 != "*") || (ascii && g2 != "+") {
+			t.Errorf("ASCII %v: the player's shot shows %q, a saucer's %q", ascii, g1, g2)
+		}
+	}
+	mine, _, _ := inkStyles[inkBullet].Decompose()
+	theirs, _, _ := inkStyles[inkHostile].Decompose()
+	if colourGap(mine, theirs) < 80 || !isRed(theirs) {
+		t.Errorf("shots in %v and %v: too alike, or the saucer's not red", mine, theirs)
+	}
+}
+
+// cellAt is the index of the canvas cell of the playfield's point p.
+func (a *arena) cellAt(p game.Vec) int {
+	x, y := a.cv.dotOf(p)
+	if !a.cv.ascii {
+		x, y = x/2, y/4
+	}
+	return y*a.cv.w + x
+}
+
+// colourGap is how far apart two palette colours are, in RGB.
+func colourGap(a, b tcell.Color) float64 {
+	r1, g1, b1 := a.RGB()
+	r2, g2, b2 := b.RGB()
+	return math.Sqrt(float64((r1-r2)*(r1-r2) + (g1-g2)*(g1-g2) + (b1-b2)*(b1-b2)))
+}
+
+// TestPlayerColours: no ship can be taken for another or for a danger.
+// Each slot has a colour of the 256-colour palette (which a truecolor
+// terminal is sent too: see fg) that no other slot and no other ink has,
+// at least two of the palette's steps from the saucer's, its shots' and
+// the refused mark's; on a terminal of 16 colours, the first eight slots
+// (an arena's default size) are none of the saucer's or its shots'.
+func TestPlayerColours(t *testing.T) {
+	col := func(k ink) tcell.Color { c, _, _ := inkStyles[k].Decompose(); return c }
+	p16 := make([]tcell.Color, 16)
+	for i := range p16 {
+		p16[i] = tcell.PaletteColor(i)
+	}
+	for i := range ink(game.MaxShips) {
+		c := col(inkShip + i)
+		for k := inkRock2; k < inkNose; k++ {
+			if k != inkShip+i && col(k) == c {
+				t.Errorf("slot %d's colour %v is ink %d's", i, c, k)
+			}
+		}
+		for _, k := range []ink{inkSaucer, inkHostile, inkRefused} {
+			if gap := colourGap(c, col(k)); gap < 80 {
+				t.Errorf("slot %d's colour %v is %.0f from ink %d's %v", i, c, gap, k, col(k))
+			}
+			if i < 8 && tcell.FindColor(c, p16) == tcell.FindColor(col(k), p16) && k != inkRefused {
+				t.Errorf("slot %d shows in 16 colours as ink %d does", i, k)
+			}
+		}
+	}
+}

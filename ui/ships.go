@@ -11,12 +11,14 @@ import (
 )
 
 // playerColours are the ships' colours by slot: slot 0 keeps the solo
-// game's cyan, the others are set apart from it and from each other.
+// game's cyan, the others are set apart from it, from each other and from
+// what a ship must not be taken for (the saucer's magenta, its shots' red,
+// the rocks): on a 256-colour terminal, and the first eight on one of 16.
 var playerColours = [game.MaxShips][3]int32{
-	{80, 230, 255}, {255, 120, 200}, {140, 255, 110}, {255, 190, 60},
-	{170, 140, 255}, {255, 255, 255}, {60, 200, 150}, {255, 110, 90},
-	{120, 170, 255}, {230, 230, 90}, {200, 120, 255}, {150, 220, 220},
-	{255, 160, 130}, {100, 255, 200}, {210, 170, 120}, {255, 90, 160},
+	{80, 230, 255}, {140, 255, 110}, {255, 190, 60}, {120, 170, 255},
+	{255, 255, 255}, {60, 200, 150}, {90, 130, 255}, {230, 230, 90},
+	{150, 220, 220}, {255, 160, 130}, {100, 255, 200}, {200, 255, 150},
+	{135, 100, 255}, {180, 180, 255}, {255, 220, 180}, {175, 215, 0},
 }
 
 func init() {
@@ -24,7 +26,6 @@ func init() {
 		inkStyles[inkShip+ink(i)] = fg(c[0], c[1], c[2]).Bold(true)
 		inkStyles[inkNose+ink(i)] = fg(c[0], c[1], c[2]).Bold(true).Reverse(true)
 	}
-	inkStyles[inkRefused] = fg(255, 60, 60).Bold(true)
 }
 
 // playerStyle is slot's colour, for its name.
@@ -61,14 +62,16 @@ type label struct {
 }
 
 // respawnNotes is what shows where a lost ship will come back, by the
-// seconds left: until it is due, and, where its place was not clear
-// then, until it comes back at the latest (sooner if the place clears):
-// see game.Player. blockedNotes are the latter in ASCII.
+// seconds left until it is due. Where its place was not clear then, it
+// waits for a clear spot, saying how long at the most (it comes sooner
+// if the place clears; see game.Player): blockedNotes, in UTF-8 and in
+// ASCII. A countdown that went back to 3 after 1 read as a clock gone
+// wrong; a wait says why.
 var (
 	respawnNotes = [...]string{"ship now", "ship in 1", "ship in 2", "ship in 3", "ship in 4", "ship in 5"}
 	blockedNotes = [2][6]string{
-		{"ship now", "ship in ≤1", "ship in ≤2", "ship in ≤3", "ship in ≤4", "ship in ≤5"},
-		{"ship now", "ship in <=1", "ship in <=2", "ship in <=3", "ship in <=4", "ship in <=5"},
+		{"ship now", "waiting for a clear spot · ≤1", "waiting for a clear spot · ≤2", "waiting for a clear spot · ≤3", "waiting for a clear spot · ≤4", "waiting for a clear spot · ≤5"},
+		{"ship now", "waiting for a clear spot . <=1", "waiting for a clear spot . <=2", "waiting for a clear spot . <=3", "waiting for a clear spot . <=4", "waiting for a clear spot . <=5"},
 	}
 )
 
@@ -99,11 +102,16 @@ func (t *nameTags) note(cv *canvas, p game.Vec, slot int, name string, reach flo
 	if name == "" {
 		return
 	}
+	t.noteIn(cv, p, name, reach, playerStyle(slot))
+}
+
+// noteIn is note in the style st.
+func (t *nameTags) noteIn(cv *canvas, p game.Vec, name string, reach float64, st tcell.Style) {
 	dx, dy := cv.dotOf(p)
 	sx, sy := dx*cv.w/max(cv.dw, 1), dy*cv.h/max(cv.dh, 1)
 	rx, ry := int(math.Ceil(reach*float64(cv.w)/float64(max(cv.dw, 1)))), int(math.Ceil(reach*float64(cv.h)/float64(max(cv.dh, 1))))
 	x := max(sx-utf8.RuneCountInString(name)/2, 0)
-	t.labels = append(t.labels, label{x: x, y: sy + 1 + ry, sx: sx, sy: sy, rx: rx, ry: ry, name: name, st: playerStyle(slot)})
+	t.labels = append(t.labels, label{x: x, y: sy + 1 + ry, sx: sx, sy: sy, rx: rx, ry: ry, name: name, st: st})
 }
 
 // placeLabels puts each name under its ship, else over it, else right or

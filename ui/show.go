@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -64,8 +65,13 @@ type show interface {
 const noticeFor = 3 * time.Second
 
 // confirmFor is how long a question on the field's border waits for its
-// answer.
-const confirmFor = 2 * time.Second
+// answer in an arena, which plays on meanwhile, counting the seconds
+// down on the border; expiredFor how long it then says it lapsed. A solo
+// game's question waits, as the game does, until it is answered.
+const (
+	confirmFor = 3 * time.Second
+	expiredFor = 2 * time.Second
+)
 
 // questions are what a first q or x asks, on the field's border; in an
 // arena, which plays on meanwhile, followed by onQuestion.
@@ -75,26 +81,48 @@ var questions = map[rune]string{
 }
 
 // onQuestion is the end of a question asked in an arena: it does not
-// wait for the answer, as a solo game does.
-const onQuestion = "the arena plays on"
+// wait for the answer, as a solo game does; lapsed says it went
+// unanswered.
+const (
+	onQuestion = "the arena plays on"
+	lapsed     = "no answer: you play on"
+)
 
 // border is what the field's border says besides the game: why a key did
 // nothing (a notice, for noticeFor), or the question a first q or x asks
-// (for confirmFor). Times are on the session's clock.
+// (until it is answered; in an arena for confirmFor, then that it
+// lapsed, for expiredFor). Times are on the session's clock.
 type border struct {
 	notice   string
 	noticeAt time.Duration
 	ask      rune // the key whose question shows; 0: none
 	askAt    time.Duration
-	question string // its text
-	waits    bool   // the game waits for the answer
+	// question is its text; in an arena, by the seconds it has left
+	// (question[1] with one left, and so on), else question[0].
+	question [confirmFor/time.Second + 1]string
+	waits    bool // the game waits for the answer
+}
+
+// setQuestion sets the question's text: q alone, or, if it counts down,
+// q followed by the seconds it has left.
+func (b *border) setQuestion(q, sep string, counts bool) {
+	for i := range b.question {
+		b.question[i] = q
+		if counts && i > 0 {
+			b.question[i] = q + sep + strconv.Itoa(i)
+		}
+	}
 }
 
 // text is what the border says at now, if anything.
 func (b *border) text(now time.Duration) string {
 	switch {
+	case b.asking(now) != 0 && b.waits:
+		return b.question[0]
 	case b.asking(now) != 0:
-		return b.question
+		return b.question[(confirmFor-(now-b.askAt)+time.Second-1)/time.Second]
+	case b.ask != 0 && now-b.askAt < confirmFor+expiredFor:
+		return lapsed
 	case b.notice != "" && now-b.noticeAt < noticeFor:
 		return b.notice
 	}
@@ -103,7 +131,7 @@ func (b *border) text(now time.Duration) string {
 
 // asking returns the key whose question waits for an answer at now, or 0.
 func (b *border) asking(now time.Duration) rune {
-	if now-b.askAt >= confirmFor {
+	if !b.waits && now-b.askAt >= confirmFor {
 		return 0
 	}
 	return b.ask

@@ -95,7 +95,7 @@ func (sh *worldShow) bottom() tview.Primitive {
 }
 
 func (sh *worldShow) paint(a *arena) hud {
-	return soloHUD(a, play.View{World: sh.w, Phase: match.Play}, &sh.over, sh.s.ascii)
+	return soloHUD(a, play.View{World: sh.w, Phase: match.Play}, &sh.over, nil, sh.s.ascii)
 }
 
 func (sh *worldShow) sample(v *view, now time.Duration) { samplePools(v, sh.w, 0, now) }

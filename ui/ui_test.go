@@ -1029,30 +1029,35 @@ func TestLayout(t *testing.T) {
 }
 
 // TestLayoutKey cycles the panel's forms with v: each gives the arena the
-// width the panel leaves (hidden: layout-key-hidden-80x24), the list keeps
-// no focus it cannot show, tab brings the full panel back with the list
-// focused (layout-key-tab-80x24), and a new size chooses the form again.
+// width the panel leaves (hidden: layout-key-hidden-80x24), but at 80×24
+// v skips the full panel, which would shrink the field; the list keeps no
+// focus it cannot show, tab shows the list under the compact panel with
+// the field as it was (layout-key-tab-80x24), and a new size chooses the
+// form again.
 func TestLayoutKey(t *testing.T) { synctest.Test(t, testLayoutKey) }
 
 func testLayoutKey(t *testing.T) {
 	d := newDrawn(t, "UTF-8", 80, 24, Options{Seed: 2})
+	rows := d.s.arena.frame.h
 	for _, want := range []struct {
 		form  form
 		arena int
-	}{{formHidden, 80}, {formFull, 80 - panelWidth}, {formCompact, 80 - compactWidth}, {formHidden, 80}} {
+	}{{formHidden, 80}, {formCompact, 80 - compactWidth}, {formHidden, 80}} {
 		d.key(tcell.KeyRune, 'v')
 		d.frame()
-		if _, _, aw, _ := d.s.arena.GetRect(); d.s.fit.form != want.form || aw != want.arena {
-			t.Fatalf("after v: form %d, arena %d columns; want form %d, %d columns\n%s", d.s.fit.form, aw, want.form, want.arena, d.text())
+		if _, _, aw, _ := d.s.arena.GetRect(); d.s.fit.form != want.form || aw != want.arena || d.s.arena.frame.h != rows {
+			t.Fatalf("after v: form %d, arena %d columns, field %d rows; want form %d, %d columns, %d rows\n%s",
+				d.s.fit.form, aw, d.s.arena.frame.h, want.form, want.arena, rows, d.text())
 		}
 	}
 	d.looksLike("layout-key-hidden-80x24")
 	d.key(tcell.KeyTab, 0)
 	d.looksLike("layout-key-tab-80x24")
-	if d.s.fit.form != formFull || !d.s.list.HasFocus() {
-		t.Errorf("tab: form %d, list focused %v; want the full panel, the list focused", d.s.fit.form, d.s.list.HasFocus())
+	if d.s.fit.form != formCompact || !d.s.fit.list || !d.s.list.HasFocus() || d.s.arena.frame.h != rows {
+		t.Errorf("tab: form %d, list %v, focused %v, field %d rows; want the list under the compact panel, focused, %d rows",
+			d.s.fit.form, d.s.fit.list, d.s.list.HasFocus(), d.s.arena.frame.h, rows)
 	}
-	d.key(tcell.KeyRune, 'v') // compact: the list is gone, the arena takes the focus
+	d.key(tcell.KeyRune, 'v') // hidden: the list is gone, the arena takes the focus
 	if d.s.list.HasFocus() || !d.s.arena.HasFocus() {
 		t.Error("the hidden list kept the focus")
 	}
@@ -1060,26 +1065,34 @@ func testLayoutKey(t *testing.T) {
 	if d.s.fit.form != formFull {
 		t.Errorf("at 120×40 after a resize: form %d, want full", d.s.fit.form)
 	}
+	// There, v goes through every form: each leaves the field as many
+	// rows as the full panel does, or more.
+	for _, want := range []form{formCompact, formHidden, formFull} {
+		if d.key(tcell.KeyRune, 'v'); d.s.fit.form != want {
+			t.Errorf("at 120×40, v: form %d, want %d", d.s.fit.form, want)
+		}
+	}
 }
 
-// TestTabGivesFieldBack: at 80×24 Tab shows the strategy list in the
-// full panel, which shrinks the field; Tab again, or v, gives the field
-// back as it was.
+// TestTabGivesFieldBack: at 80×24 Tab shows the strategy list under the
+// compact panel, the field as large as it was; Tab again, or Esc, takes
+// the list away and gives the keys back to the field.
 func TestTabGivesFieldBack(t *testing.T) { synctest.Test(t, testTabGivesFieldBack) }
 
 func testTabGivesFieldBack(t *testing.T) {
-	for _, back := range []tcell.Key{tcell.KeyTab, tcell.KeyRune} {
+	for _, back := range []tcell.Key{tcell.KeyTab, tcell.KeyEscape} {
 		d := newDrawn(t, "UTF-8", 80, 24, Options{Seed: 2})
+		d.s.startGame()
 		field := func() [2]int { d.frame(); return [2]int{d.s.arena.cv.w, d.s.arena.cv.h} }
 		before, form := field(), d.s.fit.form
 		d.key(tcell.KeyTab, 0)
-		if got := field(); got == before || !d.s.list.HasFocus() {
-			t.Fatalf("Tab: field %v (was %v), list focused %v; want the list, the field smaller", got, before, d.s.list.HasFocus())
+		if got := field(); got != before || !d.s.list.HasFocus() || !strings.Contains(d.text(), "4 activelist") {
+			t.Fatalf("Tab: field %v (was %v), list focused %v; want the list, the field as it was\n%s", got, before, d.s.list.HasFocus(), d.text())
 		}
-		d.key(back, 'v')
-		if got := field(); got != before || d.s.fit.form != form || !d.s.arena.HasFocus() {
-			t.Errorf("Tab, then %v: field %v, form %d, arena focused %v; want the field back, %v, form %d",
-				tcell.KeyNames[back], got, d.s.fit.form, d.s.arena.HasFocus(), before, form)
+		d.key(back, 0)
+		if got := field(); got != before || d.s.fit.form != form || !d.s.arena.HasFocus() || strings.Contains(d.text(), "4 activelist") {
+			t.Errorf("Tab, then %v: field %v, form %d, arena focused %v; want the list gone, the field %v, form %d\n%s",
+				tcell.KeyNames[back], got, d.s.fit.form, d.s.arena.HasFocus(), before, form, d.text())
 		}
 	}
 }
@@ -1313,7 +1326,7 @@ func testHeaderKeepsScore(t *testing.T) {
 	d.looksLike("header-title-80x24")
 	d.s.startGame()
 	d.looksLike("header-play-80x24")
-	d.key(tcell.KeyTab, 0) // the full panel, and a narrower arena
+	d.s.arrange(formFull) // the full panel, and a narrower arena
 	d.looksLike("header-full-panel-80x24")
 }
 
@@ -1352,7 +1365,7 @@ func TestListScrollsBackOnGrow(t *testing.T) { synctest.Test(t, testListScrollsB
 
 func testListScrollsBackOnGrow(t *testing.T) {
 	d := newDrawn(t, "UTF-8", 80, 24, Options{Seed: 2})
-	d.key(tcell.KeyTab, 0) // the full panel: a list of a row or two
+	d.key(tcell.KeyTab, 0) // under the compact panel: a list of a few rows
 	d.s.list.SetCurrentItem(len(pool.Strategies()) - 1)
 	d.looksLike("list-scrolled-80x24")
 	d.resize(120, 40)

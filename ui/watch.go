@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
@@ -51,8 +52,9 @@ func watchOn(ctx context.Context, scr Screen, w *play.Watcher, opts Options) (Re
 type watchShow struct {
 	s     *session
 	w     *play.Watcher
-	whose string   // whose game it is, for the header
-	over  overText // the loop's goroutine only
+	whose string    // whose game it is, for the header
+	over  overText  // the loop's goroutine only
+	daily dailyText // likewise
 }
 
 // newWatch makes the show of w: whose game it is for the header, and an
@@ -110,9 +112,12 @@ func (sh *watchShow) paint(a *arena) hud {
 		a.names.of(ar)
 		a.paintWorld(w)
 		h = hud{level: w.Level().Name, wave: w.Wave(), mode: match.Play, board: true}
+		if ar.Players() == 0 { // the world stands still until the arena closes
+			h.mode, h.over = match.Over, emptyArenaScreen
+		}
 		ar.RUnlock()
 	} else {
-		sh.w.View(func(v play.View) { h = soloHUD(a, v, &sh.over, sh.s.ascii) })
+		sh.w.View(func(v play.View) { h = soloHUD(a, v, &sh.over, &sh.daily, sh.s.ascii) })
 	}
 	h.whose, h.watching = sh.whose, sh.w.Watchers()
 	return h
@@ -129,7 +134,7 @@ var errWatching = errors.New("you watch: the pools are the players'")
 func (sh *watchShow) pick(_, _ pool.Strategy) error { return errWatching }
 
 // key: q leaves, Tab and v change the panel's form, ? shows the keys;
-// nothing else acts.
+// 1-0 say why they switch nothing; nothing else acts.
 func (sh *watchShow) key(ev *tcell.EventKey, _ time.Duration) *tcell.EventKey {
 	r := ev.Rune()
 	if ev.Key() != tcell.KeyRune {
@@ -139,12 +144,19 @@ func (sh *watchShow) key(ev *tcell.EventKey, _ time.Duration) *tcell.EventKey {
 	case r == 'q', r == 'Q':
 		sh.s.end(ReasonQuit, nil)
 	case ev.Key() == tcell.KeyTab, ev.Key() == tcell.KeyBacktab, r == 'v', r == 'V':
-		sh.s.arrange((sh.s.fit.form + 1) % numForms)
+		sh.s.arrange(nextForm(sh.s.fit.form, sh.s.fit.w, sh.s.fit.h))
 	case r == '?':
 		sh.s.showHelp(true)
+	case r != 0 && strings.ContainsRune(strategyKeys, r):
+		sh.s.tell(errWatching.Error())
 	}
 	return nil
 }
+
+// emptyArenaScreen is a watcher's overlay while the arena it watches has
+// no player left: its world stands still until it closes, a few seconds
+// later, and the watcher is back in the lobby.
+var emptyArenaScreen = []string{"ARENA ENDED", "", "every player left", "it closes in a moment", "", "q: leave"}
 
 // watchHelp is the key help of a watcher.
 var watchHelp = []string{

@@ -31,6 +31,21 @@ func watcherOf(t testing.TB, hw *play.Watcher, w, h int) (*session, tcell.Simula
 	return s, scr
 }
 
+// watchArena is a watcher of h's arena name, drawn on w×h cells.
+func watchArena(t *testing.T, h *hub.Hub, name string, w, ht int) (*session, tcell.SimulationScreen) {
+	t.Helper()
+	live, err := play.NewLive(h, play.LiveConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hw, err := live.Watch(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(hw.Stop)
+	return watcherOf(t, hw, w, ht)
+}
+
 // watchedSolo is a solo game drawn on w×h cells with opts, offered to
 // watchers, and a watcher of it drawn on ww×wh cells.
 func watchedSolo(t *testing.T, opts Options, w, h, ww, wh int) (*drawn, *session, tcell.SimulationScreen) {
@@ -194,17 +209,8 @@ func TestWatchArenaDraw(t *testing.T) {
 			seat.SetAutopilot(true)
 			t.Cleanup(seat.Leave)
 		}
-		live, err := play.NewLive(h, play.LiveConfig{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		hw, err := live.Watch("den")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(hw.Stop)
-		ws, scr := watcherOf(t, hw, 200, 60)
-		ar := hw.Arena
+		ws, scr := watchArena(t, h, "den", 200, 60)
+		ar := ws.show.(*watchShow).w.Arena
 		busy := func() bool {
 			ar.RLock()
 			defer ar.RUnlock()
@@ -260,6 +266,38 @@ func BenchmarkWatchPaint(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
 			ws.paint(ws.arena)
+		}
+	})
+}
+
+// TestWatchArenaEmpties: a watcher of an arena whose every player left
+// is told so over the field, which stands still until the arena closes
+// (the watch then ends, and the lobby says the arena closed: see Gone);
+// 1-0 say why a watcher switches nothing.
+func TestWatchArenaEmpties(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, hub.Config{Linger: time.Minute})
+		seat, err := h.Join(hub.Request{Arena: "den", Player: "ann"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws, scr := watchArena(t, h, "den", 120, 40)
+		draw := func() string {
+			ws.root.Draw(scr)
+			scr.Show()
+			return screenText(scr)
+		}
+		if text := draw(); strings.Contains(text, emptyArenaScreen[0]) {
+			t.Errorf("ann plays, and the watcher is told the arena ended:\n%s", text)
+		}
+		ws.onKey(tcell.NewEventKey(tcell.KeyRune, '5', tcell.ModNone))
+		if text := draw(); !strings.Contains(text, errWatching.Error()) {
+			t.Errorf("a watcher's 5 says nothing:\n%s", text)
+		}
+		seat.Leave()
+		time.Sleep(time.Second)
+		if text := draw(); !strings.Contains(text, emptyArenaScreen[0]) || !strings.Contains(text, emptyArenaScreen[2]) {
+			t.Errorf("every player left, and the watcher is not told:\n%s", text)
 		}
 	})
 }

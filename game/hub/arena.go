@@ -226,6 +226,11 @@ func (a *Arena) Seated(slot int) (string, bool) {
 	return "", false
 }
 
+// Players returns how many players sit in the arena: none once the last
+// has left, while it lingers before it closes (see [Config].Linger). The
+// caller holds RLock.
+func (a *Arena) Players() int { return a.players }
+
 // Creator returns the name of the player who may switch strategies: the
 // arena's creator, or after they left the longest-seated player. The
 // caller holds RLock.

@@ -24,6 +24,7 @@ import (
 	"errors"
 
 	"poolroids/game"
+	"poolroids/game/daily"
 	"poolroids/game/hub"
 	"poolroids/game/replay"
 	"poolroids/levels"
@@ -45,10 +46,12 @@ const OverSteps = 3 * game.TPS
 
 // The game-over screen of the player's own game stays OverHold steps at
 // the least, and ignores [Match.Start] for its first OverDeaf: a player
-// still tapping fire as the last ship goes sees the score and the table.
+// still tapping fire as the last ship goes sees the score, the rank and
+// the table, long enough to read them; a press in the last second starts
+// the next game as the hold ends.
 const (
-	OverHold = 2 * game.TPS
-	OverDeaf = game.TPS
+	OverHold = 3 * game.TPS
+	OverDeaf = 2 * game.TPS
 )
 
 // Result is a game that ended or was left.
@@ -90,6 +93,9 @@ type Match struct {
 	rec    *replay.Recorder // the solo game in play's recording; nil outside one
 	in     game.Inputs      // the step's input for rec
 	player string           // the name recordings give the player
+
+	daily bool   // a daily game: no stress autopilot, and at most daily.MaxSteps
+	ghost []byte // the replay that flies beside each game as its ghost; nil: none
 }
 
 // New builds the player's world from cfg and starts on the title, or with
@@ -169,6 +175,9 @@ func (m *Match) Step(keys game.Input) (Result, bool) {
 		w.Step(in)
 	}
 	m.steps++
+	if m.daily && m.phase == Play && w.Steps() >= daily.MaxSteps && w.Phase() != game.GameOver {
+		return m.Leave() // as long as a daily game may be: longer, no board would take it
+	}
 	if w.Phase() != game.GameOver {
 		return Result{}, false
 	}
@@ -354,6 +363,9 @@ func (m *Match) record() bool {
 	if d != b && rec.SetStrategies("", d) != nil {
 		return false
 	}
+	if m.ghost != nil {
+		_ = rec.SetGhost(m.ghost) // checked by SetGhost before: a ghost that cannot fly leaves the game as it is
+	}
 	m.rec, m.play, m.world = rec, rec.World(), rec.World()
 	return true
 }
@@ -362,12 +374,51 @@ func (m *Match) record() bool {
 // would play, score and (in PvP) kill in a world others share.
 var ErrShared = errors.New("match: no stress autopilot in an arena")
 
+// ErrDaily is ToggleStress's answer in a daily game, whose games are the
+// day's and whose world is its own.
+var ErrDaily = errors.New("no stress autopilot in the daily game")
+
+// SetDaily makes the match's games daily games (package game/daily): the
+// stress autopilot does not play them, and a game is left, as the player
+// leaves it, after daily.MaxSteps steps, the longest a board ranks. The
+// Config given to New is then the day's (daily.Config).
+func (m *Match) SetDaily() { m.daily = true }
+
+// SetGhost makes the solo game replay in data fly beside the player's
+// games as a ghost (see replay.Recorder.SetGhost): the game in play from
+// now, playing the steps it missed first, and each new game from its
+// start; nil: none. data must not change afterwards. Its error is the
+// recorder's for a replay that cannot fly; the ghost then flies in no
+// game.
+func (m *Match) SetGhost(data []byte) error {
+	if m.rec != nil {
+		if err := m.rec.SetGhost(data); err != nil {
+			m.ghost = nil
+			return err
+		}
+	}
+	m.ghost = data
+	return nil
+}
+
+// Ghost returns the ghost flying beside the game in play, or nil: it is
+// stepped with the game, and read under the same lock.
+func (m *Match) Ghost() *replay.Ghost {
+	if m.rec == nil {
+		return nil
+	}
+	return m.rec.Ghost()
+}
+
 // ToggleStress starts the stress autopilot, in a stress game of its own
 // (the game in play is left and does not count), or stops it and goes
 // back to the title. In an arena it does nothing and returns ErrShared.
 func (m *Match) ToggleStress() error {
 	if m.seat != nil {
 		return ErrShared
+	}
+	if m.daily {
+		return ErrDaily
 	}
 	if m.stress {
 		m.stress = false

@@ -192,8 +192,8 @@ func TestArenaRefusesStress(t *testing.T) {
 }
 
 // TestArenaOverHold: an arena player's game-over screen holds as a solo
-// one does: Start is ignored in its first second, and later starts the
-// next game as the hold ends, by the arena's steps.
+// one does: Start is ignored in its first two seconds, and later starts
+// the next game as the hold ends, by the arena's steps.
 func TestArenaOverHold(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		seat := join(t, newHub(t), "ann", game.Input{Hyperspace: true})
@@ -213,15 +213,15 @@ func TestArenaOverHold(t *testing.T) {
 		if m.Start() {
 			t.Error("Start at once on the game-over screen started a game")
 		}
-		time.Sleep(1500 * time.Millisecond)
+		time.Sleep(2500 * time.Millisecond)
 		observe()
 		if !m.Start() || m.Phase() != Over {
-			t.Errorf("Start 1.5 s into the game-over screen: phase %v, want a game due, the screen still up", m.Phase())
+			t.Errorf("Start 2.5 s into the game-over screen: phase %v, want a game due, the screen still up", m.Phase())
 		}
 		time.Sleep(600 * time.Millisecond)
 		observe()
 		if m.Phase() != Play {
-			t.Errorf("2.1 s into the game-over screen: phase %v, want the game started", m.Phase())
+			t.Errorf("3.1 s into the game-over screen: phase %v, want the game started", m.Phase())
 		}
 	})
 }

@@ -32,6 +32,9 @@ type Over struct {
 	// Top is the table's best TopN entries once the game is saved; nil
 	// before, and when it is not. It is shared: read it only.
 	Top []scores.Entry
+	// Daily is what came of a daily game once saved (Rank, Err and Top
+	// are then the daily board's); nil for another game, or before.
+	Daily *DailyOver
 }
 
 // ended makes res the game that ended last and, if it counts, saves it on
@@ -46,6 +49,14 @@ func (g *Game) ended(res match.Result) {
 	switch {
 	case !res.Counts:
 		g.over.Err = ErrAssisted
+	case g.daily != nil && res.Replay != nil:
+		g.over.Saving = true
+		g.saves.Add(1)
+		change := g.changes
+		go func() {
+			defer g.saves.Done()
+			g.saveDaily(change, e, res.Replay)
+		}()
 	case g.sc.Scores != nil && e.Score > 0:
 		g.over.Saving = true
 		g.saves.Add(1)

@@ -44,6 +44,15 @@
 // draws at its own pace; the registry never holds a Game's lock, and a
 // Game never holds the registry's.
 //
+// # The daily game
+//
+// A solo Game of [Daily] plays the day's game (package game/daily): each
+// game that ends is written to a file and proven and ranked on the daily
+// board through a [Board], the one a server's posts go through too, in
+// place of the high scores; the day's best game, or the player's own,
+// flies beside it as a ghost, stepped with the world and drawn from the
+// View (View.Ghost, View.Daily), its pools its own (View.GhostSamples).
+//
 // # Results
 //
 // A Game owns the result of the game that ended last, however it ended
@@ -62,6 +71,7 @@ import (
 	"poolroids/game/hub"
 	"poolroids/game/input"
 	"poolroids/game/match"
+	"poolroids/game/replay"
 	"poolroids/game/scores"
 	"poolroids/pool"
 )
@@ -86,6 +96,9 @@ type Controls struct {
 type Scoring struct {
 	Player string        // the name on the scores and in the recordings
 	Scores *scores.Store // the high-score table; nil: none kept
+	// Daily, if set, makes a solo game the day's daily game: its games
+	// are ranked on the daily board, not the high scores (see [Daily]).
+	Daily *Daily
 }
 
 // Game is one player's match under its own lock. The zero Game is not
@@ -106,6 +119,8 @@ type Game struct {
 	high     int              // the table's best score
 	over     Over             // the game that ended last
 	changes  uint64
+	daily    *dailyState      // a daily game's; nil: not one
+	ghostAt  game.PoolSamples // the ghost's pools every game.SampleEvery steps, for View.GhostSamples
 }
 
 // NewSolo makes a solo game of a world built from cfg, starting on the
@@ -117,7 +132,14 @@ func NewSolo(cfg game.Config, stress bool, sc Scoring, c Controls) (*Game, error
 		return nil, err
 	}
 	m.SetPlayer(sc.Player)
-	return newGame(m, sc, c), nil
+	g := newGame(m, sc, c)
+	if sc.Daily != nil {
+		m.SetDaily()
+		g.daily = &dailyState{cfg: *sc.Daily, view: DailyView{Day: sc.Daily.Day}}
+		g.saves.Add(1)
+		go g.loadDaily()
+	}
+	return g, nil
 }
 
 // NewSeat makes the Game of seat, already playing in its arena: from now
@@ -163,6 +185,13 @@ type View struct {
 	// panel's figures: valid only within the callback, as World.
 	Steps   uint64
 	Samples *game.PoolSamples
+	// Ghost is the ghost flying beside a daily game, nil for none, and
+	// GhostSamples its world's pools, sampled as Samples: valid only
+	// within the callback, as World. Daily is the daily game's state;
+	// nil: not a daily game.
+	Ghost        *replay.Ghost
+	GhostSamples *game.PoolSamples
+	Daily        *DailyView
 }
 
 // View calls fn with the Game as it stands, under its read lock: the
@@ -172,11 +201,16 @@ type View struct {
 func (g *Game) View(fn func(v View)) {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	fn(View{
+	v := View{
 		World: g.m.World(), Phase: g.m.Phase(), Stress: g.m.Stress(),
 		Assisted: g.m.Assisted(), High: max(g.high, g.m.Best()),
 		Over: g.over, Step: g.stepTime.mean, Steps: g.steps, Samples: &g.samples,
-	})
+		Ghost: g.m.Ghost(), GhostSamples: &g.ghostAt,
+	}
+	if g.daily != nil {
+		v.Daily = &g.daily.view
+	}
+	fn(v)
 }
 
 // Phase returns the screen the player is on.
@@ -286,6 +320,9 @@ func (g *Game) Step(in game.Input) {
 	}
 	if g.steps%game.SampleEvery == 0 {
 		g.samples.Add(g.m.World(), g.steps, g.stepTime.mean, [2]bool{})
+		if gh := g.m.Ghost(); gh != nil {
+			g.ghostAt.Add(gh.World(), g.steps, 0, [2]bool{})
+		}
 	}
 }
 

@@ -144,6 +144,9 @@ type ReplayView struct {
 	// Samples are the pools as the ticks sampled them (see Tick): valid
 	// only within the callback, as World.
 	Samples *game.PoolSamples
+	// Ghost is the ghost that flew beside the game at this step, nil for
+	// none: valid only within the callback, as World.
+	Ghost *replay.Ghost
 }
 
 // View calls fn with the replay as it stands, under its lock: the world
@@ -156,7 +159,7 @@ func (r *Replay) View(fn func(v ReplayView)) {
 	v := ReplayView{
 		World: w.World(), Step: w.Step(), SeekTo: r.seekTo, Len: w.Len(),
 		Speed: r.speed, Err: w.Err(), Names: *r.names.at(w.Step()),
-		StepTime: r.stepTime.mean, Samples: &r.samples,
+		StepTime: r.stepTime.mean, Samples: &r.samples, Ghost: w.Ghost(),
 	}
 	if r.failed != nil {
 		v.Err = r.failed

@@ -66,8 +66,9 @@ import (
 // In PostgreSQL the rules hold across a fleet: each add is one
 // transaction under the stores' advisory lock, and unique indexes hold a
 // game, and a player's counted game of a day, to one row. A daily game
-// is not queued while the database is away (see queue.go): whether it
-// counts is the database's to say, and AddDaily returns a [*SaveError].
+// the database cannot take waits in the queue, when the store has one
+// ([ErrQueued]; see queue.go), else AddDaily returns a [*SaveError]:
+// whether a queued game counts is the database's to say once it is back.
 
 const (
 	// KeepDays is how many daily boards the store keeps: the day's and
@@ -311,7 +312,9 @@ func (s *Store) today() daily.Day { return daily.DayOf(s.clock()) }
 //
 // The same game added before is refused with a [*PostedError]; a game of
 // a day not kept, or a replay over [daily.MaxBytes], is an error; so is
-// a save that fails, a [*SaveError], and then nothing is added.
+// a save that fails, a [*SaveError], and then nothing is added. A
+// database store with a queue answers [ErrQueued] instead: the game waits
+// on disk, and the result holds only its entry.
 func (s *Store) AddDaily(name string, p daily.Proof, replay []byte) (DailyResult, error) {
 	if s == nil {
 		return DailyResult{}, errNoStore

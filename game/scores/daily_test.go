@@ -430,3 +430,46 @@ func TestPostgresDaily(t *testing.T) {
 		t.Errorf("a replay of daily.MaxBytes+1 bytes: %v, want refused unread", err)
 	}
 }
+
+// TestPostgresDailyQueue: with the database down, a daily game waits in
+// the queue (ErrQueued), counted for the player's notice and on no board;
+// the database back, it is posted once and ranks by the board's rules: the
+// first game of the player counts, a second queued behind it is practice.
+// A queued game that posts after another server posted it is done.
+func TestPostgresDailyQueue(t *testing.T) {
+	was := postEvery
+	t.Cleanup(func() { postEvery = was })
+	postEvery = 20 * time.Millisecond
+	pg := pgtest.Start(t)
+	s := openPG(t, pg.URL)
+	if err := s.SetQueue(filepath.Join(t.TempDir(), "queue")); err != nil {
+		t.Fatal(err)
+	}
+	gs := dailyGames(t, "ann", 2, 400)
+	d := gs[0].proof.Day
+	pg.Stop()
+	for _, g := range gs {
+		res, err := s.AddDaily("ann", g.proof, g.data)
+		if !errors.Is(err, ErrQueued) || res.Entry.Score != g.proof.Score {
+			t.Fatalf("a daily game with the database down: %+v, %v; want ErrQueued", res, err)
+		}
+	}
+	if n := s.Queued("ann", time.Now().Add(-time.Minute)); n != 2 {
+		t.Errorf("Queued(ann) = %d, want 2", n)
+	}
+	if got := s.dailyOf(d); len(got) != 0 {
+		t.Errorf("the daily board during the outage: %s, want none: a queued game counts once posted", dailyNames(got))
+	}
+	pg.Start()
+	if !eventually(10*time.Second, func() bool { return s.Stats().Queued == 0 }) {
+		t.Fatalf("the daily queue was never posted: %+v", s.Stats())
+	}
+	// Lowest first: the first queued counts, the better second is practice.
+	want := fmt.Sprintf("ann:%d(practice) ann:%d", gs[1].proof.Score, gs[0].proof.Score)
+	if got := dailyNames(s.dailyOf(d)); got != want {
+		t.Errorf("the daily board once posted: %s, want %s", got, want)
+	}
+	if _, err := s.DailyReplay(t.Context(), s.Daily(d, 1)[0], nil); err != nil {
+		t.Errorf("the queued game's replay: %v", err)
+	}
+}

@@ -13,7 +13,8 @@ import (
 
 // A database store keeps its daily boards in poolroids_daily, a row a
 // game with its replay, which every server of a fleet shares: a game
-// posted to any ranks once. [Store.AddDaily] reads the day's rows in a
+// posted to any ranks once; one the database cannot take waits in the
+// queue (see queue.go). [Store.AddDaily] reads the day's rows in a
 // transaction under the stores' advisory lock, decides by the same rules
 // as the file store (addDaily), writes the difference, drops the days no
 // longer kept, and takes the boards back into memory; the memory is
@@ -85,8 +86,9 @@ func (d *database) dailyBoards(ctx context.Context, q querier, today daily.Day) 
 	return es, nil
 }
 
-// addDaily is AddDaily for a database store: e is checked. It retries a
-// failed attempt as save does; a game is never queued (see daily.go).
+// addDaily is AddDaily for a database store: e is checked. It tries as
+// save does and, given a queue, queues a game the database cannot take:
+// the error is then ErrQueued, and the result holds only the entry.
 func (d *database) addDaily(s *Store, e DailyEntry, replay []byte) (DailyResult, error) {
 	if err := d.enter(); err != nil {
 		return DailyResult{}, err
@@ -122,6 +124,13 @@ func (d *database) addDaily(s *Store, e DailyEntry, replay []byte) (DailyResult,
 			return res, err
 		}
 		d.outage.Failed(err)
+	}
+	if q := d.queue.Load(); q != nil {
+		qerr := q.putDaily(e, replay)
+		if qerr == nil {
+			return DailyResult{Entry: e}, ErrQueued
+		}
+		err = errors.Join(err, qerr)
 	}
 	if err == nil {
 		err = errors.New("the database is down")
@@ -230,4 +239,36 @@ func (d *database) readDailyReplay(ctx context.Context, e DailyEntry) ([]byte, e
 		return nil, fmt.Errorf("high scores: the replay of %s's daily game of %s is over %d bytes", e.Name, e.Day, daily.MaxBytes)
 	}
 	return data, nil
+}
+
+// postDaily posts the queued daily game x, and reports false when the
+// database could not take it. A game of a day no longer kept is dropped,
+// and one the database holds already (posted by a retry, or another
+// server sharing the queue) is done.
+func (d *database) postDaily(s *Store, q *queue, x queued) bool {
+	e, today := *x.Daily, s.today()
+	log := d.log.Load()
+	if !checkDaily(&e, today) {
+		if log != nil {
+			log.Warn("queued daily game dropped: its day is no longer kept", "player", e.Name, "day", e.Day, "score", e.Score)
+		}
+		q.done(x.Key, len(x.Replay))
+		return true
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), tryTimeout)
+	res, boards, err := d.addDailyOnce(ctx, today, e, x.Replay)
+	cancel()
+	if _, posted := errors.AsType[*PostedError](err); err != nil && !posted {
+		d.outage.Failed(err)
+		return false
+	}
+	q.done(x.Key, len(x.Replay))
+	d.posted.Add(1)
+	s.mu.Lock()
+	s.setDaily(boards)
+	s.mu.Unlock()
+	if log != nil && err == nil {
+		log.Info("queued daily game posted", "player", e.Name, "day", e.Day, "score", e.Score, "counted", res.Counted, "rank", res.Rank)
+	}
+	return true
 }

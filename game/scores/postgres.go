@@ -563,6 +563,13 @@ func (d *database) post(s *Store) bool {
 		if err != nil {
 			continue // scan logged it; a person may look
 		}
+		if x.Daily != nil {
+			if !d.postDaily(s, q, x) {
+				return false
+			}
+			posted++
+			continue
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), tryTimeout)
 		entries, err := d.saveOnce(ctx, s.clock(), x.Key, x.Entry, x.Replay)
 		cancel()

@@ -33,6 +33,13 @@ import (
 // most maxQueuedBytes in all (a save beyond keeps its entry, not its
 // replay). A save that finds the queue full is lost, with an error that
 // says so.
+//
+// A daily game ([Store.AddDaily]) queues as well, proven already: its
+// file holds its [DailyEntry] and replay, its key is its time and its
+// proof's checksum. Whether it counts is decided when it is posted, by
+// the rules of the day's board as the database has it then (see
+// daily.go); until then it is on no daily board. A queued game whose day
+// is no longer kept when the database is back is dropped, and logged.
 
 const (
 	maxQueued      = 10000
@@ -47,10 +54,11 @@ var ErrQueued = errors.New("saved, will be posted when the score database is bac
 
 // queued is a save waiting in the queue, as its file holds it.
 type queued struct {
-	Version int    `json:"version"`
-	Key     string `json:"key"`
-	Entry   Entry  `json:"entry"`
-	Replay  []byte `json:"replay,omitempty"`
+	Version int         `json:"version"`
+	Key     string      `json:"key"`
+	Entry   Entry       `json:"entry"`
+	Daily   *DailyEntry `json:"daily,omitempty"` // a daily game; Entry is then its Entry
+	Replay  []byte      `json:"replay,omitempty"`
 }
 
 // queue is a directory of saves waiting for the database.
@@ -59,12 +67,19 @@ type queue struct {
 
 	mu      sync.Mutex
 	pending map[string]Entry // by key: the saves in the directory, as last read or written
+	daily   map[string]bool  // the keys among them of daily games, on no board until posted
 	bytes   int64            // the replays' bytes among them
 }
 
 // gameKey is the key of e's game: the name its replay takes, without the
 // extension.
 func gameKey(e Entry) string { return strings.TrimSuffix(replayName(e), replayExt) }
+
+// dailyKey is the key of a daily game e: its time, then its checksum,
+// which no other game's key has after its time.
+func dailyKey(e DailyEntry) string {
+	return fmt.Sprintf("%s-daily-%016x", e.When.UTC().Format("20060102T150405.000000000Z"), e.Sum)
+}
 
 // SetQueue gives a database store the queue directory dir, made if
 // missing, for the saves the database cannot take (see queue.go). The
@@ -84,7 +99,7 @@ func (s *Store) SetQueue(dir string) error {
 		}
 		return fmt.Errorf("high scores: queue: %w", err)
 	}
-	q := &queue{dir: dir, pending: make(map[string]Entry)}
+	q := &queue{dir: dir, pending: make(map[string]Entry), daily: make(map[string]bool)}
 	q.removeTemps()
 	if err := q.scan(s.log); err != nil {
 		return fmt.Errorf("high scores: queue: %w", err)
@@ -99,6 +114,18 @@ func (s *Store) SetQueue(dir string) error {
 
 // put writes a save to the queue, synced, and lists it as pending.
 func (q *queue) put(key string, e Entry, replay []byte) error {
+	return q.write(queued{Key: key, Entry: e, Replay: replay})
+}
+
+// putDaily writes a daily game to the queue, synced, and lists it as
+// pending.
+func (q *queue) putDaily(e DailyEntry, replay []byte) error {
+	return q.write(queued{Key: dailyKey(e), Entry: e.Entry, Daily: &e, Replay: replay})
+}
+
+// write is put's and putDaily's work.
+func (q *queue) write(x queued) error {
+	key, e, replay := x.Key, x.Entry, x.Replay
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if _, ok := q.pending[key]; ok {
@@ -110,7 +137,11 @@ func (q *queue) put(key string, e Entry, replay []byte) error {
 	if q.bytes+int64(len(replay)) > maxQueuedBytes {
 		replay = nil
 	}
-	data, err := json.Marshal(queued{Version: version, Key: key, Entry: e, Replay: replay})
+	if x.Daily != nil && replay == nil {
+		x.Daily.Replay = ""
+	}
+	x.Version, x.Replay = version, replay
+	data, err := json.Marshal(x)
 	if err != nil {
 		return err
 	}
@@ -122,6 +153,7 @@ func (q *queue) put(key string, e Entry, replay []byte) error {
 		return err
 	}
 	q.pending[key] = e
+	q.daily[key] = x.Daily != nil
 	q.bytes += int64(len(replay))
 	return nil
 }
@@ -134,7 +166,7 @@ func (q *queue) scan(log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
-	pending := make(map[string]Entry)
+	pending, dailies := make(map[string]Entry), make(map[string]bool)
 	var bytes int64
 	for _, d := range ents {
 		name := d.Name()
@@ -149,10 +181,11 @@ func (q *queue) scan(log *slog.Logger) error {
 			continue
 		}
 		pending[x.Key] = x.Entry
+		dailies[x.Key] = x.Daily != nil
 		bytes += int64(len(x.Replay))
 	}
 	q.mu.Lock()
-	q.pending, q.bytes = pending, bytes
+	q.pending, q.daily, q.bytes = pending, dailies, bytes
 	q.mu.Unlock()
 	return nil
 }
@@ -180,7 +213,7 @@ func (q *queue) removeTemps() {
 func (q *queue) read(name string) (queued, error) {
 	var x queued
 	path := filepath.Join(q.dir, name)
-	data, err := regfile.Read(path, maxReplay*2)
+	data, err := regfile.Read(path, maxReplay*2) // base64: 4/3 of a replay's bytes
 	if err != nil {
 		return x, err
 	}
@@ -196,6 +229,16 @@ func (q *queue) read(name string) (queued, error) {
 	x.Entry.Replay = ""
 	if !check(&x.Entry) {
 		return x, fmt.Errorf("%s: %w: not an entry the table takes", path, ErrCorrupt)
+	}
+	if d := x.Daily; d != nil {
+		// Its day is checked as it is posted, against the day then.
+		if !checkDaily(d, d.Day) || x.Key != dailyKey(*d) || d.Size != len(x.Replay) && x.Replay != nil {
+			return x, fmt.Errorf("%s: %w: not a daily game the board takes", path, ErrCorrupt)
+		}
+		if x.Replay == nil {
+			d.Replay = ""
+		}
+		x.Entry = d.Entry
 	}
 	return x, nil
 }
@@ -219,6 +262,7 @@ func (q *queue) done(key string, replay int) {
 	err := os.Remove(filepath.Join(q.dir, key+queueExt))
 	if err == nil || errors.Is(err, fs.ErrNotExist) { // another process posted it
 		delete(q.pending, key)
+		delete(q.daily, key)
 		q.bytes -= int64(replay)
 	}
 	if d, err := os.Open(q.dir); err == nil {
@@ -227,13 +271,21 @@ func (q *queue) done(key string, replay int) {
 	}
 }
 
-// entries returns the entries pending.
+// entries returns the entries pending, for the boards: all but the daily
+// games, which count only once posted.
 func (q *queue) entries() []Entry {
+	return q.list(false)
+}
+
+// list returns the entries pending, the daily games' too with all.
+func (q *queue) list(all bool) []Entry {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	es := make([]Entry, 0, len(q.pending))
-	for _, e := range q.pending {
-		es = append(es, e)
+	for k, e := range q.pending {
+		if all || !q.daily[k] {
+			es = append(es, e)
+		}
 	}
 	return es
 }
@@ -254,7 +306,11 @@ func (s *Store) Queued(name string, since time.Time) int {
 	}
 	name = cleanName(name)
 	n := 0
-	for _, e := range s.db.pending() {
+	q := s.db.queue.Load()
+	if q == nil {
+		return 0
+	}
+	for _, e := range q.list(true) {
 		if e.Name == name && !e.When.Before(since) {
 			n++
 		}

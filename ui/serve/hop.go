@@ -22,7 +22,8 @@ import (
 const HopRequest = "player@poolroids"
 
 // HopPlayer is a [HopRequest]'s payload: who a relayed session plays for.
-// The relay logs in with the player's name as its SSH user name.
+// The relay logs in with the player's name as its SSH user name: the one
+// they chose in the lobby, else their login ([Session.Hop]).
 type HopPlayer struct {
 	User        string // their name, the relay's user name
 	Fingerprint string // of their key, or ""

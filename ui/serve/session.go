@@ -297,7 +297,9 @@ func (c *conn) globalRequests(reqs <-chan *ssh.Request) {
 			reason = "remote port forwarding"
 		}
 		c.refused(reason)
-		if req.WantReply {
+		// A connection its refusals ended gets no more answers: its
+		// socket may close a moment later, when a loaded server gets to it.
+		if req.WantReply && c.ctx.Err() == nil {
 			_ = req.Reply(false, nil)
 		}
 	}

@@ -13,22 +13,17 @@ import (
 	"poolroids/ui/serve"
 )
 
-// proofTime bounds a post's proof, its wait for a slot of the gate
-// included: a game of daily.MaxSteps re-plays in a few seconds of one
-// core.
-const proofTime = 10 * time.Second
-
 // maxRows bounds the rows scores prints of a board.
 const maxRows = 100
 
 // Exec is the server's [serve.ExecFunc]: it proves and ranks a posted
 // daily game, or prints a board.
 //
-// A post is proven by [daily.Verify] through the router's gate (see
-// Config.Proofs), within proofTime, against the server's level set and
-// the time now, and added to the daily board of the store as the
-// session's player (their key, else their name): the answer is two lines,
-// what the replay proves and what the board did with it. A replay
+// A post is proven and added to the daily board as the session's player
+// (their key, else their name) by the router's [play.Board], as the daily
+// games played here are: the answer is two lines, what the replay proves
+// and what the board did with it (or that it waits in the score queue
+// for the database). A replay
 // refused, a game the board holds already, a server too busy to prove it
 // now or a store that cannot save it is a [*serve.RefusedError] whose
 // message starts with "refused, " and a reason in one word: one of
@@ -51,31 +46,26 @@ func refused(reason, format string, a ...any) error {
 // post proves and ranks a posted replay.
 func (r *Router) post(ctx context.Context, s serve.Session, data []byte) (string, error) {
 	log := r.log.With("player", s.Player(), "addr", s.Address())
-	ctx, cancel := context.WithTimeoutCause(ctx, proofTime, errBusy)
-	defer cancel()
-	p, err := r.proofs.Verify(ctx, data, time.Now(), r.game.Levels)
-	if err != nil {
-		var why *daily.RefusedError
-		switch {
-		case errors.As(err, &why):
-			log.Info("daily post refused", "reason", why.Reason, "err", why.Msg)
-			return "", refused(why.Reason.String(), "%s", why.Msg)
-		case errors.Is(err, daily.ErrBusy) || context.Cause(ctx) == errBusy:
-			log.Warn("daily post not proven: busy", "err", err)
-			return "", refused("busy", "too many replays being proven here now; try again in a minute")
-		}
-		return "", err // the connection ended
-	}
 	store := r.game.Scores.For(s.Fingerprint)
-	res, err := store.AddDaily(s.Name, p, data)
-	if pe, ok := errors.AsType[*scores.PostedError](err); ok {
+	p, res, err := r.daily.Rank(ctx, store, s.Name, data)
+	var why *daily.RefusedError
+	switch pe, posted := errors.AsType[*scores.PostedError](err); {
+	case err == nil:
+	case errors.As(err, &why):
+		log.Info("daily post refused", "reason", why.Reason, "err", why.Msg)
+		return "", refused(why.Reason.String(), "%s", why.Msg)
+	case errors.Is(err, daily.ErrBusy):
+		log.Warn("daily post not proven: busy", "err", err)
+		return "", refused("busy", "too many replays being proven here now; try again in a minute")
+	case ctx.Err() != nil:
+		return "", err // the connection ended
+	case posted:
 		log.Info("daily post refused", "reason", "posted", "day", p.Day, "score", p.Score)
 		return "", refused("posted", "%v", pe)
-	}
-	if err != nil {
-		if store == nil {
-			err = errors.New("this server keeps no scores")
-		}
+	case errors.Is(err, scores.ErrQueued):
+		log.Info("daily post queued", "day", p.Day, "score", p.Score)
+		return fmt.Sprintf("proven: %v\nqueued: %v; it is ranked then\n", p, err), nil
+	default:
 		return "", refused("unsaved", "proven (score %d), but not saved: %v; try again later", p.Score, err)
 	}
 	log.Info("daily post", "day", p.Day, "score", p.Score, "wave", p.Wave, "steps", p.Steps, "counted", res.Counted, "rank", res.Rank)
@@ -106,9 +96,6 @@ func (r *Router) post(ctx context.Context, s serve.Session, data []byte) (string
 	}
 	return b.String(), nil
 }
-
-// errBusy is the cause of a proof's context that ran out of time.
-var errBusy = errors.New("route: a proof took over its time")
 
 // board is the text of the board c asks for: its title, then a row a
 // game, best first, at most maxRows. Names are the store's, cleaned.

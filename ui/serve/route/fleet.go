@@ -176,15 +176,20 @@ func (m *member) holder(ctx context.Context, c ui.Choice) (hop string, err error
 	return "", nil
 }
 
-// relay plays c on the server at hop for the player of s.
+// relay plays c on the server at hop for the player of s, under the
+// name they chose in the lobby (c.Player), if they did.
 func (m *member) relay(ctx context.Context, s serve.Session, hop string, c ui.Choice) (fleet.Result, error) {
 	var res fleet.Result
 	m.relaysOut.Add(1)
 	m.relayedOut.Add(1)
 	defer m.relaysOut.Add(-1)
+	p := s.Hop()
+	if c.Player != "" {
+		p.User = c.Player
+	}
 	err := s.Relay(func(t serve.Terminal) error {
 		var err error
-		res, err = fleet.Relay(ctx, hop, m.key, s.Hop(), commandLine(c), t)
+		res, err = fleet.Relay(ctx, hop, m.key, p, commandLine(c), t)
 		return err
 	})
 	if err != nil {
@@ -317,7 +322,7 @@ func (l lobby) Play(ctx context.Context, c ui.Choice) (status string, elsewhere 
 		}
 	}
 	switch c.Kind {
-	case ui.ChoiceSolo, ui.ChoiceJoin, ui.ChoiceNew:
+	case ui.ChoiceSolo, ui.ChoiceDaily, ui.ChoiceJoin, ui.ChoiceNew:
 		if r, ok := errors.AsType[*serve.RefusedError](l.s.SetPlaying(true)); ok {
 			return r.Message, true, nil
 		}

@@ -35,8 +35,9 @@ type Config struct {
 	// Watchers bounds the watchers of the live games in all,
 	// WatchersPerGame those of one game (0: hub's defaults).
 	Watchers, WatchersPerGame int
-	// Proofs bounds the daily games' replays proven at once (posted to
-	// Exec); nil: a gate of one slot for two cores, and 16 waiting.
+	// Proofs bounds the daily games' replays proven at once, posted to
+	// Exec or played here; nil: a gate of one slot for two cores, and 16
+	// waiting.
 	Proofs *daily.Gate
 	// Logger receives the fleet's warnings and the posts (nil:
 	// slog.Default()).
@@ -47,21 +48,25 @@ type Config struct {
 // sessions takes to them. Make one with [New], serve [Router.Play], and
 // [Router.Close] it once the server has shut down.
 type Router struct {
-	hub    *hub.Hub
-	live   *play.Live
-	game   ui.Options
-	log    *slog.Logger
-	fleet  *member // nil: alone
-	proofs *daily.Gate
+	hub   *hub.Hub
+	live  *play.Live
+	game  ui.Options
+	log   *slog.Logger
+	fleet *member     // nil: alone
+	daily *play.Board // the daily board's proofs: the posts' and the daily games'
 }
 
 // New makes a server's arenas and its registry of live games. Its error
 // says what in cfg is wrong.
 func New(cfg Config) (*Router, error) {
-	r := &Router{game: cfg.Game, log: cmp.Or(cfg.Logger, slog.Default()), proofs: cfg.Proofs}
-	if r.proofs == nil {
-		r.proofs = daily.NewGate(runtime.GOMAXPROCS(0)/2, 16)
+	r := &Router{game: cfg.Game, log: cmp.Or(cfg.Logger, slog.Default())}
+	gate := cfg.Proofs
+	if gate == nil {
+		gate = daily.NewGate(runtime.GOMAXPROCS(0)/2, 16)
 	}
+	r.daily = play.NewBoard(cfg.Game.Levels, gate)
+	r.daily.SetLogger(r.log)
+	r.game.Board = r.daily
 	o := cfg.Game
 	// A random seed, to which each arena adds the number opened before.
 	cfg.Arenas.Game = game.Config{Levels: o.Levels, Strategy: o.Strategy, Bullets: o.Bullets, Debris: o.Debris, Seed: rand.Uint64()}
