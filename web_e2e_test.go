@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -48,12 +49,12 @@ func shoot(t *testing.T, tab context.Context, name string) {
 // TestWebInBrowser plays the built server's page in headless Chromium:
 // the lobby, a name given in the page, a solo game played with keys held
 // down and let go, a strategy switched from the page; the metrics count
-// the web session.
+// the web session; SIGTERM's drain tells the page, then ends it.
 func TestWebInBrowser(t *testing.T) {
 	tab := webtest.Browser(t)
 	bin := buildBinary(t)
 	metrics := freeAddr(t)
-	srv, url := startWeb(t, bin, t.TempDir(), "--metrics", metrics)
+	srv, url := startWeb(t, bin, t.TempDir(), "--metrics", metrics, "--drain", "2s")
 
 	webtest.Open(t, tab, url+"/")
 	webtest.WaitText(t, tab, "the lobby", func(s string) bool { return strings.Contains(s, "Play solo") && strings.Contains(s, "ARENAS") })
@@ -118,6 +119,20 @@ func TestWebInBrowser(t *testing.T) {
 		if !strings.Contains(string(body), want) {
 			t.Errorf("the metrics have no %q", strings.TrimSpace(want))
 		}
+	}
+
+	// SIGTERM drains the server: the page is told how long it has, then
+	// that the server is shutting down, and the server exits 0.
+	if err := srv.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	webtest.WaitText(t, tab, "the drain's notice", func(s string) bool { return strings.Contains(s, "server stopping in ") })
+	bye := webtest.Run(t, tab, "the goodbye", chromedp.Poll[string](`!document.getElementById('notice').hidden && document.getElementById('notice-text').textContent`))
+	if bye != "the server is shutting down" {
+		t.Errorf("the page was told %q, want the server is shutting down", bye)
+	}
+	if !eventually(8*time.Second, func() bool { return closed(srv.done) }) || srv.err != nil {
+		t.Errorf("the server did not exit 0 after the drain: %v", srv.err)
 	}
 }
 

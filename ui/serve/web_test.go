@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -348,6 +349,30 @@ func TestWebBadInput(t *testing.T) {
 			t.Errorf("%d of 100 idle sockets from one address refused, want 90 (a burst of 10)", n)
 		}
 	})
+}
+
+// TestWebProxyHeader: behind a balancer of Config.ProxyFrom, a socket's
+// client is the one its PROXY header names.
+func TestWebProxyHeader(t *testing.T) {
+	ts, url := startWebServer(t, Config{ProxyFrom: []netip.Prefix{netip.MustParsePrefix("127.0.0.1/32")}})
+	proxied := func(ctx context.Context, network, addr string) (net.Conn, error) {
+		c, err := new(net.Dialer).DialContext(ctx, network, addr)
+		if err == nil {
+			_, err = io.WriteString(c, "PROXY TCP4 10.9.8.7 127.0.0.1 40000 80\r\n")
+		}
+		return c, err
+	}
+	ws, _, err := websocket.Dial(context.Background(), url, &websocket.DialOptions{HTTPClient: &http.Client{Transport: &http.Transport{DialContext: proxied}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &page{t: t, ws: ws, grid: new(web.Grid)}
+	t.Cleanup(func() { ws.CloseNow() })
+	p.send(web.AppendHello(nil, web.Hello{Path: "/", Name: "far", Cols: 80, Rows: 24}))
+	p.waitText("hello far")
+	if !waitUntil(t, func() bool { return strings.Contains(ts.log.String(), "addr=10.9.8.7 user=far web=true") }) {
+		t.Errorf("the session is not the header's client's:\n%s", ts.log.String())
+	}
 }
 
 func repeat(msg []byte, n int) [][]byte {
