@@ -75,7 +75,6 @@ func TestWebInBrowser(t *testing.T) {
 	webtest.WaitText(t, tab, "a game in play", func(s string) bool {
 		return strings.Contains(s, "held keys") && !strings.Contains(s, "P O O L R O I D S")
 	})
-	shoot(t, tab, "web-game.png")
 
 	// ← held down turns the ship, its nose's cell (in reverse video)
 	// going round, for as long as it is held; let go, it stops.
@@ -108,6 +107,7 @@ func TestWebInBrowser(t *testing.T) {
 		row := panelRow(s, "strategy")
 		return len(row) == 2 && row[0] == "listremove" && row[1] == "listremove"
 	})
+	shoot(t, tab, "web-game.png")
 	srv.waitLog(t, "msg=\"game start\"", "web=true", "path=/")
 	resp, err := http.Get("http://" + metrics + "/metrics")
 	if err != nil {

@@ -82,5 +82,7 @@
 // was sent. A slow page gets fewer frames, the newest, and a page that
 // takes nothing for [Config.WriteTimeout] is dropped; the game and the
 // other players never wait for it. A frame allocates nothing: the grids
-// and the message buffer are reused.
+// and the message buffer are reused. A [Screen]'s frames cost the cells
+// that changed, not the grid: its grid marks the columns set in each
+// row, and only those are copied and compared with what the page shows.
 package web
