@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/netip"
 	"net/url"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -260,14 +261,15 @@ func (s *Server) playWeb(ctx context.Context, c *web.Conn) error {
 
 // run calls PlayWeb, turning a panic into the end of this session.
 func (w *webSession) run(ctx context.Context, scr *web.Screen, sess Session) (score int, err error) {
-	defer w.recover()
+	defer w.recoverGame()
 	return w.srv.cfg.PlayWeb(ctx, scr, sess)
 }
 
-// recover logs a panic of the game with its stack and ends the session.
-func (w *webSession) recover() {
+// recoverGame logs a panic of the game with its stack and ends the
+// session.
+func (w *webSession) recoverGame() {
 	if v := recover(); v != nil {
-		w.srv.log.Error("panic", "panic", fmt.Sprint(v), "web", true)
+		w.srv.log.Error("panic", "panic", fmt.Sprint(v), "stack", string(debug.Stack()), "web", true)
 		w.cancel(endPanic)
 	}
 }
@@ -277,7 +279,7 @@ func (w *webSession) spawn(fn func()) {
 	w.wg.Add(1)
 	go func() {
 		defer w.wg.Done()
-		defer w.recover()
+		defer w.recoverGame()
 		fn()
 	}()
 }

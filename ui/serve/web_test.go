@@ -22,7 +22,7 @@ import (
 
 // webPlay is the tests' browser session: it shows who asked for what,
 // and plays a few keys: q quits, w watches, g plays a game (refused
-// when the address plays too many), x fails.
+// when the address plays too many), x fails, p panics.
 func webPlay(ctx context.Context, scr *web.Screen, s Session) (int, error) {
 	f := scr.Cells()
 	f.Resize(scr.Size())
@@ -56,6 +56,8 @@ func webPlay(ctx context.Context, scr *web.Screen, s Session) (int, error) {
 				put(1, "playing")
 			case 'x':
 				return 0, errors.New("failed on purpose")
+			case 'p':
+				panic("panicked on purpose")
 			}
 		}
 	}
@@ -202,8 +204,8 @@ func (p *page) wantBye(want string) {
 }
 
 // TestWebSession plays a browser's session: its name through the one
-// name rule, its path as the command, its end; a bad path or a failure
-// is told to the page, and both are logged.
+// name rule, its path as the command, its end; a bad path, a failure or
+// a panic is told to the page, and logged.
 func TestWebSession(t *testing.T) {
 	ts, url := startWebServer(t, Config{})
 
@@ -221,7 +223,11 @@ func TestWebSession(t *testing.T) {
 	x.waitText("hello anonymous lobby")
 	x.key('x')
 	x.wantBye("internal error, session closed")
-	for _, want := range []string{"path=/join/Den", "reason=quit", "no such page", "failed on purpose"} {
+	p = hello(t, url, "/", "")
+	p.waitText("hello anonymous lobby")
+	p.key('p')
+	p.wantBye("internal error, session closed")
+	for _, want := range []string{"path=/join/Den", "reason=quit", "no such page", "failed on purpose", "panicked on purpose", "reason=panic"} {
 		if !waitUntil(t, func() bool { return strings.Contains(ts.log.String(), want) }) {
 			t.Errorf("the log has no %q:\n%s", want, ts.log.String())
 		}
