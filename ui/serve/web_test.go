@@ -351,8 +351,9 @@ func TestWebBadInput(t *testing.T) {
 			}
 			n++
 		}
-		if n != 90 {
-			t.Errorf("%d of 100 idle sockets from one address refused, want 90 (a burst of 10)", n)
+		// A burst of 10 is let in, then one every 2 s (30 a minute).
+		if n < 85 || n > 90 {
+			t.Errorf("%d of 100 idle sockets from one address refused, want about 90", n)
 		}
 	})
 }
