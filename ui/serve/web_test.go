@@ -266,12 +266,13 @@ func TestWebLimits(t *testing.T) {
 // TestWebTimeLimits ends a browser's session after Idle without a key,
 // unless it watches, and after MaxTime in any case.
 func TestWebTimeLimits(t *testing.T) {
-	_, url := startWebServer(t, Config{Idle: time.Second, MaxTime: 2 * time.Second})
-	idle, watcher := hello(t, url, "/", "idle"), hello(t, url, "/", "watcher")
-	watcher.waitText("hello watcher")
-	watcher.key('w')
+	_, url := startWebServer(t, Config{Idle: time.Second, MaxTime: 3 * time.Second})
+	watcher := hello(t, url, "/", "watcher")
+	watcher.key('w') // at once: it is read after the hello
+	idle := hello(t, url, "/", "idle")
 	idle.wantBye("no input for 1s, disconnected")
-	watcher.wantBye("session time limit (2s) reached")
+	watcher.waitText("hello watcher")
+	watcher.wantBye("session time limit (3s) reached")
 }
 
 // TestWebShutdown tells every page the server is shutting down, after a
