@@ -93,8 +93,20 @@ func TestWebInBrowser(t *testing.T) {
 		t.Fatalf("holding ←, the ship's nose was at %v only", seen)
 	}
 	webtest.Run(t, tab, "letting go of ←", webtest.Key("ArrowLeft", false, false))
-	time.Sleep(300 * time.Millisecond) // a turn stops within a tap's steps of the release
-	still := nose()
+	// Within a tap's steps of the release (the page's message may take
+	// longer on a loaded machine), the nose stops where it is.
+	still, same := nose(), 0
+	if !eventually(5*time.Second, func() bool {
+		at := nose()
+		if at == still {
+			same++
+		} else {
+			still, same = at, 0
+		}
+		return same >= 5
+	}) {
+		t.Fatal("the ship never stopped turning after ← was let go")
+	}
 	for range 10 {
 		if at := nose(); at != still {
 			t.Fatalf("the ship turned on after ← was let go: its nose from %s to %s", still, at)
