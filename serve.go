@@ -69,7 +69,7 @@ func runServe(args []string) int {
 // done at the first signal, now at the second.
 func serveMain(drain, now context.Context, args []string, stderr io.Writer) int {
 	fs := newFlagSet("poolroids serve", "usage: poolroids serve [flags]\n\n"+
-		"Serves the game over SSH: a lobby, solo games, shared arenas and watching,\n"+
+		"Serves the game over SSH (and to browsers with -web): a lobby, solo games,\nshared arenas and watching, "+
 		"and the daily game's board: ssh host post < game.prpl, ssh host scores daily.\n"+
 		"SIGTERM or SIGINT drains it (see -drain); a second one ends it at once.", stderr)
 	listen := fs.String("listen", "127.0.0.1:2222", "`ADDR` to listen on; 0.0.0.0:2222 opens it to the network")
@@ -96,6 +96,7 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 	watchers := fs.Int("watchers", gameplay.DefaultWatchers, "`N` watchers of live games at once (ssh -t host watch NAME); one more is told why")
 	watchersPerGame := fs.Int("watchers-per-game", gameplay.DefaultWatchersPerGame, "`N` watchers of one game at once")
 	watchable := fs.Bool("watchable", true, "solo games start open to watchers (a player hides theirs with o)")
+	webAddr := fs.String("web", "", "serve the game to browsers at http://`ADDR`/ (e.g. 127.0.0.1:8080), beside SSH, with its limits; TLS is a balancer's (see -proxy-protocol-from) (default: none)")
 	metricsAddr := fs.String("metrics", "", "serve Prometheus metrics at http://`ADDR`/metrics, and /healthz and /readyz, a listener apart from the SSH port (default: none)")
 	pprofAddr := &addrFlag{def: pprofDefault}
 	fs.Var(pprofAddr, "pprof", "serve net/http/pprof's profiles at http://`ADDR`/debug/pprof/ (-pprof=ADDR), a listener of their own; -pprof alone, as when it took no address: "+pprofDefault+"; beyond loopback, whoever reaches it may profile the server")
@@ -149,6 +150,13 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 		return bad("-metrics %s: the SSH port; give the metrics a listener of their own", *metricsAddr)
 	case pprofAddr.addr != "" && (pprofAddr.addr == *listen || pprofAddr.addr == *metricsAddr):
 		return bad("-pprof %s: give the profiles a listener of their own", pprofAddr.addr)
+	case *webAddr != "" && (*webAddr == *listen || *webAddr == *metricsAddr || *webAddr == pprofAddr.addr || *webAddr == *hop):
+		return bad("-web %s: give the browsers a listener of their own", *webAddr)
+	}
+	if *webAddr != "" {
+		if _, _, err := net.SplitHostPort(*webAddr); err != nil {
+			return bad("-web %s: want host:port: %v", *webAddr, err)
+		}
 	}
 	if *hop != "" || *fleetKey != "" {
 		if err := checkFleet(*hop, *fleetKey, *scorePath, *listen); err != nil {
@@ -284,6 +292,9 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 		Exec:                  rt.Exec,
 		PostsPerHour:          posts,
 	}
+	if *webAddr != "" {
+		cfg.PlayWeb, cfg.WebPages = rt.PlayWeb, rt.WebPages()
+	}
 	if m != nil { // a nil *Metrics would make a non-nil Observer
 		cfg.Observer = m
 	}
@@ -295,12 +306,20 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 	if err != nil {
 		return fail(err)
 	}
+	var webLn net.Listener
+	if *webAddr != "" {
+		if webLn, err = net.Listen("tcp", *webAddr); err != nil {
+			ln.Close()
+			return fail(fmt.Errorf("-web: %w", err))
+		}
+	}
 	var draining atomic.Bool
 	if m != nil {
 		wire(m, srv, rt, store, isPostgres(*scorePath), *maxSessions, &draining)
 		stop, err := serveHTTP("metrics", *metricsAddr, m.Handler(false), log)
 		if err != nil {
 			ln.Close()
+			closeListener(webLn)
 			return fail(err)
 		}
 		defer stop()
@@ -312,15 +331,19 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 		stop, err := serveHTTP("pprof", pprofAddr.addr, metrics.Pprof(!secretArgs), log)
 		if err != nil {
 			ln.Close()
+			closeListener(webLn)
 			return fail(err)
 		}
 		defer stop()
 	}
 
-	served := make(chan error, 2)
+	served := make(chan error, 3)
 	go func() { served <- srv.Serve(ln) }()
 	if hopLn != nil {
 		go func() { served <- srv.ServeHop(hopLn) }()
+	}
+	if webLn != nil {
+		go func() { served <- srv.ServeWeb(webLn) }()
 	}
 	select {
 	case err := <-served:
@@ -331,6 +354,9 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 	code = drainServer(now, srv, rt, *drainFor, &notice, log)
 	<-served
 	if hopLn != nil {
+		<-served
+	}
+	if webLn != nil {
 		<-served
 	}
 	if code == 0 {
@@ -381,6 +407,7 @@ func drainServer(now context.Context, srv *serve.Server, rt *route.Router, d tim
 func wire(m *metrics.Metrics, srv *serve.Server, rt *route.Router, store *scores.Store, db bool, maxSessions int, draining *atomic.Bool) {
 	// Each player counts once in a fleet: where they connected.
 	m.Sessions(func() int { in, _ := srv.Relays(); return srv.Sessions() - in }, maxSessions)
+	m.WebSessions(srv.WebSessions)
 	if db {
 		m.Store(store.Stats)
 	}
@@ -407,6 +434,13 @@ func wire(m *metrics.Metrics, srv *serve.Server, rt *route.Router, store *scores
 		}
 		return not
 	})
+}
+
+// closeListener closes ln, if any.
+func closeListener(ln net.Listener) {
+	if ln != nil {
+		ln.Close()
+	}
 }
 
 // loadFleetKey loads the fleet's key at path, or creates it, saying so:

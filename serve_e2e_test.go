@@ -21,7 +21,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/coder/websocket"
 	"golang.org/x/crypto/ssh"
+
+	"poolroids/ui/web"
 )
 
 func TestServeBadFlags(t *testing.T) {
@@ -62,6 +65,9 @@ func TestServeBadFlags(t *testing.T) {
 		{"hop without a database", []string{"--hop", "10.0.0.1:2223", "--fleet-key", "k"}, "give -scores postgres://"},
 		{"hop on a wildcard", []string{"--hop", "0.0.0.0:2223", "--fleet-key", "k", "--scores", "postgres://db/x"}, "not a wildcard"},
 		{"hop on the SSH port", []string{"--hop", "127.0.0.1:2222", "--fleet-key", "k", "--scores", "postgres://db/x"}, "the SSH port"},
+		{"web not an address", []string{"--web", "8080"}, "-web 8080: want host:port"},
+		{"web on the SSH port", []string{"--listen", "127.0.0.1:2222", "--web", "127.0.0.1:2222"}, "-web 127.0.0.1:2222: give the browsers a listener of their own"},
+		{"web on the metrics port", []string{"--metrics", "127.0.0.1:9222", "--web", "127.0.0.1:9222"}, "give the browsers a listener of their own"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -316,7 +322,8 @@ func startPty(tb testing.TB, c *ssh.Client, cmd string, out io.Writer) (*ssh.Ses
 // called by one goroutine; the counts may be read by any.
 type meter struct {
 	bytes, frames atomic.Int64
-	tail          []byte // the end of the last write, for a mark split across two
+	first         atomic.Int64 // a page's first frame's bytes
+	tail          []byte       // the end of the last write, for a mark split across two
 }
 
 func (m *meter) Write(p []byte) (int, error) {
@@ -369,7 +376,10 @@ func cpuTime(pid int) (time.Duration, error) {
 // (KiB/s/session), frames a second (fps/session, and the slowest
 // session's), CPU (server-%/session: percent of one core) — and the cores
 // the server and the clients (this process, decrypting and counting) used
-// in all.
+// in all. The web- rows are the same scenes in browsers' sessions (the
+// page's socket, without a browser: this process reads the frames), whose
+// bytes are the frames' messages; first-frame-B is the largest first frame
+// a page was sent: in the arena row, a 120×40 game's whole.
 //
 //	go test -run '^$' -bench Sessions -benchtime 5x .
 //	go test -run '^$' -bench 'Sessions/(daily|ghost)' -benchtime 10x -count 5 .  # what a ghost costs
@@ -379,7 +389,8 @@ func BenchmarkSessions(b *testing.B) {
 	}
 	bin := buildBinary(b)
 	dir := b.TempDir()
-	srv := startServe(b, bin, dir, "--max-sessions", "256", "--max-per-address", "256", "--conn-rate", "0", "--idle", "1h", "--arena-size", "16")
+	webAddr := freeAddr(b)
+	srv := startServe(b, bin, dir, "--max-sessions", "256", "--max-per-address", "256", "--conn-rate", "0", "--idle", "1h", "--arena-size", "16", "--web", webAddr)
 	_, client := writeClientKey(b, dir)
 	config := &ssh.ClientConfig{
 		User:            "bench",
@@ -395,13 +406,31 @@ func BenchmarkSessions(b *testing.B) {
 	for _, bc := range []struct {
 		scene string
 		n     int
-	}{{"demo", 1}, {"demo", 16}, {"demo", 64}, {"stress", 64}, {"arena", 64}, {"demo", 200}, {"daily", 16}, {"ghost", 16}} {
-		b.Run(fmt.Sprintf("%s-%d", bc.scene, bc.n), func(b *testing.B) {
+		web   bool // browsers' sessions, on 120×40 pages
+	}{
+		{"demo", 1, false}, {"demo", 16, false}, {"demo", 64, false}, {"stress", 64, false}, {"arena", 64, false}, {"demo", 200, false},
+		{"daily", 16, false}, {"ghost", 16, false},
+		{"demo", 1, true}, {"demo", 64, true}, {"stress", 64, true}, {"arena", 64, true},
+	} {
+		name := fmt.Sprintf("%s-%d", bc.scene, bc.n)
+		if bc.web {
+			name = "web-" + name
+		}
+		b.Run(name, func(b *testing.B) {
 			meters := make([]*meter, bc.n)
 			ins := make([]io.Writer, bc.n)
 			var wg sync.WaitGroup
 			defer wg.Wait() // the readers end when their clients close
 			for i := range meters {
+				if bc.web {
+					ws := openWebBench(b, &wg, webAddr, bc.scene, i)
+					defer ws.ws.CloseNow()
+					meters[i], ins[i] = ws.m, ws
+					if bc.scene != "arena" {
+						_, _ = io.WriteString(ws, "\r") // the lobby: Enter plays solo
+					}
+					continue
+				}
 				c, err := ssh.Dial("tcp", srv.addr, config)
 				if err != nil {
 					b.Fatal(err)
@@ -502,8 +531,72 @@ func BenchmarkSessions(b *testing.B) {
 			b.ReportMetric(100*(s1-s0).Seconds()/secs/n, "server-%/session")
 			b.ReportMetric((s1-s0).Seconds()/secs, "server-cores")
 			b.ReportMetric((c1-c0).Seconds()/secs, "client-cores")
+			if bc.web {
+				var first int64
+				for _, m := range meters {
+					first = max(first, m.first.Load())
+				}
+				b.ReportMetric(float64(first), "first-frame-B")
+			}
 		})
 	}
+}
+
+// openWebBench opens a browser's session of BenchmarkSessions on the
+// server's web listener at addr, as the page does on a 120×40 grid, and
+// starts counting its frames, until the caller closes its socket.
+func openWebBench(b *testing.B, wg *sync.WaitGroup, addr, scene string, i int) *webBench {
+	path := "/"
+	if scene == "arena" {
+		path = fmt.Sprintf("/join/bench%d", i/16)
+	}
+	ws, _, err := websocket.Dial(context.Background(), "ws://"+addr+"/ws", nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ws.SetReadLimit(1 << 20)
+	if err := ws.Write(context.Background(), websocket.MessageBinary, web.AppendHello(nil, web.Hello{Path: path, Name: "bench", Cols: 120, Rows: 40})); err != nil {
+		b.Fatal(err)
+	}
+	m := &meter{}
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			_, msg, err := ws.Read(context.Background())
+			if err != nil {
+				return
+			}
+			if msg[0] == web.MsgFrame {
+				m.first.CompareAndSwap(0, int64(len(msg)))
+				m.frames.Add(1)
+			}
+			m.bytes.Add(int64(len(msg)))
+		}
+	}()
+	return &webBench{ws: ws, m: m}
+}
+
+// webBench is a page of BenchmarkSessions: its socket, its meter, and,
+// as an io.Writer, its keyboard: a key down and up a byte ("\r" Enter).
+type webBench struct {
+	ws *websocket.Conn
+	m  *meter
+}
+
+func (k *webBench) Write(p []byte) (int, error) {
+	for _, c := range p {
+		key := web.Key(c)
+		if c == '\r' {
+			key = web.KeyEnter
+		}
+		for _, t := range []web.EventType{web.KeyPress, web.KeyRelease} {
+			if err := k.ws.Write(context.Background(), websocket.MessageBinary, web.AppendKey(nil, web.Event{Type: t, Key: key})); err != nil {
+				return 0, err
+			}
+		}
+	}
+	return len(p), nil
 }
 
 // postBest posts the daily game in the file path to the server at addr,

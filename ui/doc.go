@@ -17,7 +17,7 @@
 //
 // # Structure
 //
-//	Screen (one a connection: a terminal; a browser next) ── loop: its events, a frame a tick
+//	Screen (one a connection: a terminal; a browser, ui/web) ── loop: its events, a frame a tick
 //	   │    the lobby, then a session, then the lobby again, on the same Screen
 //	   │
 //	session ── take: what each widget draws ── widgets: arena, panel, players, list, line

@@ -36,12 +36,26 @@ func runLobby(ctx context.Context, scr Screen, data func() LobbyData, status str
 	r.lobby.SetStatus(status)
 	r.lobby.Select(last)
 	defer context.AfterFunc(ctx, func() { r.end(Choice{Kind: ChoiceQuit}, nil) })()
+	if rn, ok := scr.(renamer); ok {
+		go func() {
+			select {
+			case name := <-rn.Renames():
+				r.end(Choice{Kind: ChoiceName, Name: name}, nil)
+			case <-r.stop:
+			}
+		}()
+	}
 	l := newLoop(scr, r.sf, lobbyFPS, r.frame, r.failed)
 	l.root, l.lazy = r.lobby, true
 	l.update, l.updateEvery = r.lobby.Refresh, lobbyRefresh
 	l.focus(r.lobby)
 	return r.run(l)
 }
+
+// renamer is a Screen on which the player names themselves outside the
+// lobby's form (a browser's page has a name field of its own): the lobby
+// takes each name as if typed into its form.
+type renamer interface{ Renames() <-chan string }
 
 // lobbyRun is one showing of the lobby: a lazy [loop] that draws it when
 // a key, a click, a resize or a refresh of its data changed it. Every way
@@ -129,6 +143,11 @@ func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Resul
 		return Result{}, fmt.Errorf("ui: starting the terminal: %w", err)
 	}
 	defer t.release()
+	return playLobby(ctx, t, lo)
+}
+
+// playLobby is PlayLobby on t.
+func playLobby(ctx context.Context, t Screen, lo LobbyOptions) (Result, error) {
 	best, status := Result{Reason: ReasonQuit}, ""
 	var last Choice // the lobby comes back on it
 	data := func() LobbyData { return lobbyList(lo) }

@@ -401,7 +401,7 @@ func (p *panel) formatFull(g *glyphs) {
 
 	l = next().style(labelStyle).str("input     ").style(valueStyle)
 	if p.held {
-		l.str("kitty: held keys")
+		l.str("held keys")
 	} else {
 		l.str("press-only")
 	}

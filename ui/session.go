@@ -512,7 +512,7 @@ func (s *session) take() {
 		a.help = s.show.help(g)
 	}
 	p := s.panel
-	p.g, p.held = g, s.opts.Keys.Active()
+	p.g, p.held = g, s.term.Releases()
 	if s.copyView(p) {
 		p.fresh = true
 	}

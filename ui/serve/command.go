@@ -21,14 +21,15 @@ const (
 	VerbWatch              // watch NAME: watch a live game
 	VerbPost               // post: prove and rank the daily game's replay sent as input; no terminal
 	VerbScores             // scores [BOARD [DAY]]: print a board; no terminal
+	VerbReplay             // a browser's /replay/NAME: play a replay of the boards (no SSH command)
 )
 
-var verbNames = [...]string{VerbLobby: "lobby", VerbJoin: "join", VerbNew: "new", VerbWatch: "watch", VerbPost: "post", VerbScores: "scores"}
+var verbNames = [...]string{VerbLobby: "lobby", VerbJoin: "join", VerbNew: "new", VerbWatch: "watch", VerbPost: "post", VerbScores: "scores", VerbReplay: "replay"}
 
 // Terminal reports whether the command plays on a terminal (the lobby,
-// join, new and watch); post and scores answer and end, with or without
-// one.
-func (v Verb) Terminal() bool { return v <= VerbWatch }
+// join, new and watch, and a replay in a browser); post and scores
+// answer and end, with or without one.
+func (v Verb) Terminal() bool { return v <= VerbWatch || v == VerbReplay }
 
 // Boards are the boards scores prints: the day's daily game (the
 // default), and the boards of today, this week and all time.

@@ -89,6 +89,25 @@
 // A game that does not return within 2 s of being told to end has its
 // connection cut.
 //
+// # In a browser
+//
+// [Server.ServeWeb] serves the game to browsers on a listener of its own
+// (package ui/web: the page, its socket, and [Config.WebPages] for the
+// rest), each session played by [Config.PlayWeb] on a web Screen. A
+// browser's session is an SSH session's peer under the same limits: it
+// counts among the sessions and, while it plays, the games of its
+// address; its socket takes a connection from the address's
+// ConnPerMinute budget (one budget with SSH) and counts against
+// MaxStartups as it starts; Idle (the player's keys) and MaxTime end it;
+// its name goes through [CleanName]; its path is its command
+// ("/join/NAME", "/watch/NAME", "/replay/NAME", "/" the lobby). The page
+// is told why it ended. Drain closes the web listeners with the others,
+// and Shutdown ends the browsers' sessions, telling each page. Behind
+// the balancers of Config.ProxyFrom, the client's address is the one a
+// PROXY header (optional there) or X-Forwarded-For gives; from anyone
+// else neither is believed. [Session.Web] is set: a browser cannot be
+// relayed to another server.
+//
 // # Behind a load balancer
 //
 // [Config.ProxyFrom] names the balancers that open each connection with a

@@ -152,6 +152,10 @@ func TestProxyProtocolRefused(t *testing.T) {
 func TestProxyHealthCheck(t *testing.T) {
 	cfg := proxyConfig()
 	cfg.ConnPerMinute = 1 // a burst of 10: the checks would exhaust it
+	// Each check stays a starting connection for the 10 ms the server
+	// takes to see it hang up: on a loaded machine more than 10 may be at
+	// once, which MaxStartups' random early drop would refuse.
+	cfg.MaxStartups = Startups{Start: 30, Rate: 30, Full: 100}
 	ts := startServer(t, cfg)
 	check := func(header bool) {
 		t.Helper()

@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
+	"net/http"
 	"net/netip"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"golang.org/x/crypto/ssh"
+
+	"poolroids/ui/web"
 )
 
 // ErrServerClosed is what Serve returns once Shutdown has been called.
@@ -109,6 +112,16 @@ type Config struct {
 	// many, keys or not (negative PostsPerHour: no limit).
 	PostsPerHour int
 	PostBurst    int
+	// PlayWeb plays each browser's session (see [Server.ServeWeb]); nil:
+	// no browsers.
+	PlayWeb WebPlayFunc
+	// WebOrigins lists the other origins whose pages may open the web
+	// socket (see package ui/web's Config.Origins); the server's own
+	// always may.
+	WebOrigins []string
+	// WebPages, if set, serves the requests to a web listener that are
+	// not the page's nor its socket's.
+	WebPages http.Handler
 	// Logger receives the structured log (nil: slog.Default()).
 	Logger *slog.Logger
 }
@@ -139,12 +152,16 @@ type Server struct {
 	relays  atomic.Int32  // relayed sessions playing here now
 	relayed atomic.Uint64 // and in all
 
-	mu        sync.Mutex
-	closing   bool
-	draining  bool // Drain was called: no more accepts
-	listeners map[net.Listener]struct{}
-	conns     map[net.Conn]struct{}
-	wg        sync.WaitGroup // one per connection being served
+	web  *web.Handler // the browsers' page and sockets; nil without PlayWeb
+	webs atomic.Int32 // browsers' sessions now
+
+	mu         sync.Mutex
+	closing    bool
+	draining   bool // Drain was called: no more accepts
+	listeners  map[net.Listener]struct{}
+	webServers map[*http.Server]struct{}
+	conns      map[net.Conn]struct{}
+	wg         sync.WaitGroup // one per connection being served
 }
 
 // New checks cfg, loads (or creates) the host key and loads the authorized
@@ -233,16 +250,22 @@ func New(cfg Config) (*Server, error) {
 	scrubServerEnv()
 
 	s := &Server{
-		cfg:       cfg,
-		ssh:       sshConfig(hostKey, authorized),
-		refusals:  newRefusals(cfg.Logger, cfg.RefusalSummary),
-		tally:     newTally(cfg.MaxStartups, cfg.MaxStartupsPerAddress, cfg.MaxSessionsPerAddress, cfg.MaxPerAddress, cfg.MaxSessions),
-		log:       cfg.Logger,
-		key:       ssh.FingerprintSHA256(hostKey.PublicKey()),
-		idle:      &ending{reason: "idle", message: fmt.Sprintf("no input for %v, disconnected", cfg.Idle)},
-		expire:    &ending{reason: "max-time", message: fmt.Sprintf("session time limit (%v) reached", cfg.MaxTime)},
-		listeners: make(map[net.Listener]struct{}),
-		conns:     make(map[net.Conn]struct{}),
+		cfg:        cfg,
+		ssh:        sshConfig(hostKey, authorized),
+		refusals:   newRefusals(cfg.Logger, cfg.RefusalSummary),
+		tally:      newTally(cfg.MaxStartups, cfg.MaxStartupsPerAddress, cfg.MaxSessionsPerAddress, cfg.MaxPerAddress, cfg.MaxSessions),
+		log:        cfg.Logger,
+		key:        ssh.FingerprintSHA256(hostKey.PublicKey()),
+		idle:       &ending{reason: "idle", message: fmt.Sprintf("no input for %v, disconnected", cfg.Idle)},
+		expire:     &ending{reason: "max-time", message: fmt.Sprintf("session time limit (%v) reached", cfg.MaxTime)},
+		listeners:  make(map[net.Listener]struct{}),
+		webServers: make(map[*http.Server]struct{}),
+		conns:      make(map[net.Conn]struct{}),
+	}
+	if cfg.PlayWeb != nil {
+		if _, err := s.webHandler(); err != nil {
+			return nil, err
+		}
 	}
 	s.refusals.obs = cfg.Observer
 	if cfg.FleetKey != nil {
@@ -324,20 +347,10 @@ func (s *Server) Serve(ln net.Listener) error { return s.serve(ln, false) }
 
 // serve is Serve, or ServeHop when hop is set.
 func (s *Server) serve(ln net.Listener, hop bool) error {
-	s.mu.Lock()
-	if s.closing || s.draining {
-		s.mu.Unlock()
-		ln.Close()
+	if !s.listen(ln) {
 		return ErrServerClosed
 	}
-	s.listeners[ln] = struct{}{}
-	s.mu.Unlock()
-	defer func() {
-		s.mu.Lock()
-		delete(s.listeners, ln)
-		s.mu.Unlock()
-		ln.Close()
-	}()
+	defer s.unlisten(ln)
 	if hop {
 		s.log.Info("listening for the fleet", "addr", ln.Addr().String())
 	} else {
@@ -369,6 +382,27 @@ func (s *Server) serve(ln net.Listener, hop bool) error {
 			s.accept(nc)
 		}
 	}
+}
+
+// listen counts ln among the listeners Drain and Shutdown close, unless
+// either was called: then it closes ln and reports false.
+func (s *Server) listen(ln net.Listener) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closing || s.draining {
+		ln.Close()
+		return false
+	}
+	s.listeners[ln] = struct{}{}
+	return true
+}
+
+// unlisten closes ln, a listener that listen counted, and forgets it.
+func (s *Server) unlisten(ln net.Listener) {
+	s.mu.Lock()
+	delete(s.listeners, ln)
+	s.mu.Unlock()
+	ln.Close()
 }
 
 // accept applies the connection limits to nc and serves it.
@@ -527,6 +561,7 @@ func (s *Server) Shutdown(ctx context.Context) error {
 
 	done := make(chan struct{})
 	go func() {
+		_ = s.shutdownWeb(ctx)
 		s.wg.Wait()
 		close(done)
 	}()

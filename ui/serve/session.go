@@ -52,6 +52,9 @@ type Session struct {
 	// Relayed is set when another server of the fleet relays the player
 	// (see [Server.ServeHop]): the session is to be played here.
 	Relayed bool
+	// Web is set for a browser's session (see [Server.ServeWeb]): there
+	// is no terminal to relay to another server.
+	Web bool
 
 	spawn    func(func())
 	watching *atomic.Bool

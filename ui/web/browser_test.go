@@ -9,59 +9,16 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/chromedp/cdproto/cdp"
-	"github.com/chromedp/cdproto/input"
 	"github.com/chromedp/chromedp"
 	"github.com/coder/websocket"
+
+	"poolroids/ui/web/webtest"
 )
-
-// browser starts a headless Chromium for the test (Debian's, which .ci/run
-// installs) and returns its first tab. Without one the test is skipped,
-// except under CI=true, where it fails.
-func browser(t *testing.T) context.Context {
-	t.Helper()
-	path, err := exec.LookPath("chromium")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("chromium is not installed: .ci/run installs it")
-		}
-		t.Skip("chromium is not installed")
-	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.NoSandbox,
-		chromedp.DisableGPU,
-		chromedp.Flag("disable-quic", true),
-		chromedp.Flag("disable-component-update", true),
-		chromedp.UserDataDir(t.TempDir()),
-	)
-	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancel)
-	ctx, cancelTab := chromedp.NewContext(actx)
-	t.Cleanup(cancelTab)
-	if err := chromedp.Do(ctx); err != nil { // starts the browser
-		t.Fatalf("starting %s: %v", path, err)
-	}
-	return ctx
-}
-
-// run runs a on tab, failing the test if it fails or takes 20 s.
-func run[T any](t *testing.T, tab context.Context, what string, a chromedp.Action[T]) T {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(tab, 20*time.Second)
-	defer cancel()
-	v, err := chromedp.Run(ctx, a)
-	if err != nil {
-		t.Fatalf("%s: %v", what, err)
-	}
-	return v
-}
 
 // pageGrid is the page's grid as its test hook gives it.
 type pageGrid struct {
@@ -80,36 +37,6 @@ func (pg pageGrid) differs(g *Grid) string {
 	return shows(shown, g)
 }
 
-// keyParams are the events of a key as a keyboard sends them.
-func keyParams(key string) input.DispatchKeyEventParams {
-	switch key {
-	case "ArrowLeft":
-		return input.DispatchKeyEventParams{Key: key, Code: key, WindowsVirtualKeyCode: 37}
-	case " ":
-		return input.DispatchKeyEventParams{Key: key, Code: "Space", Text: key, WindowsVirtualKeyCode: 32}
-	case "Q":
-		return input.DispatchKeyEventParams{Key: key, Code: "KeyQ", Text: key, WindowsVirtualKeyCode: 81, Modifiers: 8}
-	}
-	code := "Key" + strings.ToUpper(key)
-	return input.DispatchKeyEventParams{Key: key, Code: code, Text: key, WindowsVirtualKeyCode: int64(strings.ToUpper(key)[0])}
-}
-
-// keyAction sends key going down (a repeat if repeat) or up.
-func keyAction(key string, down, repeat bool) chromedp.Action[chromedp.Void] {
-	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
-		p := keyParams(key)
-		p.Type = input.DispatchKeyEventTypeKeyUp
-		if down {
-			p.Type = input.DispatchKeyEventTypeKeyDown
-			p.AutoRepeat = &repeat
-		} else {
-			p.Text = ""
-		}
-		_, err := cdp.Call(ctx, t, input.DispatchKeyEvent, p)
-		return err
-	})
-}
-
 // TestBrowser plays the page in headless Chromium: it checks the cells it
 // draws against the session's, the keys going down and up, the name
 // field, a resize, the goodbye shown, and a screenshot; then that a page
@@ -117,22 +44,22 @@ func keyAction(key string, down, repeat bool) chromedp.Action[chromedp.Void] {
 // it with its reason, and that a client that does not read holds up
 // neither its session nor a browser watching the same stream.
 func TestBrowser(t *testing.T) {
-	tab := browser(t)
+	tab := webtest.Browser(t)
 	p := &echo{scene: true}
 	srv, _ := serveOn(t, p, Config{WriteTimeout: time.Second}, func(ln net.Listener) net.Listener { return smallWrites{ln} })
 
-	run(t, tab, "loading the page", chromedp.Steps(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/")))
-	run(t, tab, "the first frame", chromedp.Poll[bool](`poolroids.state().draws > 0`))
+	webtest.Run(t, tab, "loading the page", chromedp.Steps(chromedp.EmulateViewport(1280, 800), chromedp.Navigate(srv.URL+"/")))
+	webtest.Run(t, tab, "the first frame", chromedp.Poll[bool](`poolroids.state().draws > 0`))
 	// Test listeners, after the page's: what reached the page, and
 	// whether it kept the browser from acting on it.
-	run(t, tab, "listening", chromedp.Evaluate[chromedp.Void](`window.keyLog = [];
+	webtest.Run(t, tab, "listening", chromedp.Evaluate[chromedp.Void](`window.keyLog = [];
 		addEventListener('keydown', e => keyLog.push(e.key + (e.repeat ? ' repeat' : '') + (e.defaultPrevented ? ' prevented' : '')));`))
 
 	t.Run("cells", func(t *testing.T) {
 		var pg pageGrid
 		var d string
 		for range 50 { // the page may be a frame behind
-			pg = run(t, tab, "reading the grid", chromedp.Evaluate[pageGrid](`poolroids.grid()`))
+			pg = webtest.Run(t, tab, "reading the grid", chromedp.Evaluate[pageGrid](`poolroids.grid()`))
 			p.mu.Lock()
 			d = pg.differs(&p.shown)
 			p.mu.Unlock()
@@ -144,7 +71,7 @@ func TestBrowser(t *testing.T) {
 		if d != "" {
 			t.Fatalf("the page's grid: %s", d)
 		}
-		st := run(t, tab, "the page's state", chromedp.Evaluate[struct{ Cols, Rows int }](`poolroids.state()`))
+		st := webtest.Run(t, tab, "the page's state", chromedp.Evaluate[struct{ Cols, Rows int }](`poolroids.state()`))
 		if pg.W != st.Cols || pg.H != st.Rows || st.Cols < 80 || st.Rows < 24 {
 			t.Errorf("the page has room for %d×%d and shows %d×%d", st.Cols, st.Rows, pg.W, pg.H)
 		}
@@ -154,14 +81,14 @@ func TestBrowser(t *testing.T) {
 		if hello.Path != "/" || hello.Cols != st.Cols || hello.Rows != st.Rows || !hello.Addr.IsLoopback() {
 			t.Errorf("hello %+v", hello)
 		}
-		if title := run(t, tab, "the title", chromedp.Title()); title != "echo /" {
+		if title := webtest.Run(t, tab, "the title", chromedp.Title()); title != "echo /" {
 			t.Errorf("title %q", title)
 		}
 		// The pixels: a blank on the blue band at 55,29, and the top left
 		// dot of ⣿ in yellow at 2,36.
-		band := run(t, tab, "a band pixel", chromedp.Evaluate[[]int](`(() => { const s = poolroids.state();
+		band := webtest.Run(t, tab, "a band pixel", chromedp.Evaluate[[]int](`(() => { const s = poolroids.state();
 			return Array.from(document.getElementById('grid').getContext('2d').getImageData(55 * s.cw + 2, 29 * s.ch + 2, 1, 1).data.slice(0, 3)); })()`))
-		dot := run(t, tab, "a dot pixel", chromedp.Evaluate[[]int](`(() => { const s = poolroids.state();
+		dot := webtest.Run(t, tab, "a dot pixel", chromedp.Evaluate[[]int](`(() => { const s = poolroids.state();
 			return Array.from(document.getElementById('grid').getContext('2d').getImageData(2 * s.cw + Math.round(s.cw / 4), 36 * s.ch + Math.round(s.ch / 8), 1, 1).data.slice(0, 3)); })()`))
 		if fmt.Sprint(band) != "[36 114 200]" {
 			t.Errorf("a blank of the blue band shows %v, want blue (36 114 200)", band)
@@ -172,15 +99,15 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("keys", func(t *testing.T) {
-		run(t, tab, "keys", chromedp.Steps(
-			keyAction("ArrowLeft", true, false),
-			keyAction("a", true, false),
-			keyAction("a", true, true), // the browser's repeat: not a new press
-			keyAction("a", true, true),
-			keyAction("ArrowLeft", false, false),
-			keyAction(" ", true, false),
-			keyAction("a", false, false),
-			keyAction(" ", false, false),
+		webtest.Run(t, tab, "keys", chromedp.Steps(
+			webtest.Key("ArrowLeft", true, false),
+			webtest.Key("a", true, false),
+			webtest.Key("a", true, true), // the browser's repeat: not a new press
+			webtest.Key("a", true, true),
+			webtest.Key("ArrowLeft", false, false),
+			webtest.Key(" ", true, false),
+			webtest.Key("a", false, false),
+			webtest.Key(" ", false, false),
 		))
 		want := []Event{
 			{Type: KeyPress, Key: KeyLeft},
@@ -197,7 +124,7 @@ func TestBrowser(t *testing.T) {
 		if got != fmt.Sprint(want) {
 			t.Errorf("the session read\n%s\nwant\n%v", got, want)
 		}
-		log := run(t, tab, "the key log", chromedp.Evaluate[[]string](`keyLog`))
+		log := webtest.Run(t, tab, "the key log", chromedp.Evaluate[[]string](`keyLog`))
 		if want := "[ArrowLeft prevented a prevented a repeat prevented a repeat prevented   prevented]"; fmt.Sprint(log) != want {
 			t.Errorf("the page saw %q, want %q", log, want)
 		}
@@ -207,7 +134,7 @@ func TestBrowser(t *testing.T) {
 		p.mu.Lock()
 		p.events = nil
 		p.mu.Unlock()
-		run(t, tab, "typing a name", chromedp.Steps(
+		webtest.Run(t, tab, "typing a name", chromedp.Steps(
 			chromedp.Click(chromedp.ID("name")),
 			chromedp.KeyEvent("zoë"),
 			chromedp.KeyEvent("\r"),
@@ -219,13 +146,13 @@ func TestBrowser(t *testing.T) {
 		if want := fmt.Sprint([]Event{{Type: NameChange, Text: "zoë"}}); got != want {
 			t.Errorf("typing a name, the session read %s, want %s", got, want)
 		}
-		if active := run(t, tab, "the focus", chromedp.Evaluate[string](`document.activeElement.id`)); active == "name" {
+		if active := webtest.Run(t, tab, "the focus", chromedp.Evaluate[string](`document.activeElement.id`)); active == "name" {
 			t.Error("the name field kept the focus after Enter")
 		}
 	})
 
 	t.Run("screenshot", func(t *testing.T) {
-		shot := run(t, tab, "a screenshot", chromedp.CaptureScreenshot())
+		shot := webtest.Run(t, tab, "a screenshot", chromedp.CaptureScreenshot())
 		img, err := png.Decode(bytes.NewReader(shot))
 		if err != nil {
 			t.Fatal(err)
@@ -243,9 +170,9 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("resize", func(t *testing.T) {
-		before := run(t, tab, "the page's state", chromedp.Evaluate[struct{ Cols, Rows int }](`poolroids.state()`))
-		run(t, tab, "a smaller window", chromedp.EmulateViewport(1000, 640))
-		st := run(t, tab, "the new size", chromedp.Poll[struct{ Cols, Rows int }](
+		before := webtest.Run(t, tab, "the page's state", chromedp.Evaluate[struct{ Cols, Rows int }](`poolroids.state()`))
+		webtest.Run(t, tab, "a smaller window", chromedp.EmulateViewport(1000, 640))
+		st := webtest.Run(t, tab, "the new size", chromedp.Poll[struct{ Cols, Rows int }](
 			fmt.Sprintf(`(() => { const s = poolroids.state(), g = poolroids.grid();
 				return (s.cols != %d || s.rows != %d) && g.w == s.cols && g.h == s.rows && s; })()`, before.Cols, before.Rows)))
 		p.mu.Lock()
@@ -257,12 +184,12 @@ func TestBrowser(t *testing.T) {
 		if st.Cols < 80 || st.Rows < 24 {
 			t.Errorf("at 1000×640 the page has room for %d×%d, less than 80×24", st.Cols, st.Rows)
 		}
-		run(t, tab, "the window back", chromedp.EmulateViewport(1280, 800))
+		webtest.Run(t, tab, "the window back", chromedp.EmulateViewport(1280, 800))
 	})
 
 	t.Run("goodbye", func(t *testing.T) {
-		run(t, tab, "shift-Q", chromedp.Steps(keyAction("Q", true, false), keyAction("Q", false, false)))
-		text := run(t, tab, "the notice", chromedp.Poll[string](`!document.getElementById('notice').hidden && document.getElementById('notice-text').textContent`))
+		webtest.Run(t, tab, "shift-Q", chromedp.Steps(webtest.Key("Q", true, false), webtest.Key("Q", false, false)))
+		text := webtest.Run(t, tab, "the notice", chromedp.Poll[string](`!document.getElementById('notice').hidden && document.getElementById('notice-text').textContent`))
 		if text != "bye to you too" {
 			t.Errorf("the notice says %q", text)
 		}
@@ -276,18 +203,18 @@ func TestBrowser(t *testing.T) {
 		defer other.Close()
 		open := `new Promise(done => { const w = new WebSocket(%q); w.onopen = () => { done('open'); w.close(); }; w.onclose = e => done('closed ' + e.code); })`
 		wsURL := "ws" + strings.TrimPrefix(srv.URL, "http") + "/ws"
-		run(t, tab, "loading another site", chromedp.Navigate(other.URL))
-		if got := run(t, tab, "a socket from elsewhere", chromedp.Evaluate[string](fmt.Sprintf(open, wsURL), chromedp.EvalAwaitPromise)); got != "closed 1006" {
+		webtest.Run(t, tab, "loading another site", chromedp.Navigate(other.URL))
+		if got := webtest.Run(t, tab, "a socket from elsewhere", chromedp.Evaluate[string](fmt.Sprintf(open, wsURL), chromedp.EvalAwaitPromise)); got != "closed 1006" {
 			t.Errorf("a page of another origin opening the socket: %s, want refused (closed 1006)", got)
 		}
-		run(t, tab, "loading the page", chromedp.Navigate(srv.URL+"/scores"))
-		if got := run(t, tab, "a socket from the page", chromedp.Evaluate[string](fmt.Sprintf(open, wsURL), chromedp.EvalAwaitPromise)); got != "open" {
+		webtest.Run(t, tab, "loading the page", chromedp.Navigate(srv.URL+"/watch/x"))
+		if got := webtest.Run(t, tab, "a socket from the page", chromedp.Evaluate[string](fmt.Sprintf(open, wsURL), chromedp.EvalAwaitPromise)); got != "open" {
 			t.Errorf("the page opening the socket: %s, want open", got)
 		}
 	})
 
 	t.Run("too big", func(t *testing.T) {
-		got := run(t, tab, "a message too big", chromedp.Evaluate[string](fmt.Sprintf(`new Promise(done => {
+		got := webtest.Run(t, tab, "a message too big", chromedp.Evaluate[string](fmt.Sprintf(`new Promise(done => {
 			const w = new WebSocket(%q);
 			w.binaryType = 'arraybuffer';
 			let bye = '';
@@ -304,8 +231,8 @@ func TestBrowser(t *testing.T) {
 	})
 
 	t.Run("slow client", func(t *testing.T) {
-		run(t, tab, "loading the stream", chromedp.Navigate(srv.URL+"/join/stream"))
-		run(t, tab, "the first frame", chromedp.Poll[bool](`poolroids.state().frames > 0`))
+		webtest.Run(t, tab, "loading the stream", chromedp.Navigate(srv.URL+"/join/stream"))
+		webtest.Run(t, tab, "the first frame", chromedp.Poll[bool](`poolroids.state().frames > 0`))
 		slow, _, err := websocket.Dial(context.Background(), "ws"+strings.TrimPrefix(srv.URL, "http")+"/ws", &websocket.DialOptions{
 			HTTPClient: &http.Client{Transport: &http.Transport{DialContext: smallReads}},
 		})
@@ -316,13 +243,13 @@ func TestBrowser(t *testing.T) {
 		if err := slow.Write(context.Background(), websocket.MessageBinary, AppendHello(nil, Hello{Path: "/join/stream", Name: "slow", Cols: MaxCols, Rows: MaxRows})); err != nil {
 			t.Fatal(err)
 		}
-		start := run(t, tab, "frames", chromedp.Evaluate[int](`poolroids.state().frames`))
+		start := webtest.Run(t, tab, "frames", chromedp.Evaluate[int](`poolroids.state().frames`))
 		waitFor(t, "the slow client dropped", func() bool {
 			p.mu.Lock()
 			defer p.mu.Unlock()
 			return strings.Contains(strings.Join(p.ended, "\n"), "slow: the page took no frame for 1s")
 		})
-		got := run(t, tab, "frames", chromedp.Evaluate[int](`poolroids.state().frames`)) - start
+		got := webtest.Run(t, tab, "frames", chromedp.Evaluate[int](`poolroids.state().frames`)) - start
 		// Over the second the slow client was waited for, the scene
 		// moved some 100 times: the browser got its frames all along.
 		if got < 30 {

@@ -10,6 +10,7 @@ import (
 	"net/netip"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -47,6 +48,8 @@ type Conn struct {
 	cols, rows int
 	latest     *Grid // the newest frame Show was given
 	fresh      bool  // latest is not sent yet
+	sent       *Grid // what the page shows, once the writer's frame is written
+	frame      []byte
 	title      string
 	titleSet   bool
 	pongs      [4]uint32 // pings to answer, the oldest dropped when full
@@ -54,12 +57,14 @@ type Conn struct {
 	end        *ending       // why the connection ends, once known
 	wake       chan struct{} // the writer has work
 
+	frameBytes atomic.Uint64 // the bytes of the frames sent
+	lastInput  atomic.Int64  // when the player last sent a key, text or name (UnixNano)
+
 	// The writer's own.
-	pending, sent *Grid
-	out           []byte
-	writeTimer    *time.Timer
-	writerDone    chan struct{}
-	readerDone    chan struct{}
+	out        []byte
+	writeTimer *time.Timer
+	writerDone chan struct{}
+	readerDone chan struct{}
 }
 
 // ending is why a connection ends: the WebSocket close code and the
@@ -90,7 +95,6 @@ func newConn(ws *websocket.Conn, addr netip.Addr, cfg *Config, base context.Cont
 		resized:    make(chan struct{}, 1),
 		helloed:    make(chan struct{}),
 		latest:     new(Grid),
-		pending:    new(Grid),
 		sent:       new(Grid),
 		wake:       make(chan struct{}, 1),
 		writerDone: make(chan struct{}),
@@ -136,13 +140,32 @@ func (c *Conn) Events() <-chan Event { return c.events }
 // are the same. It copies g, which the caller may then change, and never
 // waits for the network. It allocates nothing once the Conn has seen a
 // grid of g's size.
-func (c *Conn) Show(g *Grid) {
+func (c *Conn) Show(g *Grid) { c.show(g, (*Grid).CopyFrom) }
+
+// showChanged is Show for g, the one grid shown on c, changed in place
+// between two calls: it copies only the cells set since the last (see
+// Grid.take), and the writer compares only those with what the page
+// shows, so that a frame costs the cells that changed (a Screen's).
+func (c *Conn) showChanged(g *Grid) { c.show(g, (*Grid).take) }
+
+// show makes g, copied into the newest frame by copy, the next to send.
+func (c *Conn) show(g *Grid, copy func(dst, src *Grid)) {
 	c.mu.Lock()
-	c.latest.CopyFrom(g)
+	copy(c.latest, g)
 	c.fresh = c.end == nil
 	c.mu.Unlock()
 	c.wakeup()
 }
+
+// IdleFor returns how long the player has sent nothing: no key, text or
+// name since the hello (resizes and pings are the page's, not the
+// player's).
+func (c *Conn) IdleFor() time.Duration {
+	return time.Since(time.Unix(0, c.lastInput.Load()))
+}
+
+// FrameBytes returns the bytes of the frame messages sent so far.
+func (c *Conn) FrameBytes() uint64 { return c.frameBytes.Load() }
 
 // SetTitle sets the page's title.
 func (c *Conn) SetTitle(title string) {
@@ -255,7 +278,12 @@ func (c *Conn) writeLoop() {
 		npong := copy(pongs[:], c.pongs[:c.npong])
 		c.npong = 0
 		if fresh {
-			c.latest, c.pending, c.fresh = c.pending, c.latest, false
+			// Encoded under the lock, which Show then waits for (a few
+			// microseconds, never the network), so that a frame's rows
+			// are copied twice only: into latest, and into sent.
+			c.frame = appendFrame(c.frame[:0], c.sent, c.latest, c.latest.dirty)
+			c.sent.take(c.latest) // what the page shows once it is written
+			c.fresh = false
 		}
 		c.mu.Unlock()
 		if end != nil && end.dead {
@@ -272,14 +300,9 @@ func (c *Conn) writeLoop() {
 				err = c.write(binary.LittleEndian.AppendUint32(append(c.out[:0], MsgPong), p))
 			}
 		}
-		if fresh && err == nil {
-			c.out = AppendFrame(c.out[:0], c.sent, c.pending)
-			if len(c.out) > 0 {
-				err = c.write(c.out)
-			}
-			// The page shows pending now; what sent held is written
-			// over whole before it is read again.
-			c.sent, c.pending = c.pending, c.sent
+		if fresh && err == nil && len(c.frame) > 0 {
+			err = c.write(c.frame)
+			c.frameBytes.Add(uint64(len(c.frame)))
 		}
 		if err == nil && end != nil {
 			c.out = append(append(c.out[:0], MsgBye), end.reason...)
@@ -367,12 +390,14 @@ func (c *Conn) readLoop() {
 			c.mu.Lock()
 			c.hello, c.cols, c.rows = m.hello, m.hello.Cols, m.hello.Rows
 			c.mu.Unlock()
+			c.lastInput.Store(now.UnixNano())
 			close(c.helloed)
 		case MsgKey, MsgText, MsgName:
 			if !keys.add(now, maxKeys) {
 				flood = fmt.Sprintf("too many keys: at most %d a second", maxKeys)
 				break
 			}
+			c.lastInput.Store(now.UnixNano())
 			select {
 			case c.events <- m.event:
 			case <-c.ctx.Done():

@@ -699,7 +699,8 @@ func TestPageRoutes(t *testing.T) {
 		code        int
 	}{
 		{"/", "text/html", 200},
-		{"/scores", "text/html", 200},
+		{"/replay/ann-1.prpl", "text/html", 200},
+		{"/scores", "", 404}, // the server's own (Handler.Fallback)
 		{"/watch/ann", "text/html", 200},
 		{"/watch/an%20n", "text/html", 200},
 		{"/join/den", "text/html", 200},

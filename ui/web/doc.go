@@ -5,11 +5,15 @@
 // kind of screen: a [Grid] of cells to draw on, shown with [Conn.Show],
 // and a stream of [Event]s.
 //
-// A [Handler] serves the page at "/", "/scores", "/watch/NAME" and
-// "/join/ARENA" and its socket at "/ws"; each connection is played by the
-// [Session] of its [Config], which learns from the page's [Hello] what was
-// asked for (the path), by whom (the name in the page's name field, the
-// client's address) and at what size.
+// A [Handler] serves the page at "/", "/watch/NAME", "/join/ARENA" and
+// "/replay/NAME", its socket at "/ws", and the server's own pages (its
+// boards at "/scores") through [Handler.Fallback]. Each connection is
+// played by the [Session] of its [Config], which learns from the page's
+// [Hello] what was asked for (the path), by whom (the name in the page's
+// name field, the client's address) and at what size. A [Screen] is a
+// Conn as package ui draws on a terminal: the lobby, the games, watching
+// and replays play on it unchanged (package ui/serve runs them so, beside
+// SSH).
 //
 // # Frames
 //
@@ -78,5 +82,7 @@
 // was sent. A slow page gets fewer frames, the newest, and a page that
 // takes nothing for [Config.WriteTimeout] is dropped; the game and the
 // other players never wait for it. A frame allocates nothing: the grids
-// and the message buffer are reused.
+// and the message buffer are reused. A [Screen]'s frames cost the cells
+// that changed, not the grid: its grid marks the columns set in each
+// row, and only those are copied and compared with what the page shows.
 package web

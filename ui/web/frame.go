@@ -50,6 +50,13 @@ const (
 // blank in the default colours. When nothing differs it returns dst as it
 // is: a still screen sends nothing. It allocates nothing once dst has room.
 func AppendFrame(dst []byte, before, after *Grid) []byte {
+	return appendFrame(dst, before, after, nil)
+}
+
+// appendFrame is AppendFrame looking only at the cells of after that
+// spans marks, a span a row (nil: every cell), the others being the same
+// in before, unless the sizes differ.
+func appendFrame(dst []byte, before, after *Grid, spans []span) []byte {
 	start := len(dst)
 	e := encoder{dst: append(dst, MsgFrame), open: -1}
 	w, h := after.w, after.h
@@ -61,13 +68,32 @@ func AppendFrame(dst []byte, before, after *Grid) []byte {
 	} else {
 		old = before.cells
 	}
+	if old == nil {
+		spans = nil
+	}
 	for y := range h {
 		row := after.cells[y*w : (y+1)*w]
 		var was []Cell
 		if old != nil {
 			was = old[y*w : (y+1)*w]
 		}
-		e.row(row, was, y)
+		lo, hi := 0, w
+		if spans != nil {
+			lo, hi = spans[y].lo, spans[y].hi
+			if lo >= hi {
+				continue
+			}
+			// From a cell neither row covers, to past the last wide
+			// cell at the span's end: a change of a wide cell covers or
+			// uncovers the cells right of it, a wide one in turn.
+			for lo > 0 && (row[lo-1].Wide || was[lo-1].Wide) {
+				lo--
+			}
+			for hi < w && (row[hi-1].Wide || was[hi-1].Wide) {
+				hi++
+			}
+		}
+		e.row(row, was, y, lo, hi)
 	}
 	if len(e.dst) == start+1 {
 		return dst[:start]
@@ -88,12 +114,13 @@ type encoder struct {
 	open int
 }
 
-// row sends the cells of row (row y) that differ from was (nil: blanks).
-// A cell right of a wide one is covered: it differs when it is covered
-// on one side only, and is then sent when it is not covered in row.
-func (e *encoder) row(row, was []Cell, y int) {
+// row sends the cells of row (row y) from column lo to hi-1 that differ
+// from was (nil: blanks); lo is a cell neither covers. A cell right of a
+// wide one is covered: it differs when it is covered on one side only,
+// and is then sent when it is not covered in row.
+func (e *encoder) row(row, was []Cell, y, lo, hi int) {
 	var coverNow, coverWas bool
-	for x := 0; x < len(row); x++ {
+	for x := lo; x < hi; x++ {
 		c := row[x]
 		var b Cell
 		if was != nil {
@@ -317,6 +344,7 @@ func (g *Grid) Apply(msg []byte) error {
 	if len(msg) == 0 || msg[0] != MsgFrame {
 		return fmt.Errorf("%w: not a frame", ErrFrame)
 	}
+	g.touchAll()
 	d := decoder{msg: msg, i: 1}
 	var x, y int
 	var pen Cell

@@ -290,3 +290,39 @@ func BenchmarkFrame(b *testing.B) {
 		})
 	}
 }
+
+// TestTakeChanged checks the path of a Screen's frames (Conn.showChanged):
+// the cells set since the last frame are copied and compared, no others,
+// and the page still shows every frame whole, wide cells and resizes
+// among them.
+func TestTakeChanged(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	texts := []string{"", "a", "⣿", "─", "界", "😀", "é"}
+	g, latest, sent, page := NewGrid(30, 8), new(Grid), new(Grid), new(Grid)
+	for frame := range 2000 {
+		if frame%97 == 96 {
+			g.Resize(20+rng.IntN(20), 5+rng.IntN(5))
+		}
+		w, h := g.Size()
+		for range rng.IntN(12) {
+			x, y := rng.IntN(w), rng.IntN(h)
+			switch t := texts[rng.IntN(len(texts))]; {
+			case rng.IntN(4) == 0:
+				g.SetText(x, y, t+t, PaletteColor(uint8(rng.IntN(4))), DefaultColor, 0)
+			default:
+				g.Set(x, y, Cell{Text: t, Fg: PaletteColor(uint8(rng.IntN(4))), Wide: t == "界" || t == "😀"})
+			}
+		}
+		latest.take(g)
+		msg := appendFrame(nil, sent, latest, latest.dirty)
+		sent.take(latest)
+		if len(msg) > 0 {
+			if err := page.Apply(msg); err != nil {
+				t.Fatalf("frame %d: %v", frame, err)
+			}
+		}
+		if d := shows(page, g); d != "" {
+			t.Fatalf("frame %d: the page %s", frame, d)
+		}
+	}
+}

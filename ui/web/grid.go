@@ -57,6 +57,19 @@ type Cell struct {
 type Grid struct {
 	w, h  int
 	cells []Cell
+	dirty []span // the columns of each row set since the last take (see take)
+}
+
+// span is the columns lo to hi-1 of a row; none when lo >= hi.
+type span struct{ lo, hi int }
+
+// add extends s to cover the columns lo to hi-1.
+func (s *span) add(lo, hi int) {
+	if s.lo >= s.hi {
+		*s = span{lo, hi}
+		return
+	}
+	s.lo, s.hi = min(s.lo, lo), max(s.hi, hi)
 }
 
 // NewGrid returns a grid of w×h blank cells.
@@ -76,14 +89,29 @@ func (g *Grid) Resize(w, h int) {
 		g.cells = g.cells[:n]
 		clear(g.cells)
 	}
+	if cap(g.dirty) < h {
+		g.dirty = make([]span, h)
+	}
+	g.dirty = g.dirty[:h]
 	g.w, g.h = w, h
+	g.touchAll()
+}
+
+// touchAll marks every cell as set.
+func (g *Grid) touchAll() {
+	for y := range g.dirty {
+		g.dirty[y] = span{0, g.w}
+	}
 }
 
 // Size returns g's width and height in cells.
 func (g *Grid) Size() (w, h int) { return g.w, g.h }
 
 // Clear blanks every cell.
-func (g *Grid) Clear() { clear(g.cells) }
+func (g *Grid) Clear() {
+	clear(g.cells)
+	g.touchAll()
+}
 
 // At returns the cell at column x of row y; off the grid, a blank.
 func (g *Grid) At(x, y int) Cell {
@@ -102,6 +130,7 @@ func (g *Grid) Set(x, y int, c Cell) {
 		c.Text = ""
 	}
 	g.cells[y*g.w+x] = c
+	g.dirty[y].add(x, x+1)
 }
 
 // SetText sets the cells of row y from column x on to the grapheme
@@ -129,4 +158,24 @@ func (g *Grid) CopyFrom(src *Grid) {
 		g.Resize(src.w, src.h)
 	}
 	copy(g.cells, src.cells)
+	g.touchAll()
+}
+
+// take copies into g the cells of src set since src's last take, and
+// marks them set in g: a g that held src whole at that take holds it
+// whole again. A src of another size is copied whole. It is how a frame
+// goes from Show to the page at the cost of the cells that changed, not
+// of the whole grid.
+func (g *Grid) take(src *Grid) {
+	if g.w != src.w || g.h != src.h {
+		g.CopyFrom(src)
+	} else {
+		for y, d := range src.dirty {
+			if d.lo < d.hi {
+				copy(g.cells[y*g.w+d.lo:y*g.w+d.hi], src.cells[y*src.w+d.lo:y*src.w+d.hi])
+				g.dirty[y].add(d.lo, d.hi)
+			}
+		}
+	}
+	clear(src.dirty)
 }

@@ -74,9 +74,9 @@ type Config struct {
 	Logger *slog.Logger
 }
 
-// Handler serves the page and its WebSocket: "/" (the lobby), "/scores",
-// "/watch/NAME" and "/join/ARENA" are the page, which tells the session
-// its path in its hello; "/page.js" and "/page.css" are the page's own;
+// Handler serves the page and its WebSocket: "/" (the lobby),
+// "/watch/NAME", "/join/ARENA" and "/replay/NAME" are the page, which
+// tells the session its path in its hello; "/page.js" and "/page.css" are the page's own;
 // "/ws" is the socket. Make one with [NewHandler]; [Handler.Shutdown] ends
 // its connections.
 type Handler struct {
@@ -119,7 +119,7 @@ func NewHandler(cfg Config) (*Handler, error) {
 	h := &Handler{cfg: cfg, log: cfg.Logger, mux: http.NewServeMux()}
 	h.base, h.end = context.WithCancelCause(context.Background())
 	index := asset("index.html")
-	for _, p := range []string{"/{$}", "/scores", "/watch/{name}", "/join/{arena}"} {
+	for _, p := range []string{"/{$}", "/watch/{name}", "/join/{arena}", "/replay/{name}"} {
 		h.mux.Handle("GET "+p, index)
 	}
 	h.mux.Handle("GET /page.js", asset("page.js"))
@@ -127,6 +127,10 @@ func NewHandler(cfg Config) (*Handler, error) {
 	h.mux.HandleFunc("GET /ws", h.serveSocket)
 	return h, nil
 }
+
+// Fallback has h serve the requests it does not with f (the server's own
+// pages beside the page: its boards, its files). Call it before h serves.
+func (h *Handler) Fallback(f http.Handler) { h.mux.Handle("/", f) }
 
 // ServeHTTP serves the page and the socket.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {

@@ -183,6 +183,15 @@ func (m *Metrics) Sessions(sessions func() int, limit int) {
 		}, func() float64 { return float64(limit) }))
 }
 
+// WebSessions exports the sessions of poolroids_sessions that play in a
+// browser, read from sessions at each scrape. Call it once.
+func (m *Metrics) WebSessions(sessions func() int) {
+	m.reg.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+		Name: "poolroids_web_sessions",
+		Help: "Games of the players connected to this server in a browser now (of poolroids_sessions).",
+	}, func() float64 { return float64(sessions()) }))
+}
+
 // Games exports live's arenas, players and watchers, and the pools of
 // every live game, read at each scrape. Call it once.
 func (m *Metrics) Games(live *play.Live) {

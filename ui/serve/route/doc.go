@@ -28,6 +28,14 @@
 // shows again. The lobby, watching and replays are no games, nor a game
 // played on another server of the fleet, which counts it there.
 //
+// # In a browser
+//
+// [Router.PlayWeb] is the server's serve.WebPlayFunc: the same routes on
+// a browser's screen (ui's RunOn, WatchOn, PlayLobbyOn), and
+// "/replay/NAME", a replay of the boards. What another server of the
+// fleet holds is refused with the reason: a browser cannot be relayed.
+// [Router.WebPages] serves the boards at /scores and their replays.
+//
 // # Posts and boards
 //
 // [Router.Exec] is the server's [serve.ExecFunc], for the commands that

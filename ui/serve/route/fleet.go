@@ -198,10 +198,8 @@ func (m *member) relay(ctx context.Context, s serve.Session, hop string, c ui.Ch
 	return res, err
 }
 
-// command plays the command of s where it is held, if another server
-// holds it (relayed is then true); the session ends as it ends there.
-// screen is the session's, not yet initialised.
-func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Session) (relayed bool, err error) {
+// commandChoice is the lobby's choice of what the command of s asks for.
+func commandChoice(s serve.Session) ui.Choice {
 	c := ui.Choice{Kind: ui.ChoiceJoin, Name: s.Command.Name, PvP: s.Command.PvP}
 	switch s.Command.Verb {
 	case serve.VerbNew:
@@ -209,6 +207,14 @@ func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Sessi
 	case serve.VerbWatch:
 		c.Kind = ui.ChoiceWatch
 	}
+	return c
+}
+
+// command plays the command of s where it is held, if another server
+// holds it (relayed is then true); the session ends as it ends there.
+// screen is the session's, not yet initialised.
+func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Session) (relayed bool, err error) {
+	c := commandChoice(s)
 	hop, err := m.holder(ctx, c)
 	if err != nil {
 		return true, &serve.RefusedError{Message: err.Error()}
@@ -233,6 +239,25 @@ func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Sessi
 		return true, &serve.RefusedError{}
 	}
 	return true, nil
+}
+
+// commandWeb is command for a browser's session, which cannot be
+// relayed: what another server holds is refused, saying so.
+func (m *member) commandWeb(ctx context.Context, s serve.Session) (elsewhere bool, err error) {
+	c := commandChoice(s)
+	hop, err := m.holder(ctx, c)
+	switch {
+	case err != nil:
+		return true, &serve.RefusedError{Message: err.Error()}
+	case hop != "":
+		return true, &serve.RefusedError{Message: noRelay(c)}
+	}
+	return false, nil
+}
+
+// noRelay tells a browser's player that c is another server's.
+func noRelay(c ui.Choice) string {
+	return c.Name + " is on another server of the fleet, where a browser cannot follow: play it over SSH (ssh -t host " + commandLine(c) + ")"
 }
 
 // lobby is what one player's lobby asks of the server beyond its own
@@ -284,6 +309,9 @@ func (l lobby) Play(ctx context.Context, c ui.Choice) (status string, elsewhere 
 		hop, err := l.m.holder(ctx, c)
 		if err != nil {
 			return err.Error(), true, nil
+		}
+		if hop != "" && l.s.Web {
+			return noRelay(c), true, nil
 		}
 		if hop != "" {
 			res, err := l.m.relay(ctx, l.s, hop, c)

@@ -134,6 +134,26 @@ func TestPlayRoutesAcrossFleet(t *testing.T) {
 	}
 }
 
+// TestPlayWebAcrossFleet: a browser's session asking for what another
+// server holds is refused, saying why, as it cannot be relayed; the
+// lobby's choice of it likewise.
+func TestPlayWebAcrossFleet(t *testing.T) {
+	t.Parallel()
+	r := newRouter(t, 1)
+	r.fleet = testMember(r, &fakeDir{rooms: []fleet.Room{{Name: "far"}}, hops: map[string]string{"far": "b:2223"}})
+	watch := session(serve.Command{Verb: serve.VerbWatch, Name: "far"})
+	watch.Web = true
+	_, err := r.PlayWeb(context.Background(), nil, watch)
+	want := "far is on another server of the fleet, where a browser cannot follow: play it over SSH (ssh -t host watch far)"
+	if got := refusal(t, err); got != want {
+		t.Errorf("refused with %q, want %q", got, want)
+	}
+	status, elsewhere, err := lobby{m: r.fleet, s: watch}.Play(context.Background(), ui.Choice{Kind: ui.ChoiceJoin, Name: "far"})
+	if !elsewhere || err != nil || status != strings.Replace(want, "watch far", "join far", 1) {
+		t.Errorf("the lobby's choice: %q, %v, %v", status, elsewhere, err)
+	}
+}
+
 // solo is a solo game that never steps.
 func solo(t *testing.T) *play.Game {
 	t.Helper()

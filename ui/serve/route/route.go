@@ -19,6 +19,7 @@ import (
 	"poolroids/game/scores"
 	"poolroids/ui"
 	"poolroids/ui/serve"
+	"poolroids/ui/web"
 )
 
 // Config is what a server offers its players.
@@ -98,6 +99,50 @@ func (r *Router) Close() {
 // Play is the server's [serve.PlayFunc]: it plays the session's command,
 // or the lobby, here or where the fleet holds it.
 func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
+	return r.play(ctx, s, shows{
+		run: func(ctx context.Context, o ui.Options) (ui.Result, error) { return ui.Run(ctx, screen, o) },
+		watch: func(ctx context.Context, w *play.Watcher, o ui.Options) (ui.Result, error) {
+			return ui.Watch(ctx, screen, w, o)
+		},
+		lobby: func(ctx context.Context, lo ui.LobbyOptions) (ui.Result, error) { return ui.PlayLobby(ctx, screen, lo) },
+		replay: func(ctx context.Context, data []byte, o ui.Options) (ui.Result, error) {
+			return ui.RunReplay(ctx, screen, data, o)
+		},
+		relay: func(ctx context.Context, m *member) (bool, error) { return m.command(ctx, screen, s) },
+	})
+}
+
+// PlayWeb is the server's [serve.WebPlayFunc]: Play for a browser, on
+// its screen. A browser's session cannot be relayed: what another server
+// of the fleet holds is listed, and the page is told to play it over
+// SSH.
+func (r *Router) PlayWeb(ctx context.Context, scr *web.Screen, s serve.Session) (int, error) {
+	return r.play(ctx, s, shows{
+		run: func(ctx context.Context, o ui.Options) (ui.Result, error) { return ui.RunOn(ctx, scr, o) },
+		watch: func(ctx context.Context, w *play.Watcher, o ui.Options) (ui.Result, error) {
+			return ui.WatchOn(ctx, scr, w, o)
+		},
+		lobby: func(ctx context.Context, lo ui.LobbyOptions) (ui.Result, error) { return ui.PlayLobbyOn(ctx, scr, lo) },
+		replay: func(ctx context.Context, data []byte, o ui.Options) (ui.Result, error) {
+			return ui.RunReplayOn(ctx, scr, data, o)
+		},
+		relay: func(ctx context.Context, m *member) (bool, error) { return m.commandWeb(ctx, s) },
+	})
+}
+
+// shows are the ways a session shows what it plays: on an SSH session's
+// terminal, or on a browser's screen; relay plays the session's command
+// on the fleet's server that holds it, and tells whether one did.
+type shows struct {
+	run    func(context.Context, ui.Options) (ui.Result, error)
+	watch  func(context.Context, *play.Watcher, ui.Options) (ui.Result, error)
+	lobby  func(context.Context, ui.LobbyOptions) (ui.Result, error)
+	replay func(context.Context, []byte, ui.Options) (ui.Result, error)
+	relay  func(context.Context, *member) (bool, error)
+}
+
+// play plays the session's command, or the lobby, on sh.
+func (r *Router) play(ctx context.Context, s serve.Session, sh shows) (int, error) {
 	start := time.Now()
 	o := r.game
 	o.Seed = rand.Uint64()
@@ -113,8 +158,8 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 	if s.Relayed {
 		m = nil
 	}
-	if m != nil && s.Command.Verb != serve.VerbLobby {
-		if relayed, err := m.command(ctx, screen, s); relayed {
+	if m != nil && s.Command.Verb != serve.VerbLobby && s.Command.Verb != serve.VerbReplay {
+		if relayed, err := sh.relay(ctx, m); relayed {
 			return 0, err
 		}
 	}
@@ -135,18 +180,25 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 		}
 		defer seat.Leave()
 		o.Arena = seat
-		res, err = ui.Run(ctx, screen, o)
+		res, err = sh.run(ctx, o)
 	case serve.VerbWatch:
 		w, werr := r.live.Watch(c.Name)
 		if werr != nil {
 			return 0, &serve.RefusedError{Message: werr.Error()}
 		}
-		if res, err = ui.Watch(ctx, screen, w, o); err == nil && res.Reason == ui.ReasonGone {
+		if res, err = sh.watch(ctx, w, o); err == nil && res.Reason == ui.ReasonGone {
 			return 0, &serve.EndError{Message: ui.Gone(w)}
 		}
+	case serve.VerbReplay:
+		data, rerr := r.boardReplay(c.Name)
+		if rerr != nil {
+			return 0, &serve.RefusedError{Message: rerr.Error()}
+		}
+		o.Strategy = "" // the recorded strategies, as the lobby plays a replay
+		res, err = sh.replay(ctx, data, o)
 	default:
 		lo := ui.LobbyOptions{Game: o, Hub: r.hub, Name: s.Name, Address: s.Address(), Fleet: lobby{m: m, s: s}}
-		res, err = ui.PlayLobby(ctx, screen, lo)
+		res, err = sh.lobby(ctx, lo)
 	}
 	if res.Reason == ui.ReasonPanic {
 		err = fmt.Errorf("%w: %w", serve.ErrPanic, err)
