@@ -16,6 +16,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"poolroids/game"
+	"poolroids/game/daily"
+	"poolroids/game/daily/dailytest"
 	"poolroids/game/replay"
 	"poolroids/game/scores"
 	"poolroids/ui/web"
@@ -279,6 +281,17 @@ func TestWebScores(t *testing.T) {
 		t.Fatal(err)
 	}
 	kept := store.Top(1)[0].Replay
+	// A daily game of today's, on the daily board with its replay.
+	day := daily.DayOf(time.Now())
+	dailyGame, _ := dailytest.HandGame(t, day, nil, "bea", 5, 30*game.TPS)
+	proof, err := daily.Verify(context.Background(), dailyGame, time.Now(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.AddDaily("bea", proof, dailyGame); err != nil {
+		t.Fatal(err)
+	}
+	keptDaily := store.Daily(day, 1)[0].Replay
 	store.Close()
 	_, url := startWeb(t, bin, dir)
 
@@ -299,6 +312,18 @@ func TestWebScores(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != 200 || !bytes.Equal(got, rec.Bytes()) {
 		t.Errorf("GET /replays/%s: %d, %d bytes, want 200 and the %d bytes kept", kept, resp.StatusCode, len(got), len(rec.Bytes()))
+	}
+	resp, err = http.Get(url + "/replays/" + keptDaily)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, _ = io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !bytes.Equal(got, dailyGame) {
+		t.Errorf("GET /replays/%s, today's daily game: %d, %d bytes, want 200 and the %d bytes kept", keptDaily, resp.StatusCode, len(got), len(dailyGame))
+	}
+	if !strings.Contains(text, "bea") {
+		t.Errorf("the daily board does not list bea's game:\n%s", text)
 	}
 	for _, bad := range []string{"../scores.json", "x.prpl"} {
 		if resp, err := http.Get(url + "/replays/" + bad); err != nil || resp.StatusCode != 404 {

@@ -190,7 +190,7 @@ func (r *Router) play(ctx context.Context, s serve.Session, sh shows) (int, erro
 			return 0, &serve.EndError{Message: ui.Gone(w)}
 		}
 	case serve.VerbReplay:
-		data, rerr := r.boardReplay(c.Name)
+		data, rerr := r.boardReplay(ctx, c.Name)
 		if rerr != nil {
 			return 0, &serve.RefusedError{Message: rerr.Error()}
 		}

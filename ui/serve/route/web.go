@@ -1,6 +1,7 @@
 package route
 
 import (
+	"context"
 	"fmt"
 	"html/template"
 	"net/http"
@@ -89,10 +90,7 @@ func (r *Router) serveBoards(w http.ResponseWriter, _ *http.Request) {
 	day := daily.DayOf(time.Now())
 	b := webBoard{Title: "DAILY " + day.String(), Daily: true}
 	for i, e := range st.Daily(day, boardSize) {
-		// A daily game's replay is proven again before it is served (see
-		// scores.Store.DailyReplay): the page lists it, SSH's post and
-		// scores commands serve it.
-		b.Entries = append(b.Entries, webEntry{Place: i + 1, Name: e.Name, Score: e.Score, Wave: e.Wave, Time: e.Time().Round(time.Second).String()})
+		b.Entries = append(b.Entries, webEntry{Place: i + 1, Name: e.Name, Score: e.Score, Wave: e.Wave, Time: e.Time().Round(time.Second).String(), Replay: e.Replay})
 	}
 	boards = append(boards, b)
 	h := w.Header()
@@ -108,7 +106,7 @@ func (r *Router) serveBoards(w http.ResponseWriter, _ *http.Request) {
 // serveReplay serves the replay of a game on the boards, to download.
 func (r *Router) serveReplay(w http.ResponseWriter, req *http.Request) {
 	name := req.PathValue("name")
-	data, err := r.boardReplay(name)
+	data, err := r.boardReplay(req.Context(), name)
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusNotFound)
 		return
@@ -121,14 +119,21 @@ func (r *Router) serveReplay(w http.ResponseWriter, req *http.Request) {
 }
 
 // boardReplay reads the replay called name, if it is a game's on the
-// boards.
-func (r *Router) boardReplay(name string) ([]byte, error) {
+// boards or on today's daily board. A daily game's replay is proven again
+// before it is served (scores.Store.DailyReplay), once: the daily board
+// keeps what it proved for the ghosts it flies.
+func (r *Router) boardReplay(ctx context.Context, name string) ([]byte, error) {
 	st := r.game.Scores
 	for _, p := range scores.Periods {
 		for _, e := range st.Board(p, 0) {
 			if e.Replay != "" && e.Replay == name {
 				return st.ReadReplay(name)
 			}
+		}
+	}
+	for _, e := range st.Daily(daily.DayOf(time.Now()), boardSize) {
+		if e.Replay != "" && e.Replay == name {
+			return r.daily.Ghost(ctx, st, e)
 		}
 	}
 	return nil, fmt.Errorf("no game on the boards keeps a replay called %q", name)
