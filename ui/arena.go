@@ -688,7 +688,32 @@ func (a *arena) overlay() ([]string, rect) {
 	}
 	f := a.frame
 	w, h := min(width+4, f.w), min(len(lines)+2, f.h)
-	return lines, rect{f.x + (f.w-w)/2, f.y + (f.h-h)/2, w, h}
+	r := rect{f.x + (f.w-w)/2, f.y + (f.h-h)/2, w, h}
+	if a.hud.paused && a.help == nil && a.hud.mode != match.Title && a.hud.mode != match.Over {
+		// A pause is for looking at the field: where a ship is under the
+		// box in the middle (where ships come back), it goes to the top,
+		// else the bottom, of the field.
+		for _, y := range [...]int{r.y, f.y + 1, f.y + f.h - h - 1} {
+			if r.y = y; !a.coversShip(r) {
+				break
+			}
+		}
+	}
+	return lines, r
+}
+
+// coversShip reports whether r, in screen cells, covers a cell of a ship
+// on the field as painted.
+func (a *arena) coversShip(r rect) bool {
+	f := a.frame
+	for y := max(r.y, f.y); y < min(r.y+r.h, f.y+a.cv.h); y++ {
+		for x := max(r.x, f.x); x < min(r.x+r.w, f.x+a.cv.w); x++ {
+			if k := a.cv.cells[(y-f.y)*a.cv.w+x-f.x].ink; k >= inkShipGhost && k < numInks {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // drawOverlay shows lines in the box r over the field.
