@@ -164,18 +164,30 @@ func named(t *testing.T, tab context.Context, url, path, name string) {
 
 // fieldRows returns the playfield's rows of a screen's text, inside its
 // borders (the field's left border to the panel's, ││), but those of its
-// overlay's text, which a player and a watcher are told apart.
+// overlay's box, whose text, and so width, a player's and a watcher's
+// differ in: the rows from the one above its first line of text to the
+// one below its last.
 func fieldRows(screen string) []string {
 	var rows []string
+	lo, hi := -1, -1
 	for _, line := range strings.Split(screen, "\n") {
 		if !strings.HasPrefix(line, "│") {
 			continue
 		}
-		if i := strings.Index(line, "││"); i > 0 && !strings.ContainsAny(line[:i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+		if i := strings.Index(line, "││"); i > 0 {
+			if strings.ContainsAny(line[:i], "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") {
+				if lo < 0 {
+					lo = len(rows)
+				}
+				hi = len(rows)
+			}
 			rows = append(rows, line[len("│"):i])
 		}
 	}
-	return rows
+	if lo < 0 {
+		return rows
+	}
+	return append(rows[:max(lo-1, 0)], rows[min(hi+2, len(rows)):]...)
 }
 
 // TestWebWithSSH plays the page beside an OpenSSH client in tmux: a
