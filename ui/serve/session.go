@@ -60,6 +60,7 @@ type Session struct {
 	watching *atomic.Bool
 	playing  func(bool) error
 	relay    func(func(Terminal) error) error
+	relayWeb func(rw io.ReadWriteCloser, path, name string) (string, error)
 }
 
 // SetWatching tells the server whether the session only watches a live
@@ -404,6 +405,17 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 			if c.hop && !started && c.player == nil && ssh.Unmarshal(req.Payload, &p) == nil {
 				ok = c.hopPlayer(p)
 			}
+		case WebRequest:
+			if !c.hop || started || c.srv.web == nil {
+				break
+			}
+			c.mu.Lock()
+			c.started = true
+			c.mu.Unlock()
+			ok = true
+			_ = req.Reply(true, nil)
+			req.WantReply = false
+			game = c.beginWeb(ch)
 		case "shell", "exec":
 			if started {
 				break

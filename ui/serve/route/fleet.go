@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
+	"net/url"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -177,7 +179,8 @@ func (m *member) holder(ctx context.Context, c ui.Choice) (hop string, err error
 }
 
 // relay plays c on the server at hop for the player of s, under the
-// name they chose in the lobby (c.Player), if they did.
+// name they chose in the lobby (c.Player), if they did: on their
+// terminal, or on their page for a browser's session.
 func (m *member) relay(ctx context.Context, s serve.Session, hop string, c ui.Choice) (fleet.Result, error) {
 	var res fleet.Result
 	m.relaysOut.Add(1)
@@ -187,11 +190,18 @@ func (m *member) relay(ctx context.Context, s serve.Session, hop string, c ui.Ch
 	if c.Player != "" {
 		p.User = c.Player
 	}
-	err := s.Relay(func(t serve.Terminal) error {
-		var err error
-		res, err = fleet.Relay(ctx, hop, m.key, p, commandLine(c), t)
-		return err
-	})
+	var err error
+	if s.Web {
+		res, err = fleet.RelayWeb(ctx, hop, m.key, p, func(rw io.ReadWriteCloser) (string, error) {
+			return s.RelayWeb(rw, webPath(c), p.User)
+		})
+	} else {
+		err = s.Relay(func(t serve.Terminal) error {
+			var err error
+			res, err = fleet.Relay(ctx, hop, m.key, p, commandLine(c), t)
+			return err
+		})
+	}
 	if err != nil {
 		m.log.Warn("fleet: relay", "hop", hop, "err", err)
 	}
@@ -241,23 +251,37 @@ func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Sessi
 	return true, nil
 }
 
-// commandWeb is command for a browser's session, which cannot be
-// relayed: what another server holds is refused, saying so.
-func (m *member) commandWeb(ctx context.Context, s serve.Session) (elsewhere bool, err error) {
+// commandWeb is command for a browser's session: its page plays the
+// command where it is held, and the session ends as it ends there, with
+// the reason given there.
+func (m *member) commandWeb(ctx context.Context, s serve.Session) (relayed bool, err error) {
 	c := commandChoice(s)
 	hop, err := m.holder(ctx, c)
 	switch {
 	case err != nil:
 		return true, &serve.RefusedError{Message: err.Error()}
-	case hop != "":
-		return true, &serve.RefusedError{Message: noRelay(c)}
+	case hop == "":
+		return false, nil
 	}
-	return false, nil
+	res, err := m.relay(ctx, s, hop, c)
+	switch {
+	case ctx.Err() != nil:
+		return true, nil // the server's own ending says why
+	case err != nil:
+		return true, &serve.RefusedError{Message: relayFailed(c, err)}
+	case res.Message != "":
+		return true, &serve.EndError{Message: res.Message}
+	}
+	return true, nil
 }
 
-// noRelay tells a browser's player that c is another server's.
-func noRelay(c ui.Choice) string {
-	return c.Name + " is on another server of the fleet, where a browser cannot follow: play it over SSH (ssh -t host " + commandLine(c) + ")"
+// webPath is the page's path that asks another server for c: a new arena
+// held there is joined.
+func webPath(c ui.Choice) string {
+	if c.Kind == ui.ChoiceWatch {
+		return "/watch/" + url.PathEscape(c.Name)
+	}
+	return "/join/" + url.PathEscape(c.Name)
 }
 
 // lobby is what one player's lobby asks of the server beyond its own
@@ -309,9 +333,6 @@ func (l lobby) Play(ctx context.Context, c ui.Choice) (status string, elsewhere 
 		hop, err := l.m.holder(ctx, c)
 		if err != nil {
 			return err.Error(), true, nil
-		}
-		if hop != "" && l.s.Web {
-			return noRelay(c), true, nil
 		}
 		if hop != "" {
 			res, err := l.m.relay(ctx, l.s, hop, c)
