@@ -53,7 +53,8 @@ type Session struct {
 	// (see [Server.ServeHop]): the session is to be played here.
 	Relayed bool
 	// Web is set for a browser's session (see [Server.ServeWeb]): there
-	// is no terminal to relay to another server.
+	// is no terminal to relay to another server, but a page
+	// ([Session.RelayWeb]).
 	Web bool
 
 	spawn    func(func())

@@ -75,6 +75,18 @@
 // of [Config.ReadTimeout]. Resizes between two frames count as one: the
 // session reads the last.
 //
+// # Relays
+//
+// A page may be played by another server (of a fleet, over SSH): its
+// server lends it with [Conn.Relay], which sends the other server the
+// page's hello, keys, text, names and resizes as the page sent them, and
+// the page the other server's frames and titles as they come; the other
+// server plays it with [Handler.ServeStream], a Conn like any other but
+// that its messages go over a byte stream, each after its 4-byte
+// big-endian length. Neither decodes the frames: the page shows what the
+// other server's Screen sent it, and once the relay is over its own
+// server sends its newest frame whole.
+//
 // # Costs
 //
 // [Conn.Show] copies the grid and returns: a goroutine of the Conn sends
