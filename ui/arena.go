@@ -324,7 +324,15 @@ func (a *arena) drawShip(sh game.Ship, body, nose ink, flame, refused bool) {
 		a.segment(mid(notch, right), end, inkFlame)
 		a.segment(mid(notch, left), end, inkFlame)
 	}
-	a.polygon(a.pts, sh.Pos, reach, body)
+	// A solid wedge, not the game's notched outline: at a few dots a
+	// side, a notched ship's two tail tips are as sharp as its nose, and
+	// players read a tip for the nose. A wedge is wide at its tail. A
+	// ghost is the wedge's outline: it is not there.
+	if body == inkGhost {
+		a.polygon([]game.Vec{tip, right, left}, sh.Pos, reach, body)
+	} else {
+		a.wedge([3]game.Vec{tip, right, left}, sh.Pos, reach, body)
+	}
 	a.polygon(a.pts[:1], sh.Pos, reach, nose) // the nose's dot, lit
 	if refused {
 		// A small cross just past the nose, where the shot would have been.
@@ -405,6 +413,44 @@ func (a *arena) polygon(pts []game.Vec, c game.Vec, r float64, k ink) {
 			}
 		}
 	}
+}
+
+// wedge fills the triangle t, and its edges, in ink k, where the field
+// shows it: as polygon, about c with reach r. A dot is inside when its
+// centre is.
+func (a *arena) wedge(t [3]game.Vec, c game.Vec, r float64, k ink) {
+	a.polygon(t[:], c, r, k)
+	offx, nx := wrapOffsets(c.X, r, game.Width)
+	offy, ny := wrapOffsets(c.Y, r, game.Height)
+	for _, ox := range offx[:nx] {
+		for _, oy := range offy[:ny] {
+			var d [3][2]float64
+			for i, p := range t {
+				d[i] = [2]float64{(p.X + ox) * a.cv.sx, (p.Y + oy) * a.cv.sy}
+			}
+			x0 := int(math.Floor(min(d[0][0], d[1][0], d[2][0])))
+			x1 := int(math.Ceil(max(d[0][0], d[1][0], d[2][0])))
+			y0 := int(math.Floor(min(d[0][1], d[1][1], d[2][1])))
+			y1 := int(math.Ceil(max(d[0][1], d[1][1], d[2][1])))
+			for y := y0; y <= y1; y++ {
+				for x := x0; x <= x1; x++ {
+					px, py := float64(x)+0.5, float64(y)+0.5
+					e0 := edgeSide(d[0], d[1], px, py)
+					e1 := edgeSide(d[1], d[2], px, py)
+					e2 := edgeSide(d[2], d[0], px, py)
+					if (e0 >= 0 && e1 >= 0 && e2 >= 0) || (e0 <= 0 && e1 <= 0 && e2 <= 0) {
+						a.cv.dot(x, y, k, 0)
+					}
+				}
+			}
+		}
+	}
+}
+
+// edgeSide is positive on one side of the line from a to b, negative on
+// the other, zero on it.
+func edgeSide(a, b [2]float64, x, y float64) float64 {
+	return (b[0]-a[0])*(y-a[1]) - (b[1]-a[1])*(x-a[0])
 }
 
 // wrapOffsets lists the shifts at which an object at c with reach r shows
@@ -642,7 +688,32 @@ func (a *arena) overlay() ([]string, rect) {
 	}
 	f := a.frame
 	w, h := min(width+4, f.w), min(len(lines)+2, f.h)
-	return lines, rect{f.x + (f.w-w)/2, f.y + (f.h-h)/2, w, h}
+	r := rect{f.x + (f.w-w)/2, f.y + (f.h-h)/2, w, h}
+	if a.hud.paused && a.help == nil && a.hud.mode != match.Title && a.hud.mode != match.Over {
+		// A pause is for looking at the field: where a ship is under the
+		// box in the middle (where ships come back), it goes to the top,
+		// else the bottom, of the field.
+		for _, y := range [...]int{r.y, f.y + 1, f.y + f.h - h - 1} {
+			if r.y = y; !a.coversShip(r) {
+				break
+			}
+		}
+	}
+	return lines, r
+}
+
+// coversShip reports whether r, in screen cells, covers a cell of a ship
+// on the field as painted.
+func (a *arena) coversShip(r rect) bool {
+	f := a.frame
+	for y := max(r.y, f.y); y < min(r.y+r.h, f.y+a.cv.h); y++ {
+		for x := max(r.x, f.x); x < min(r.x+r.w, f.x+a.cv.w); x++ {
+			if k := a.cv.cells[(y-f.y)*a.cv.w+x-f.x].ink; k >= inkShipGhost && k < numInks {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // drawOverlay shows lines in the box r over the field.

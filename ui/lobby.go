@@ -710,6 +710,7 @@ type lobbyForm struct {
 	open   bool
 	player bool // the player's name, not a new arena
 	name   []rune
+	picked bool // the name shown at start is selected: a key typed replaces it
 	pvp    bool
 	field  int
 	err    string
@@ -730,6 +731,7 @@ const (
 // new arena.
 func (f *lobbyForm) start(player bool, name string) {
 	f.open, f.player, f.name, f.pvp, f.field, f.err = true, player, append(f.name[:0], []rune(name)...), false, formName, ""
+	f.picked = len(f.name) > 0 // as a text field selects what it opens with
 	title := " New arena "
 	if player {
 		title = " Your name "
@@ -780,6 +782,8 @@ func (f *lobbyForm) next(d int) int {
 }
 
 func (f *lobbyForm) key(ev *tcell.EventKey, l *Lobby) {
+	picked := f.picked
+	f.picked = false // any key unselects the name, or replaces it
 	switch ev.Key() {
 	case tcell.KeyEscape:
 		f.open = false
@@ -801,7 +805,9 @@ func (f *lobbyForm) key(ev *tcell.EventKey, l *Lobby) {
 			f.field = formCreate + formCancel - f.field
 		}
 	case tcell.KeyBackspace, tcell.KeyBackspace2:
-		if f.field == formName && len(f.name) > 0 {
+		if f.field == formName && picked {
+			f.name = f.name[:0]
+		} else if f.field == formName && len(f.name) > 0 {
 			f.name = f.name[:len(f.name)-1]
 		}
 	case tcell.KeyCtrlU:
@@ -811,6 +817,9 @@ func (f *lobbyForm) key(ev *tcell.EventKey, l *Lobby) {
 	case tcell.KeyRune:
 		switch r := ev.Rune(); {
 		case f.field == formName:
+			if picked {
+				f.name = f.name[:0]
+			}
 			f.typeRune(r)
 		case f.field == formMode && r == ' ':
 			f.pvp = !f.pvp
@@ -867,8 +876,11 @@ func (f *lobbyForm) draw(scr tcell.Screen, l *Lobby) {
 		putString(scr, ix+2, iy+row, iw-2, s, st)
 	}
 	label(formNameRow, formName, "name")
-	name := string(f.name)
-	putString(scr, ix+formFieldCol, iy+formNameRow, iw-formFieldCol, name, valueStyle)
+	name, nameStyle := string(f.name), valueStyle
+	if f.picked {
+		nameStyle = lobbySelStyle
+	}
+	putString(scr, ix+formFieldCol, iy+formNameRow, iw-formFieldCol, name, nameStyle)
 	for i := len(f.name); i < 16; i++ {
 		st := lobbyNoteStyle
 		if i == len(f.name) && f.field == formName {

@@ -283,6 +283,14 @@ func TestLobbyName(t *testing.T) {
 	if x, _ := lt.find(" Your name "); x >= 0 {
 		t.Errorf("Esc left the form open:\n%s", lt.draw())
 	}
+	// The form opens with the name selected: typed over, it is replaced;
+	// a backspace clears it; a move keeps it, to type after.
+	lt.keys("r", "Annie", tcell.KeyEnter)
+	lt.chose(Choice{Kind: ChoiceName, Name: "Annie"})
+	lt.keys("r", tcell.KeyBackspace2, "bo", tcell.KeyEnter)
+	lt.chose(Choice{Kind: ChoiceName, Name: "bo"})
+	lt.keys("r", tcell.KeyDown, tcell.KeyUp, "b", tcell.KeyEnter)
+	lt.chose(Choice{Kind: ChoiceName, Name: "annb"})
 }
 
 func TestLobbyMouse(t *testing.T) {

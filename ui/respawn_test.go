@@ -25,7 +25,7 @@ func testRespawnCountdown(t *testing.T) {
 	w := d.s.world()
 	// The countdowns of the ships lost before one whose place was not
 	// clear, and of that one.
-	note := regexp.MustCompile(`ship (now|in \d)|waiting for a clear spot · ≤\d`)
+	note := regexp.MustCompile(`ship (now|in \d)|waiting for a clear spot · ≤\d s`)
 	var shown []string
 	for i := 0; ; i++ {
 		if i > 10*60*game.TPS || w.Phase() == game.GameOver {
@@ -52,7 +52,7 @@ func testRespawnCountdown(t *testing.T) {
 			shown = append(shown, m)
 		}
 	}
-	if want := []string{"ship in 2", "ship in 1", "waiting for a clear spot · ≤3", "waiting for a clear spot · ≤2"}; len(shown) < len(want) || !slices.Equal(shown[:len(want)], want) {
+	if want := []string{"ship in 2", "ship in 1", "waiting for a clear spot · ≤3 s", "waiting for a clear spot · ≤2 s"}; len(shown) < len(want) || !slices.Equal(shown[:len(want)], want) {
 		t.Errorf("while the ship was away the field said %q, want %q and on", shown, want)
 	}
 	d.looksLike("respawn-back-120x40")

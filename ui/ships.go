@@ -70,8 +70,8 @@ type label struct {
 var (
 	respawnNotes = [...]string{"ship now", "ship in 1", "ship in 2", "ship in 3", "ship in 4", "ship in 5"}
 	blockedNotes = [2][6]string{
-		{"ship now", "waiting for a clear spot · ≤1", "waiting for a clear spot · ≤2", "waiting for a clear spot · ≤3", "waiting for a clear spot · ≤4", "waiting for a clear spot · ≤5"},
-		{"ship now", "waiting for a clear spot . <=1", "waiting for a clear spot . <=2", "waiting for a clear spot . <=3", "waiting for a clear spot . <=4", "waiting for a clear spot . <=5"},
+		{"ship now", "waiting for a clear spot · ≤1 s", "waiting for a clear spot · ≤2 s", "waiting for a clear spot · ≤3 s", "waiting for a clear spot · ≤4 s", "waiting for a clear spot · ≤5 s"},
+		{"ship now", "waiting for a clear spot . <=1 s", "waiting for a clear spot . <=2 s", "waiting for a clear spot . <=3 s", "waiting for a clear spot . <=4 s", "waiting for a clear spot . <=5 s"},
 	}
 )
 
