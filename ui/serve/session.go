@@ -406,8 +406,9 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 			if c.hop && !started && c.player == nil && ssh.Unmarshal(req.Payload, &p) == nil {
 				ok = c.hopPlayer(p)
 			}
-		case WebRequest:
-			if !c.hop || started || c.srv.web == nil {
+		case "shell", "exec", WebRequest:
+			web := req.Type == WebRequest
+			if started || web && (!c.hop || c.srv.web == nil) {
 				break
 			}
 			c.mu.Lock()
@@ -416,18 +417,11 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 			ok = true
 			_ = req.Reply(true, nil)
 			req.WantReply = false
-			game = c.beginWeb(ch)
-		case "shell", "exec":
-			if started {
-				break
+			if web {
+				game = c.beginWeb(ch)
+			} else {
+				tty, game = c.begin(ch, req, pty, term)
 			}
-			c.mu.Lock()
-			c.started = true
-			c.mu.Unlock()
-			ok = true
-			_ = req.Reply(true, nil)
-			req.WantReply = false
-			tty, game = c.begin(ch, req, pty, term)
 		default:
 			// subsystem (sftp…), auth-agent-req@openssh.com, x11-req,
 			// signal, break, keepalive: refused. Log the ones that ask for

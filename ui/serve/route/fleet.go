@@ -222,7 +222,8 @@ func commandChoice(s serve.Session) ui.Choice {
 
 // command plays the command of s where it is held, if another server
 // holds it (relayed is then true); the session ends as it ends there.
-// screen is the session's, not yet initialised.
+// screen is an SSH session's, not yet initialised; nil for a browser's,
+// whose page is told the reason the session ended with there.
 func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Session) (relayed bool, err error) {
 	c := commandChoice(s)
 	hop, err := m.holder(ctx, c)
@@ -237,40 +238,18 @@ func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Sessi
 	case ctx.Err() != nil:
 		return true, nil // the server's own ending says why
 	case err != nil:
-		if !errors.Is(err, fleet.ErrUnreachable) && screen.Init() == nil {
+		if screen != nil && !errors.Is(err, fleet.ErrUnreachable) && screen.Init() == nil {
 			// The holding server died with the terminal in its modes
 			// (alternate screen, mouse, keyboard): a screen's Fini
 			// restores them.
 			screen.Fini()
 		}
 		return true, &serve.RefusedError{Message: relayFailed(c, err)}
+	case screen == nil && res.Message != "":
+		return true, &serve.EndError{Message: res.Message}
 	case res.Status != 0:
 		// The holding server has said why, on the player's terminal.
 		return true, &serve.RefusedError{}
-	}
-	return true, nil
-}
-
-// commandWeb is command for a browser's session: its page plays the
-// command where it is held, and the session ends as it ends there, with
-// the reason given there.
-func (m *member) commandWeb(ctx context.Context, s serve.Session) (relayed bool, err error) {
-	c := commandChoice(s)
-	hop, err := m.holder(ctx, c)
-	switch {
-	case err != nil:
-		return true, &serve.RefusedError{Message: err.Error()}
-	case hop == "":
-		return false, nil
-	}
-	res, err := m.relay(ctx, s, hop, c)
-	switch {
-	case ctx.Err() != nil:
-		return true, nil // the server's own ending says why
-	case err != nil:
-		return true, &serve.RefusedError{Message: relayFailed(c, err)}
-	case res.Message != "":
-		return true, &serve.EndError{Message: res.Message}
 	}
 	return true, nil
 }

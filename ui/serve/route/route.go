@@ -126,7 +126,7 @@ func (r *Router) PlayWeb(ctx context.Context, scr *web.Screen, s serve.Session) 
 		replay: func(ctx context.Context, data []byte, o ui.Options) (ui.Result, error) {
 			return ui.RunReplayOn(ctx, scr, data, o)
 		},
-		relay: func(ctx context.Context, m *member) (bool, error) { return m.commandWeb(ctx, s) },
+		relay: func(ctx context.Context, m *member) (bool, error) { return m.command(ctx, nil, s) },
 	})
 }
 
