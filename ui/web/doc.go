@@ -64,7 +64,8 @@
 // are not sent) and up once; a page that loses the focus lets go of every
 // key. The page sizes its font so that its grid is at least 80×24 and at
 // most 200×60 where the window allows, and says when that grid changes,
-// at most every 150 ms.
+// at most every 150 ms. A page left for another closes its socket, even
+// one the browser keeps to show again, which then connects anew.
 //
 // Every message is checked whole before it is used: its type, its length,
 // every field in its range, text as UTF-8 without control characters. A

@@ -161,7 +161,7 @@ var ErrRelaying = errors.New("web: the page is relayed already")
 // as they come, and a ping every 20 s; the page is sent its frames and
 // titles as they come, its pongs and goodbye being the relay's. Meanwhile
 // Show's frames are kept, not sent: once Relay returns, the page is sent
-// the newest frame whole, and its title again. The caller ends Relay by
+// the newest frame whole, and the session's title again. The caller ends Relay by
 // closing rw (the relay's connection); the page's end ends it too.
 func (c *Conn) Relay(rw io.ReadWriteCloser, path, name string) (bye string, err error) {
 	t := &tap{in: make(chan []byte, 16), done: make(chan struct{}), written: make(chan error, 1)}
@@ -184,7 +184,7 @@ func (c *Conn) Relay(rw io.ReadWriteCloser, path, name string) (bye string, err 
 		c.tap = nil
 		c.sent = new(Grid) // what the page shows is the other server's: all of it is sent again
 		c.fresh = c.end == nil
-		c.titleSet = c.title != ""
+		c.titleSet = true // the session's, or none: not the other server's
 		c.mu.Unlock()
 		c.wakeup()
 	}()
