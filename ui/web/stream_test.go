@@ -12,7 +12,8 @@ import (
 // ServeStream over a pipe) and back: the other session is told the
 // page's size, the path and name the relay gives and the page's keys, the
 // page shows its frames and title, not its goodbye, which is the relay's
-// result; then the page's own screen is sent whole again.
+// result; then the page's own screen is sent whole again, and its own
+// title.
 func TestRelay(t *testing.T) {
 	t.Parallel()
 	far := new(echo)
@@ -58,6 +59,7 @@ func TestRelay(t *testing.T) {
 	if w, h := c.grid.Size(); w != 80 || h != 24 || c.row(1) != "" || c.row(2) != "" {
 		t.Errorf("the page's own screen is %d×%d, rows 1–2 %q %q: want 80×24, sent whole", w, h, c.row(1), c.row(2))
 	}
+	c.until("the session's title again (none)", func() bool { return c.title == "" })
 	if c.bye != "" {
 		t.Errorf("the page was told %q: the other server's goodbye is the relay's", c.bye)
 	}
