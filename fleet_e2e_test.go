@@ -18,6 +18,7 @@ import (
 	"golang.org/x/crypto/ssh"
 
 	"poolroids/game/scores/pgtest"
+	"poolroids/ui/web/webtest"
 )
 
 // pane is a tmux session of its own on s's server, 120×40, in which one
@@ -390,4 +391,62 @@ func TestServeFleetDeregisters(t *testing.T) {
 	if n := members(); n != 0 {
 		t.Errorf("%d entries of the stopped server left in the directory", n)
 	}
+}
+
+// TestWebFleet: browsers follow the fleet. gil plays arena den on A over
+// SSH; A has no listener for browsers. A browser on B joins den at
+// /join/den: the page and gil's terminal each show the other; the page
+// left, its session ends on both servers. From B's lobby the browser
+// chooses den, plays it on A under the same name and comes back to B's
+// lobby; at /watch/den on B it watches den.
+func TestWebFleet(t *testing.T) {
+	tab := webtest.Browser(t)
+	pg := pgtest.Start(t)
+	bin := buildBinary(t)
+	keyPath := filepath.Join(t.TempDir(), "fleet_key")
+	fleetArgs := func() []string {
+		return []string{"--scores", pg.URL, "--hop", freeAddr(t), "--fleet-key", keyPath}
+	}
+	a := startServe(t, bin, t.TempDir(), fleetArgs()...)
+	b, url := startWeb(t, bin, t.TempDir(), fleetArgs()...)
+	_, signer := writeClientKey(t, t.TempDir())
+
+	c, err := sshDial(a, signer)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	gil := &echo{}
+	sawBob := gil.arm("bob")
+	startPty(t, c, "new den", gil)
+	a.waitLog(t, "msg=\"game start\"", "user=gil")
+
+	named(t, tab, url, "/join/den", "bob")
+	inDen := func(s string) bool {
+		return strings.Contains(s, "arena den") && strings.Contains(s, "gil") && strings.Contains(s, "bob")
+	}
+	webtest.WaitText(t, tab, "gil and bob in den, on A through B", inDen)
+	select {
+	case <-sawBob:
+	case <-time.After(15 * time.Second):
+		t.Fatal("bob never showed on gil's terminal")
+	}
+	a.waitLog(t, "msg=\"game start\"", "web=true", "user=bob", "path=/join/den")
+
+	webtest.Open(t, tab, url+"/")
+	b.waitLog(t, "msg=disconnect", "web=true", "user=bob")
+	a.waitLog(t, "msg=disconnect", "web=true", "user=bob")
+	lobby := func(s string) bool { return strings.Contains(s, "Play solo") && strings.Contains(s, "ARENAS") }
+	webtest.WaitText(t, tab, "B's lobby, listing den", func(s string) bool { return lobby(s) && strings.Contains(s, "den ") })
+	webtest.Run(t, tab, "choosing den", webtest.Tap("ArrowDown", "ArrowDown", "Enter")) // past Daily game
+	webtest.WaitText(t, tab, "den through B's lobby, bob in it once", func(s string) bool { return inDen(s) && !strings.Contains(s, "bob-2") })
+	webtest.Run(t, tab, "leaving den", webtest.Tap("q", "q")) // q asks first in a game
+	webtest.WaitText(t, tab, "B's lobby again", lobby)
+
+	webtest.Open(t, tab, url+"/watch/den")
+	webtest.WaitText(t, tab, "den watched through B", func(s string) bool {
+		return strings.Contains(s, "arena den") && strings.Contains(s, "1 watching") && strings.Contains(s, "gil")
+	})
+	a.waitLog(t, "msg=\"game start\"", "web=true", "user=bob", "path=/watch/den")
+	b.waitLog(t, "msg=\"game start\"", "web=true", "path=/watch/den")
 }

@@ -292,7 +292,9 @@ func serveMain(drain, now context.Context, args []string, stderr io.Writer) int 
 		Exec:                  rt.Exec,
 		PostsPerHour:          posts,
 	}
-	if *webAddr != "" {
+	if *webAddr != "" || *hop != "" {
+		// A fleet's member plays the browsers the others relay to it,
+		// with no listener of its own for browsers.
 		cfg.PlayWeb, cfg.WebPages = rt.PlayWeb, rt.WebPages()
 	}
 	if m != nil { // a nil *Metrics would make a non-nil Observer

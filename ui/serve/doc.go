@@ -105,8 +105,9 @@
 // and Shutdown ends the browsers' sessions, telling each page. Behind
 // the balancers of Config.ProxyFrom, the client's address is the one a
 // PROXY header (optional there) or X-Forwarded-For gives; from anyone
-// else neither is believed. [Session.Web] is set: a browser cannot be
-// relayed to another server.
+// else neither is believed. [Session.Web] is set: a browser's page is
+// relayed to another server with [Session.RelayWeb] (see [WebRequest]),
+// not its terminal.
 //
 // # Behind a load balancer
 //

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/base64"
 	"errors"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"golang.org/x/crypto/ssh"
+
+	"poolroids/ui/web"
 )
 
 // HopRequest is the channel request with which a relay names its player
@@ -29,6 +32,14 @@ type HopPlayer struct {
 	Fingerprint string // of their key, or ""
 	Addr        string // their address, host:port, as the relaying server saw it
 }
+
+// WebRequest is the channel request with which a relay asks, once it has
+// named its player ([HopRequest]), for a browser's session (see
+// [Session.RelayWeb]) instead of a terminal: the session's channel then
+// carries the web protocol's messages, each after its 4-byte big-endian
+// length (web.Handler.ServeStream), until the session ends. Only the hop
+// accepts it, from a server with PlayWeb.
+const WebRequest = "web@poolroids"
 
 var endNoPlayer = &ending{reason: "hop without a player", message: "internal error, session closed"}
 
@@ -251,6 +262,76 @@ func (r *rawInput) close() {
 	r.done = true
 	r.mu.Unlock()
 }
+
+// RelayWeb lends a browser's page to a session that another server of the
+// fleet plays for it, whose messages come and go on rw (see [WebRequest]
+// and web.Conn.Relay), and returns the reason that session ended with, ""
+// when it just ended. path is the page's path there ("/join/NAME",
+// "/watch/NAME"), name the player's. The idle limit spares the session
+// meanwhile: the other server applies its own. Closing rw ends it.
+func (s Session) RelayWeb(rw io.ReadWriteCloser, path, name string) (bye string, err error) {
+	if s.relayWeb == nil {
+		return "", errors.New("serve: only a browser's session relays a page")
+	}
+	return s.relayWeb(rw, path, name)
+}
+
+// beginWeb starts the browser's session a relay asked for on ch (see
+// WebRequest), if its player may play here, and returns a channel closed
+// when it has ended.
+func (c *conn) beginWeb(ch ssh.Channel) <-chan struct{} {
+	e := c.refuse
+	if c.player == nil {
+		e = endNoPlayer
+	}
+	if e == nil {
+		e = c.seat.play()
+	}
+	if e != nil {
+		c.srv.refusals.note(c.log, c.seat.k, e.reason)
+		c.finish(ch, ch.Stderr(), e, 1)
+		return nil
+	}
+	c.mu.Lock()
+	c.game = true
+	c.mu.Unlock()
+	done := make(chan struct{})
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		defer close(done)
+		defer c.seat.leave()
+		c.srv.relays.Add(1)
+		c.srv.relayed.Add(1)
+		defer c.srv.relays.Add(-1)
+		addr := c.playerAddr.(*net.TCPAddr).AddrPort().Addr()
+		w := &webSession{srv: c.srv, seat: c.seat}
+		// Closing the stream (the session's end, a page that takes
+		// nothing) closes the channel, and the connection after linger
+		// if the relay leaves it open: a write the relay does not take
+		// waits for the connection.
+		var once sync.Once
+		end := func() error {
+			once.Do(func() { c.finish(ch, io.Discard, endQuit, 0) })
+			return nil
+		}
+		rw := hopStream{ch, end}
+		c.srv.web.ServeStream(rw, addr, web.SessionFunc(func(ctx context.Context, wc *web.Conn) error {
+			w.c = wc
+			return c.srv.webGame(ctx, w, c.player)
+		}))
+		_ = end()
+	}()
+	return done
+}
+
+// hopStream is a relayed page's stream: the channel, and close.
+type hopStream struct {
+	ssh.Channel
+	close func() error
+}
+
+func (h hopStream) Close() error { return h.close() }
 
 // fingerprintOf reports whether fp is a key's fingerprint as
 // ssh.FingerprintSHA256 gives it, or "" (no key).

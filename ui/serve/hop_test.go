@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -16,6 +17,8 @@ import (
 
 	"github.com/gdamore/tcell/v2"
 	"golang.org/x/crypto/ssh"
+
+	"poolroids/ui/web"
 )
 
 // startHop starts a server with a fleet key, serving the fleet's relays
@@ -375,4 +378,83 @@ func TestHopRate(t *testing.T) {
 		t.Fatalf("a relay from another address: %v", err)
 	}
 	ssh.NewClient(sc, chans, reqs).Close()
+}
+
+// TestHopWeb: a relay's web session plays on the hop as its player,
+// relayed, its page's messages over the channel after their lengths; a
+// player's session cannot ask for one, nor a relay's that names no
+// player.
+func TestHopWeb(t *testing.T) {
+	_, hop, key := startHop(t, Config{PlayWeb: func(ctx context.Context, _ *web.Screen, s Session) (int, error) {
+		return 0, &RefusedError{Message: fmt.Sprintf("%s %s %s from %s relayed=%v %s", s.Name, s.Command.Verb, s.Command.Name, s.RemoteAddr, s.Relayed, s.Fingerprint)}
+	}})
+	session := func(p *HopPlayer) (*ssh.Session, io.Reader, bool) {
+		t.Helper()
+		c, err := dialHop(hop, "ann", key, key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		sess, err := c.NewSession()
+		if err != nil {
+			t.Fatal(err)
+		}
+		errs, _ := sess.StderrPipe()
+		if p != nil {
+			if ok, err := sess.SendRequest(HopRequest, true, ssh.Marshal(p)); !ok || err != nil {
+				t.Fatalf("%s: %v, %v", HopRequest, ok, err)
+			}
+		}
+		ok, err := sess.SendRequest(WebRequest, true, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return sess, errs, ok
+	}
+
+	fp := "SHA256:abcdefghijkLQ7bW9u2u7+oZpdKBsqzvmN9nX/9e0uY"
+	sess, _, ok := session(&HopPlayer{User: "ann", Fingerprint: fp, Addr: "10.1.2.3:4567"})
+	if !ok {
+		t.Fatalf("%s refused", WebRequest)
+	}
+	in, _ := sess.StdinPipe()
+	out, _ := sess.StdoutPipe()
+	hello := web.AppendHello(nil, web.Hello{Path: "/watch/far", Name: "ann", Cols: 80, Rows: 24})
+	if _, err := in.Write(append(binary.BigEndian.AppendUint32(nil, uint32(len(hello))), hello...)); err != nil {
+		t.Fatal(err)
+	}
+	var bye string
+	for bye == "" {
+		var n [4]byte
+		if _, err := io.ReadFull(out, n[:]); err != nil {
+			t.Fatalf("no goodbye: %v", err)
+		}
+		msg := make([]byte, binary.BigEndian.Uint32(n[:]))
+		if _, err := io.ReadFull(out, msg); err != nil {
+			t.Fatal(err)
+		}
+		if msg[0] == web.MsgBye {
+			bye = string(msg[1:])
+		}
+	}
+	if want := "ann watch far from 10.1.2.3:0 relayed=true " + fp; bye != want {
+		t.Errorf("the page was told %q, want %q", bye, want)
+	}
+
+	// Without a player: refused, saying so on stderr.
+	_, errs, _ := session(nil)
+	if said, _ := io.ReadAll(errs); !strings.Contains(string(said), "internal error") {
+		t.Errorf("a web session without a player: told %q, want refused", said)
+	}
+
+	// On the players' port: refused.
+	ts := startServer(t, Config{PlayWeb: func(context.Context, *web.Screen, Session) (int, error) { return 0, nil }})
+	pub, err := ts.mustDial(t, "mallory", newKey(t)).NewSession()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer pub.Close()
+	if ok, err := pub.SendRequest(WebRequest, true, nil); ok || err != nil {
+		t.Errorf("%s on the public port: %v, %v; want refused", WebRequest, ok, err)
+	}
 }

@@ -53,13 +53,15 @@ type Session struct {
 	// (see [Server.ServeHop]): the session is to be played here.
 	Relayed bool
 	// Web is set for a browser's session (see [Server.ServeWeb]): there
-	// is no terminal to relay to another server.
+	// is no terminal to relay to another server, but a page
+	// ([Session.RelayWeb]).
 	Web bool
 
 	spawn    func(func())
 	watching *atomic.Bool
 	playing  func(bool) error
 	relay    func(func(Terminal) error) error
+	relayWeb func(rw io.ReadWriteCloser, path, name string) (string, error)
 }
 
 // SetWatching tells the server whether the session only watches a live
@@ -404,8 +406,9 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 			if c.hop && !started && c.player == nil && ssh.Unmarshal(req.Payload, &p) == nil {
 				ok = c.hopPlayer(p)
 			}
-		case "shell", "exec":
-			if started {
+		case "shell", "exec", WebRequest:
+			web := req.Type == WebRequest
+			if started || web && (!c.hop || c.srv.web == nil) {
 				break
 			}
 			c.mu.Lock()
@@ -414,7 +417,11 @@ func (c *conn) serveSession(ch ssh.Channel, reqs <-chan *ssh.Request) {
 			ok = true
 			_ = req.Reply(true, nil)
 			req.WantReply = false
-			tty, game = c.begin(ch, req, pty, term)
+			if web {
+				game = c.beginWeb(ch)
+			} else {
+				tty, game = c.begin(ch, req, pty, term)
+			}
 		default:
 			// subsystem (sftp…), auth-agent-req@openssh.com, x11-req,
 			// signal, break, keepalive: refused. Log the ones that ask for

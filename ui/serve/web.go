@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -193,6 +194,16 @@ func (s *Server) playWeb(ctx context.Context, c *web.Conn) error {
 		c.Close(e.message)
 		return nil
 	}
+	return s.webGame(ctx, w, nil)
+}
+
+// webGame plays the session of w, admitted, on its page: for player p
+// when another server of the fleet relays it (see WebRequest), else for
+// the page's.
+func (s *Server) webGame(ctx context.Context, w *webSession, p *HopPlayer) error {
+	c := w.c
+	h := c.Hello()
+	k := w.seat.k
 	cmd, err := webCommand(h.Path)
 	if err != nil {
 		s.refusals.note(s.log, k, reasonWebPath, "addr", h.Addr.String(), "web", true)
@@ -225,6 +236,10 @@ func (s *Server) playWeb(ctx context.Context, c *web.Conn) error {
 		watching:   &w.watching,
 		playing:    w.setPlaying,
 		spawn:      w.spawn,
+		relayWeb:   w.relay,
+	}
+	if p != nil {
+		sess.Fingerprint, sess.Relayed = p.Fingerprint, true
 	}
 	scr := web.NewScreen(ctx, c)
 	score, err := w.run(ctx, scr, sess)
@@ -252,7 +267,7 @@ func (s *Server) playWeb(ctx context.Context, c *web.Conn) error {
 	if e.message != "" && conn.Err() == nil {
 		c.Close(e.message)
 	}
-	if s.cfg.Observer != nil {
+	if s.cfg.Observer != nil && p == nil { // a relay's session is the relaying server's
 		s.cfg.Observer.Ended(time.Since(start))
 	}
 	log.Info("disconnect", "duration", time.Since(start).Round(time.Millisecond), "score", score, "reason", e.reason)
@@ -282,6 +297,13 @@ func (w *webSession) spawn(fn func()) {
 		defer w.recoverGame()
 		fn()
 	}()
+}
+
+// relay is Session.RelayWeb for the session.
+func (w *webSession) relay(rw io.ReadWriteCloser, path, name string) (string, error) {
+	was := w.watching.Swap(true)
+	defer w.watching.Store(was)
+	return w.c.Relay(rw, path, name)
 }
 
 // setPlaying is Session.SetPlaying for the session.

@@ -36,7 +36,7 @@ type Conn struct {
 	addr    netip.Addr // the client's, as the handler found it
 	hello   Hello
 	cfg     *Config
-	ws      *websocket.Conn
+	ws      socket
 	log     *slog.Logger
 	ctx     context.Context // the session's: cancelled with the *ending
 	cancel  context.CancelCauseFunc
@@ -56,6 +56,8 @@ type Conn struct {
 	npong      int
 	end        *ending       // why the connection ends, once known
 	wake       chan struct{} // the writer has work
+	tap        *tap          // the page's input goes to a relay (see Relay); nil: to the session
+	relayed    []byte        // a relayed message to send (see Relay)
 
 	frameBytes atomic.Uint64 // the bytes of the frames sent
 	lastInput  atomic.Int64  // when the player last sent a key, text or name (UnixNano)
@@ -85,7 +87,7 @@ var (
 	endGone     = &ending{code: websocket.StatusGoingAway, reason: "the page went away", dead: true}
 )
 
-func newConn(ws *websocket.Conn, addr netip.Addr, cfg *Config, base context.Context, log *slog.Logger) *Conn {
+func newConn(ws socket, addr netip.Addr, cfg *Config, base context.Context, log *slog.Logger) *Conn {
 	c := &Conn{
 		addr:       addr,
 		cfg:        cfg,
@@ -152,7 +154,7 @@ func (c *Conn) showChanged(g *Grid) { c.show(g, (*Grid).take) }
 func (c *Conn) show(g *Grid, copy func(dst, src *Grid)) {
 	c.mu.Lock()
 	copy(c.latest, g)
-	c.fresh = c.end == nil
+	c.fresh = c.end == nil && c.tap == nil
 	c.mu.Unlock()
 	c.wakeup()
 }
@@ -277,6 +279,8 @@ func (c *Conn) writeLoop() {
 		title, c.titleSet = c.title, false
 		npong := copy(pongs[:], c.pongs[:c.npong])
 		c.npong = 0
+		relayed, tap := c.relayed, c.tap
+		c.relayed = nil
 		if fresh {
 			// Encoded under the lock, which Show then waits for (a few
 			// microseconds, never the network), so that a frame's rows
@@ -303,6 +307,12 @@ func (c *Conn) writeLoop() {
 		if fresh && err == nil && len(c.frame) > 0 {
 			err = c.write(c.frame)
 			c.frameBytes.Add(uint64(len(c.frame)))
+		}
+		if relayed != nil {
+			if err == nil {
+				err = c.write(relayed)
+			}
+			tap.written <- err
 		}
 		if err == nil && end != nil {
 			c.out = append(append(c.out[:0], MsgBye), end.reason...)
@@ -398,6 +408,9 @@ func (c *Conn) readLoop() {
 				break
 			}
 			c.lastInput.Store(now.UnixNano())
+			if c.forward(msg) {
+				break
+			}
 			select {
 			case c.events <- m.event:
 			case <-c.ctx.Done():
@@ -411,6 +424,7 @@ func (c *Conn) readLoop() {
 			c.mu.Lock()
 			c.cols, c.rows = m.cols, m.rows
 			c.mu.Unlock()
+			c.forward(msg)
 			select {
 			case c.resized <- struct{}{}:
 			default: // one is waiting already: it stands for this one

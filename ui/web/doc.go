@@ -64,7 +64,8 @@
 // are not sent) and up once; a page that loses the focus lets go of every
 // key. The page sizes its font so that its grid is at least 80×24 and at
 // most 200×60 where the window allows, and says when that grid changes,
-// at most every 150 ms.
+// at most every 150 ms. A page left for another closes its socket, even
+// one the browser keeps to show again, which then connects anew.
 //
 // Every message is checked whole before it is used: its type, its length,
 // every field in its range, text as UTF-8 without control characters. A
@@ -74,6 +75,18 @@
 // that is not first or not within [Config.HelloTimeout], and a silence
 // of [Config.ReadTimeout]. Resizes between two frames count as one: the
 // session reads the last.
+//
+// # Relays
+//
+// A page may be played by another server (of a fleet, over SSH): its
+// server lends it with [Conn.Relay], which sends the other server the
+// page's hello, keys, text, names and resizes as the page sent them, and
+// the page the other server's frames and titles as they come; the other
+// server plays it with [Handler.ServeStream], a Conn like any other but
+// that its messages go over a byte stream, each after its 4-byte
+// big-endian length. Neither decodes the frames: the page shows what the
+// other server's Screen sent it, and once the relay is over its own
+// server sends its newest frame whole.
 //
 // # Costs
 //

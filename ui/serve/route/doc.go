@@ -33,7 +33,8 @@
 // [Router.PlayWeb] is the server's serve.WebPlayFunc: the same routes on
 // a browser's screen (ui's RunOn, WatchOn, PlayLobbyOn), and
 // "/replay/NAME", a replay of the boards. What another server of the
-// fleet holds is refused with the reason: a browser cannot be relayed.
+// fleet holds is played there, the page relayed (fleet.RelayWeb) as a
+// terminal is, and the lobby shows again after.
 // [Router.WebPages] serves the boards at /scores and their replays.
 //
 // # Posts and boards

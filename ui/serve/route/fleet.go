@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"io"
 	"log/slog"
+	"net/url"
 	"slices"
 	"sync/atomic"
 	"time"
@@ -177,7 +179,8 @@ func (m *member) holder(ctx context.Context, c ui.Choice) (hop string, err error
 }
 
 // relay plays c on the server at hop for the player of s, under the
-// name they chose in the lobby (c.Player), if they did.
+// name they chose in the lobby (c.Player), if they did: on their
+// terminal, or on their page for a browser's session.
 func (m *member) relay(ctx context.Context, s serve.Session, hop string, c ui.Choice) (fleet.Result, error) {
 	var res fleet.Result
 	m.relaysOut.Add(1)
@@ -187,11 +190,18 @@ func (m *member) relay(ctx context.Context, s serve.Session, hop string, c ui.Ch
 	if c.Player != "" {
 		p.User = c.Player
 	}
-	err := s.Relay(func(t serve.Terminal) error {
-		var err error
-		res, err = fleet.Relay(ctx, hop, m.key, p, commandLine(c), t)
-		return err
-	})
+	var err error
+	if s.Web {
+		res, err = fleet.RelayWeb(ctx, hop, m.key, p, func(rw io.ReadWriteCloser) (string, error) {
+			return s.RelayWeb(rw, webPath(c), p.User)
+		})
+	} else {
+		err = s.Relay(func(t serve.Terminal) error {
+			var err error
+			res, err = fleet.Relay(ctx, hop, m.key, p, commandLine(c), t)
+			return err
+		})
+	}
 	if err != nil {
 		m.log.Warn("fleet: relay", "hop", hop, "err", err)
 	}
@@ -212,7 +222,8 @@ func commandChoice(s serve.Session) ui.Choice {
 
 // command plays the command of s where it is held, if another server
 // holds it (relayed is then true); the session ends as it ends there.
-// screen is the session's, not yet initialised.
+// screen is an SSH session's, not yet initialised; nil for a browser's,
+// whose page is told the reason the session ended with there.
 func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Session) (relayed bool, err error) {
 	c := commandChoice(s)
 	hop, err := m.holder(ctx, c)
@@ -227,13 +238,15 @@ func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Sessi
 	case ctx.Err() != nil:
 		return true, nil // the server's own ending says why
 	case err != nil:
-		if !errors.Is(err, fleet.ErrUnreachable) && screen.Init() == nil {
+		if screen != nil && !errors.Is(err, fleet.ErrUnreachable) && screen.Init() == nil {
 			// The holding server died with the terminal in its modes
 			// (alternate screen, mouse, keyboard): a screen's Fini
 			// restores them.
 			screen.Fini()
 		}
 		return true, &serve.RefusedError{Message: relayFailed(c, err)}
+	case screen == nil && res.Message != "":
+		return true, &serve.EndError{Message: res.Message}
 	case res.Status != 0:
 		// The holding server has said why, on the player's terminal.
 		return true, &serve.RefusedError{}
@@ -241,23 +254,13 @@ func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Sessi
 	return true, nil
 }
 
-// commandWeb is command for a browser's session, which cannot be
-// relayed: what another server holds is refused, saying so.
-func (m *member) commandWeb(ctx context.Context, s serve.Session) (elsewhere bool, err error) {
-	c := commandChoice(s)
-	hop, err := m.holder(ctx, c)
-	switch {
-	case err != nil:
-		return true, &serve.RefusedError{Message: err.Error()}
-	case hop != "":
-		return true, &serve.RefusedError{Message: noRelay(c)}
+// webPath is the page's path that asks another server for c: a new arena
+// held there is joined.
+func webPath(c ui.Choice) string {
+	if c.Kind == ui.ChoiceWatch {
+		return "/watch/" + url.PathEscape(c.Name)
 	}
-	return false, nil
-}
-
-// noRelay tells a browser's player that c is another server's.
-func noRelay(c ui.Choice) string {
-	return c.Name + " is on another server of the fleet, where a browser cannot follow: play it over SSH (ssh -t host " + commandLine(c) + ")"
+	return "/join/" + url.PathEscape(c.Name)
 }
 
 // lobby is what one player's lobby asks of the server beyond its own
@@ -309,9 +312,6 @@ func (l lobby) Play(ctx context.Context, c ui.Choice) (status string, elsewhere 
 		hop, err := l.m.holder(ctx, c)
 		if err != nil {
 			return err.Error(), true, nil
-		}
-		if hop != "" && l.s.Web {
-			return noRelay(c), true, nil
 		}
 		if hop != "" {
 			res, err := l.m.relay(ctx, l.s, hop, c)

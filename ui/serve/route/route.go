@@ -113,9 +113,9 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 }
 
 // PlayWeb is the server's [serve.WebPlayFunc]: Play for a browser, on
-// its screen. A browser's session cannot be relayed: what another server
-// of the fleet holds is listed, and the page is told to play it over
-// SSH.
+// its screen. What another server of the fleet holds is played there, the
+// page relayed (see serve.Session.RelayWeb), as an SSH session's terminal
+// is.
 func (r *Router) PlayWeb(ctx context.Context, scr *web.Screen, s serve.Session) (int, error) {
 	return r.play(ctx, s, shows{
 		run: func(ctx context.Context, o ui.Options) (ui.Result, error) { return ui.RunOn(ctx, scr, o) },
@@ -126,7 +126,7 @@ func (r *Router) PlayWeb(ctx context.Context, scr *web.Screen, s serve.Session) 
 		replay: func(ctx context.Context, data []byte, o ui.Options) (ui.Result, error) {
 			return ui.RunReplayOn(ctx, scr, data, o)
 		},
-		relay: func(ctx context.Context, m *member) (bool, error) { return m.commandWeb(ctx, s) },
+		relay: func(ctx context.Context, m *member) (bool, error) { return m.command(ctx, nil, s) },
 	})
 }
 

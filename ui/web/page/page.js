@@ -512,6 +512,21 @@
     };
   }
 
+  // A page left for another, which the browser may keep in its
+  // back-forward cache with its socket open, ends its session there and
+  // then: its player plays on the page they went to, in an arena they
+  // would else fill twice. Shown again from the cache, it connects anew.
+  window.addEventListener('pagehide', () => {
+    const sock = ws;
+    if (!sock) return;
+    ws = null;
+    clearInterval(pingTimer);
+    sock.close();
+  });
+  window.addEventListener('pageshow', (e) => {
+    if (e.persisted) connect();
+  });
+
   function ping() {
     const b = new Uint8Array(5);
     b[0] = PING;
