@@ -37,6 +37,7 @@ type LobbyScore struct {
 	Wave   int
 	Arena  string // the arena it was played in; "" for a solo game
 	Replay string // the owner's key of the game's replay; "" for none, and the entry cannot be chosen
+	Daily  bool   // a game of today's daily board, whose replay is proven before it plays
 }
 
 // LobbyPlace is the player's best on a board of high scores.

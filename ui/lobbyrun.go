@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime/debug"
 	"strconv"
@@ -242,7 +243,7 @@ type Fleet interface {
 // playReplay plays the replay kept for the high score e on scr. An error with a zero Result came before anything showed: the
 // file cannot be read or is no replay this build plays.
 func playReplay(ctx context.Context, scr Screen, lo LobbyOptions, e LobbyScore) (Result, error) {
-	data, err := lo.Game.Scores.ReadReplay(e.Replay)
+	data, err := readReplay(ctx, lo.Game, e)
 	if err != nil {
 		return Result{}, fmt.Errorf("the replay of %s's %d: %w", e.Name, e.Score, err)
 	}
@@ -253,6 +254,23 @@ func playReplay(ctx context.Context, scr Screen, lo LobbyOptions, e LobbyScore) 
 		err = fmt.Errorf("the replay of %s's %d: %w", e.Name, e.Score, err)
 	}
 	return res, err
+}
+
+// readReplay reads the replay of e: a daily game's proven first, by the
+// daily board, which keeps what it proved (play.Board.Ghost).
+func readReplay(ctx context.Context, o Options, e LobbyScore) ([]byte, error) {
+	if !e.Daily {
+		return o.Scores.ReadReplay(e.Replay)
+	}
+	if o.Board == nil {
+		return nil, errors.New("this server keeps no daily board")
+	}
+	for _, d := range o.Scores.Daily(daily.DayOf(time.Now()), 0) {
+		if d.Replay == e.Replay {
+			return o.Board.Ghost(ctx, o.Scores, d)
+		}
+	}
+	return nil, errors.New("it is no longer on today's daily board")
 }
 
 // Join seats player, from address, in the arena c names: ChoiceJoin joins
@@ -338,7 +356,7 @@ func lobbyList(lo LobbyOptions) LobbyData {
 func lobbyDaily(d *LobbyData, store *scores.Store, player string, day daily.Day) {
 	b := LobbyBoard{Title: "DAILY " + day.String()}
 	for _, e := range store.Daily(day, 3) {
-		b.Scores = append(b.Scores, LobbyScore{Name: e.Name, Score: e.Score, Wave: e.Wave})
+		b.Scores = append(b.Scores, LobbyScore{Name: e.Name, Score: e.Score, Wave: e.Wave, Replay: e.Replay, Daily: true})
 	}
 	d.Daily = "your first game of today counts"
 	if e, rank, ok := store.DailyCounted(day, player); ok {

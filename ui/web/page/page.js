@@ -473,7 +473,7 @@
             applyFrame(b);
           } catch (err) {
             bye = `the server sent a bad frame (${err.message})`;
-            sock.close(1002);
+            sock.close(4002, "bad frame"); // a page may send 1000 or 3000-4999 only
             return;
           }
           frames++;
