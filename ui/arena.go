@@ -37,6 +37,7 @@ type hud struct {
 	watching           int      // how many watch the game
 	hidden             bool     // a solo game hidden from watchers
 	notice             string   // why a key did nothing, for a few seconds
+	question           []string // the question a solo game waits on, in a box over the field
 	// whose, for a watcher or a replay, is whose game it is, first in the
 	// title: "ann's game", "arena den"; "": the player's own screen.
 	// name, on the player's own screen, is the player's name there: the
@@ -675,6 +676,8 @@ func (a *arena) overlay() ([]string, rect) {
 		lines = titleScreen
 	case a.hud.mode == match.Over:
 		lines = a.hud.over
+	case a.hud.question != nil:
+		lines = a.hud.question
 	case a.hud.paused && a.hud.whose != "": // a watcher's: the player resumes
 		lines = watchPauseScreen
 	case a.hud.paused:
@@ -689,7 +692,7 @@ func (a *arena) overlay() ([]string, rect) {
 	f := a.frame
 	w, h := min(width+4, f.w), min(len(lines)+2, f.h)
 	r := rect{f.x + (f.w-w)/2, f.y + (f.h-h)/2, w, h}
-	if a.hud.paused && a.help == nil && a.hud.mode != match.Title && a.hud.mode != match.Over {
+	if (a.hud.paused || a.hud.question != nil) && a.help == nil && a.hud.mode != match.Title && a.hud.mode != match.Over {
 		// A pause is for looking at the field: where a ship is under the
 		// box in the middle (where ships come back), it goes to the top,
 		// else the bottom, of the field.
