@@ -329,6 +329,7 @@ func (a *arena) drawShip(sh game.Ship, body, nose ink, flame, refused bool) {
 	// side, a notched ship's two tail tips are as sharp as its nose, and
 	// players read a tip for the nose. A wedge is wide at its tail. A
 	// ghost is the wedge's outline: it is not there.
+	right, left = narrow(sh.Pos, tip, right), narrow(sh.Pos, tip, left)
 	if body == inkGhost {
 		a.polygon([]game.Vec{tip, right, left}, sh.Pos, reach, body)
 	} else {
@@ -344,6 +345,24 @@ func (a *arena) drawShip(sh game.Ship, body, nose ink, flame, refused bool) {
 			a.cv.dot(cx+d[0], cy+d[1], inkRefused, 0)
 		}
 	}
+}
+
+// shipSlim is how much of the game's width across its tail the drawn
+// ship keeps.
+const shipSlim = 0.55
+
+// narrow moves the tail corner w of a ship at pos whose nose is at tip
+// toward the ship's axis, to shipSlim of its distance from it.
+func narrow(pos, tip, w game.Vec) game.Vec {
+	ux, uy := tip.X-pos.X, tip.Y-pos.Y
+	n := math.Hypot(ux, uy)
+	if n == 0 {
+		return w
+	}
+	ux, uy = ux/n, uy/n
+	along := (w.X-pos.X)*ux + (w.Y-pos.Y)*uy
+	px, py := pos.X+along*ux, pos.Y+along*uy
+	return game.Vec{X: px + shipSlim*(w.X-px), Y: py + shipSlim*(w.Y-py)}
 }
 
 // shipReach is how far from its centre a ship is drawn, in dots.
