@@ -37,6 +37,7 @@ type hud struct {
 	watching           int      // how many watch the game
 	hidden             bool     // a solo game hidden from watchers
 	notice             string   // why a key did nothing, for a few seconds
+	question           []string // the question a solo game waits on, in a box over the field
 	// whose, for a watcher or a replay, is whose game it is, first in the
 	// title: "ann's game", "arena den"; "": the player's own screen.
 	// name, on the player's own screen, is the player's name there: the
@@ -328,6 +329,7 @@ func (a *arena) drawShip(sh game.Ship, body, nose ink, flame, refused bool) {
 	// side, a notched ship's two tail tips are as sharp as its nose, and
 	// players read a tip for the nose. A wedge is wide at its tail. A
 	// ghost is the wedge's outline: it is not there.
+	right, left = narrow(sh.Pos, tip, right), narrow(sh.Pos, tip, left)
 	if body == inkGhost {
 		a.polygon([]game.Vec{tip, right, left}, sh.Pos, reach, body)
 	} else {
@@ -343,6 +345,24 @@ func (a *arena) drawShip(sh game.Ship, body, nose ink, flame, refused bool) {
 			a.cv.dot(cx+d[0], cy+d[1], inkRefused, 0)
 		}
 	}
+}
+
+// shipSlim is how much of the game's width across its tail the drawn
+// ship keeps.
+const shipSlim = 0.55
+
+// narrow moves the tail corner w of a ship at pos whose nose is at tip
+// toward the ship's axis, to shipSlim of its distance from it.
+func narrow(pos, tip, w game.Vec) game.Vec {
+	ux, uy := tip.X-pos.X, tip.Y-pos.Y
+	n := math.Hypot(ux, uy)
+	if n == 0 {
+		return w
+	}
+	ux, uy = ux/n, uy/n
+	along := (w.X-pos.X)*ux + (w.Y-pos.Y)*uy
+	px, py := pos.X+along*ux, pos.Y+along*uy
+	return game.Vec{X: px + shipSlim*(w.X-px), Y: py + shipSlim*(w.Y-py)}
 }
 
 // shipReach is how far from its centre a ship is drawn, in dots.
@@ -675,6 +695,8 @@ func (a *arena) overlay() ([]string, rect) {
 		lines = titleScreen
 	case a.hud.mode == match.Over:
 		lines = a.hud.over
+	case a.hud.question != nil:
+		lines = a.hud.question
 	case a.hud.paused && a.hud.whose != "": // a watcher's: the player resumes
 		lines = watchPauseScreen
 	case a.hud.paused:
@@ -689,7 +711,7 @@ func (a *arena) overlay() ([]string, rect) {
 	f := a.frame
 	w, h := min(width+4, f.w), min(len(lines)+2, f.h)
 	r := rect{f.x + (f.w-w)/2, f.y + (f.h-h)/2, w, h}
-	if a.hud.paused && a.help == nil && a.hud.mode != match.Title && a.hud.mode != match.Over {
+	if (a.hud.paused || a.hud.question != nil) && a.help == nil && a.hud.mode != match.Title && a.hud.mode != match.Over {
 		// A pause is for looking at the field: where a ship is under the
 		// box in the middle (where ships come back), it goes to the top,
 		// else the bottom, of the field.

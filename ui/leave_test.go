@@ -124,8 +124,9 @@ func TestQuestionExpires(t *testing.T) {
 }
 
 // TestQuestionHolds: while q's question waits for its answer a solo game
-// waits too, and goes on once it is withdrawn; an arena plays on, the
-// player's keys with it, and the question says so.
+// waits too, the question in a box over the field, and goes on once it
+// is withdrawn; an arena plays on, the player's keys with it, and the
+// question says so.
 func TestQuestionHolds(t *testing.T) {
 	d := newDrawn(t, "UTF-8", 100, 30, Options{Seed: 2})
 	d.s.startGame()
@@ -133,10 +134,17 @@ func TestQuestionHolds(t *testing.T) {
 	if _, ok := d.s.stepInput(); ok {
 		t.Error("the solo game steps while q's question waits")
 	}
+	d.frame()
+	if text := d.text(); !strings.Contains(text, "QUIT?") {
+		t.Errorf("no box over the field asks the question:\n%s", text)
+	}
 	d.key(tcell.KeyRune, 'n')
 	d.frame()
 	if _, ok := d.s.stepInput(); !ok {
 		t.Error("the solo game still waits after n")
+	}
+	if text := d.text(); strings.Contains(text, "QUIT?") {
+		t.Errorf("the question's box stays after n:\n%s", text)
 	}
 
 	synctest.Test(t, func(t *testing.T) {

@@ -226,7 +226,11 @@ func (s *session) copyView(p *panel) bool {
 func (s *session) paint(a *arena) {
 	h := s.show.paint(a)
 	s.mu.Lock()
-	h.notice = s.border.text(s.now())
+	now := s.now()
+	h.notice = s.border.text(now)
+	if s.border.waits {
+		h.question = questionBoxes[s.border.asking(now)]
+	}
 	s.mu.Unlock()
 	if h.notice == "" && s.opts.Notice != nil {
 		h.notice = s.opts.Notice()

@@ -80,6 +80,14 @@ var questions = map[rune]string{
 	'x': "stress autopilot? x or y: yes, n: no",
 }
 
+// questionBoxes are the questions of a solo game, which waits for the
+// answer: in a box over the field, as the pause is, not only on the
+// border, where a player looking at the field missed them.
+var questionBoxes = map[rune][]string{
+	'q': {"QUIT?", "", "q or y: yes", "n: no"},
+	'x': {"STRESS AUTOPILOT?", "", "x or y: yes", "n: no"},
+}
+
 // onQuestion is the end of a question asked in an arena: it does not
 // wait for the answer, as a solo game does; lapsed says it went
 // unanswered.
