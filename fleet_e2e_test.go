@@ -17,6 +17,7 @@ import (
 	"github.com/jackc/pgx/v5"
 	"golang.org/x/crypto/ssh"
 
+	"poolroids/game/hub"
 	"poolroids/game/scores/pgtest"
 	"poolroids/ui/web/webtest"
 )
@@ -398,17 +399,20 @@ func TestServeFleetDeregisters(t *testing.T) {
 // /join/den: the page and gil's terminal each show the other; the page
 // left, its session ends on both servers. From B's lobby the browser
 // chooses den, plays it on A under the same name and comes back to B's
-// lobby; at /watch/den on B it watches den.
+// lobby; at /watch/den on B it watches den. A new arena chosen in B's
+// lobby under a name A claimed opens on A in the mode chosen (pvp); a
+// new den is refused there, as the SSH relay's new den is, not joined.
 func TestWebFleet(t *testing.T) {
 	tab := webtest.Browser(t)
 	pg := pgtest.Start(t)
 	bin := buildBinary(t)
 	keyPath := filepath.Join(t.TempDir(), "fleet_key")
-	fleetArgs := func() []string {
-		return []string{"--scores", pg.URL, "--hop", freeAddr(t), "--fleet-key", keyPath}
+	fleetArgs := func(hop string) []string {
+		return []string{"--scores", pg.URL, "--hop", hop, "--fleet-key", keyPath}
 	}
-	a := startServe(t, bin, t.TempDir(), fleetArgs()...)
-	b, url := startWeb(t, bin, t.TempDir(), fleetArgs()...)
+	aHop := freeAddr(t)
+	a := startServe(t, bin, t.TempDir(), fleetArgs(aHop)...)
+	b, url := startWeb(t, bin, t.TempDir(), fleetArgs(freeAddr(t))...)
 	_, signer := writeClientKey(t, t.TempDir())
 
 	c, err := sshDial(a, signer)
@@ -449,4 +453,27 @@ func TestWebFleet(t *testing.T) {
 	})
 	a.waitLog(t, "msg=\"game start\"", "web=true", "user=bob", "path=/watch/den")
 	b.waitLog(t, "msg=\"game start\"", "web=true", "path=/watch/den")
+
+	webtest.Open(t, tab, url+"/")
+	webtest.WaitText(t, tab, "B's lobby for a new arena", lobby)
+	// A's claim of pit, as A writes it before it opens the arena: for the
+	// next 10 s (fleet's claimGrace) the fleet places pit on A.
+	ctx := context.Background()
+	db, err := pgx.Connect(ctx, pg.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close(ctx)
+	if _, err := db.Exec(ctx, `INSERT INTO poolroids_fleet_rooms (name, member) VALUES ('pit', $1)`, aHop); err != nil {
+		t.Fatal(err)
+	}
+	webtest.Run(t, tab, "a new arena pit, pvp", webtest.Tap("n", "p", "i", "t", "Tab", " ", "Enter"))
+	webtest.WaitText(t, tab, "bob in pvp pit on A", func(s string) bool { return strings.Contains(s, "arena pit · pvp") && strings.Contains(s, "bob") })
+	a.waitLog(t, "msg=\"game start\"", "web=true", "user=bob", "path=/new/pit/pvp")
+	webtest.Run(t, tab, "leaving pit", webtest.Tap("q", "q"))
+	webtest.WaitText(t, tab, "B's lobby after pit", lobby)
+	webtest.Run(t, tab, "a new arena den", webtest.Tap("n", "d", "e", "n", "Enter"))
+	webtest.WaitText(t, tab, "new den refused", func(s string) bool { return lobby(s) && strings.Contains(s, hub.ErrExists.Error()) })
+	a.waitLog(t, "msg=\"game start\"", "web=true", "user=bob", "path=/new/den")
+	a.waitLog(t, "msg=disconnect", "web=true", "user=bob", "reason=refused")
 }

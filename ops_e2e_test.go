@@ -140,7 +140,9 @@ func dbScores(t *testing.T, url string) (scores []int, perKey map[string]int) {
 // plays on, and each game they leave is "saved, will be posted", waiting
 // on disk, as the metrics and /readyz say; the database back, the server
 // posts them, the outage logged once as it starts and once as it ends.
-// In a second outage a player quits with a score queued and is told so;
+// Daily games posted over SSH meanwhile are proven and answered queued;
+// the database back, they are ranked as the day's rules say (see
+// dailyPosted). In a second outage a player quits with a score queued and is told so;
 // the server is killed (SIGKILL), and its next start posts that score.
 // Every score the game-over screens showed is in the database, once.
 func TestServeOutageInTmux(t *testing.T) {
@@ -169,16 +171,21 @@ func TestServeOutageInTmux(t *testing.T) {
 	if code, body := get(t, url+"/readyz"); code != 503 || !strings.Contains(body, "score database unreachable (2 saves queued)") {
 		t.Errorf("/readyz during the outage: %d %q", code, body)
 	}
+	gil, first, firstScore := postQueued(t, srv)
+	if q := value(scrape(t, url+"/metrics"), "poolroids_scores_queued"); q != 5 {
+		t.Errorf("after three daily posts: %v saves queued, want 5", q)
+	}
 
 	pg.Start()
 	if !eventually(20*time.Second, func() bool { return value(scrape(t, url+"/metrics"), "poolroids_scores_queued") == 0 }) {
 		t.Fatalf("the queue was never posted; the log:\n%s", srv.logText())
 	}
 	m = scrape(t, url+"/metrics")
-	if posted, up := value(m, "poolroids_scores_posted_total"), value(m, "poolroids_scores_database_up"); posted != 2 || up != 1 {
-		t.Errorf("after the outage: %v posted, up %v; want 2 and 1", posted, up)
+	if posted, up := value(m, "poolroids_scores_posted_total"), value(m, "poolroids_scores_database_up"); posted != 5 || up != 1 {
+		t.Errorf("after the outage: %v posted, up %v; want 5 (the daily posts' 3 with the games' 2) and 1", posted, up)
 	}
 	srv.waitLog(t, "score database back", "failures=")
+	dailyPosted(t, srv, gil, first, firstScore)
 	if log := srv.logText(); strings.Count(log, "score database unreachable") != 1 || strings.Count(log, "score database back") != 1 {
 		t.Errorf("the outage should be logged twice, as it starts and ends; the log:\n%s", log)
 	}
@@ -217,6 +224,62 @@ func TestServeOutageInTmux(t *testing.T) {
 		}
 	}
 	t.Logf("scores %v, each saved once through two outages and a SIGKILL", got)
+}
+
+// postQueued posts, over SSH as gil, two daily games recorded now on
+// levels/pressure (srv's levels), the first twice, while srv's score
+// database is down: each is proven and answered queued. It returns gil's
+// exec on srv (a connection each), the first game's file and its score.
+func postQueued(t *testing.T, srv *serverProc) (gil func(cmd, in string) (string, error), first, score string) {
+	t.Helper()
+	dir := t.TempDir()
+	first, second := filepath.Join(dir, "first.prpl"), filepath.Join(dir, "second.prpl")
+	for path, steps := range map[string]string{first: "1500", second: "3000"} {
+		code, out, errs := recordRun(t, "-daily", "-levels", "levels/pressure", "-steps", steps, path)
+		m := regexp.MustCompile(`, score (\d+), wave`).FindStringSubmatch(out)
+		if code != 0 || m == nil {
+			t.Fatalf("record -daily -steps %s: exit %d, %q %q", steps, code, out, errs)
+		}
+		if path == first {
+			score = m[1]
+		}
+	}
+	_, signer := writeClientKey(t, dir)
+	gil = func(cmd, in string) (string, error) {
+		c, err := sshDial(srv, signer)
+		if err != nil {
+			return "", err
+		}
+		defer c.Close()
+		return sshExec(t, c, cmd, in)
+	}
+	for _, path := range []string{first, first, second} {
+		if out, err := gil("post", path); err != nil || !strings.HasPrefix(out, "proven: the daily game of ") || !strings.Contains(out, "\nqueued: ") {
+			t.Fatalf("post of %s during the outage: %v, %q", filepath.Base(path), err, out)
+		}
+	}
+	return gil, first, score
+}
+
+// dailyPosted checks that the daily games postQueued queued are posted,
+// the database back, as the day's rules say: the first counts, on the
+// daily board at its score; the same game again is refused as posted,
+// by its proof's checksum; the second is practice.
+func dailyPosted(t *testing.T, srv *serverProc, gil func(cmd, in string) (string, error), first, score string) {
+	t.Helper()
+	srv.waitLog(t, "queued daily game posted", "player=gil", "counted=true", "rank=1")
+	srv.waitLog(t, "queued daily game posted", "player=gil", "counted=false")
+	if n := strings.Count(srv.logText(), "queued daily game posted"); n != 2 {
+		t.Errorf("%d queued daily games posted, want 2: the same game twice is one; the log:\n%s", n, srv.logText())
+	}
+	board, err := gil("scores daily", "")
+	row := regexp.MustCompile(`(?m)^ +1  gil +\S+ +` + score + ` `)
+	if err != nil || !strings.Contains(board, ", games counted: 1\n") || !row.MatchString(board) {
+		t.Errorf("the daily board after the outage: %v\n%s\nwant gil's first game, score %s, alone", err, board, score)
+	}
+	if out, err := gil("post", first); err == nil || !strings.Contains(out, "refused, posted: ") {
+		t.Errorf("the first game posted again, the database back: %v, %q; want refused as posted", err, out)
+	}
 }
 
 // TestFleetOutageInTmux: two servers of a fleet, the database stopped.

@@ -607,19 +607,31 @@ func postBest(b *testing.B, addr string, config *ssh.ClientConfig, path string) 
 		b.Fatal(err)
 	}
 	defer c.Close()
-	sess, err := c.NewSession()
-	if err != nil {
-		b.Fatal(err)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	sess.Stdin = f
-	if out, err := sess.CombinedOutput("post"); err != nil || !strings.Contains(string(out), "counted") {
+	if out, err := sshExec(b, c, "post", path); err != nil || !strings.Contains(out, "counted") {
 		b.Fatalf("post: %v\n%s", err, out)
 	}
+}
+
+// sshExec runs the exec command cmd (post, scores) on c, its input the
+// file at in ("": none), and returns its output and errors, and its
+// exit.
+func sshExec(tb testing.TB, c *ssh.Client, cmd, in string) (string, error) {
+	tb.Helper()
+	sess, err := c.NewSession()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer sess.Close()
+	if in != "" {
+		f, err := os.Open(in)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		defer f.Close()
+		sess.Stdin = f
+	}
+	out, err := sess.CombinedOutput(cmd)
+	return string(out), err
 }
 
 // TestArenaInTmux: two OpenSSH clients, in two tmux sessions, join one

@@ -102,10 +102,11 @@ func TestServePostgres(t *testing.T) {
 	drawn := value(m1, frames) - value(m0, frames)
 	late := value(m1, "poolroids_frames_late_total") - value(m0, "poolroids_frames_late_total")
 	t.Logf("with the database down: %v frames in %v, %v late", drawn, took.Round(time.Millisecond), late)
-	// A machine busy with other tests may hold up a frame now and then;
-	// a game waiting on the database would lose a run of them.
-	if drawn < 50 || took > 2*time.Second || late > 2 {
-		t.Errorf("with the database down: %v frames in %v (want 50 within 2 s), %v late (want none)", drawn, took, late)
+	// A machine busy with other tests may hold up a few frames (4 of 52
+	// seen on two loaded cores); a game waiting on the database would
+	// stop for its connect timeout, seconds: a run of tens of frames.
+	if drawn < 50 || took > 3*time.Second || late > 10 {
+		t.Errorf("with the database down: %v frames in %v (want 50 within 3 s), %v late (want at most a few)", drawn, took, late)
 	}
 	after, err := scores.OpenPostgres(context.Background(), pg.URL)
 	if err != nil {

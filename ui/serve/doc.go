@@ -100,7 +100,8 @@
 // ConnPerMinute budget (one budget with SSH) and counts against
 // MaxStartups as it starts; Idle (the player's keys) and MaxTime end it;
 // its name goes through [CleanName]; its path is its command
-// ("/join/NAME", "/watch/NAME", "/replay/NAME", "/" the lobby). The page
+// ("/join/NAME", "/watch/NAME", "/replay/NAME", "/" the lobby, and
+// "/new/NAME[/pvp]", which another server's lobby relays). The page
 // is told why it ended. Drain closes the web listeners with the others,
 // and Shutdown ends the browsers' sessions, telling each page. Behind
 // the balancers of Config.ProxyFrom, the client's address is the one a

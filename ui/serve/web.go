@@ -344,7 +344,9 @@ func (w *webSession) watchIdle(limit time.Duration) (stop func()) {
 
 // webCommand is what a page's path asks for: "/" the lobby, "/join/NAME"
 // an arena, "/watch/NAME" a live game, "/replay/NAME" a replay of the
-// boards.
+// boards, and "/new/NAME" or "/new/NAME/pvp" a new arena, as SSH's new
+// NAME [--pvp]: the path another server's lobby relays a new arena with
+// (see package route).
 func webCommand(path string) (Command, error) {
 	if path == "/" {
 		return Command{}, nil
@@ -354,6 +356,9 @@ func webCommand(path string) (Command, error) {
 	switch verb {
 	case "join":
 		c.Verb = VerbJoin
+	case "new":
+		c.Verb = VerbNew
+		name, c.PvP = strings.CutSuffix(name, "/pvp")
 	case "watch":
 		c.Verb = VerbWatch
 	case "replay":

@@ -237,6 +237,34 @@ func TestWebSession(t *testing.T) {
 	}
 }
 
+// TestWebCommand: a page's path asks for what the SSH command of the same
+// words does, a new arena in its mode included (the path another server's
+// lobby relays it with); a path of nothing else is refused.
+func TestWebCommand(t *testing.T) {
+	t.Parallel()
+	for path, line := range map[string]string{
+		"/":            "",
+		"/join/Den":    "join den",
+		"/watch/den":   "watch den",
+		"/new/den":     "new den",
+		"/new/den/pvp": "new den --pvp",
+		"/new/pvp":     "new pvp",
+	} {
+		want, err := ParseCommand(line, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := webCommand(path); err != nil || got != want {
+			t.Errorf("webCommand(%q) = %+v, %v; want %+v", path, got, err, want)
+		}
+	}
+	for _, path := range []string{"/new/", "/new/den/coop", "/join/den/pvp", "/new/den/pvp/pvp", "/post"} {
+		if got, err := webCommand(path); err == nil {
+			t.Errorf("webCommand(%q) = %+v, want an error", path, got)
+		}
+	}
+}
+
 // TestWebLimits counts browsers' sessions, games and connections with
 // SSH's: one tally per address, one connection budget.
 func TestWebLimits(t *testing.T) {

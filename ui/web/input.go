@@ -140,7 +140,8 @@ type Event struct {
 // Hello is what the page says as it connects.
 type Hello struct {
 	// Path is the page's path, which names what the player asked for:
-	// "/" the lobby, "/watch/NAME", "/join/ARENA", "/replay/NAME". It is
+	// "/" the lobby, "/watch/NAME", "/join/ARENA", "/replay/NAME" (and
+	// "/new/ARENA[/pvp]" from a relay, see [Conn.Relay]). It is
 	// checked only as text (UTF-8, no control characters, starting with
 	// /): anything may be sent.
 	Path string

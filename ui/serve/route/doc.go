@@ -34,7 +34,8 @@
 // a browser's screen (ui's RunOn, WatchOn, PlayLobbyOn), and
 // "/replay/NAME", a replay of the boards. What another server of the
 // fleet holds is played there, the page relayed (fleet.RelayWeb) as a
-// terminal is, and the lobby shows again after.
+// terminal is, a new arena asked for in its mode ("/new/NAME/pvp" as
+// "new NAME --pvp"), and the lobby shows again after.
 // [Router.WebPages] serves the boards at /scores and their replays.
 //
 // # Posts and boards

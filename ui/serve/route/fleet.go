@@ -254,13 +254,20 @@ func (m *member) command(ctx context.Context, screen tcell.Screen, s serve.Sessi
 	return true, nil
 }
 
-// webPath is the page's path that asks another server for c: a new arena
-// held there is joined.
+// webPath is the page's path that asks another server for c, as
+// commandLine asks for it over SSH: a new arena in its mode.
 func webPath(c ui.Choice) string {
-	if c.Kind == ui.ChoiceWatch {
-		return "/watch/" + url.PathEscape(c.Name)
+	name := url.PathEscape(c.Name)
+	switch c.Kind {
+	case ui.ChoiceNew:
+		if c.PvP {
+			return "/new/" + name + "/pvp"
+		}
+		return "/new/" + name
+	case ui.ChoiceWatch:
+		return "/watch/" + name
 	}
-	return "/join/" + url.PathEscape(c.Name)
+	return "/join/" + name
 }
 
 // lobby is what one player's lobby asks of the server beyond its own

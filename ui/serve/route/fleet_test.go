@@ -268,21 +268,26 @@ func TestLobbyListLost(t *testing.T) {
 }
 
 // TestCommandLine: the command a relay sends asks the holder for the
-// choice itself.
+// choice itself, and so does a browser's relayed path (its parse is
+// serve's TestWebCommand): a new arena in its mode.
 func TestCommandLine(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct {
 		choice ui.Choice
 		want   serve.Command
+		path   string
 	}{
-		{ui.Choice{Kind: ui.ChoiceJoin, Name: "a"}, serve.Command{Verb: serve.VerbJoin, Name: "a"}},
-		{ui.Choice{Kind: ui.ChoiceNew, Name: "a"}, serve.Command{Verb: serve.VerbNew, Name: "a"}},
-		{ui.Choice{Kind: ui.ChoiceNew, Name: "a", PvP: true}, serve.Command{Verb: serve.VerbNew, Name: "a", PvP: true}},
-		{ui.Choice{Kind: ui.ChoiceWatch, Name: "a"}, serve.Command{Verb: serve.VerbWatch, Name: "a"}},
+		{ui.Choice{Kind: ui.ChoiceJoin, Name: "a"}, serve.Command{Verb: serve.VerbJoin, Name: "a"}, "/join/a"},
+		{ui.Choice{Kind: ui.ChoiceNew, Name: "a"}, serve.Command{Verb: serve.VerbNew, Name: "a"}, "/new/a"},
+		{ui.Choice{Kind: ui.ChoiceNew, Name: "a", PvP: true}, serve.Command{Verb: serve.VerbNew, Name: "a", PvP: true}, "/new/a/pvp"},
+		{ui.Choice{Kind: ui.ChoiceWatch, Name: "a"}, serve.Command{Verb: serve.VerbWatch, Name: "a"}, "/watch/a"},
 	} {
 		line := commandLine(c.choice)
 		if got, err := serve.ParseCommand(line, 0); err != nil || got != c.want {
 			t.Errorf("commandLine(%+v) = %q, parsed as %+v, %v; want %+v", c.choice, line, got, err, c.want)
+		}
+		if got := webPath(c.choice); got != c.path {
+			t.Errorf("webPath(%+v) = %q, want %q", c.choice, got, c.path)
 		}
 	}
 }
