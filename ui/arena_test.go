@@ -59,10 +59,12 @@ func TestArenaDraw(t *testing.T) {
 			seat.SetAutopilot(true)
 		}
 		ar := s.seat().Arena()
-		busy := func() bool {
-			ar.RLock()
-			defer ar.RUnlock()
-			return ar.World().Bullets().Stats().HighWater == ar.World().Bullets().Cap()
+		busy := func() (full bool) {
+			ar.View(func(v hub.ArenaView) {
+				b := v.World().Bullets()
+				full = b.Stats().HighWater == b.Cap()
+			})
+			return full
 		}
 		for deadline := time.Now().Add(10 * time.Second); !busy(); time.Sleep(50 * time.Millisecond) {
 			if time.Now().After(deadline) {

@@ -49,7 +49,7 @@ func (sh *seatShow) bottom() tview.Primitive {
 	return newHelpLine(func(g *glyphs) []helpItem { return g.arenaLine })
 }
 
-// paint takes the seat's Game's lock and then the arena's read lock, each
+// paint reads the seat's Game and then the arena, each under its lock,
 // held only while copying, one after the other.
 func (sh *seatShow) paint(a *arena) hud {
 	var h hud
@@ -59,13 +59,13 @@ func (sh *seatShow) paint(a *arena) hud {
 		counts = h.mode == match.Play && !v.Assisted
 	})
 	ar := sh.seat.Arena()
-	ar.RLock()
-	w := ar.World()
-	a.names.of(ar)
-	a.paintShared(ar, w)
-	me := w.Player(sh.seat.Slot())
-	h.level, h.score, h.lives, h.wave = w.Level().Name, me.Score, me.Lives, w.Wave()
-	ar.RUnlock()
+	ar.View(func(v hub.ArenaView) {
+		w := v.World()
+		a.names.of(v)
+		a.paintShared(ar, w)
+		me := w.Player(sh.seat.Slot())
+		h.level, h.score, h.lives, h.wave = w.Level().Name, me.Score, me.Lives, w.Wave()
+	})
 	if counts {
 		h.high = max(h.high, h.score)
 	}
@@ -79,17 +79,12 @@ func (sh *seatShow) samples(seen uint64, _ func(game.PoolSample, time.Duration))
 }
 
 func (sh *seatShow) sample(v *view, now time.Duration) {
-	ar := sh.seat.Arena()
-	ar.RLock()
-	defer ar.RUnlock()
-	samplePools(v, ar.World(), ar.StepTime(), now)
+	sh.seat.Arena().View(func(av hub.ArenaView) { samplePools(v, av.World(), av.StepTime(), now) })
 }
 
 func (sh *seatShow) strategies() (bullets, debris pool.Strategy) {
-	ar := sh.seat.Arena()
-	ar.RLock()
-	defer ar.RUnlock()
-	return ar.World().Bullets().Strategy(), ar.World().Debris().Strategy()
+	sh.seat.Arena().View(func(v hub.ArenaView) { bullets, debris = v.World().Bullets().Strategy(), v.World().Debris().Strategy() })
+	return bullets, debris
 }
 
 // pick asks the arena to switch its pools: only its creator may; anyone
@@ -97,10 +92,9 @@ func (sh *seatShow) strategies() (bullets, debris pool.Strategy) {
 func (sh *seatShow) pick(bullets, debris pool.Strategy) error {
 	err := sh.g.SetStrategies(bullets, debris)
 	if errors.Is(err, hub.ErrNotCreator) {
-		ar := sh.seat.Arena()
-		ar.RLock()
-		defer ar.RUnlock()
-		return errors.New("only " + ar.Creator() + " switches the pools")
+		var by string
+		sh.seat.Arena().View(func(v hub.ArenaView) { by = v.Creator() })
+		return errors.New("only " + by + " switches the pools")
 	}
 	return err
 }

@@ -78,23 +78,16 @@ func (p *players) Draw(scr tcell.Screen) {
 
 // seated counts the arena's players.
 func (p *players) seated() int {
-	ar := p.ar
-	ar.RLock()
-	defer ar.RUnlock()
-	n := 0
-	for i := range ar.World().Ships() {
-		if _, ok := ar.Seated(i); ok {
-			n++
-		}
-	}
+	var n int
+	p.ar.View(func(v hub.ArenaView) { n = v.Players() })
 	return n
 }
 
 // format rebuilds the lines from the arena.
-func (p *players) format() {
-	ar := p.ar
-	ar.RLock()
-	defer ar.RUnlock()
+func (p *players) format() { p.ar.View(p.formatView) }
+
+// formatView is format inside the arena's View.
+func (p *players) formatView(ar hub.ArenaView) {
 	w := ar.World()
 	// The compact panel's box, 16 columns inside, keeps the arena's name
 	// and mode, and each player's name and score.
@@ -103,7 +96,7 @@ func (p *players) format() {
 	if !narrow {
 		p.buf = append(p.buf, "arena "...)
 	}
-	p.buf = append(append(p.buf, ar.Name()...), " · "...)
+	p.buf = append(append(p.buf, p.ar.Name()...), " · "...)
 	p.buf = append(p.buf, w.Mode().String()...)
 	p.buf = append(p.buf, ' ')
 	p.retitle = string(p.buf) != p.title.s

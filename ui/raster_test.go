@@ -184,10 +184,9 @@ func TestSeatFrameAllocs(t *testing.T) {
 		s.root.SetRect(0, 0, 120, 40)
 		s.root.Draw(s.screen)
 		ar := seat.Arena()
-		steps := func() uint64 {
-			ar.RLock()
-			defer ar.RUnlock()
-			return ar.World().Steps()
+		steps := func() (n uint64) {
+			ar.View(func(v hub.ArenaView) { n = v.World().Steps() })
+			return n
 		}
 		frame := func() {
 			for n := steps(); steps() == n; { // a step: the frame paints it

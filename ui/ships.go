@@ -44,10 +44,10 @@ type nameTags struct {
 // painted, for the labels by their ships.
 type shipNames [game.MaxShips]string
 
-// of copies the names of ar's players. The caller holds ar's read lock.
-func (n *shipNames) of(ar *hub.Arena) {
+// of copies the names of the players of the arena v shows.
+func (n *shipNames) of(v hub.ArenaView) {
 	for i := range n {
-		n[i], _ = ar.Seated(i)
+		n[i], _ = v.Seated(i)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/hub"
 	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
@@ -107,15 +108,15 @@ func (sh *watchShow) sample(v *view, now time.Duration) {
 func (sh *watchShow) paint(a *arena) hud {
 	var h hud
 	if ar := sh.w.Arena; ar != nil {
-		ar.RLock()
-		w := ar.World()
-		a.names.of(ar)
-		a.paintWorld(w)
-		h = hud{level: w.Level().Name, wave: w.Wave(), mode: match.Play, board: true}
-		if ar.Players() == 0 { // the world stands still until the arena closes
-			h.mode, h.over = match.Over, emptyArenaScreen
-		}
-		ar.RUnlock()
+		ar.View(func(v hub.ArenaView) {
+			w := v.World()
+			a.names.of(v)
+			a.paintWorld(w)
+			h = hud{level: w.Level().Name, wave: w.Wave(), mode: match.Play, board: true}
+			if v.Players() == 0 { // the world stands still until the arena closes
+				h.mode, h.over = match.Over, emptyArenaScreen
+			}
+		})
 	} else {
 		sh.w.View(func(v play.View) { h = soloHUD(a, v, &sh.over, &sh.daily, sh.s.ascii) })
 	}

@@ -211,10 +211,9 @@ func TestWatchArenaDraw(t *testing.T) {
 		}
 		ws, scr := watchArena(t, h, "den", 200, 60)
 		ar := ws.show.(*watchShow).w.Arena
-		busy := func() bool {
-			ar.RLock()
-			defer ar.RUnlock()
-			return ar.World().Bullets().Len() > 0
+		busy := func() (flying bool) {
+			ar.View(func(v hub.ArenaView) { flying = v.World().Bullets().Len() > 0 })
+			return flying
 		}
 		for deadline := time.Now().Add(10 * time.Second); !busy(); time.Sleep(20 * time.Millisecond) {
 			if time.Now().After(deadline) {

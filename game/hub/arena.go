@@ -10,16 +10,16 @@ import (
 	"poolroids/pool"
 )
 
-// NewsSteps is how long a piece of news stays in [Arena.News]: 8 s, long
-// enough to read between two fights.
+// NewsSteps is how long a piece of news stays in [ArenaView.News]: 8 s,
+// long enough to read between two fights.
 const NewsSteps = 8 * game.TPS
 
 // newsLen bounds the news kept: the last few events.
 const newsLen = 6
 
 // Arena is one open arena: a world of the hub's Size ships, its seats and
-// its news. A front end reads it under RLock (World, Name, Names, News,
-// Switched, Creator) and changes it only through its [Seat].
+// its news. A front end reads it through [Arena.View] and changes it only
+// through its [Seat].
 type Arena struct {
 	hub   *Hub
 	name  string
@@ -209,32 +209,46 @@ func (a *Arena) Err() error {
 	return a.err
 }
 
-// RLock locks the arena for reading: the step waits meanwhile, so hold it
-// only to copy what is drawn. RUnlock unlocks it.
-func (a *Arena) RLock()   { a.mu.RLock() }
-func (a *Arena) RUnlock() { a.mu.RUnlock() }
+// View calls fn with the arena as it stands, under its read lock: the
+// step waits meanwhile, so fn only copies what it draws, and calls
+// nothing that takes the arena's lock again (a Seat's methods, Err):
+// a step waiting for the lock would wedge both. The ArenaView is valid
+// only until fn returns. View allocates nothing.
+func (a *Arena) View(fn func(v ArenaView)) {
+	a.mu.RLock()
+	defer a.mu.RUnlock()
+	fn(ArenaView{a})
+}
 
-// World returns the arena's world, for reading under RLock only.
+// World returns the arena's world, the same for the arena's life: read
+// what it holds only inside [Arena.View] (or through ArenaView.World).
 func (a *Arena) World() *game.World { return a.world }
 
+// ArenaView is an arena read under its lock, inside [Arena.View] only.
+type ArenaView struct{ a *Arena }
+
+// World returns the arena's world.
+func (v ArenaView) World() *game.World { return v.a.world }
+
 // Seated returns the name of slot's player and whether one sits there.
-// The caller holds RLock.
-func (a *Arena) Seated(slot int) (string, bool) {
-	if s := a.seats[slot]; s != nil {
+func (v ArenaView) Seated(slot int) (string, bool) {
+	if s := v.a.seats[slot]; s != nil {
 		return s.name, true
 	}
 	return "", false
 }
 
 // Players returns how many players sit in the arena: none once the last
-// has left, while it lingers before it closes (see [Config].Linger). The
-// caller holds RLock.
-func (a *Arena) Players() int { return a.players }
+// has left, while it lingers before it closes (see [Config].Linger).
+func (v ArenaView) Players() int { return v.a.players }
 
 // Creator returns the name of the player who may switch strategies: the
-// arena's creator, or after they left the longest-seated player. The
-// caller holds RLock.
-func (a *Arena) Creator() string {
+// arena's creator, or after they left the longest-seated player; "" when
+// nobody sits in the arena.
+func (v ArenaView) Creator() string { return v.a.creatorName() }
+
+// creatorName is Creator. The caller holds the lock.
+func (a *Arena) creatorName() string {
 	if a.creator == nil {
 		return ""
 	}
@@ -242,8 +256,9 @@ func (a *Arena) Creator() string {
 }
 
 // News returns the news of the last NewsSteps steps, oldest first, in a
-// view valid until RUnlock. The caller holds RLock.
-func (a *Arena) News() []News {
+// slice valid until View returns.
+func (v ArenaView) News() []News {
+	a := v.a
 	now, i := a.world.Steps(), 0
 	for i < a.nnews && now-a.news[i].Step > NewsSteps {
 		i++
@@ -252,11 +267,10 @@ func (a *Arena) News() []News {
 }
 
 // StepTime returns how long a step takes, averaged over about a second.
-// The caller holds RLock.
-func (a *Arena) StepTime() time.Duration { return a.stepTime }
+func (v ArenaView) StepTime() time.Duration { return v.a.stepTime }
 
-// Switched returns the last strategy switch. The caller holds RLock.
-func (a *Arena) Switched() Switch { return a.switched }
+// Switched returns the last strategy switch.
+func (v ArenaView) Switched() Switch { return v.a.switched }
 
 // Name returns the player's name, unique in the arena.
 func (s *Seat) Name() string { return s.name }
@@ -332,7 +346,7 @@ func (s *Seat) SetStrategies(bullets, debris pool.Strategy) error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.creator != s {
-		return fmt.Errorf("%w: %s does", ErrNotCreator, a.Creator())
+		return fmt.Errorf("%w: %s does", ErrNotCreator, a.creatorName())
 	}
 	if err := a.table.SetStrategies(bullets, debris); err != nil {
 		return err

@@ -3,8 +3,9 @@
 // pair of pools. A [Hub] holds the open arenas by name; each [Arena] is
 // stepped at [game.TPS] by a goroutine of its own, which asks every
 // [Seat]'s player for its input before each step and never waits for a
-// player's screen: front ends copy what they draw under [Arena.RLock],
-// held only while they copy, and draw at their own pace.
+// player's screen: front ends copy what they draw inside [Arena.View],
+// under the arena's read lock, held only while they copy, and draw at
+// their own pace.
 //
 // An arena ends [Config].Linger after its last player leaves (sooner when
 // nobody but its creator ever sat in it), or when the hub is closed. How

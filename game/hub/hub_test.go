@@ -42,10 +42,9 @@ func join(t *testing.T, h *Hub, r Request) *Seat {
 }
 
 // ship reads slot's ship under the lock.
-func ship(a *Arena, slot int) game.Player {
-	a.RLock()
-	defer a.RUnlock()
-	return a.World().Player(slot)
+func ship(a *Arena, slot int) (p game.Player) {
+	a.View(func(v ArenaView) { p = v.World().Player(slot) })
+	return p
 }
 
 func TestNewConfig(t *testing.T) {
@@ -100,10 +99,13 @@ func TestTwoPlayers(t *testing.T) {
 		if err := a.SetStrategies(pool.Dense, ""); err != nil {
 			t.Fatal(err)
 		}
-		ar.RLock()
-		sw, news := ar.Switched(), ar.News()
-		strategy := ar.World().Bullets().Strategy()
-		ar.RUnlock()
+		var sw Switch
+		var news []News
+		var strategy pool.Strategy
+		ar.View(func(v ArenaView) {
+			sw, news = v.Switched(), slices.Clone(v.News())
+			strategy = v.World().Bullets().Strategy()
+		})
 		if sw.By != "ann" || sw.Bullets != pool.Dense || strategy != pool.Dense {
 			t.Errorf("switch %+v, bullets %v", sw, strategy)
 		}
@@ -253,23 +255,26 @@ func TestKillNews(t *testing.T) {
 		a := seats[0].Arena()
 		for range 120 {
 			time.Sleep(time.Second)
-			a.RLock()
-			for _, n := range a.News() {
-				if _, killer, ok := strings.Cut(n.Text, " killed by "); ok {
-					var kills int
-					for i := range seats {
-						if seats[i].Name() == killer {
-							kills = a.World().Player(seats[i].Slot()).Kills
+			found, kills, text := false, 0, ""
+			a.View(func(v ArenaView) {
+				for _, n := range v.News() {
+					if _, killer, ok := strings.Cut(n.Text, " killed by "); ok {
+						found, text = true, n.Text
+						for i := range seats {
+							if seats[i].Name() == killer {
+								kills = v.World().Player(seats[i].Slot()).Kills
+							}
 						}
+						return
 					}
-					a.RUnlock()
-					if kills == 0 {
-						t.Errorf("%q: the killer has no kill", n.Text)
-					}
-					return
 				}
+			})
+			if found {
+				if kills == 0 {
+					t.Errorf("%q: the killer has no kill", text)
+				}
+				return
 			}
-			a.RUnlock()
 		}
 		t.Fatal("no kill in two minutes of PvP")
 	})
@@ -354,13 +359,12 @@ func TestNewsStays(t *testing.T) {
 		ann := join(t, h, Request{Arena: "den", Player: "ann"})
 		defer ann.Leave()
 		a := ann.Arena()
-		news := func() []string {
-			a.RLock()
-			defer a.RUnlock()
-			var s []string
-			for _, n := range a.News() {
-				s = append(s, n.Text)
-			}
+		news := func() (s []string) {
+			a.View(func(v ArenaView) {
+				for _, n := range v.News() {
+					s = append(s, n.Text)
+				}
+			})
 			return s
 		}
 		time.Sleep(7 * time.Second)
@@ -370,6 +374,30 @@ func TestNewsStays(t *testing.T) {
 		time.Sleep(2 * time.Second)
 		if got := news(); len(got) != 0 {
 			t.Errorf("news 9 s after a join: %q, want none", got)
+		}
+	})
+}
+
+// TestViewAllocs: reading an arena through View, as a frame does,
+// allocates nothing, and the view shows its players.
+func TestViewAllocs(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{Size: 2})
+		ann := join(t, h, Request{Arena: "den", Player: "ann"})
+		a := ann.Arena()
+		var name, by string
+		var n int
+		read := func() {
+			a.View(func(v ArenaView) {
+				name, _ = v.Seated(ann.Slot())
+				by, n = v.Creator(), v.Players()
+			})
+		}
+		if allocs := testing.AllocsPerRun(100, read); allocs != 0 {
+			t.Errorf("View: %v allocations, want 0", allocs)
+		}
+		if name != "ann" || by != "ann" || n != 1 {
+			t.Errorf("View shows %q seated, %q the creator, %d players; want ann, ann, 1", name, by, n)
 		}
 	})
 }

@@ -64,7 +64,7 @@ func (t *recordTable) Close() error {
 // replay file (package game/replay), ended so that it replays and checks
 // to here: a copy, the caller's, costing a copy of the bytes. It is nil
 // when the arena's table keeps no recording in memory (see
-// Config.NewTable). The caller holds RLock.
+// Config.NewTable). Call it inside [Arena.View] only: the step waits.
 func (a *Arena) Recording() []byte {
 	if r, ok := a.table.(interface{ Snapshot() []byte }); ok {
 		return r.Snapshot()

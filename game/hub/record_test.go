@@ -16,10 +16,9 @@ import (
 
 // recording takes the arena's recording under its lock, with the step
 // it was taken at.
-func recording(a *Arena) ([]byte, uint64) {
-	a.RLock()
-	defer a.RUnlock()
-	return a.Recording(), a.World().Steps()
+func recording(a *Arena) (rec []byte, steps uint64) {
+	a.View(func(v ArenaView) { rec, steps = a.Recording(), v.World().Steps() })
+	return rec, steps
 }
 
 // TestRecording: an arena is recorded from its opening: a recording taken

@@ -157,9 +157,7 @@ func TestArenaRecorded(t *testing.T) {
 		var res Result
 		for ended := false; !ended; {
 			time.Sleep(time.Second)
-			a.RLock()
-			res, ended = m.Observe()
-			a.RUnlock()
+			a.View(func(hub.ArenaView) { res, ended = m.Observe() })
 		}
 		p := replayed(t, res.Replay)
 		if got := p.World().Player(seat.Slot()); got.Phase != game.GameOver || got.Score != res.Score {
@@ -201,9 +199,7 @@ func TestArenaOverHold(t *testing.T) {
 		m := NewSeat(seat)
 		a := seat.Arena()
 		observe := func() {
-			a.RLock()
-			m.Observe()
-			a.RUnlock()
+			a.View(func(hub.ArenaView) { m.Observe() })
 			m.StartDue()
 		}
 		for m.Phase() != Over {
@@ -245,14 +241,14 @@ func TestSeatLeaveScoresNow(t *testing.T) {
 		score := 0
 		for score == 0 {
 			time.Sleep(time.Second / 10)
-			a.RLock()
-			score = a.World().Player(seat.Slot()).Score
-			a.RUnlock()
+			a.View(func(v hub.ArenaView) { score = v.World().Player(seat.Slot()).Score })
 		}
-		a.RLock()
-		score = a.World().Player(seat.Slot()).Score
-		res, left := m.Leave()
-		a.RUnlock()
+		var res Result
+		var left bool
+		a.View(func(v hub.ArenaView) {
+			score = v.World().Player(seat.Slot()).Score
+			res, left = m.Leave()
+		})
 		if !left || res.Score != score {
 			t.Errorf("Leave = %d, %v; want the ship's %d", res.Score, left, score)
 		}

@@ -236,10 +236,9 @@ func (w *Watcher) View(fn func(v View)) {
 		w.Solo.game.View(fn)
 		return
 	}
-	ar := w.Arena
-	ar.RLock()
-	defer ar.RUnlock()
-	fn(View{World: ar.World(), Phase: match.Play, Step: ar.StepTime()})
+	w.Arena.View(func(v hub.ArenaView) {
+		fn(View{World: v.World(), Phase: match.Play, Step: v.StepTime()})
+	})
 }
 
 // Watchers returns how many watch w's game, w included.

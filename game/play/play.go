@@ -178,7 +178,7 @@ type View struct {
 	// (Phase match.Over).
 	Over Over
 	// Step is the mean time a step of a solo game took over the last
-	// StepSample steps; 0 before, and in an arena (see hub.Arena.StepTime).
+	// StepSample steps; 0 before, and in an arena (see hub.ArenaView.StepTime).
 	Step time.Duration
 	// Steps is how many steps the Game took (a solo game's, paused ones
 	// too); Samples its pools every game.SampleEvery of them, for a
@@ -349,12 +349,13 @@ func (g *Game) Leave() (match.Result, bool) {
 
 // leave is Leave under the Game's lock.
 func (g *Game) leave() (match.Result, bool) {
+	var res match.Result
+	var left bool
 	if s := g.m.Seat(); s != nil {
-		ar := s.Arena()
-		ar.RLock()
-		defer ar.RUnlock()
+		s.Arena().View(func(hub.ArenaView) { res, left = g.m.Leave() })
+	} else {
+		res, left = g.m.Leave()
 	}
-	res, left := g.m.Leave()
 	if left {
 		g.ended(res)
 	}
@@ -379,10 +380,9 @@ func (g *Game) Close() {
 func (g *Game) Observe() (match.Result, bool) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	ar := g.m.Seat().Arena()
-	ar.RLock()
-	res, ended := g.m.Observe()
-	ar.RUnlock()
+	var res match.Result
+	var ended bool
+	g.m.Seat().Arena().View(func(hub.ArenaView) { res, ended = g.m.Observe() })
 	if ended {
 		g.ended(res)
 		g.keys.Release()

@@ -53,22 +53,22 @@ func startArenas(t *testing.T) (*testServer, *hub.Hub) {
 }
 
 // shipOf reads slot's player in the arena.
-func shipOf(a *hub.Arena, slot int) game.Player {
-	a.RLock()
-	defer a.RUnlock()
-	return a.World().Player(slot)
+func shipOf(a *hub.Arena, slot int) (p game.Player) {
+	a.View(func(v hub.ArenaView) { p = v.World().Player(slot) })
+	return p
+}
+
+// stepsOf reads how many times a's world has stepped.
+func stepsOf(a *hub.Arena) (n uint64) {
+	a.View(func(v hub.ArenaView) { n = v.World().Steps() })
+	return n
 }
 
 // waitSteps waits until a's world has stepped n more times.
 func waitSteps(t *testing.T, a *hub.Arena, n uint64) {
 	t.Helper()
-	steps := func() uint64 {
-		a.RLock()
-		defer a.RUnlock()
-		return a.World().Steps()
-	}
-	if from := steps(); !waitUntil(t, func() bool { return steps() >= from+n }) {
-		t.Fatalf("arena %s stopped stepping at step %d", a.Name(), steps())
+	if from := stepsOf(a); !waitUntil(t, func() bool { return stepsOf(a) >= from+n }) {
+		t.Fatalf("arena %s stopped stepping at step %d", a.Name(), stepsOf(a))
 	}
 }
 
@@ -120,9 +120,8 @@ func TestArena(t *testing.T) {
 	bob.keys(t, strategyKey(t, pool.Scan))
 	bob.waitScreen(t, "only ann switches the pools")
 	waitSteps(t, a, 6) // in which a switch would show
-	a.RLock()
-	b := a.World().Bullets().Strategy()
-	a.RUnlock()
+	var b pool.Strategy
+	a.View(func(v hub.ArenaView) { b = v.World().Bullets().Strategy() })
 	if b != pool.Dense {
 		t.Errorf("bob's switch went through: bullets %v", b)
 	}
@@ -133,9 +132,8 @@ func TestArena(t *testing.T) {
 	if !waitUntil(t, func() bool { return shipOf(a, 1).Phase == game.Absent }) {
 		t.Error("bob's ship stayed in the arena")
 	}
-	steps := func() uint64 { a.RLock(); defer a.RUnlock(); return a.World().Steps() }
-	n := steps()
-	if !waitUntil(t, func() bool { return steps() > n+30 }) {
+	n := stepsOf(a)
+	if !waitUntil(t, func() bool { return stepsOf(a) > n+30 }) {
 		t.Error("the arena stopped with one player left")
 	}
 
