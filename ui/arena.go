@@ -325,21 +325,20 @@ func (a *arena) drawShip(sh game.Ship, body, nose ink, flame, refused bool) {
 		a.segment(mid(notch, right), end, inkFlame)
 		a.segment(mid(notch, left), end, inkFlame)
 	}
-	// A solid wedge, not the game's notched outline: at a few dots a
+	// A slim solid dart, not the game's notched outline: at a few dots a
 	// side, a notched ship's two tail tips are as sharp as its nose, and
-	// players read a tip for the nose. A wedge is wide at its tail. A
-	// ghost is the wedge's outline: it is not there.
-	right, left = narrow(sh.Pos, tip, right), narrow(sh.Pos, tip, left)
-	if body == inkGhost {
-		a.polygon([]game.Vec{tip, right, left}, sh.Pos, reach, body)
-	} else {
-		a.wedge([3]game.Vec{tip, right, left}, sh.Pos, reach, body)
+	// players read a tip for the nose. A ghost is the dart's outline: it
+	// is not there.
+	sn, cs := math.Sincos(sh.Angle)
+	dart := [3]game.Vec{tip, narrow(sh.Pos, sn, cs, right), narrow(sh.Pos, sn, cs, left)}
+	a.polygon(dart[:], sh.Pos, reach, body)
+	if body != inkGhost {
+		a.fill(dart, sh.Pos, reach, body)
 	}
 	a.polygon(a.pts[:1], sh.Pos, reach, nose) // the nose's dot, lit
 	if refused {
 		// A small cross just past the nose, where the shot would have been.
 		x, y := a.cv.dotOf(tip)
-		sn, cs := math.Sincos(sh.Angle)
 		cx, cy := x+int(math.Round(3*cs)), y+int(math.Round(3*sn))
 		for _, d := range [5][2]int{{0, 0}, {-1, -1}, {1, -1}, {-1, 1}, {1, 1}} {
 			a.cv.dot(cx+d[0], cy+d[1], inkRefused, 0)
@@ -351,17 +350,11 @@ func (a *arena) drawShip(sh game.Ship, body, nose ink, flame, refused bool) {
 // ship keeps.
 const shipSlim = 0.55
 
-// narrow moves the tail corner w of a ship at pos whose nose is at tip
+// narrow moves the tail corner w of a ship at pos, heading (cs, sn),
 // toward the ship's axis, to shipSlim of its distance from it.
-func narrow(pos, tip, w game.Vec) game.Vec {
-	ux, uy := tip.X-pos.X, tip.Y-pos.Y
-	n := math.Hypot(ux, uy)
-	if n == 0 {
-		return w
-	}
-	ux, uy = ux/n, uy/n
-	along := (w.X-pos.X)*ux + (w.Y-pos.Y)*uy
-	px, py := pos.X+along*ux, pos.Y+along*uy
+func narrow(pos game.Vec, sn, cs float64, w game.Vec) game.Vec {
+	along := (w.X-pos.X)*cs + (w.Y-pos.Y)*sn
+	px, py := pos.X+along*cs, pos.Y+along*sn
 	return game.Vec{X: px + shipSlim*(w.X-px), Y: py + shipSlim*(w.Y-py)}
 }
 
@@ -435,11 +428,10 @@ func (a *arena) polygon(pts []game.Vec, c game.Vec, r float64, k ink) {
 	}
 }
 
-// wedge fills the triangle t, and its edges, in ink k, where the field
+// fill sets the dots inside the triangle t in ink k, where the field
 // shows it: as polygon, about c with reach r. A dot is inside when its
-// centre is.
-func (a *arena) wedge(t [3]game.Vec, c game.Vec, r float64, k ink) {
-	a.polygon(t[:], c, r, k)
+// centre is; polygon draws the edges.
+func (a *arena) fill(t [3]game.Vec, c game.Vec, r float64, k ink) {
 	offx, nx := wrapOffsets(c.X, r, game.Width)
 	offy, ny := wrapOffsets(c.Y, r, game.Height)
 	for _, ox := range offx[:nx] {
