@@ -19,6 +19,7 @@ import (
 	"poolroids/game/daily"
 	"poolroids/game/daily/dailytest"
 	"poolroids/game/replay"
+	"poolroids/game/replay/replaytest"
 	"poolroids/game/scores"
 	"poolroids/ui/web"
 	"poolroids/ui/web/webtest"
@@ -279,17 +280,8 @@ func TestWebScores(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := replay.NewRecorder(game.Config{Seed: 12}, replay.Options{Players: []string{"ann"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := replay.Autoplay(context.Background(), rec, 20*game.TPS, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.AddReplay(scores.Entry{Name: "ann", Score: 4321, Wave: 2, Strategy: "freelist"}, rec.Bytes()); err != nil {
+	annGame := replaytest.Record(t, game.Config{Seed: 12}, replay.Options{Players: []string{"ann"}}, 20*game.TPS)
+	if _, err := store.AddReplay(scores.Entry{Name: "ann", Score: 4321, Wave: 2, Strategy: "freelist"}, annGame); err != nil {
 		t.Fatal(err)
 	}
 	kept := store.Top(1)[0].Replay
@@ -322,8 +314,8 @@ func TestWebScores(t *testing.T) {
 	}
 	got, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
-	if resp.StatusCode != 200 || !bytes.Equal(got, rec.Bytes()) {
-		t.Errorf("GET /replays/%s: %d, %d bytes, want 200 and the %d bytes kept", kept, resp.StatusCode, len(got), len(rec.Bytes()))
+	if resp.StatusCode != 200 || !bytes.Equal(got, annGame) {
+		t.Errorf("GET /replays/%s: %d, %d bytes, want 200 and the %d bytes kept", kept, resp.StatusCode, len(got), len(annGame))
 	}
 	resp, err = http.Get(url + "/replays/" + keptDaily)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/replay"
+	"poolroids/game/replay/replaytest"
 	"poolroids/game/scores"
 	"poolroids/ui"
 )
@@ -24,17 +25,8 @@ func TestLobbyReplay(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rec, err := replay.NewRecorder(game.Config{Seed: 12}, replay.Options{Players: []string{"ann"}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := replay.Autoplay(context.Background(), rec, 20*game.TPS, false); err != nil {
-		t.Fatal(err)
-	}
-	if err := rec.Close(); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := store.AddReplay(scores.Entry{Name: "ann", Score: 4321, Wave: 2, Strategy: "freelist"}, rec.Bytes()); err != nil {
+	annGame := replaytest.Record(t, game.Config{Seed: 12}, replay.Options{Players: []string{"ann"}}, 20*game.TPS)
+	if _, err := store.AddReplay(scores.Entry{Name: "ann", Score: 4321, Wave: 2, Strategy: "freelist"}, annGame); err != nil {
 		t.Fatal(err)
 	}
 	kept := store.Top(1)[0].Replay
