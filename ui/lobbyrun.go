@@ -265,10 +265,8 @@ func readReplay(ctx context.Context, o Options, e LobbyScore) ([]byte, error) {
 	if o.Board == nil {
 		return nil, errors.New("this server keeps no daily board")
 	}
-	for _, d := range o.Scores.Daily(daily.DayOf(time.Now()), 0) {
-		if d.Replay == e.Replay {
-			return o.Board.Ghost(ctx, o.Scores, d)
-		}
+	if data, ok, err := o.Board.Replay(ctx, o.Scores, e.Replay, 0); ok {
+		return data, err
 	}
 	return nil, errors.New("it is no longer on today's daily board")
 }

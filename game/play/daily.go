@@ -114,6 +114,19 @@ func (b *Board) Ghost(ctx context.Context, store *scores.Store, e scores.DailyEn
 	return data, nil
 }
 
+// Replay returns the replay called name of one of the best n games of
+// store's daily board of today (all when n <= 0), proven as Ghost proves
+// it; ok is false when none of them keeps a replay of that name.
+func (b *Board) Replay(ctx context.Context, store *scores.Store, name string, n int) (data []byte, ok bool, err error) {
+	for _, e := range store.Daily(daily.DayOf(time.Now()), n) {
+		if e.Replay != "" && e.Replay == name {
+			data, err = b.Ghost(ctx, store, e)
+			return data, true, err
+		}
+	}
+	return nil, false, nil
+}
+
 // Daily makes a solo Game the daily game of a day (package game/daily):
 // its Config must be the day's (daily.Config). Each game that counts is
 // written to Dir, if set, and proven and ranked on the Game's scores'

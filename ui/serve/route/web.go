@@ -131,10 +131,8 @@ func (r *Router) boardReplay(ctx context.Context, name string) ([]byte, error) {
 			}
 		}
 	}
-	for _, e := range st.Daily(daily.DayOf(time.Now()), boardSize) {
-		if e.Replay != "" && e.Replay == name {
-			return r.daily.Ghost(ctx, st, e)
-		}
+	if data, ok, err := r.daily.Replay(ctx, st, name, boardSize); ok {
+		return data, err
 	}
 	return nil, fmt.Errorf("no game on the boards keeps a replay called %q", name)
 }
