@@ -37,6 +37,7 @@ const (
 // inkStyles colour each kind of dot. tcell fits the RGB values to the
 // terminal's palette when it has fewer colours.
 var inkStyles = [numInks]tcell.Style{
+	inkGhost:     ghostStyle,
 	inkRock1:     fg(200, 170, 120),
 	inkRock2:     fg(140, 118, 88),
 	inkSpark1:    fg(255, 220, 90),

@@ -22,8 +22,6 @@ import (
 // no one's ship, light enough to see on black.
 var ghostStyle = fg(120, 125, 150)
 
-func init() { inkStyles[inkGhost] = ghostStyle }
-
 // ghostTag is the ghost's name by its ship, made once a ghost and name.
 type ghostTag struct {
 	of     *replay.Ghost
