@@ -2,10 +2,12 @@ package ui
 
 import (
 	"math"
+	"slices"
 
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
+	"poolroids/ui/vt"
 )
 
 // ink is what a dot was drawn for: it picks the cell's colour. A cell shows
@@ -171,92 +173,115 @@ func slopeGlyph(dx, dy int) byte {
 	}
 }
 
-// flush sets the canvas's cells on screen at (x0, y0), empty ones blank,
-// but for those within hole (in cells of the canvas), which something else
-// covers, and those covered (see cover). styles gives the style of each
-// ink.
-//
-// With shown, the cells of the canvas as the screen shows them, it sets
-// only the cells that differ from it and updates it; a hole's cells are
-// recorded as unknown there, so that they are set again once uncovered.
-// Without (nil) it sets them all. Most of a field stays as it was from
-// one frame to the next, so the rows are compared eight cells at a time.
-//
-// The screen sends the changed cells in reading order, each in a new
-// style unless it looks as the last one's. So flush blanks a cell in the
-// style of the cell it set before it (a blank shows no colour): that is
-// what tcell (where package vt cannot drive the terminal) needs to send
-// no style for it. But not on a screen without colours (NO_COLOR, or a
-// monochrome terminal): tcell shows dark colours there in reverse video,
-// blanks too.
+// field is the arena's playfield on screen: where it is, and what it
+// showed at the last frame (shows), from which it holds back a slow
+// change on the rows not due this frame (see blit). shows is the field's
+// own state, not a copy of the screen's: the field writes every one of
+// its cells every frame, so a cleared buffer is drawn again at once.
+type field struct {
+	at     rect
+	shows  []cell
+	frames uint            // drawn so far: picks the rows due (see blit)
+	pens   [numInks]vt.Pen // the inks' styles, resolved in the surface's buffer
+	blank  vt.Pen          // the default style
+	on     *surface        // the surface the pens are of
+	clears uint64          // its clears when the field last drew on it
+}
+
+// place puts the field of canvas c at r: a field moved or resized shows
+// nothing known, so that no change waits.
+func (fd *field) place(c *canvas, r rect) {
+	if fd.at == r && len(fd.shows) == len(c.cells) {
+		return
+	}
+	fd.at = r
+	fd.shows = slices.Grow(fd.shows[:0], len(c.cells))[:len(c.cells)]
+	for i := range fd.shows {
+		fd.shows[i] = unknownCell
+	}
+}
+
+// blit sets every cell of the canvas on screen at the field's place,
+// empty ones blank in the default style, but for those within hole (in
+// cells of the canvas), which something else covers, and those covered
+// (see cover), which the caller draws. On a surface it writes straight
+// into the back buffer, each style resolved once (vt.Pen): a cell the
+// buffer holds already costs a compare.
 //
 // Debris is most of what changes in a busy field, and its pieces, mostly
-// apart, cost a cursor move and a style change each. So a change between
-// slow things (debris, rocks) and blanks is set only on the rows y with
-// y%lateRows == now, and waits on the others (now -1: none waits); the
-// caller turns now round, frame by frame. What moves under a dot a frame
-// is seen two frames late at worst, ships and shots on time, and the
-// debris that moves on in between costs nothing.
-func (c *canvas) flush(s putter, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell, now int) {
-	cur := tcell.StyleDefault // the style of the last cell set
-	mono := s.Colors() == 0
+// apart, cost a cursor move and a style change each. So with late, a
+// change between slow things (debris, rocks) and blanks shows only on
+// the rows y with y%lateRows == frames%lateRows: on the others the field
+// draws the cell as it showed it (fd.shows). What moves under a dot a
+// frame is seen two frames late at worst, ships and shots on time, and
+// the debris that moves on in between costs nothing.
+func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
+	fd.frames++
+	now := int(fd.frames % lateRows)
+	var f *vt.Frame
+	if sf, ok := scr.(*surface); ok {
+		f = sf.f
+		if fd.on != sf {
+			fd.on = sf
+			for k := range fd.pens {
+				fd.pens[k] = f.Pen(inkStyles[k])
+			}
+			fd.blank = f.Pen(tcell.StyleDefault)
+		}
+		if sf.clears != fd.clears {
+			// The screen was cleared (a new size, a new layout, the
+			// too-small notice): what the field showed is gone.
+			fd.clears = sf.clears
+			for i := range fd.shows {
+				fd.shows[i] = unknownCell
+			}
+		}
+	}
+	x0, y0 := fd.at.x, fd.at.y
 	for y := range c.h {
 		row := c.cells[y*c.w : (y+1)*c.w]
-		var was []cell
-		if shown != nil {
-			was = shown[y*c.w : (y+1)*c.w]
-		}
+		was := fd.shows[y*c.w : (y+1)*c.w]
+		wait := late && y%lateRows != now
 		inHole := y >= hole.y && y < hole.y+hole.h
-		for x := 0; x < len(row); x++ {
-			if was != nil && !inHole {
-				if x += same(row[x:], was[x:]); x == len(row) {
-					break
-				}
-			}
-			p := row[x]
+		for x, p := range row {
 			if p == unknownCell || inHole && x >= hole.x && x < hole.x+hole.w {
-				if was != nil {
-					was[x] = unknownCell
-				}
+				was[x] = unknownCell
 				continue
 			}
-			if was != nil {
-				if was[x] == p {
-					continue
-				}
-				if now >= 0 && y%lateRows != now && slow(was[x].ink) && slow(p.ink) {
-					continue
-				}
+			if wait && slow(was[x].ink) && slow(p.ink) {
+				p = was[x]
+			} else {
 				was[x] = p
 			}
-			if p.ink == inkNone {
-				st := cur
-				if mono {
-					st = tcell.StyleDefault
+			if f == nil {
+				st := tcell.StyleDefault
+				if p.ink != inkNone {
+					st = inkStyles[p.ink]
 				}
-				s.Put(x0+x, y0+y, blank, st)
+				scr.Put(x0+x, y0+y, c.glyph(p), st)
 				continue
 			}
-			if lit(p.ink) {
-				// A blank in reverse video shows: blanks keep the style before.
-				s.Put(x0+x, y0+y, c.glyph(p), styles[p.ink])
-				continue
+			switch r := c.rune(p); {
+			case p.ink == inkNone:
+				f.SetRune(x0+x, y0+y, ' ', &fd.blank)
+			case r < ' ':
+				f.Put(x0+x, y0+y, c.glyph(p), inkStyles[p.ink])
+			default:
+				f.SetRune(x0+x, y0+y, r, &fd.pens[p.ink])
 			}
-			cur = styles[p.ink]
-			s.Put(x0+x, y0+y, c.glyph(p), cur)
 		}
 	}
 }
 
-// same returns how many cells a and b hold alike from their start,
-// counted in blocks of eight (one compare each): a block that differs
-// counts none.
-func same(a, b []cell) int {
-	n := 0
-	for len(a)-n >= 8 && *(*[8]cell)(a[n:]) == *(*[8]cell)(b[n:]) {
-		n += 8
+// rune is the rune of what cell p shows, as glyph.
+func (c *canvas) rune(p cell) rune {
+	switch {
+	case p.ink == inkNone:
+		return ' '
+	case c.ascii, p.ink == inkHostile:
+		return rune(p.glyph & 0x7f)
 	}
-	return n
+	return 0x2800 + rune(p.bits)
 }
 
 // glyph is what cell p shows: a blank, its ASCII character (a saucer's
@@ -282,13 +307,14 @@ const lateRows = 3
 // frame (debris, rocks), or none.
 func slow(k ink) bool { return k <= inkAsteroid && k != inkGhost }
 
-// unknownCell is never painted: a shown cell that holds it is set anew,
-// and flush leaves a canvas cell that holds it (see cover) to the caller.
+// unknownCell is never painted: a shown cell that holds it is not known
+// (no change waits on it), and blit leaves a canvas cell that holds it
+// (see cover) to the caller.
 var unknownCell = cell{ink: numInks}
 
 // cover marks the w cells from (x, y) as drawn by someone else this frame
-// (a player's name): flush leaves them alone, so that tcell, which sends
-// only what changed, does not send the name again while it stays.
+// (a player's name): blit leaves them to it, and no change waits on them
+// once they are uncovered.
 func (c *canvas) cover(x, y, w int) {
 	if y < 0 || y >= c.h {
 		return

@@ -73,14 +73,10 @@ func drawBorder(scr tcell.Screen, g *glyphs, x, y, w, h int, st tcell.Style) {
 	if w < 2 || h < 2 {
 		return
 	}
-	for i := x + 1; i < x+w-1; i++ {
-		scr.Put(i, y, g.h, st)
-		scr.Put(i, y+h-1, g.h, st)
-	}
-	for j := y + 1; j < y+h-1; j++ {
-		scr.Put(x, j, g.v, st)
-		scr.Put(x+w-1, j, g.v, st)
-	}
+	line(scr, x+1, y, 1, 0, w-2, g.h, st)
+	line(scr, x+1, y+h-1, 1, 0, w-2, g.h, st)
+	line(scr, x, y+1, 0, 1, h-2, g.v, st)
+	line(scr, x+w-1, y+1, 0, 1, h-2, g.v, st)
 	scr.Put(x, y, g.tl, st)
 	scr.Put(x+w-1, y, g.tr, st)
 	scr.Put(x, y+h-1, g.bl, st)

@@ -30,8 +30,6 @@ type helpLine struct {
 	*tview.Box
 	items func(g *glyphs) []helpItem // the show's keys in g
 	g     *glyphs                    // the session's (see session.take)
-	shown shown
-	drawn *glyphs // as last drawn
 }
 
 // newHelpLine makes the help line of the keys items gives.
@@ -40,20 +38,14 @@ func newHelpLine(items func(g *glyphs) []helpItem) *helpLine {
 }
 
 func (h *helpLine) Draw(scr tcell.Screen) {
-	x, y, w, ht := h.GetRect()
-	if keep(scr, &h.shown, rect{x, y, w, ht}) && h.drawn == h.g {
-		return // it never changes: its last frame stays
-	}
-	h.drawn = h.g
+	x, y, w, _ := h.GetRect()
 	drawKeys(scr, x, y, w, h.items(h.g))
 }
 
 // drawKeys draws a line of key help w cells wide: "? help" and "q quit" at
 // its right end, items from the left as far as they fit.
 func drawKeys(scr tcell.Screen, x, y, w int, items []helpItem) {
-	for i := range w {
-		scr.Put(x+i, y, blank, tcell.StyleDefault)
-	}
+	clearLine(scr, x, y, w)
 	end := x + w - helpQuit.width() - 1
 	if end < x {
 		return

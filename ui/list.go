@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"slices"
+	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -9,36 +9,28 @@ import (
 	"poolroids/pool"
 )
 
-// strategyList is the tview.List of strategies, keyboard and mouse and
-// all, whose cells are kept from one draw to the next: tview redraws every
-// primitive on every frame, and drawing a List costs hundreds of
-// allocations (tcell's SetContent makes a string per cell) where replaying
-// its cells with Put costs none. It draws afresh when anything it shows may
-// have changed: its place, focus, selection or scroll offsets, or (through
-// valid) its items and title. On the session's screen, where its last
-// frame stays, it does not even replay them then.
+// strategyList is the tview.List of strategies: tview's for its items,
+// selection, keys and mouse, but drawn from them here, every frame, in
+// the session's glyphs: tview's own Draw costs hundreds of allocations
+// (tcell's SetContent makes a string per cell). It scrolls as tview's
+// List without secondary texts does, and hands tview the offset, so that
+// a click picks the item it shows.
 type strategyList struct {
 	*tview.List
 	g      *glyphs          // the session's (see session.take)
 	listed [2]pool.Strategy // the bullets' and debris' strategies it shows
 	title  string
-	valid  bool
-	state  listState
-	cells  []listCell
-	shown  shown
+	valid  bool // the items are as listed: a new height scrolls afresh only then
+	h      int  // the height at the last draw
 }
 
-type listState struct {
-	at             rect
-	focus          bool
-	current        int
-	offset, hshift int
-}
-
-type listCell struct {
-	cluster string
-	look    tcell.Style
-}
+// The list's looks, as tview's List draws them: its background, an
+// item's text, the selected item's line.
+var (
+	listBackground = tcell.StyleDefault.Background(tview.Styles.PrimitiveBackgroundColor)
+	listItemStyle  = tcell.StyleDefault.Foreground(tview.Styles.PrimaryTextColor).Background(tview.Styles.PrimitiveBackgroundColor)
+	listSelected   = tcell.StyleDefault.Foreground(tcell.ColorBlack).Background(tcell.ColorYellow)
+)
 
 func (l *strategyList) Draw(scr tcell.Screen) {
 	x, y, w, h := l.GetRect()
@@ -46,38 +38,67 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 		return
 	}
 	off, hshift := l.GetOffset()
-	st := listState{rect{x, y, w, h}, l.HasFocus(), l.GetCurrentItem(), off, hshift}
-	kept := keep(scr, &l.shown, rect{x, y, w, h})
-	if l.valid && st == l.state {
-		if kept {
-			return
-		}
-		for j := range h {
-			for i, c := range l.cells[j*w : (j+1)*w] {
-				scr.Put(x+i, y+j, c.cluster, c.look)
-			}
-		}
-		return
-	}
-	if l.valid && h != l.state.at.h {
+	if l.valid && l.h != 0 && h != l.h {
 		// A new height: scroll afresh, from the top to the selection, so
 		// that a list grown back shows every item there is room for.
-		l.SetOffset(0, hshift)
+		off = 0
 	}
-	l.List.Draw(scr)
-	st.offset, st.hshift = l.GetOffset() // Draw scrolls to the selection
+	l.valid, l.h = true, h
+	for j := range h {
+		line(scr, x, y+j, 1, 0, w, blank, listBackground)
+	}
 	bst := borderStyle
-	if st.focus {
+	if l.HasFocus() {
 		bst = focusStyle
 	}
 	drawBorder(scr, l.g, x, y, w, h, bst)
 	putString(scr, x+1, y, w-2, l.title, titleStyle)
-	l.cells = slices.Grow(l.cells[:0], w*h)[:w*h]
-	for j := range h {
-		for i := range w {
-			c := &l.cells[j*w+i]
-			c.cluster, c.look, _ = scr.Get(x+i, y+j)
-		}
+
+	// The items, inside the border and a cell of padding, as far as the
+	// screen goes.
+	ix, iy, iw, ih := x+1, y+1, w-2, h-2
+	if ih <= 0 {
+		l.SetOffset(off, hshift)
+		return
 	}
-	l.valid, l.state = true, st
+	cur, n := l.GetCurrentItem(), l.GetItemCount()
+	if cur < off {
+		off = cur
+	} else if cur-off >= ih {
+		off = cur + 1 - ih
+	}
+	if _, sh := scr.Size(); iy+ih > sh {
+		ih = sh - iy
+	}
+	hshift = max(hshift, 0)
+	for {
+		widest := 0
+		for i := off; i < n && i-off < ih; i++ {
+			text, _ := l.GetItemText(i)
+			st := listItemStyle
+			if i == cur {
+				st = listSelected
+			}
+			drawn := putString(scr, ix, iy+i-off, iw, skipCells(text, hshift), st)
+			widest = max(widest, drawn)
+			if i == cur {
+				line(scr, ix+drawn, iy+i-off, 1, 0, iw-drawn, blank, st)
+			}
+		}
+		// tview keeps no item out of view: a shift too far comes back.
+		if hshift == 0 || widest >= iw {
+			break
+		}
+		hshift = max(hshift-(iw-widest), 0)
+	}
+	l.SetOffset(off, hshift)
+}
+
+// skipCells is s without its first n cells (one a rune).
+func skipCells(s string, n int) string {
+	for ; n > 0 && s != ""; n-- {
+		_, size := utf8.DecodeRuneInString(s)
+		s = s[size:]
+	}
+	return s
 }

@@ -24,10 +24,10 @@ func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines }
 // top, so that a box cut short by a small terminal still shows the news
 // of a half-empty arena. (A key's notice goes under the field, where
 // every size shows it.) It formats its lines from the arena under its
-// read lock and turns them into strings only when they change, so a frame allocates
-// nothing in steady state. On the session's screen it formats them every
-// playersEvery and draws only the lines that changed since its last frame
-// (see [session.keep]), each from where it changed.
+// read lock and turns them into strings only when they change, so a frame
+// allocates nothing in steady state. It formats them every playersEvery,
+// and at once when its place or form changed, and draws them whole every
+// frame.
 type players struct {
 	*tview.Box
 	// What the session hands it for each frame (see session.take): the
@@ -41,9 +41,10 @@ type players struct {
 	title  textCache
 	buf    []byte
 
-	shown     shown
-	retitle   bool          // the last format changed the title
 	formatted time.Duration // when the lines were last formatted, on the session's clock
+	formedAt  rect          // and where the box was then, in which form: a box
+	formedN   bool          // moved or narrowed formats anew
+	formed    bool          // the lines were formatted once
 }
 
 // playersEvery is how often the players box follows the arena on the
@@ -62,18 +63,14 @@ func newPlayers(ar *hub.Arena) *players {
 
 func (p *players) Draw(scr tcell.Screen) {
 	x, y, w, h := p.GetRect()
-	kept := keep(scr, &p.shown, rect{x, y, w, h})
-	now := p.now
-	if kept && now-p.formatted < playersEvery {
-		return // the box shows its last lines
+	at := rect{x, y, w, h}
+	if !p.formed || at != p.formedAt || p.narrow != p.formedN || p.now-p.formatted >= playersEvery {
+		p.formed, p.formedAt, p.formedN, p.formatted = true, at, p.narrow, p.now
+		p.format()
 	}
-	p.formatted = now
-	p.format()
-	if !kept || p.retitle {
-		drawBorder(scr, p.g, x, y, w, h, borderStyle)
-		putString(scr, x+2, y, w-4, p.title.s, titleStyle)
-	}
-	p.text.draw(scr, x+1, y+1, w-2, h-2, !kept)
+	drawBorder(scr, p.g, x, y, w, h, borderStyle)
+	putString(scr, x+2, y, w-4, p.title.s, titleStyle)
+	p.text.draw(scr, x+1, y+1, w-2, h-2)
 }
 
 // seated counts the arena's players.
@@ -99,7 +96,6 @@ func (p *players) formatView(ar hub.ArenaView) {
 	p.buf = append(append(p.buf, p.ar.Name()...), " · "...)
 	p.buf = append(p.buf, w.Mode().String()...)
 	p.buf = append(p.buf, ' ')
-	p.retitle = string(p.buf) != p.title.s
 	p.title.of(p.buf)
 
 	nameW := 16

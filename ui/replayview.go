@@ -242,7 +242,6 @@ type replayLine struct {
 	buf   []byte
 	tmp   []byte
 	pos   textCache
-	shown shown
 }
 
 // replayItems are the keys the replay's line shows from the left, as far
@@ -322,10 +321,6 @@ func (l *replayLine) Draw(scr tcell.Screen) {
 	l.buf = b
 	n := putString(scr, x, y, w, replayStates[state], st)
 	n += putString(scr, x+n, y, w-n, l.pos.of(b), valueStyle)
-
-	if keep(scr, &l.shown, rect{x, y, w, h}) {
-		return // the keys stay where they were
-	}
 	drawKeys(scr, x+n, y, w-n, replayItems(g))
 }
 

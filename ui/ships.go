@@ -35,9 +35,8 @@ func playerStyle(slot int) tcell.Style { return inkStyles[inkShip+ink(slot)] }
 // respawn countdowns: where each goes on the field of a canvas, and
 // where it shows on screen.
 type nameTags struct {
-	names  shipNames           // the players by slot, in an arena, as last painted
-	labels []label             // the names and countdowns of this frame, in cells of the field
-	spots  [game.MaxShips]rect // where each label shows: see drawLabels
+	names  shipNames // the players by slot, in an arena, as last painted
+	labels []label   // the names and countdowns of this frame, in cells of the field
 }
 
 // shipNames are the names of an arena's players by slot, as last
@@ -180,34 +179,12 @@ func (t *nameTags) coverLabels(cv *canvas, f, over rect) {
 }
 
 // drawLabels draws the names over the field, but not into the overlay at
-// over. Where names overlap, the later one shows; each cell is set once,
-// since the screen sends a cell again whenever it is set to something
-// else, even when set back within the frame.
+// over, in order: where names overlap, the later one shows.
 func (t *nameTags) drawLabels(scr putter, cv *canvas, f, over rect) {
 	for i := range t.labels {
-		x, y, w := visible(cv, f, &t.labels[i], over)
-		t.spots[i] = rect{x, y, w, 1}
-	}
-	for i := range t.labels {
-		l, at := &t.labels[i], t.spots[i]
-		name := l.name
-		for j := 0; j < at.w && name != ""; j++ {
-			if !t.hidden(i, at.x+j, at.y) {
-				scr.Put(at.x+j, at.y, name, l.st)
-			}
-			_, size := utf8.DecodeRuneInString(name)
-			name = name[size:]
+		l := &t.labels[i]
+		if x, y, w := visible(cv, f, l, over); w > 0 {
+			putString(scr, x, y, w, l.name, l.st)
 		}
 	}
-}
-
-// hidden tells whether a name after the i-th covers the screen cell
-// (x, y), by where drawLabels found the names show.
-func (t *nameTags) hidden(i, x, y int) bool {
-	for _, at := range t.spots[i+1 : len(t.labels)] {
-		if at.y == y && x >= at.x && x < at.x+at.w {
-			return true
-		}
-	}
-	return false
 }

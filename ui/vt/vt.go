@@ -124,6 +124,7 @@ type Frame struct {
 	clusters  []string         // the clusters of more than one rune, by glyph-clusterBase
 	clusterIx map[string]glyph // and their glyphs
 	stats     Stats
+	gen       uint32 // counts the compactions of styles, which renumber them: see Pen
 }
 
 // Resize makes the frame w×h blank cells. The next Render clears the
@@ -230,6 +231,105 @@ func (f *Frame) Clear() {
 			}
 		}
 	}
+}
+
+// PutString puts s from (x, y) in style st, at most maxw cells, as Puts
+// of its clusters one after the other would, and returns the cells used;
+// it stops at the frame's edge. It resolves st once: a string of narrow
+// runes (see narrow) costs a compare a cell where the frame holds it
+// already.
+func (f *Frame) PutString(x, y, maxw int, s string, st tcell.Style) int {
+	if y < 0 || y >= f.h || x < 0 {
+		return 0
+	}
+	maxw = min(maxw, f.w-x)
+	fg, bg, attrs := st.Decompose()
+	if fg == tcell.ColorNone || bg == tcell.ColorNone {
+		return f.putEach(x, y, maxw, s, st) // each cell's colours
+	}
+	ix := f.style(st, fg, bg, attrs)
+	n := 0
+	for s != "" && n < maxw {
+		r, size := utf8.DecodeRuneInString(s)
+		if rest := s[size:]; narrow(r) && (rest == "" || narrow(firstRune(rest))) {
+			f.setCell(x+n, y, cell{g: runeGlyph(r), st: ix})
+			s, n = rest, n+1
+			continue
+		}
+		var w int
+		if s, w = f.Put(x+n, y, s, st); w == 0 {
+			break
+		}
+		n += w
+	}
+	return n
+}
+
+// putEach is PutString by Put.
+func (f *Frame) putEach(x, y, maxw int, s string, st tcell.Style) int {
+	n := 0
+	for s != "" && n < maxw {
+		var w int
+		if s, w = f.Put(x+n, y, s, st); w == 0 {
+			break
+		}
+		n += w
+	}
+	return n
+}
+
+// setCell sets the cell at (x, y), which is on the frame, to c.
+func (f *Frame) setCell(x, y int, c cell) {
+	if p := &f.cells[y*f.w+x]; *p != c {
+		*p = c
+		f.touch(x, y)
+	}
+}
+
+// Pen is a style resolved in a Frame's table once, for SetRune: drawing
+// code that sets many cells in a few styles (a playfield) keeps a Pen a
+// style. It stays right when the table is compacted: it re-resolves
+// then. Its zero value is the default style.
+type Pen struct {
+	st   tcell.Style
+	ix   uint16
+	gen  uint32 // the frame's gen when ix was resolved, plus one; 0: never
+	none bool   // a colour of st is ColorNone: each cell's own is kept, by Put
+}
+
+// Pen returns the pen of style st.
+func (f *Frame) Pen(st tcell.Style) Pen {
+	p := Pen{st: st}
+	f.resolve(&p)
+	return p
+}
+
+// resolve finds p's style in the table.
+func (f *Frame) resolve(p *Pen) {
+	if len(f.styles) == 0 {
+		f.styles, f.pens = append(f.styles, tcell.StyleDefault), append(f.pens, pen{})
+	}
+	fg, bg, attrs := p.st.Decompose()
+	p.none = fg == tcell.ColorNone || bg == tcell.ColorNone
+	p.ix, p.gen = f.style(p.st, fg, bg, attrs), f.gen+1
+}
+
+// SetRune sets the cell at (x, y) to r in p's style, as Put of r alone
+// would. Off the frame it does nothing. Where r is a cluster of its own
+// whatever follows it (see narrow), as the runes a game screen is made of
+// are, a cell that holds it already costs a compare.
+func (f *Frame) SetRune(x, y int, r rune, p *Pen) {
+	if x < 0 || y < 0 || x >= f.w || y >= f.h {
+		return
+	}
+	if p.gen != f.gen+1 {
+		f.resolve(p)
+	}
+	if p.none || !narrow(r) {
+		f.Put(x, y, f.runeString(r), p.st)
+		return
+	}
+	f.setCell(x, y, cell{g: runeGlyph(r), st: p.ix})
 }
 
 // cluster splits the first grapheme cluster off s, with its width, by
@@ -460,6 +560,7 @@ func (f *Frame) compact() {
 		f.cells[i].st = remap[f.cells[i].st]
 	}
 	clear(f.recent[:])
+	f.gen++
 	f.Invalidate()
 }
 
