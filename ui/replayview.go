@@ -238,10 +238,10 @@ func (v *replayShow) paint(a *arena) hud {
 // the keys.
 type replayLine struct {
 	*tview.Box
-	v     *replayShow
-	buf   []byte
-	tmp   []byte
-	pos   textCache
+	v   *replayShow
+	buf []byte
+	tmp []byte
+	pos textCache
 }
 
 // replayItems are the keys the replay's line shows from the left, as far
