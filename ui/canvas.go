@@ -181,11 +181,16 @@ func slopeGlyph(dx, dy int) byte {
 type field struct {
 	at     rect
 	shows  []cell
-	frames uint            // drawn so far: picks the rows due (see blit)
-	pens   [numInks]vt.Pen // the inks' styles, resolved in the surface's buffer
-	blank  vt.Pen          // the default style
-	on     *surface        // the surface the pens are of
-	clears uint64          // its clears when the field last drew on it
+	frames uint // drawn so far: picks the rows due (see blit)
+
+	// On a surface: shows in the buffer's own form (a cell under the
+	// overlay or a name blank: they draw it), made with the inks' pens.
+	cells  []vt.Cell
+	pens   [numInks]vt.Pen
+	inks   [numInks]vt.Cell // each ink's style, blank
+	on     *surface         // the surface the pens are of
+	gen    uint32           // its buffer's Gen when they were resolved
+	clears uint64           // its clears when the field last drew on it
 }
 
 // place puts the field of canvas c at r: a field moved or resized shows
@@ -196,17 +201,47 @@ func (fd *field) place(c *canvas, r rect) {
 	}
 	fd.at = r
 	fd.shows = slices.Grow(fd.shows[:0], len(c.cells))[:len(c.cells)]
+	fd.cells = slices.Grow(fd.cells[:0], len(c.cells))[:len(c.cells)]
+	fd.forget()
+}
+
+// forget makes every cell of the field unknown.
+func (fd *field) forget() {
 	for i := range fd.shows {
 		fd.shows[i] = unknownCell
+	}
+	clear(fd.cells)
+}
+
+// use readies the field to draw on sf: its pens resolved in sf's buffer,
+// and nothing known once sf was cleared.
+func (fd *field) use(sf *surface) {
+	f := sf.f
+	if fd.on != sf || fd.gen != f.Gen() {
+		fd.on = sf
+		for k := range fd.pens {
+			if k != int(inkNone) {
+				fd.pens[k] = f.Pen(inkStyles[k])
+				fd.inks[k], _ = f.Cell(' ', &fd.pens[k])
+			}
+		}
+		fd.gen = f.Gen()
+		fd.forget()
+	}
+	if sf.clears != fd.clears {
+		// A new size, a new layout, the too-small notice: what the field
+		// showed is gone.
+		fd.clears = sf.clears
+		fd.forget()
 	}
 }
 
 // blit sets every cell of the canvas on screen at the field's place,
 // empty ones blank in the default style, but for those within hole (in
 // cells of the canvas), which something else covers, and those covered
-// (see cover), which the caller draws. On a surface it writes straight
-// into the back buffer, each style resolved once (vt.Pen): a cell the
-// buffer holds already costs a compare.
+// (see cover), which the caller draws. On a surface it writes a row at a
+// time straight into the back buffer (vt.Frame.SetCells), each cell in
+// the buffer's own form: a cell the buffer holds already costs a compare.
 //
 // Debris is most of what changes in a busy field, and its pieces, mostly
 // apart, cost a cursor move and a style change each. So with late, a
@@ -216,61 +251,70 @@ func (fd *field) place(c *canvas, r rect) {
 // frame is seen two frames late at worst, ships and shots on time, and
 // the debris that moves on in between costs nothing.
 func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
+	sf, _ := scr.(*surface)
+	if sf != nil {
+		fd.use(sf)
+	}
 	fd.frames++
 	now := int(fd.frames % lateRows)
-	var f *vt.Frame
-	if sf, ok := scr.(*surface); ok {
-		f = sf.f
-		if fd.on != sf {
-			fd.on = sf
-			for k := range fd.pens {
-				fd.pens[k] = f.Pen(inkStyles[k])
-			}
-			fd.blank = f.Pen(tcell.StyleDefault)
-		}
-		if sf.clears != fd.clears {
-			// The screen was cleared (a new size, a new layout, the
-			// too-small notice): what the field showed is gone.
-			fd.clears = sf.clears
-			for i := range fd.shows {
-				fd.shows[i] = unknownCell
-			}
-		}
-	}
 	x0, y0 := fd.at.x, fd.at.y
 	for y := range c.h {
 		row := c.cells[y*c.w : (y+1)*c.w]
 		was := fd.shows[y*c.w : (y+1)*c.w]
+		out := fd.cells[y*c.w : (y+1)*c.w]
 		wait := late && y%lateRows != now
 		inHole := y >= hole.y && y < hole.y+hole.h
-		for x, p := range row {
-			if p == unknownCell || inHole && x >= hole.x && x < hole.x+hole.w {
-				was[x] = unknownCell
-				continue
-			}
-			if wait && slow(was[x].ink) && slow(p.ink) {
-				p = was[x]
-			} else {
-				was[x] = p
-			}
-			if f == nil {
-				st := tcell.StyleDefault
-				if p.ink != inkNone {
-					st = inkStyles[p.ink]
+		for x := 0; x < len(row); x++ {
+			if !inHole {
+				// Most of a field is as it was: eight cells a compare.
+				if x += same(row[x:], was[x:]); x == len(row) {
+					break
 				}
-				scr.Put(x0+x, y0+y, c.glyph(p), st)
+			}
+			p := row[x]
+			switch {
+			case p == unknownCell || inHole && x >= hole.x && x < hole.x+hole.w:
+				was[x], out[x] = unknownCell, vt.Cell{}
+				continue
+			case p == was[x] || wait && slow(was[x].ink) && slow(p.ink):
 				continue
 			}
-			switch r := c.rune(p); {
-			case p.ink == inkNone:
-				f.SetRune(x0+x, y0+y, ' ', &fd.blank)
-			case r < ' ':
-				f.Put(x0+x, y0+y, c.glyph(p), inkStyles[p.ink])
-			default:
-				f.SetRune(x0+x, y0+y, r, &fd.pens[p.ink])
+			was[x] = p
+			if p.ink != inkNone {
+				out[x] = fd.inks[p.ink].WithRune(c.rune(p))
+			} else {
+				out[x] = vt.Cell{}
 			}
 		}
+		if sf != nil {
+			sf.f.SetCells(x0, y0+y, out)
+			continue
+		}
+		for x, p := range was {
+			st := tcell.StyleDefault
+			switch {
+			case p == unknownCell:
+				continue
+			case p.ink != inkNone:
+				st = inkStyles[p.ink]
+			}
+			scr.Put(x0+x, y0+y, c.glyph(p), st)
+		}
 	}
+}
+
+// same returns how many cells a and b hold alike from their start,
+// counted in blocks of 32, then of eight (one compare each): a block that
+// differs counts none.
+func same(a, b []cell) int {
+	n := 0
+	for len(a)-n >= 32 && *(*[32]cell)(a[n:]) == *(*[32]cell)(b[n:]) {
+		n += 32
+	}
+	for len(a)-n >= 8 && *(*[8]cell)(a[n:]) == *(*[8]cell)(b[n:]) {
+		n += 8
+	}
+	return n
 }
 
 // rune is the rune of what cell p shows, as glyph.

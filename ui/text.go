@@ -42,6 +42,10 @@ func line(scr putter, x, y, dx, dy, n int, s string, st tcell.Style) {
 	if sf, ok := scr.(*surface); ok && utf8.RuneCountInString(s) == 1 {
 		r, _ := utf8.DecodeRuneInString(s)
 		p := sf.f.Pen(st)
+		if c, ok := sf.f.Cell(r, &p); ok && dy == 0 {
+			sf.f.SetRun(x, y, n, c)
+			return
+		}
 		for i := range n {
 			sf.f.SetRune(x+i*dx, y+i*dy, r, &p)
 		}

@@ -66,14 +66,20 @@ import (
 // span is the columns lo to hi-1 of a row; none when lo >= hi.
 type span struct{ lo, hi int }
 
-// cell is one cell of a Frame, in 8 bytes: a frame's cells are walked
-// and compared at every Render, and a server keeps those of many. The
-// zero cell is blank in the default style.
-type cell struct {
+// Cell is one cell of a Frame, in its own form, in 8 bytes: a frame's
+// cells are walked and compared at every Render, and a server keeps those
+// of many. The zero Cell is blank in the default style. Drawing code that
+// sets many cells a frame makes them with [Frame.Cell] and sets them a
+// row at a time with [Frame.SetCells].
+type Cell struct {
 	g    glyph
 	st   uint16 // index in Frame.styles
 	wide bool   // the cluster takes two columns
+	pad  uint8  // always 0; no gap: Cells compare as 8 bytes, eight at a time as 64
 }
+
+// cell is the name this package's code knows Cell by.
+type cell = Cell
 
 // glyph is a cell's grapheme cluster: 0 a blank, a cluster of one rune
 // that rune, a longer one clusterBase plus its index in Frame.clusters.
@@ -312,6 +318,89 @@ func (f *Frame) resolve(p *Pen) {
 	fg, bg, attrs := p.st.Decompose()
 	p.none = fg == tcell.ColorNone || bg == tcell.ColorNone
 	p.ix, p.gen = f.style(p.st, fg, bg, attrs), f.gen+1
+}
+
+// Cell is r in p's style, for SetCells and SetRun; false where it cannot
+// be one (r is not a narrow rune, see narrow, or p's style keeps a
+// cell's own colour). A Cell holds the index of its style in the frame's
+// table, which a compaction renumbers: a Cell made before one is wrong
+// after it (see Gen).
+func (f *Frame) Cell(r rune, p *Pen) (Cell, bool) {
+	if p.gen != f.gen+1 {
+		f.resolve(p)
+	}
+	if p.none || !narrow(r) {
+		return Cell{}, false
+	}
+	return Cell{g: runeGlyph(r), st: p.ix}, true
+}
+
+// SetRun sets n cells from (x, y) along the row to c, as far as the
+// frame goes. The cells that hold it already cost a compare each.
+func (f *Frame) SetRun(x, y, n int, c Cell) {
+	if y < 0 || y >= f.h {
+		return
+	}
+	lo, hi := max(x, 0), min(x+n, f.w)
+	row := f.cells[y*f.w : (y+1)*f.w]
+	first, last := -1, -1
+	for i := lo; i < hi; i++ {
+		if row[i] != c {
+			row[i] = c
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first >= 0 {
+		f.touch(first, y)
+		f.touch(last, y)
+	}
+}
+
+// WithRune is c with the narrow rune r (see Cell), in c's style.
+func (c Cell) WithRune(r rune) Cell {
+	c.g = runeGlyph(r)
+	return c
+}
+
+// Gen counts the compactions of the frame's styles: the Cells made
+// before the count changed are wrong.
+func (f *Frame) Gen() uint32 { return f.gen }
+
+// SetCells sets the cells from (x, y) along the row to cs, as far as the
+// frame goes. The cells that hold them already cost a compare each.
+func (f *Frame) SetCells(x, y int, cs []Cell) {
+	if y < 0 || y >= f.h || x >= f.w {
+		return
+	}
+	if x < 0 {
+		cs = cs[min(-x, len(cs)):]
+		x = 0
+	}
+	cs = cs[:min(len(cs), f.w-x)]
+	row := f.cells[y*f.w+x : y*f.w+x+len(cs)]
+	lo, hi := -1, -1
+	for i := 0; i < len(cs); i++ {
+		for len(cs)-i >= 32 && *(*[32]Cell)(row[i:]) == *(*[32]Cell)(cs[i:]) {
+			i += 32
+		}
+		for len(cs)-i >= 8 && *(*[8]Cell)(row[i:]) == *(*[8]Cell)(cs[i:]) {
+			i += 8
+		}
+		if i < len(cs) && row[i] != cs[i] {
+			row[i] = cs[i]
+			if lo < 0 {
+				lo = i
+			}
+			hi = i
+		}
+	}
+	if lo >= 0 {
+		f.touch(x+lo, y)
+		f.touch(x+hi, y)
+	}
 }
 
 // SetRune sets the cell at (x, y) to r in p's style, as Put of r alone
