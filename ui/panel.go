@@ -98,11 +98,19 @@ type span struct {
 }
 
 // textLine is one line of the panel: bytes and the styles of its runs,
-// and the bytes as a string for drawing.
+// and the bytes as a string for drawing. On a surface it is drawn as the
+// row of cells it makes once a format, in the buffer's own form.
 type textLine struct {
 	b     []byte
 	spans []span
 	text  textCache
+
+	cells []vt.Cell // the line in the cells of on, w wide, while made
+	on    *vt.Frame
+	gen   uint32 // on's Gen when they were made
+	w     int
+	made  bool // cells are the text's; false when cells cannot hold it
+	ok    bool
 }
 
 func (l *textLine) reset() { l.b, l.spans = l.b[:0], l.spans[:0] }
@@ -141,6 +149,7 @@ func (t *textLines) settle() {
 			t.lines[i].reset()
 		}
 		t.lines[i].text.of(t.lines[i].b)
+		t.lines[i].made = false
 	}
 	t.n = 0
 }
@@ -162,6 +171,10 @@ func (l *textLine) str(s string) *textLine { l.b = append(l.b, s...); return l }
 
 // draw sets the line at (x, y), blank to w cells.
 func (l *textLine) draw(scr tcell.Screen, x, y, w int) {
+	if sf, ok := scr.(*surface); ok && l.row(sf.f, w) {
+		sf.f.SetCells(x, y, l.cells)
+		return
+	}
 	for i, sp := range l.spans {
 		end := len(l.b)
 		if i+1 < len(l.spans) {
@@ -173,6 +186,30 @@ func (l *textLine) draw(scr tcell.Screen, x, y, w int) {
 	if w > 0 {
 		clearLine(scr, x, y, w)
 	}
+}
+
+// row makes the line's cells in f, w wide, unless made already; false
+// where cells cannot hold it (see vt.Frame.AppendCells).
+func (l *textLine) row(f *vt.Frame, w int) bool {
+	if l.made && l.on == f && l.gen == f.Gen() && l.w == w {
+		return l.ok
+	}
+	l.made, l.on, l.gen, l.w, l.ok = true, f, f.Gen(), w, true
+	l.cells = l.cells[:0]
+	for i, sp := range l.spans {
+		end := len(l.b)
+		if i+1 < len(l.spans) {
+			end = l.spans[i+1].start
+		}
+		if l.cells, l.ok = f.AppendCells(l.cells, l.text.s[sp.start:end], sp.st); !l.ok {
+			return false
+		}
+	}
+	l.cells = l.cells[:min(len(l.cells), max(w, 0))]
+	for len(l.cells) < w {
+		l.cells = append(l.cells, vt.Cell{})
+	}
+	return true
 }
 
 // panel is the stats box of the side panel. In full form it shows the two

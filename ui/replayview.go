@@ -238,10 +238,11 @@ func (v *replayShow) paint(a *arena) hud {
 // the keys.
 type replayLine struct {
 	*tview.Box
-	v   *replayShow
-	buf []byte
-	tmp []byte
-	pos textCache
+	v    *replayShow
+	buf  []byte
+	tmp  []byte
+	pos  textCache
+	keys keyLine
 }
 
 // replayItems are the keys the replay's line shows from the left, as far
@@ -321,7 +322,7 @@ func (l *replayLine) Draw(scr tcell.Screen) {
 	l.buf = b
 	n := putString(scr, x, y, w, replayStates[state], st)
 	n += putString(scr, x+n, y, w-n, l.pos.of(b), valueStyle)
-	drawKeys(scr, x+n, y, w-n, replayItems(g))
+	l.keys.draw(scr, x+n, y, w-n, replayItems(g))
 }
 
 // appendClock appends step as the game time it is, mm:ss.

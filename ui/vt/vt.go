@@ -130,7 +130,7 @@ type Frame struct {
 	clusters  []string         // the clusters of more than one rune, by glyph-clusterBase
 	clusterIx map[string]glyph // and their glyphs
 	stats     Stats
-	gen       uint32 // counts the compactions of styles, which renumber them: see Pen
+	gen       uint32 // counts the compactions of styles and clusters, which renumber them: see Pen
 }
 
 // Resize makes the frame w×h blank cells. The next Render clears the
@@ -254,8 +254,23 @@ func (f *Frame) PutString(x, y, maxw int, s string, st tcell.Style) int {
 		return f.putEach(x, y, maxw, s, st) // each cell's colours
 	}
 	ix := f.style(st, fg, bg, attrs)
+	row := f.cells[y*f.w : (y+1)*f.w]
 	n := 0
 	for s != "" && n < maxw {
+		// A run of ASCII, each a cluster of its own but the last, which
+		// may take a combining mark after it.
+		i := 0
+		for i+1 < len(s) && n < maxw && s[i] >= 0x20 && s[i] < 0x7f && s[i+1] < utf8.RuneSelf {
+			c := Cell{g: runeGlyph(rune(s[i])), st: ix}
+			if p := &row[x+n]; *p != c {
+				*p = c
+				f.touch(x+n, y)
+			}
+			i, n = i+1, n+1
+		}
+		if s = s[i:]; s == "" || n >= maxw {
+			break
+		}
 		r, size := utf8.DecodeRuneInString(s)
 		if rest := s[size:]; narrow(r) && (rest == "" || narrow(firstRune(rest))) {
 			f.setCell(x+n, y, cell{g: runeGlyph(r), st: ix})
@@ -359,14 +374,45 @@ func (f *Frame) SetRun(x, y, n int, c Cell) {
 	}
 }
 
+// AppendCells appends s in style st as the cells PutString would set,
+// for SetCells; false, and dst as it was, where a cluster of s takes two
+// columns or none, or st keeps a cell's own colour (ColorNone). Like
+// Cell's, the Cells are wrong once Gen changed.
+func (f *Frame) AppendCells(dst []Cell, s string, st tcell.Style) ([]Cell, bool) {
+	fg, bg, attrs := st.Decompose()
+	if fg == tcell.ColorNone || bg == tcell.ColorNone {
+		return dst, false
+	}
+	if len(f.styles) == 0 {
+		f.styles, f.pens = append(f.styles, tcell.StyleDefault), append(f.pens, pen{})
+	}
+	ix := f.style(st, fg, bg, attrs)
+	start := len(dst)
+	for s != "" {
+		r, size := utf8.DecodeRuneInString(s)
+		if rest := s[size:]; narrow(r) && (rest == "" || narrow(firstRune(rest))) {
+			dst = append(dst, Cell{g: runeGlyph(r), st: ix})
+			s = rest
+			continue
+		}
+		cl, rest, width := cluster(s)
+		if width != 1 {
+			return dst[:start], false
+		}
+		dst = append(dst, Cell{g: f.glyphOf(cl), st: ix})
+		s = rest
+	}
+	return dst, true
+}
+
 // WithRune is c with the narrow rune r (see Cell), in c's style.
 func (c Cell) WithRune(r rune) Cell {
 	c.g = runeGlyph(r)
 	return c
 }
 
-// Gen counts the compactions of the frame's styles: the Cells made
-// before the count changed are wrong.
+// Gen counts the compactions of the frame's styles and clusters: the
+// Cells made before the count changed are wrong.
 func (f *Frame) Gen() uint32 { return f.gen }
 
 // SetCells sets the cells from (x, y) along the row to cs, as far as the
@@ -516,6 +562,7 @@ func (f *Frame) compactClusters() {
 			f.cells[i].g = f.addCluster(old[c.g-clusterBase])
 		}
 	}
+	f.gen++
 	f.Invalidate()
 }
 
