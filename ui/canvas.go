@@ -184,7 +184,7 @@ type field struct {
 	frames uint // drawn so far: picks the rows due (see blit)
 
 	// On a surface: shows in the buffer's own form (a cell under the
-	// overlay or a name blank: they draw it), made with the inks' pens.
+	// overlay or a name vt.Keep: they draw it), made with the inks' pens.
 	cells  []vt.Cell
 	pens   [numInks]vt.Pen
 	inks   [numInks]vt.Cell // each ink's style, blank
@@ -210,7 +210,9 @@ func (fd *field) forget() {
 	for i := range fd.shows {
 		fd.shows[i] = unknownCell
 	}
-	clear(fd.cells)
+	for i := range fd.cells {
+		fd.cells[i] = vt.Keep
+	}
 }
 
 // use readies the field to draw on sf: its pens resolved in sf's buffer,
@@ -274,7 +276,7 @@ func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
 			p := row[x]
 			switch {
 			case p == unknownCell || inHole && x >= hole.x && x < hole.x+hole.w:
-				was[x], out[x] = unknownCell, vt.Cell{}
+				was[x], out[x] = unknownCell, vt.Keep
 				continue
 			case p == was[x] || wait && slow(was[x].ink) && slow(p.ink):
 				continue

@@ -44,8 +44,10 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 		off = 0
 	}
 	l.valid, l.h = true, h
-	for j := range h {
-		line(scr, x, y+j, 1, 0, w, blank, listBackground)
+	if w < 3 || h < 3 { // a border and nothing inside, or less
+		for j := range h {
+			line(scr, x, y+j, 1, 0, w, blank, listBackground)
+		}
 	}
 	bst := borderStyle
 	if l.HasFocus() {
@@ -54,10 +56,11 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 	drawBorder(scr, l.g, x, y, w, h, bst)
 	putString(scr, x+1, y, w-2, l.title, titleStyle)
 
-	// The items, inside the border and a cell of padding, as far as the
-	// screen goes.
+	// The items inside the border (tview's padding), as tview's List
+	// scrolls them, as far as the screen goes; the background after them
+	// (the selected item's line in its style) and under them.
 	ix, iy, iw, ih := x+1, y+1, w-2, h-2
-	if ih <= 0 {
+	if ih <= 0 || iw <= 0 {
 		l.SetOffset(off, hshift)
 		return
 	}
@@ -67,29 +70,35 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 	} else if cur-off >= ih {
 		off = cur + 1 - ih
 	}
-	if _, sh := scr.Size(); iy+ih > sh {
-		ih = sh - iy
+	rows := ih
+	if _, sh := scr.Size(); iy+rows > sh {
+		rows = max(sh-iy, 0)
 	}
-	hshift = max(hshift, 0)
-	for {
+	// tview keeps no item out of view: a shift too far comes back.
+	for hshift = max(hshift, 0); hshift > 0; {
 		widest := 0
-		for i := off; i < n && i-off < ih; i++ {
+		for i := off; i < n && i-off < rows; i++ {
 			text, _ := l.GetItemText(i)
-			st := listItemStyle
-			if i == cur {
-				st = listSelected
-			}
-			drawn := putString(scr, ix, iy+i-off, iw, skipCells(text, hshift), st)
-			widest = max(widest, drawn)
-			if i == cur {
-				line(scr, ix+drawn, iy+i-off, 1, 0, iw-drawn, blank, st)
-			}
+			widest = max(widest, min(utf8.RuneCountInString(skipCells(text, hshift)), iw))
 		}
-		// tview keeps no item out of view: a shift too far comes back.
-		if hshift == 0 || widest >= iw {
+		if widest >= iw {
 			break
 		}
 		hshift = max(hshift-(iw-widest), 0)
+	}
+	for j := range rows {
+		i, drawn, st := off+j, 0, listBackground
+		if i < n {
+			text, _ := l.GetItemText(i)
+			if st = listItemStyle; i == cur {
+				st = listSelected
+			}
+			drawn = putString(scr, ix, iy+j, iw, skipCells(text, hshift), st)
+			if i != cur {
+				st = listBackground
+			}
+		}
+		line(scr, ix+drawn, iy+j, 1, 0, iw-drawn, blank, st)
 	}
 	l.SetOffset(off, hshift)
 }

@@ -78,6 +78,10 @@ type Cell struct {
 	pad  uint8  // always 0; no gap: Cells compare as 8 bytes, eight at a time as 64
 }
 
+// Keep is the Cell SetCells leaves as the frame holds it: a cell of a row
+// that other drawing covers.
+var Keep = Cell{pad: 1}
+
 // cell is the name this package's code knows Cell by.
 type cell = Cell
 
@@ -416,7 +420,8 @@ func (c Cell) WithRune(r rune) Cell {
 func (f *Frame) Gen() uint32 { return f.gen }
 
 // SetCells sets the cells from (x, y) along the row to cs, as far as the
-// frame goes. The cells that hold them already cost a compare each.
+// frame goes, but for those of cs that are Keep. The cells that hold them
+// already cost a compare each.
 func (f *Frame) SetCells(x, y int, cs []Cell) {
 	if y < 0 || y >= f.h || x >= f.w {
 		return
@@ -435,7 +440,7 @@ func (f *Frame) SetCells(x, y int, cs []Cell) {
 		for len(cs)-i >= 8 && *(*[8]Cell)(row[i:]) == *(*[8]Cell)(cs[i:]) {
 			i += 8
 		}
-		if i < len(cs) && row[i] != cs[i] {
+		if i < len(cs) && row[i] != cs[i] && cs[i] != Keep {
 			row[i] = cs[i]
 			if lo < 0 {
 				lo = i
