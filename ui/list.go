@@ -22,6 +22,15 @@ type strategyList struct {
 	title  string
 	valid  bool // the items are as listed: a new height scrolls afresh only then
 	h      int  // the height at the last draw
+	rows   textLines
+	rowsOf listRows // what rows were formatted from
+}
+
+// listRows is what the list's rows show: the items from off, the current
+// one, the shift, the width and the rows shown, the items' texts.
+type listRows struct {
+	off, cur, hshift, w, n int
+	texts                  []string
 }
 
 // The list's looks, as tview's List draws them: its background, an
@@ -86,21 +95,49 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 		}
 		hshift = max(hshift-(iw-widest), 0)
 	}
-	for j := range rows {
-		i, drawn, st := off+j, 0, listBackground
+	l.format(listRows{off: off, cur: cur, hshift: hshift, w: iw, n: rows})
+	l.rows.draw(scr, ix, iy, iw, rows)
+	l.SetOffset(off, hshift)
+}
+
+// format formats the rows of r, unless they show it already: each item's
+// text, then the background (the selected item's line in its style).
+func (l *strategyList) format(r listRows) {
+	n := l.GetItemCount()
+	same := r.off == l.rowsOf.off && r.cur == l.rowsOf.cur && r.hshift == l.rowsOf.hshift && r.w == l.rowsOf.w &&
+		r.n == l.rowsOf.n && len(l.rowsOf.texts) == n
+	for i := 0; same && i < n; i++ {
+		text, _ := l.GetItemText(i)
+		same = text == l.rowsOf.texts[i]
+	}
+	if same && l.rows.lines != nil {
+		return
+	}
+	r.texts = l.rowsOf.texts[:0]
+	for i := range n {
+		text, _ := l.GetItemText(i)
+		r.texts = append(r.texts, text)
+	}
+	l.rowsOf = r
+	if len(l.rows.lines) < r.n {
+		l.rows = newTextLines(r.n)
+	}
+	for j := range r.n {
+		row, i := l.rows.next(), r.off+j
+		st := listBackground
 		if i < n {
-			text, _ := l.GetItemText(i)
-			if st = listItemStyle; i == cur {
+			if st = listItemStyle; i == r.cur {
 				st = listSelected
 			}
-			drawn = putString(scr, ix, iy+j, iw, skipCells(text, hshift), st)
-			if i != cur {
+			row.style(st).str(skipCells(r.texts[i], r.hshift))
+			if i != r.cur {
 				st = listBackground
 			}
 		}
-		line(scr, ix+drawn, iy+j, 1, 0, iw-drawn, blank, st)
+		row.style(st)
+		row.b = pad(row.b, 0, r.w)
 	}
-	l.SetOffset(off, hshift)
+	l.rows.settle()
 }
 
 // skipCells is s without its first n cells (one a rune).

@@ -354,6 +354,20 @@ func (f *Frame) Cell(r rune, p *Pen) (Cell, bool) {
 	return Cell{g: runeGlyph(r), st: p.ix}, true
 }
 
+// SetColumn sets n cells from (x, y) down the column to c, as far as the
+// frame goes. The cells that hold it already cost a compare each.
+func (f *Frame) SetColumn(x, y, n int, c Cell) {
+	if x < 0 || x >= f.w {
+		return
+	}
+	for j := max(y, 0); j < min(y+n, f.h); j++ {
+		if p := &f.cells[j*f.w+x]; *p != c {
+			*p = c
+			f.touch(x, j)
+		}
+	}
+}
+
 // SetRun sets n cells from (x, y) along the row to c, as far as the
 // frame goes. The cells that hold it already cost a compare each.
 func (f *Frame) SetRun(x, y, n int, c Cell) {
