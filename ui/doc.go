@@ -117,11 +117,13 @@
 // only the cells that differ from what the terminal shows are sent, by
 // package vt where it can drive the terminal (256 colours, UTF-8), else
 // by tcell (see terminal): a still screen costs nothing, and a cell drawn
-// again as it shows is not sent. A widget draws whole after the buffer
-// was cleared (a new size, a new layout) and, between two clears, over its
-// last frame only what changed (see keep): drawing every cell every frame
-// would be correct, but costs a server thousands of cells compared a
-// frame for nothing.
+// again as it shows is not sent, nor one changed and changed back. Every
+// widget draws all of itself every frame, and knows nothing of what the
+// screen shows; what keeps that cheap is drawing in the buffer's own form:
+// a style resolved once a string (vt.Frame.PutString) or once a run
+// (vt.Pen), and rows made once a change (the field's, a box's lines, the
+// list's) set whole with vt.Frame.SetCells, a compare of 8 bytes a cell
+// where the buffer holds them already.
 //
 // # The daily game
 //

@@ -688,17 +688,7 @@ func TestClearKeepsShown(t *testing.T) {
 
 // puts puts s from (x, y) on with Put, cluster by cluster, at most maxw
 // cells, as drawing code does, and returns the cells it took.
-func puts(f *Frame, x, y, maxw int, s string, st tcell.Style) int {
-	n := 0
-	for s != "" && n < maxw {
-		var w int
-		if s, w = f.Put(x+n, y, s, st); w == 0 {
-			break
-		}
-		n += w
-	}
-	return n
-}
+func puts(f *Frame, x, y, maxw int, s string, st tcell.Style) int { return f.putEach(x, y, maxw, s, st) }
 
 // same reports the first cell where frames a and b differ, as Get gives
 // it; "" where none does.
