@@ -688,7 +688,9 @@ func TestClearKeepsShown(t *testing.T) {
 
 // puts puts s from (x, y) on with Put, cluster by cluster, at most maxw
 // cells, as drawing code does, and returns the cells it took.
-func puts(f *Frame, x, y, maxw int, s string, st tcell.Style) int { return f.putEach(x, y, maxw, s, st) }
+func puts(f *Frame, x, y, maxw int, s string, st tcell.Style) int {
+	return f.putEach(x, y, maxw, s, st)
+}
 
 // same reports the first cell where frames a and b differ, as Get gives
 // it; "" where none does.
