@@ -265,31 +265,19 @@ func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
 		was := fd.shows[y*c.w : (y+1)*c.w]
 		out := fd.cells[y*c.w : (y+1)*c.w]
 		wait := late && y%lateRows != now
-		inHole := y >= hole.y && y < hole.y+hole.h
-		for x := 0; x < len(row); x++ {
-			if !inHole {
-				// Most of a field is as it was: eight cells a compare.
-				if x += same(row[x:], was[x:]); x == len(row) {
-					break
-				}
-			}
-			p := row[x]
-			switch {
-			case p == unknownCell || inHole && x >= hole.x && x < hole.x+hole.w:
-				was[x], out[x] = unknownCell, vt.Keep
-				continue
-			case p == was[x] || wait && slow(was[x].ink) && slow(p.ink):
-				continue
-			}
-			was[x] = p
-			if p.ink != inkNone {
-				out[x] = fd.inks[p.ink].WithRune(c.rune(p))
-			} else {
-				out[x] = vt.Cell{}
-			}
+		hl, hr := len(row), len(row) // the hole's columns on this row
+		if y >= hole.y && y < hole.y+hole.h {
+			hl = min(max(hole.x, 0), len(row))
+			hr = min(max(hole.x+hole.w, hl), len(row))
 		}
+		for x := hl; x < hr; x++ {
+			was[x], out[x] = unknownCell, vt.Keep
+		}
+		fd.update(c, row, was, out, 0, hl, wait)
+		fd.update(c, row, was, out, hr, len(row), wait)
 		if sf != nil {
-			sf.f.SetCells(x0, y0+y, out)
+			sf.f.SetCells(x0, y0+y, out[:hl])
+			sf.f.SetCells(x0+hr, y0+y, out[hr:])
 			continue
 		}
 		for x, p := range was {
@@ -301,6 +289,32 @@ func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
 				st = inkStyles[p.ink]
 			}
 			scr.Put(x0+x, y0+y, c.glyph(p), st)
+		}
+	}
+}
+
+// update brings the columns lo to hi-1 of a row of the field, what it
+// showed (was) and its cells (out), up to the canvas's row, but for the
+// slow changes that wait.
+func (fd *field) update(c *canvas, row, was []cell, out []vt.Cell, lo, hi int, wait bool) {
+	for x := lo; x < hi; x++ {
+		// Most of a field is as it was: 32 or eight cells a compare.
+		if x += same(row[x:hi], was[x:hi]); x == hi {
+			return
+		}
+		p := row[x]
+		switch {
+		case p == unknownCell:
+			was[x], out[x] = unknownCell, vt.Keep
+			continue
+		case p == was[x] || wait && slow(was[x].ink) && slow(p.ink):
+			continue
+		}
+		was[x] = p
+		if p.ink != inkNone {
+			out[x] = fd.inks[p.ink].WithRune(c.rune(p))
+		} else {
+			out[x] = vt.Cell{}
 		}
 	}
 }
