@@ -672,15 +672,17 @@ func (a *arena) drawOverlay(scr tcell.Screen, lines []string, r rect) {
 	if r.h < 2 { // none
 		return
 	}
-	for y := r.y; y < r.y+r.h; y++ {
-		line(scr, r.x, y, 1, 0, r.w, blank, overlayStyle)
-	}
+	// Each cell once: the blanks around each line, the line.
+	line(scr, r.x, r.y, 1, 0, r.w, blank, overlayStyle)
 	for i, l := range lines[:r.h-2] {
 		st := overlayStyle
 		if i == 0 {
 			st = overlayTitle
 		}
-		lw := utf8.RuneCountInString(l)
-		putString(scr, r.x+(r.w-lw)/2, r.y+1+i, r.w-2, l, st)
+		y, lx := r.y+1+i, r.x+(r.w-utf8.RuneCountInString(l))/2
+		line(scr, r.x, y, 1, 0, lx-r.x, blank, overlayStyle)
+		n := putString(scr, lx, y, r.w-2, l, st)
+		line(scr, max(lx+n, r.x), y, 1, 0, r.x+r.w-max(lx+n, r.x), blank, overlayStyle)
 	}
+	line(scr, r.x, r.y+r.h-1, 1, 0, r.w, blank, overlayStyle)
 }
