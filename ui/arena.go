@@ -81,6 +81,8 @@ type arena struct {
 	hud    hud
 	frame  rect // where the field was last drawn, border excluded
 	field  field
+	top    borderRow
+	bottom borderRow
 
 	nameTags
 
@@ -512,8 +514,8 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 
 	line(scr, f.x-1, f.y, 0, 1, f.h, g.v, st)
 	line(scr, f.x+f.w, f.y, 0, 1, f.h, g.v, st)
-	borderRow(scr, g, f, f.y-1, g.tl, g.tr, left, right, st)
-	borderRow(scr, g, f, f.y+f.h, g.bl, g.br, badge, "", st)
+	a.top.draw(scr, g, f, f.y-1, g.tl, g.tr, left, right, st)
+	a.bottom.draw(scr, g, f, f.y+f.h, g.bl, g.br, badge, "", st)
 }
 
 // appendTitle appends the arena's title to b: for a watcher or a replay
@@ -573,30 +575,63 @@ func (a *arena) appendScore(b []byte, high bool) []byte {
 	return append(b, ' ')
 }
 
-// borderRow draws row y of the border around f, corners cl and cr
-// included, with left on it from its second cell (in badgeStyle if it is
-// the bottom row, else titleStyle) and right ending at its last but one.
-func borderRow(scr tcell.Screen, g *glyphs, f rect, y int, cl, cr, left, right string, st tcell.Style) {
-	tst := titleStyle
-	if y != f.y-1 {
-		tst = badgeStyle
+// borderRow is a row of the field's border as last formatted, and what
+// from.
+type borderRow struct {
+	l                   textLines
+	w                   int
+	g                   *glyphs
+	cl, cr, left, right string
+	st                  tcell.Style
+}
+
+// draw draws row y of the border around f, corners cl and cr included,
+// with left on it from its second cell (in badgeStyle if it is the bottom
+// row, else titleStyle) and right ending at its last but one. It formats
+// the row when any of it changed.
+func (b *borderRow) draw(scr tcell.Screen, g *glyphs, f rect, y int, cl, cr, left, right string, st tcell.Style) {
+	if b.l.lines == nil {
+		b.l = newTextLines(1)
 	}
-	scr.Put(f.x-1, y, cl, st)
-	scr.Put(f.x, y, g.h, st)
-	x := f.x + 1
-	x += putString(scr, x, y, f.w-2, left, tst)
-	end := f.x + f.w - 1 // the last cell before the corner
-	if right != "" {
-		if rx := end - utf8.RuneCountInString(right); x < rx {
-			line(scr, x, y, 1, 0, rx-x, g.h, st)
-			x = rx
+	if b.w != f.w || b.g != g || b.cl != cl || b.cr != cr || b.left != left || b.right != right || b.st != st {
+		b.w, b.g, b.cl, b.cr, b.left, b.right, b.st = f.w, g, cl, cr, left, right, st
+		tst := titleStyle
+		if y != f.y-1 {
+			tst = badgeStyle
 		}
-		x += putString(scr, x, y, end-x, right, tst)
+		l := b.l.next()
+		l.style(st).str(cl).str(g.h)
+		x := 1 + min(utf8.RuneCountInString(left), max(f.w-2, 0)) // the cells of f's width used
+		l.style(tst).str(cutCells(left, f.w-2))
+		end := f.w - 1 // the last cell before the corner
+		if right != "" {
+			rx := end - utf8.RuneCountInString(right)
+			l.style(st)
+			for ; x < rx; x++ {
+				l.str(g.h)
+			}
+			l.style(tst).str(cutCells(right, end-x))
+			x += min(utf8.RuneCountInString(right), max(end-x, 0))
+		}
+		l.style(st)
+		for ; x <= end; x++ {
+			l.str(g.h)
+		}
+		l.str(cr)
+		b.l.settle()
 	}
-	if x <= end {
-		line(scr, x, y, 1, 0, end+1-x, g.h, st)
+	b.l.draw(scr, f.x-1, y, f.w+2, 1)
+}
+
+// cutCells is s cut to n cells, one a rune.
+func cutCells(s string, n int) string {
+	for i := range s {
+		if n <= 0 {
+			return s[:i]
+		}
+		n--
 	}
-	scr.Put(f.x+f.w, y, cr, st)
+	return s
 }
 
 // watchPauseScreen is the pause overlay of a watcher, whose keys do not
