@@ -65,7 +65,7 @@ func newSession(scr Screen, opts Options, mk func(*session) (show, error)) (*ses
 		return nil, err
 	}
 	s.term, s.screen = scr, newSurface(scr)
-	s.feed = s.addSample
+	s.takeFn, s.sample1, s.feed = s.take, s.sampleView, s.addSample
 	s.build()
 	s.loop = newLoop(scr, s.screen, opts.FPS, s.frame, s.inputFailed)
 	s.sample() // the panel shows the pools from the first frame

@@ -227,6 +227,10 @@ func (a *Arena) World() *game.World { return a.world }
 // ArenaView is an arena read under its lock, inside [Arena.View] only.
 type ArenaView struct{ a *Arena }
 
+// Arena returns the arena v shows; nil for the zero ArenaView, which
+// shows none.
+func (v ArenaView) Arena() *Arena { return v.a }
+
 // World returns the arena's world.
 func (v ArenaView) World() *game.World { return v.a.world }
 
