@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
 	"poolroids/game/hub"
 	"poolroids/game/play"
@@ -44,7 +43,7 @@ func (sh *seatShow) gone() <-chan struct{}   { return sh.seat.Arena().Done() }
 func (sh *seatShow) why() (string, error)    { return ReasonCanceled, sh.seat.Arena().Err() }
 func (sh *seatShow) help(g *glyphs) []string { return g.arenaHelp }
 
-func (sh *seatShow) bottom() tview.Primitive {
+func (sh *seatShow) bottom() footer {
 	return newHelpLine(func(g *glyphs) []helpItem { return g.arenaLine })
 }
 

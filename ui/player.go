@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
 	"poolroids/game"
 	"poolroids/game/daily"
@@ -164,7 +163,7 @@ func (sh *soloShow) help(g *glyphs) []string {
 	return g.helpScreen
 }
 
-func (sh *soloShow) bottom() tview.Primitive {
+func (sh *soloShow) bottom() footer {
 	if sh.s.opts.Daily != nil {
 		return newHelpLine(func(g *glyphs) []helpItem { return dailyHelp[setOf(g)].line })
 	}

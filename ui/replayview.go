@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -79,31 +78,10 @@ func newReplay(s *session, data []byte) (*replayShow, error) {
 	return v, nil
 }
 
-// replayEnd is the overlay of a replay at its end, or where it differs
-// from its recording. The loop's goroutine only.
-type replayEnd struct {
-	differs error    // the mismatch text says
-	text    []string // differsLines(differs)
-}
-
-// of is the overlay for the replay's status st; nil: none.
-func (e *replayEnd) of(st *play.ReplayStatus) []string {
-	switch st.State {
-	case play.ReplayDiffers:
-		if st.Err != e.differs {
-			e.differs, e.text = st.Err, differsLines(st.Err)
-		}
-		return e.text
-	case play.ReplayEnd:
-		return endLines
-	}
-	return nil
-}
-
 func (v *replayShow) run(stop <-chan struct{}) { v.g.Run(stop) }
 func (v *replayShow) gone() <-chan struct{}    { return nil }
 func (v *replayShow) why() (string, error)     { return ReasonCanceled, nil }
-func (v *replayShow) bottom() tview.Primitive  { return v.status }
+func (v *replayShow) bottom() footer           { return v.status }
 func (v *replayShow) close() int               { return 0 }
 func (v *replayShow) wait(on bool)             { v.g.Wait(on) }
 
@@ -111,30 +89,6 @@ func (v *replayShow) wait(on bool)             { v.g.Wait(on) }
 // switches no longer apply.
 func (v *replayShow) pick(bullets, debris pool.Strategy) error {
 	return v.g.SetStrategies(bullets, debris)
-}
-
-// gameTime is the game time of step: the pools' rates are per second of
-// game, whatever the speed.
-func gameTime(step uint64) time.Duration { return time.Duration(step) * time.Second / game.TPS }
-
-var endLines = []string{"END OF REPLAY", "", "space: again  left: seek back  q: quit"}
-
-// differsLines is the overlay of a replay that differs from its
-// recording: err, wrapped.
-func differsLines(err error) []string {
-	lines := []string{"THE REPLAY DIFFERS FROM THE RECORDING", ""}
-	line := ""
-	for _, word := range strings.Fields(err.Error()) {
-		if line != "" && len(line)+1+len(word) > 40 {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
-	}
-	return append(lines, line, "", "it stopped there; q: quit")
 }
 
 // key drives the replay: the session's own keys (the panel's, the
@@ -288,8 +242,7 @@ func (l *replayLine) Draw(scr tcell.Screen) {
 	drawKeys(scr, x+n, y, w-n, replayItems(g))
 }
 
-// take hands the line the frame's status of the replay.
-func (l *replayLine) take(st *play.ReplayStatus) { l.status = *st }
+func (l *replayLine) take(g *glyphs, st play.ReplayStatus) { l.g, l.status = g, st }
 
 // appendClock appends step as the game time it is, mm:ss.
 func appendClock(b []byte, step uint64) []byte {

@@ -60,7 +60,7 @@ type session struct {
 	panel     *panel
 	players   *players // an arena's players box, for a seat and an arena's watcher; nil elsewhere
 	list      *strategyList
-	bottom    tview.Primitive // the show's line under the field
+	bottom    footer // the show's line under the field
 	root      *sessionRoot
 	fit       fit        // the layout for the screen's size; the loop's goroutine only
 	ascii     bool       // set as the screen starts
@@ -262,6 +262,10 @@ func (s *session) restart() {
 	}
 }
 
+// gameTime is the game time of step: the pools' rates are per second of
+// game, whatever the speed.
+func gameTime(step uint64) time.Duration { return time.Duration(step) * time.Second / game.TPS }
+
 // samplePools records w's pools and the mean step time into v.
 func samplePools(v *view, w *game.World, step, now time.Duration) {
 	v.pools[bulletsPool].sample(w.BulletStats(), now)
@@ -333,9 +337,7 @@ func (s *session) give(v *play.View) {
 			pl.formatView(v.Arena)
 		}
 	}
-	if l, ok := s.bottom.(*replayLine); ok {
-		l.take(&v.Replay)
-	}
+	s.bottom.take(s.glyphs(), v.Replay)
 }
 
 // paint copies the world of v onto the arena's canvas, with its ghost
@@ -395,6 +397,11 @@ func (s *session) hudOf(v *play.View) hud {
 	}
 	return h
 }
+
+// emptyArenaScreen is a watcher's overlay while the arena it watches has
+// no player left: its world stands still until it closes, a few seconds
+// later, and the watcher is back in the lobby.
+var emptyArenaScreen = []string{"ARENA ENDED", "", "every player left", "it closes in a moment", "", "q: leave"}
 
 // glyphs is the session's set: ASCII where the screen is not UTF-8 or
 // Options.ASCII asks for it.
@@ -674,12 +681,7 @@ func (s *session) hand() {
 	p.target = s.target
 	s.mu.Unlock()
 	s.list.g = g
-	switch l := s.bottom.(type) {
-	case *helpLine:
-		l.g = g
-	case *replayLine:
-		l.g = g
-	}
+
 }
 
 // drawTooSmall asks for a larger terminal, centred on the screen. It

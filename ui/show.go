@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"poolroids/game/play"
 	"poolroids/pool"
 )
 
@@ -45,10 +46,18 @@ type show interface {
 	// help is the key help's overlay text; bottom the line under the
 	// field.
 	help(g *glyphs) []string
-	bottom() tview.Primitive
+	bottom() footer
 	// close ends the show as the session ends, and returns the best
 	// score of a game that counted.
 	close() int
+}
+
+// footer is the line under the field (the key help, a replay's status):
+// take hands it what it draws for a frame, the glyphs and the replay's
+// status (zero for a live game).
+type footer interface {
+	tview.Primitive
+	take(g *glyphs, st play.ReplayStatus)
 }
 
 // noticeFor is how long a notice (why a key did nothing) shows.

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
 	"poolroids/game"
 	"poolroids/game/hub"
@@ -98,7 +97,7 @@ func (sh *worldShow) help(g *glyphs) []string  { return g.helpScreen }
 func (sh *worldShow) close() int               { return 0 }
 func (sh *worldShow) wait(bool)                {}
 
-func (sh *worldShow) bottom() tview.Primitive {
+func (sh *worldShow) bottom() footer {
 	return newHelpLine(func(g *glyphs) []helpItem { return g.keyLine })
 }
 

@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
 	"poolroids/game/hub"
 	"poolroids/game/play"
@@ -76,7 +75,7 @@ func (sh *watchShow) help(*glyphs) []string    { return watchHelp }
 func (sh *watchShow) close() int               { return 0 }
 func (sh *watchShow) wait(bool)                {}
 
-func (sh *watchShow) bottom() tview.Primitive {
+func (sh *watchShow) bottom() footer {
 	return newHelpLine(func(*glyphs) []helpItem { return watchHelpLine })
 }
 
@@ -104,11 +103,6 @@ func (sh *watchShow) key(ev *tcell.EventKey, _ time.Duration) *tcell.EventKey {
 	}
 	return nil
 }
-
-// emptyArenaScreen is a watcher's overlay while the arena it watches has
-// no player left: its world stands still until it closes, a few seconds
-// later, and the watcher is back in the lobby.
-var emptyArenaScreen = []string{"ARENA ENDED", "", "every player left", "it closes in a moment", "", "q: leave"}
 
 // watchHelp is the key help of a watcher.
 var watchHelp = []string{
