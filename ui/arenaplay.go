@@ -26,17 +26,15 @@ func newSeat(s *session) (show, error) {
 	sh := &seatShow{ownGame: ownGame{s: s, shared: true}, seat: seat}
 	// The name by the ship, the one the header shows, is the one saved.
 	sh.g = play.NewSeat(seat, play.Scoring{Player: seat.Name(), Scores: s.opts.Scores}, play.Controls{Keys: &s.keys})
-	s.scene, s.name, s.ownPace = sh.g, seat.Name(), true
+	s.scene, s.name = sh.g, seat.Name()
 	s.players = newPlayers(seat.Arena())
 	return sh, nil
 }
 
-// run follows the seat's game until stop, sampling the shared pools.
+// run follows the seat's game until stop; the arena samples its pools
+// on its steps, into the View.
 func (sh *seatShow) run(stop <-chan struct{}) {
-	every(stop, sampling, func() {
-		sh.s.sample()
-		sh.g.Observe()
-	})
+	every(stop, sampling, func() { sh.g.Observe() })
 }
 
 func (sh *seatShow) gone() <-chan struct{}   { return sh.seat.Arena().Done() }

@@ -39,13 +39,10 @@ type session struct {
 	// What differs between the shows' frames, set with the show: whose
 	// game it is and the player's name for the header, the game-over
 	// screen (a watcher's only leaves), a replay's end (nil: a live
-	// game), whether the show samples the pools at its own pace (a seat,
-	// a watcher: every sampling) rather than taking those the game
-	// recorded on its steps.
+	// game).
 	whose, name string
 	over        overText
 	ending      *replayEnd
-	ownPace     bool
 	ghostPools  atomic.Bool // the panel shows a daily ghost's pools (f)
 	// The loop's goroutine only: the daily game's texts, the pools'
 	// strategies of the last View, the screen of the frame being drawn.
@@ -175,8 +172,8 @@ func every(stop <-chan struct{}, d time.Duration, f func()) {
 	}
 }
 
-// sampling is how often a show that follows a game elsewhere samples its
-// pools: every sampleEvery steps' time, as a solo game samples its own.
+// sampling is how often a seat follows its game, which its arena steps:
+// every sampleEvery steps' time, as the pools are sampled.
 const sampling = sampleEvery * time.Second / game.TPS
 
 // scene is the game a session shows as a frame reads it: a play.Game,
@@ -218,27 +215,29 @@ func (s *session) sampleIn(v *play.View, at time.Duration) {
 }
 
 // drain feeds the panel's view the samples the show's game took on its
-// steps since the last drain, in order: of its pools, or of a daily
-// ghost's (f). A show that samples at its own pace takes none. The
-// caller holds the lock.
+// steps since the last drain, in order: of its pools (a solo game's, an
+// arena's, a replay's), or of a daily ghost's (f). The caller holds the
+// lock.
 func (s *session) drain(v *play.View) {
 	ss := v.Samples
 	if s.ghostPools.Load() && v.Ghost != nil {
 		ss = v.GhostSamples
 	}
-	if s.ownPace || ss == nil {
-		return
+	if ss != nil {
+		s.seen = ss.Since(s.seen, s.feed)
 	}
-	s.seen = ss.Since(s.seen, s.feed)
 }
 
 // addSample adds a sample the show's game took: at its time on the
-// session's clock, or a replay's at the game time of its step. The
-// caller holds the lock.
+// session's clock, or a replay's at the game time of its step. One
+// taken before the session began (an arena's, joined late) is none of
+// its figures. The caller holds the lock.
 func (s *session) addSample(p game.PoolSample) {
 	at := p.At.Sub(s.clock)
 	if s.ending != nil {
 		at = gameTime(p.Step)
+	} else if at < 0 {
+		return
 	}
 	for i, fresh := range p.Restart {
 		if fresh {

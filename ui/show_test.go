@@ -83,7 +83,7 @@ type worldShow struct {
 // showWorld makes s show w.
 func showWorld(s *session, w *game.World) {
 	sh := &worldShow{s: s, w: w}
-	s.show, s.scene, s.ending, s.ownPace = sh, sh, nil, false
+	s.show, s.scene, s.ending = sh, sh, nil
 }
 
 func (sh *worldShow) View(fn func(play.View)) {

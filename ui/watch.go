@@ -55,7 +55,7 @@ type watchShow struct {
 // newWatch makes the show of w: whose game it is for the header, and an
 // arena's players box.
 func newWatch(s *session, w *play.Watcher) *watchShow {
-	s.scene, s.whose, s.over, s.ownPace = w, w.Name()+"'s game", overText{watcher: true}, true
+	s.scene, s.whose, s.over = w, w.Name()+"'s game", overText{watcher: true}
 	var ar *hub.Arena
 	w.View(func(v play.View) { ar = v.Arena.Arena() })
 	if ar != nil {
@@ -68,12 +68,12 @@ func newWatch(s *session, w *play.Watcher) *watchShow {
 // Gone tells a watcher why a Watch of w ended with ReasonGone.
 func Gone(w *play.Watcher) string { return w.Gone() }
 
-func (sh *watchShow) run(stop <-chan struct{}) { every(stop, sampling, sh.s.sample) }
-func (sh *watchShow) gone() <-chan struct{}    { return sh.w.Done() }
-func (sh *watchShow) why() (string, error)     { return ReasonGone, nil }
-func (sh *watchShow) help(*glyphs) []string    { return watchHelp }
-func (sh *watchShow) close() int               { return 0 }
-func (sh *watchShow) wait(bool)                {}
+func (sh *watchShow) run(<-chan struct{})   {} // the game steps elsewhere, its samples come in its View
+func (sh *watchShow) gone() <-chan struct{} { return sh.w.Done() }
+func (sh *watchShow) why() (string, error)  { return ReasonGone, nil }
+func (sh *watchShow) help(*glyphs) []string { return watchHelp }
+func (sh *watchShow) close() int            { return 0 }
+func (sh *watchShow) wait(bool)             {}
 
 func (sh *watchShow) bottom() footer {
 	return newHelpLine(func(*glyphs) []helpItem { return watchHelpLine })

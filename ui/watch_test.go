@@ -163,6 +163,7 @@ func testWatchSoloGameOver(t *testing.T) {
 			t.Fatalf("step %d: no game over", i)
 		}
 		d.s.game().Step(game.Input{Fire: i%8 == 0, Left: true, Hyperspace: i%30 == 0})
+		time.Sleep(time.Second / game.TPS) // at the game's pace: the watcher's rates are per second
 	}
 	d.s.game().Close() // waits for the save
 	ws.root.Draw(scr)

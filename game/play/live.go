@@ -197,7 +197,10 @@ type watchedArena struct{ a *hub.Arena }
 func (w watchedArena) view(fn func(View)) {
 	a := w.a
 	a.View(func(av hub.ArenaView) {
-		fn(View{World: av.World(), Phase: match.Play, Ship: -1, Names: seated(av), Arena: av, Watchers: a.Watchers(), Step: av.StepTime()})
+		fn(View{
+			World: av.World(), Phase: match.Play, Ship: -1, Names: seated(av), Arena: av,
+			Watchers: a.Watchers(), Step: av.StepTime(), Samples: av.Samples(),
+		})
 	})
 }
 func (w watchedArena) name() string          { return w.a.Name() }

@@ -45,10 +45,11 @@
 // the solo Games their front ends register ([Live.Add]). A watcher's
 // [Watcher] is its own read-only game: its [Watcher.View] is the watched
 // Game's View, or an arena's, taken under that game's lock; what it
-// watches (a solo game, an arena) is chosen once, by [Live.Watch]. Each
-// screen, the player's and every watcher's, samples the pools from the
-// View it draws at its own pace; the registry never holds a Game's lock,
-// and a Game never holds the registry's.
+// watches (a solo game, an arena) is chosen once, by [Live.Watch]. Every
+// screen, the player's and each watcher's, reads the pools' samples that
+// the game's stepper recorded (a solo Game's steps, an arena's) from the
+// View it draws; the registry never holds a Game's lock, and a Game
+// never holds the registry's.
 
 // # The daily game
 //
@@ -214,7 +215,7 @@ type View struct {
 	// Steps is how many steps the Game took (a solo game's, paused ones
 	// too; a replay's world step); Samples its pools every
 	// game.SampleEvery of them, for a panel's figures: valid only within
-	// the callback, as World. An arena's View has none (nil).
+	// the callback, as World. An arena's are its own (hub.ArenaView.Samples).
 	Steps   uint64
 	Samples *game.PoolSamples
 	// Ghost is the ghost flying beside a daily game, nil for none, and
@@ -256,7 +257,7 @@ func (g *Game) View(fn func(v View)) {
 	ar := g.seat.Arena()
 	v.Ship, v.Watchers = g.seat.Slot(), ar.Watchers()
 	ar.View(func(av hub.ArenaView) {
-		v.Arena, v.Names, v.Step = av, seated(av), av.StepTime()
+		v.Arena, v.Names, v.Step, v.Samples = av, seated(av), av.StepTime(), av.Samples()
 		fn(v)
 	})
 }
