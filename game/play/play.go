@@ -236,9 +236,8 @@ type View struct {
 func (g *Game) View(fn func(v View)) {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	w := g.m.World()
 	v := View{
-		World: w, Phase: g.m.Phase(), Stress: g.m.Stress(),
+		World: g.m.World(), Phase: g.m.Phase(), Stress: g.m.Stress(), Paused: g.m.Paused(),
 		Assisted: g.m.Assisted(), High: max(g.high, g.m.Best()),
 		Over: g.over, Step: g.stepTime.mean, Steps: g.steps, Samples: &g.samples,
 		Ghost: g.m.Ghost(), GhostSamples: &g.ghostAt,
@@ -247,7 +246,6 @@ func (g *Game) View(fn func(v View)) {
 		v.Daily = &g.daily.view
 	}
 	if g.seat == nil {
-		v.Paused = w.Paused()
 		if s := g.live.Load(); s != nil {
 			v.Watchers, v.Hidden = s.Watchers(), !s.Open()
 		}
