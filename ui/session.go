@@ -29,13 +29,16 @@ import (
 // then the session's: the session's lock is never held while a scene's
 // is taken.
 type session struct {
-	opts    Options
-	files   []string // the daily games' replays written, once the show is closed (Result.Files)
-	show    show     // what the session shows, chosen once (see show)
-	scene   scene    // the show's game as a frame reads it, set with the show
+	opts  Options
+	files []string // the daily games' replays written, once the show is closed (Result.Files)
+	show  show     // what the session shows, chosen once (see show)
+	scene scene    // the show's game as a frame reads it, set with the show
+	// s.take, s.sampleView and s.addSample as func values, made once:
+	// passing them allocates nothing.
 	takeFn  func(play.View)
-	sample1 func(play.View) // s.sampleView; both made once: passing them allocates nothing
+	sample1 func(play.View)
 	feed    func(game.PoolSample)
+
 	// What differs between the shows' frames, set with the show: whose
 	// game it is and the player's name for the header, the game-over
 	// screen (a watcher's only leaves), a replay's end (nil: a live
@@ -44,26 +47,29 @@ type session struct {
 	over        overText
 	ending      *replayEnd
 	ghostPools  atomic.Bool // the panel shows a daily ghost's pools (f)
+
 	// The loop's goroutine only: the daily game's texts, the pools'
-	// strategies of the last View, the screen of the frame being drawn.
+	// strategies of the last View, the screen of the frame being drawn,
+	// whether the players box is laid out (see arrange).
 	daily     dailyText
 	pools     [2]pool.Strategy
 	drawing   tcell.Screen
-	playersIn bool     // the players box is laid out (see arrange)
-	term      Screen   // the connection's
-	screen    *surface // what the widgets draw on: term's cells
-	loop      *loop
-	arena     *arena
-	panel     *panel
-	players   *players // an arena's players box, for a seat and an arena's watcher; nil elsewhere
-	list      *strategyList
-	bottom    footer // the show's line under the field
-	root      *sessionRoot
-	fit       fit        // the layout for the screen's size; the loop's goroutine only
-	ascii     bool       // set as the screen starts
-	clock     time.Time  // origin of the press-only hold times and the notices
-	stats     drawStats  // the loop's goroutine only
-	keys      input.Keys // the player's, written by the loop and the screen, read by the game's step
+	playersIn bool
+
+	term    Screen   // the connection's
+	screen  *surface // what the widgets draw on: term's cells
+	loop    *loop
+	arena   *arena
+	panel   *panel
+	players *players // an arena's players box, for a seat and an arena's watcher; nil elsewhere
+	list    *strategyList
+	bottom  footer // the show's line under the field
+	root    *sessionRoot
+	fit     fit        // the layout for the screen's size; the loop's goroutine only
+	ascii   bool       // set as the screen starts
+	clock   time.Time  // origin of the press-only hold times and the notices
+	stats   drawStats  // the loop's goroutine only
+	keys    input.Keys // the player's, written by the loop and the screen, read by the game's step
 
 	mu     sync.Mutex // guards the fields below
 	border border     // the notice or question on the field's border
