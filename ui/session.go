@@ -333,9 +333,6 @@ func (s *session) give(v *play.View) {
 		a.hud.question = questionBoxes[s.border.asking(now)]
 	}
 	s.mu.Unlock()
-	if a.hud.notice == "" && s.opts.Notice != nil {
-		a.hud.notice = s.opts.Notice()
-	}
 	if pl := s.players; pl != nil && s.playersIn {
 		pl.g, pl.narrow, pl.now = s.glyphs(), s.fit.form == formCompact, now
 		if pl.due(s.drawing) {
@@ -666,6 +663,9 @@ func (r *sessionRoot) Draw(scr tcell.Screen) {
 	s.drawing = scr
 	s.scene.View(s.takeFn) // the frame's one read of the game
 	s.drawing = nil
+	if h := &s.arena.hud; h.notice == "" && s.opts.Notice != nil {
+		h.notice = s.opts.Notice() // the caller's, asked with no lock held
+	}
 	r.Flex.Draw(scr)
 }
 
