@@ -53,9 +53,9 @@ func (t realTicker) Reset(d time.Duration) { t.t.Reset(d) }
 func (t realTicker) Stop()                 { t.t.Stop() }
 
 // Manual is a clock that moves only by Advance. Its tickers fire as
-// Advance passes their times, in the order of those times, into channels
-// of one, dropping a tick the receiver has not taken, as time.Ticker
-// does. Its methods are safe for concurrent use.
+// Advance passes their times, into channels of one, a tick the receiver
+// has not taken dropping the next, as time.Ticker's do. Its methods are
+// safe for concurrent use.
 type Manual struct {
 	mu      sync.Mutex
 	now     time.Time
@@ -84,30 +84,31 @@ func (m *Manual) NewTicker(d time.Duration) Ticker {
 	return t
 }
 
-// Advance moves the clock d forward, firing every tick due on the way in
-// the order of their times, each with its own time. A ticker that comes
-// due several times fires each time, into its channel of one: the ticks
-// its receiver has not taken by then are dropped.
+// Advance moves the clock d forward. Each ticker that came due on the
+// way fires once, with the time of its last tick due, in the order of
+// those times: the ticks before it are those a receiver that late would
+// have missed. An Advance of a period or less at a time delivers every
+// tick.
 func (m *Manual) Advance(d time.Duration) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	end := m.now.Add(d)
-	for {
-		var first *manualTicker
-		for _, t := range m.tickers {
-			if !t.next.After(end) && (first == nil || t.next.Before(first.next)) {
-				first = t
-			}
+	var due []*manualTicker
+	for _, t := range m.tickers {
+		if t.next.After(end) {
+			continue
 		}
-		if first == nil {
-			break
-		}
-		m.now = first.next
+		t.next = t.next.Add(end.Sub(t.next) / t.d * t.d) // its last tick due
+		due = append(due, t)
+	}
+	slices.SortStableFunc(due, func(a, b *manualTicker) int { return a.next.Compare(b.next) })
+	for _, t := range due {
+		m.now = t.next
 		select {
-		case first.c <- first.next:
+		case t.c <- t.next:
 		default: // the last tick is not taken yet
 		}
-		first.next = first.next.Add(first.d)
+		t.next = t.next.Add(t.d)
 	}
 	m.now = end
 }

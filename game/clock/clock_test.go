@@ -37,19 +37,24 @@ func TestManual(t *testing.T) {
 	if at, ok := ready(a); !ok || !at.Equal(epoch.Add(10*time.Millisecond)) {
 		t.Fatalf("tick %v, %v; want one at 10ms", at, ok)
 	}
-	m.Advance(40 * time.Millisecond) // a: 20, 30, 40, 50 into one slot; b: 25, 50
-	if at, ok := ready(a); !ok || !at.Equal(epoch.Add(20*time.Millisecond)) {
-		t.Errorf("a's tick %v, %v; want the first not taken, at 20ms", at, ok)
+	m.Advance(40 * time.Millisecond) // a: 20, 30, 40, 50; b: 25, 50: the last of each
+	if at, ok := ready(a); !ok || !at.Equal(epoch.Add(50*time.Millisecond)) {
+		t.Errorf("a's tick %v, %v; want the last due, at 50ms", at, ok)
 	}
 	if _, ok := ready(a); ok {
-		t.Error("a kept more than one tick")
+		t.Error("a fired twice in one Advance")
 	}
-	if at, ok := ready(b); !ok || !at.Equal(epoch.Add(25*time.Millisecond)) {
-		t.Errorf("b's tick %v, %v; want 25ms", at, ok)
+	m.Advance(10 * time.Millisecond) // a: 60, not taken …
+	m.Advance(10 * time.Millisecond) // … so 70 is dropped
+	if at, ok := ready(a); !ok || !at.Equal(epoch.Add(60*time.Millisecond)) {
+		t.Errorf("a's tick %v, %v; want the one not taken, at 60ms", at, ok)
+	}
+	if at, ok := ready(b); !ok || !at.Equal(epoch.Add(50*time.Millisecond)) {
+		t.Errorf("b's tick %v, %v; want 50ms", at, ok)
 	}
 	b.Stop()
 	a.Reset(time.Second)
-	m.Advance(999 * time.Millisecond)
+	m.Advance(999 * time.Millisecond) // from 70ms
 	if _, ok := ready(a); ok {
 		t.Error("a reset ticker fired before its new period")
 	}
