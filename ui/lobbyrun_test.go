@@ -334,3 +334,11 @@ func TestLobbyRename(t *testing.T) {
 		shows("back in the lobby", "as Zed Ö")
 	})
 }
+
+// runLobby shows the lobby on a loop of its own on scr, started, until
+// it ends: as PlayLobby's loop shows it between two sessions.
+func runLobby(ctx context.Context, scr Screen, data func() LobbyData, status string, last Choice) (Choice, error) {
+	l := newLoop(scr, nil)
+	l.ctx = ctx
+	return l.lobby(data, status, last)
+}
