@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"sync"
@@ -13,6 +14,7 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/clock"
 	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
@@ -343,4 +345,67 @@ func TestLazyLoop(t *testing.T) {
 		time.Sleep(every)
 		check("an update that changes what shows", 1)
 	})
+}
+
+// TestManualFrames: a session on a Manual clock draws a frame as it
+// starts, then one each time the clock has moved a frame's time, and
+// none on input: a test drives it frame by frame, outside a synctest
+// bubble, without waiting for time to pass.
+func TestManualFrames(t *testing.T) {
+	const fps = 20
+	period := time.Second / fps
+	clk := clock.NewManual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	frames := make(chan struct{}, 1)
+	scr := golden.NewScreen("UTF-8", 120, 40)
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 11, FPS: fps, Clock: clk, Frame: func(bool, uint64) { frames <- struct{}{} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{t: t, s: s, scr: scr, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		r.res, r.err = s.run(ctx)
+	}()
+	defer func() {
+		cancel()
+		r.wait()
+	}()
+	<-frames      // the first, at once
+	r.onLoop(func() {}) // the loop waits for its clock now
+	none := func(what string) {
+		t.Helper()
+		r.onLoop(func() {})
+		select {
+		case <-frames:
+			t.Errorf("%s: a frame drawn", what)
+		default:
+		}
+	}
+	if !strings.Contains(screenText(scr), "press space to play") {
+		t.Fatalf("the first frame shows no title:\n%s", screenText(scr))
+	}
+	shows := scr.Shows()
+	r.key(tcell.KeyRune, ' ') // play: shows at the next frame
+	none("a key")
+	if phase := s.game().Phase(); phase != match.Play {
+		t.Fatalf("after space the game is in phase %v, want play", phase)
+	}
+	clk.Advance(period - 1)
+	none("a frame's time less a nanosecond")
+	clk.Advance(1)
+	<-frames
+	if text := r.text(); strings.Contains(text, "press space to play") {
+		t.Errorf("the frame after space still shows the title:\n%s", text)
+	}
+	for range 10 {
+		clk.Advance(period / 2)
+		none("half a frame's time")
+		clk.Advance(period / 2)
+		<-frames
+	}
+	none("the last frame's time")
+	if n := scr.Shows() - shows; n != 11 {
+		t.Errorf("%d frames shown in 11 frames' time, want 11", n)
+	}
 }
