@@ -371,7 +371,7 @@ func TestManualFrames(t *testing.T) {
 		cancel()
 		r.wait()
 	}()
-	<-frames      // the first, at once
+	<-frames            // the first, at once
 	r.onLoop(func() {}) // the loop waits for its clock now
 	none := func(what string) {
 		t.Helper()
