@@ -6,9 +6,11 @@
 // step with the keys the player holds, and draws what the accessors say.
 //
 // In an arena ([NewSeat]) the world is shared and stepped by the arena:
-// the match follows the seat's ship ([Match.Observe]) and asks the seat
-// for what it may not do itself (a new game, a switch); the stress
-// autopilot does not play there.
+// the match follows the seat's ship ([Match.Observe], within
+// [Match.Still]) and asks the seat for what it may not do itself (a new
+// game, a switch); the stress autopilot does not play there, nor does the
+// game pause. New or NewSeat decides once where the games are played; a
+// front end calls the same methods either way and never asks which.
 //
 // # Recording
 //
@@ -24,10 +26,8 @@ import (
 	"errors"
 
 	"poolroids/game"
-	"poolroids/game/daily"
 	"poolroids/game/hub"
 	"poolroids/game/replay"
-	"poolroids/levels"
 	"poolroids/pool"
 )
 
@@ -65,30 +65,22 @@ type Result struct {
 	// to the game's end (package game/replay); nil for a game that does
 	// not count, or that could not be recorded. It is the caller's.
 	Replay []byte
+	// Arena is the name of the arena the game was played in; "": a world
+	// of the player's own.
+	Arena string
 }
 
 // Match is one player's flow. It is not safe for concurrent use: a front
 // end calls it under the lock it steps and draws under.
 type Match struct {
-	cfg     game.Config
-	world   *game.World // the world on screen: play's, or the stress game's
-	play    *game.World // the player's world (title, play)
-	press   *game.World // the stress games' world; nil until the first
-	seat    *hub.Seat   // an arena's seat; nil for a world of one's own
+	place   place       // where the games are played: a world of one's own, or a seat
+	world   *game.World // the world on screen: the player's, the stress game's, or the arena's
 	phase   Phase
-	stress  bool // the stress autopilot plays
-	helped  bool // the autopilot played part of the current game
-	demo    game.Autopilot
-	pilot   game.Autopilot
-	steps   uint64
-	overAt  uint64      // step at which the current game ended; 0: not ended
-	endedAt uint64      // the world's step at which the player's game ended (see OverHold)
-	due     bool        // Start came in the game-over screen's hold: a game starts once it is over
-	best    int         // the best score of a game that counts, ended or left
-	current game.Player // an arena seat's, as last observed
-	wave    int         // the arena's wave, likewise
-	label   string      // the arena's strategies, likewise
-	seen    uint64      // the arena world's steps, likewise
+	stress  bool   // the stress autopilot plays
+	helped  bool   // the autopilot played part of the current game
+	endedAt uint64 // the world's step at which the player's game ended (see OverHold)
+	due     bool   // Start came in the game-over screen's hold: a game starts once it is over
+	best    int    // the best score of a game that counts, ended or left
 
 	rec    *replay.Recorder // the solo game in play's recording; nil outside one
 	in     game.Inputs      // the step's input for rec
@@ -108,9 +100,10 @@ func New(cfg game.Config, stress bool) (*Match, error) {
 	if err != nil {
 		return nil, err
 	}
-	m := &Match{cfg: cfg, world: w, play: w}
+	o := &own{cfg: cfg, play: w}
+	m := &Match{place: o, world: w}
 	if stress {
-		if err := m.startStress(); err != nil {
+		if err := o.startStress(m); err != nil {
 			return nil, err
 		}
 	}
@@ -119,7 +112,7 @@ func New(cfg game.Config, stress bool) (*Match, error) {
 
 // NewSeat follows seat, already playing in its arena.
 func NewSeat(seat *hub.Seat) *Match {
-	return &Match{seat: seat, world: seat.Arena().World(), phase: Play}
+	return &Match{place: &seated{seat: seat}, world: seat.Arena().World(), phase: Play}
 }
 
 // World returns the world on screen. It changes when a game starts (each
@@ -131,7 +124,12 @@ func (m *Match) World() *game.World { return m.world }
 func (m *Match) SetPlayer(name string) { m.player = replay.FitName(name) }
 
 // Seat returns the arena seat, or nil.
-func (m *Match) Seat() *hub.Seat { return m.seat }
+func (m *Match) Seat() *hub.Seat {
+	if s, ok := m.place.(*seated); ok {
+		return s.seat
+	}
+	return nil
+}
 
 // Phase returns the screen the player is on.
 func (m *Match) Phase() Phase { return m.phase }
@@ -153,75 +151,32 @@ func (m *Match) Best() int { return m.best }
 // returns the game that ended in this step, if one did; the demo and
 // stress games start again by themselves OverSteps after they end. In an
 // arena, where the arena steps, it does nothing.
-func (m *Match) Step(keys game.Input) (Result, bool) {
-	if m.seat != nil {
-		return Result{}, false
-	}
-	m.StartDue()
-	w := m.world
-	in := keys
-	switch {
-	case m.phase == Title:
-		in = m.demo.Input(w)
-	case m.phase == Over:
-		in = game.Input{}
-	case m.stress:
-		in = m.pilot.Input(w)
-	}
-	if m.rec != nil {
-		m.in[0] = in
-		m.rec.Step(&m.in)
-	} else {
-		w.Step(in)
-	}
-	m.steps++
-	if m.daily && m.phase == Play && w.Steps() >= daily.MaxSteps && w.Phase() != game.GameOver {
-		return m.Leave() // as long as a daily game may be: longer, no board would take it
-	}
-	if w.Phase() != game.GameOver {
-		return Result{}, false
-	}
-	if m.overAt == 0 {
-		m.overAt = m.steps
-		if m.phase == Play {
-			m.phase, m.endedAt = Over, m.worldSteps()
-			return m.finish(), true
-		}
-	}
-	switch {
-	case m.steps-m.overAt < OverSteps: // the game-over screen stays a while
-	case m.phase == Title:
-		m.newGame(Title)
-	case m.stress:
-		m.newGame(Play)
-	}
-	return Result{}, false
-}
+func (m *Match) Step(keys game.Input) (Result, bool) { return m.place.step(m, keys) }
 
 // Observe follows the arena seat's ship; the caller holds the arena's read
-// lock. It returns the seat's game when it just ended: the player is then
-// on the game-over screen until Start. Without a seat it does nothing.
-func (m *Match) Observe() (Result, bool) {
-	if m.seat == nil {
-		return Result{}, false
-	}
-	m.follow()
-	if m.current.Phase != game.GameOver || m.phase != Play {
-		return Result{}, false
-	}
-	return m.Leave()
-}
+// lock (see [Match.Still]). It returns the seat's game when it just ended:
+// the player is then on the game-over screen until Start. Without a seat
+// it does nothing.
+func (m *Match) Observe() (Result, bool) { return m.place.observe(m) }
 
-// follow takes the seat's ship as the arena's world has it now.
-func (m *Match) follow() {
-	m.current, m.wave, m.label = m.world.Player(m.seat.Slot()), m.world.Wave(), m.world.StrategyName()
-	m.seen = m.world.Steps()
+// Still calls fn while the world on screen cannot step: in an arena under
+// the arena's read lock, which Observe and Leave need there; in a world of
+// the player's own, which steps only through Step, at once. The caller
+// holds the lock the Match is used under (Still takes the arena's after it).
+func (m *Match) Still(fn func()) {
+	// Not through place: fn would escape, its captures to the heap, on
+	// each Observe.
+	if s, ok := m.place.(*seated); ok {
+		s.still(fn)
+		return
+	}
+	fn()
 }
 
 // finish counts the current game in Best when it counts, ends its
 // recording, and returns it.
 func (m *Match) finish() Result {
-	r := m.result()
+	r := m.place.result(m)
 	if r.Counts {
 		m.best = max(m.best, r.Score)
 	}
@@ -243,36 +198,27 @@ func (m *Match) drop() {
 	}
 }
 
-// result is the current game as it stands.
-func (m *Match) result() Result {
-	if m.seat != nil {
-		return Result{Score: m.current.Score, Wave: m.wave, Strategy: m.label, Counts: !m.helped}
+// Current returns the arena seat's state as last observed; the zero
+// Player without a seat.
+func (m *Match) Current() game.Player {
+	if s, ok := m.place.(*seated); ok {
+		return s.current
 	}
-	w := m.world
-	return Result{Score: w.Score(), Wave: w.Wave(), Strategy: w.StrategyName(), Counts: !m.Assisted()}
+	return game.Player{}
 }
-
-// Current returns the arena seat's state as last observed.
-func (m *Match) Current() game.Player { return m.current }
 
 // Leave ends the game in play as the player leaves it (quits, or hands
 // it to the stress autopilot) and returns it: like a game that ended, it
 // counts in Best as it stands, and when it counts its Result carries its
 // recording, for the score table. It reports false when no game was in
 // play; the player is then on the game-over screen until Start. In an
-// arena the caller holds the arena's read lock.
+// arena the caller holds the arena's read lock (see [Match.Still]).
 func (m *Match) Leave() (Result, bool) {
 	if m.phase != Play {
 		return Result{}, false
 	}
-	if m.seat != nil {
-		m.follow() // the score as it stands, not as last observed
-	}
-	m.phase, m.endedAt = Over, m.worldSteps()
 	r := m.finish()
-	if r.Counts && m.seat != nil {
-		r.Replay = m.seat.Arena().Recording()
-	}
+	m.phase, m.endedAt = Over, m.place.steps(m)
 	return r, true
 }
 
@@ -310,63 +256,17 @@ func (m *Match) held() uint64 {
 	if m.phase != Over || m.stress {
 		return 0
 	}
-	return OverHold - min(m.worldSteps()-m.endedAt, OverHold)
-}
-
-// worldSteps is the steps the world on screen has taken: in an arena, as
-// last observed, since only the arena's lock lets it be read.
-func (m *Match) worldSteps() uint64 {
-	if m.seat != nil {
-		return m.seen
-	}
-	return m.world.Steps()
+	return OverHold - min(m.place.steps(m)-m.endedAt, OverHold)
 }
 
 // newGame starts a game in phase p, leaving the one in play (which counts
-// as it stands).
+// as it stands), and reports whether it did.
 func (m *Match) newGame(p Phase) bool {
-	if m.phase == Play {
-		m.finish()
+	if !m.place.start(m, p) {
+		return false
 	}
-	if m.seat != nil {
-		if m.seat.Rejoin() != nil {
-			return false // its game is still on
-		}
-		m.current = game.Player{Phase: game.Respawning, Lives: game.StartLives, KilledBy: game.NoSlot}
-	} else if p != Play || m.stress || !m.record() {
-		m.world.Restart()
-		// Each game's figures start from zero, the demo's included.
-		m.world.Bullets().ResetStats()
-		m.world.Debris().ResetStats()
-	}
-	m.phase, m.overAt, m.due = p, 0, false
+	m.phase, m.due = p, false
 	m.helped = p == Play && m.stress
-	m.demo, m.pilot = game.Autopilot{}, game.Autopilot{Pressure: true}
-	return true
-}
-
-// record starts recording a new game in a world of its own, built as
-// Restart leaves the player's and with its strategies. It reports whether
-// it did; a game that cannot be recorded is played unrecorded.
-func (m *Match) record() bool {
-	cfg := m.cfg
-	b, d := m.play.Bullets().Strategy(), m.play.Debris().Strategy()
-	cfg.Strategy = b
-	var players []string
-	if m.player != "" {
-		players = []string{m.player}
-	}
-	rec, err := replay.NewRecorder(cfg, replay.Options{Players: players})
-	if err != nil {
-		return false
-	}
-	if d != b && rec.SetStrategies("", d) != nil {
-		return false
-	}
-	if m.ghost != nil {
-		_ = rec.SetGhost(m.ghost) // checked by SetGhost before: a ghost that cannot fly leaves the game as it is
-	}
-	m.rec, m.play, m.world = rec, rec.World(), rec.World()
 	return true
 }
 
@@ -412,78 +312,24 @@ func (m *Match) Ghost() *replay.Ghost {
 
 // ToggleStress starts the stress autopilot, in a stress game of its own
 // (the game in play is left and does not count), or stops it and goes
-// back to the title. In an arena it does nothing and returns ErrShared.
-func (m *Match) ToggleStress() error {
-	if m.seat != nil {
-		return ErrShared
-	}
-	if m.daily {
-		return ErrDaily
-	}
-	if m.stress {
-		m.stress = false
-		m.leaveStress()
-		m.newGame(Title)
-		return nil
-	}
-	return m.startStress()
-}
+// back to the title. Where the autopilot may not play (see
+// [Match.CanStress]) it changes nothing and returns why.
+func (m *Match) ToggleStress() error { return m.place.toggleStress(m) }
 
-// startStress starts a stress game on the pressure world (built on first
-// use with the player's capacities) with the pools' current strategies.
-func (m *Match) startStress() error {
-	if m.phase == Play {
-		m.drop()
-		m.phase = Over // the player's game is left, not continued
-	}
-	if m.press == nil {
-		cfg := m.cfg
-		if cfg.Levels == nil {
-			cfg.Levels = levels.Pressure()
-			cfg.Bullets, cfg.Debris = m.play.Bullets().Cap(), m.play.Debris().Cap()
-		}
-		w, err := game.New(cfg)
-		if err != nil {
-			return err
-		}
-		m.press = w
-	}
-	if err := m.press.SetStrategies(m.world.Bullets().Strategy(), m.world.Debris().Strategy()); err != nil {
-		return err
-	}
-	m.world, m.stress = m.press, true
-	m.phase = Over
-	m.newGame(Play)
-	return nil
-}
-
-// leaveStress goes back to the player's world with the stress world's
-// strategies.
-func (m *Match) leaveStress() {
-	b, d := m.world.Bullets().Strategy(), m.world.Debris().Strategy()
-	m.world = m.play
-	_ = m.world.SetStrategies(b, d) // names the other world's pools took
-}
+// CanStress returns why ToggleStress would change nothing, or nil: in an
+// arena ErrShared, in a daily game ErrDaily.
+func (m *Match) CanStress() error { return m.place.canStress(m) }
 
 // TogglePause pauses or resumes a game in play and reports whether it did;
 // an arena never pauses.
-func (m *Match) TogglePause() bool {
-	if m.seat != nil || m.phase != Play {
-		return false
-	}
-	m.world.SetPaused(!m.world.Paused())
-	return true
-}
+func (m *Match) TogglePause() bool { return m.phase == Play && m.place.togglePause(m) }
+
+// Paused reports whether the world on screen is paused; an arena never is.
+func (m *Match) Paused() bool { return m.place.paused(m) }
 
 // SetStrategies switches the pools through the world ("" keeps a pool's);
 // in an arena through the seat, which only the creator may
 // (hub.ErrNotCreator).
 func (m *Match) SetStrategies(bullets, debris pool.Strategy) error {
-	if m.seat != nil {
-		return m.seat.SetStrategies(bullets, debris)
-	}
-	if m.rec != nil {
-		return m.rec.SetStrategies(bullets, debris)
-	}
-	return m.world.SetStrategies(bullets, debris)
+	return m.place.setStrategies(m, bullets, debris)
 }

@@ -40,10 +40,7 @@ type Over struct {
 // ended makes res the game that ended last and, if it counts, saves it on
 // a goroutine of its own. The caller holds the Game's lock.
 func (g *Game) ended(res match.Result) {
-	e := scores.Entry{Name: g.sc.Player, Score: res.Score, Wave: res.Wave, Strategy: res.Strategy, When: time.Now()}
-	if s := g.m.Seat(); s != nil {
-		e.Arena = s.Arena().Name()
-	}
+	e := scores.Entry{Name: g.sc.Player, Score: res.Score, Wave: res.Wave, Strategy: res.Strategy, Arena: res.Arena, When: time.Now()}
 	g.changes++
 	g.over = Over{Change: g.changes, Entry: e}
 	switch {

@@ -234,7 +234,7 @@ func (g *Game) Stress() bool {
 func (g *Game) Paused() bool {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
-	return g.m.Seat() == nil && g.m.World().Paused()
+	return g.m.Paused()
 }
 
 // Run steps a solo game at game.TPS until stop is closed (see Steps), on
@@ -359,11 +359,7 @@ func (g *Game) Leave() (match.Result, bool) {
 func (g *Game) leave() (match.Result, bool) {
 	var res match.Result
 	var left bool
-	if s := g.m.Seat(); s != nil {
-		s.Arena().View(func(hub.ArenaView) { res, left = g.m.Leave() })
-	} else {
-		res, left = g.m.Leave()
-	}
+	g.m.Still(func() { res, left = g.m.Leave() })
 	if left {
 		g.ended(res)
 	}
@@ -390,7 +386,7 @@ func (g *Game) Observe() (match.Result, bool) {
 	defer g.mu.Unlock()
 	var res match.Result
 	var ended bool
-	g.m.Seat().Arena().View(func(hub.ArenaView) { res, ended = g.m.Observe() })
+	g.m.Still(func() { res, ended = g.m.Observe() })
 	if ended {
 		g.ended(res)
 		g.keys.Release()
@@ -402,13 +398,15 @@ func (g *Game) Observe() (match.Result, bool) {
 // ToggleStress starts or stops the stress autopilot
 // (match.Match.ToggleStress). The player's game it takes over is left
 // first, and scored as any game the player leaves; the keys held for it
-// act no more.
+// act no more. Where the autopilot may not play (an arena, a daily game)
+// it changes nothing and returns why (match.Match.CanStress).
 func (g *Game) ToggleStress() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.m.Seat() == nil {
-		g.leave()
+	if err := g.m.CanStress(); err != nil {
+		return err
 	}
+	g.leave()
 	g.keys.Release()
 	return g.m.ToggleStress()
 }
