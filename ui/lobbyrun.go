@@ -92,7 +92,7 @@ func (r *lobbyRun) end(c Choice, err error) {
 
 func (r *lobbyRun) primitive() tview.Primitive             { return r.lobby }
 func (r *lobbyRun) first() tview.Primitive                 { return r.lobby }
-func (r *lobbyRun) pace() pace                             { return pace{fps: lobbyFPS, lazy: true, every: lobbyRefresh} }
+func (r *lobbyRun) pace() pace                             { return pace{fps: lobbyFPS, lazy: true, refreshes: lobbyRefresh} }
 func (r *lobbyRun) key(ev *tcell.EventKey) *tcell.EventKey { return ev }
 func (r *lobbyRun) refresh() bool                          { return r.lobby.Refresh() }
 func (r *lobbyRun) over() <-chan struct{}                  { return r.done }

@@ -72,7 +72,7 @@ type root interface {
 	mouse(ev *tcell.EventMouse, a tview.MouseAction) (*tcell.EventMouse, tview.MouseAction)
 	// frame draws the root, whole screen, and shows it.
 	frame()
-	// refresh runs every pace.every: the lobby reads its data again. It
+	// refresh runs every pace.refreshes: the lobby reads its data again. It
 	// reports whether that changed what shows, which then shows at the
 	// next frame.
 	refresh() bool
@@ -87,9 +87,9 @@ type root interface {
 
 // pace is how a root is drawn and refreshed.
 type pace struct {
-	fps   int
-	lazy  bool          // draw only after a change: see loop
-	every time.Duration // how often to refresh; 0: never
+	fps       int
+	lazy      bool          // draw only after a change: see loop
+	refreshes time.Duration // how often to refresh; 0: never
 }
 
 // ending is why the loop ends a root.
@@ -176,8 +176,8 @@ func (l *loop) show(r root) {
 	defer frames.Stop()
 	ticking := true
 	var refresh <-chan time.Time // nil, never ready, without a refresh
-	if pc.every > 0 {
-		t := l.clock.NewTicker(pc.every)
+	if pc.refreshes > 0 {
+		t := l.clock.NewTicker(pc.refreshes)
 		defer t.Stop()
 		refresh = t.C()
 	}

@@ -279,7 +279,7 @@ func TestLazyLoop(t *testing.T) {
 		const fps, every = 10, time.Minute
 		var frames, updates atomic.Int64
 		l := testLoop(t, scr)
-		r := newTestRoot(pace{fps: fps, lazy: true, every: every})
+		r := newTestRoot(pace{fps: fps, lazy: true, refreshes: every})
 		r.onFrame = func() { frames.Add(1) }
 		r.onRefresh = func() bool { return updates.Add(1) > 1 } // the first changes nothing
 		start := time.Now()
