@@ -291,10 +291,12 @@ func BenchmarkJunk(b *testing.B) {
 
 // TestLobbyRename: a name chosen in the lobby is the player's for the
 // session: the lobby says so, and the game played from it shows it in its
-// header (its scores go under it: play.Scoring.Player).
+// header (its scores go under it: play.Scoring.Player). The lobby, the
+// game and the lobby again show on one loop: the screen is initialised
+// once.
 func TestLobbyRename(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		scr := golden.NewScreen("UTF-8", 80, 24)
+		scr := &initCounter{Screen: golden.NewScreen("UTF-8", 80, 24)}
 		defer scr.Fini()
 		h, err := hub.New(hub.Config{})
 		if err != nil {
@@ -333,6 +335,9 @@ func TestLobbyRename(t *testing.T) {
 		scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
 		scr.InjectKey(tcell.KeyRune, 'y', tcell.ModNone)
 		shows("back in the lobby", "as Zed Ö")
+		if n := scr.inits.Load(); n != 1 {
+			t.Errorf("the screen was initialised %d times, want once", n)
+		}
 	})
 }
 
@@ -353,48 +358,4 @@ type initCounter struct {
 func (s *initCounter) Init() error {
 	s.inits.Add(1)
 	return s.Screen.Init()
-}
-
-// TestLobbyOneLoop: PlayLobby shows the lobby, a game and the lobby again
-// on one loop: the screen is initialised once, and the session takes the
-// player's keys from the loop (the one input.Keys the screen reports
-// held keys into for the whole connection).
-func TestLobbyOneLoop(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		scr := &initCounter{Screen: golden.NewScreen("UTF-8", 80, 24)}
-		defer scr.Fini()
-		h, err := hub.New(hub.Config{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer h.Close()
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() {
-			_, err := PlayLobby(ctx, scr, LobbyOptions{Game: Options{Seed: 1, Player: "ann"}, Hub: h, Name: "ann"})
-			done <- err
-		}()
-		shows := func(what, text string) {
-			t.Helper()
-			time.Sleep(time.Second / 10)
-			synctest.Wait()
-			if !strings.Contains(screenText(scr), text) {
-				t.Fatalf("%s: no %q on the screen:\n%s", what, text, screenText(scr))
-			}
-		}
-		shows("the lobby", "Play solo")
-		scr.InjectKey(tcell.KeyEnter, 0, tcell.ModNone) // Play solo
-		shows("the title", "press space to play")
-		scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone) // on the title: at once
-		shows("the lobby again", "Play solo")
-		scr.InjectKey(tcell.KeyEnter, 0, tcell.ModNone)
-		shows("the title again", "press space to play")
-		cancel()
-		if err := <-done; err != nil {
-			t.Fatal(err)
-		}
-		if n := scr.inits.Load(); n != 1 {
-			t.Errorf("the screen was initialised %d times, want once", n)
-		}
-	})
 }
