@@ -15,6 +15,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/clock"
+	"poolroids/game/input"
 	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
@@ -408,4 +409,48 @@ func TestManualFrames(t *testing.T) {
 	if n := scr.Shows() - shows; n != 11 {
 		t.Errorf("%d frames shown in 11 frames' time, want 11", n)
 	}
+}
+
+// TestHeldKeysCarry: the player's held keys are the loop's, not a
+// session's: a key a terminal reports held while the lobby shows (the
+// kitty protocol's) is held in the game the lobby starts, without a
+// press of its own, until it is let go.
+func TestHeldKeysCarry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		scr := golden.NewScreen("UTF-8", 120, 40)
+		l := newLoop(startedTerminal(t, scr), nil)
+		l.keys.Down(input.Fire) // before the session: in the lobby
+		s, err := l.playerSession(Options{Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		r := &running{t: t, s: s, scr: scr, cancel: cancel, done: make(chan struct{})}
+		go func() {
+			defer close(r.done)
+			r.res, r.err = l.connect(ctx, s.play)
+		}()
+		defer func() {
+			cancel()
+			r.wait()
+		}()
+		synctest.Wait()
+		r.onLoop(s.startGame)
+		fired := func() (n uint64) {
+			r.locked(func(w *game.World) { n = w.Bullets().Stats().Acquires })
+			return n
+		}
+		time.Sleep(time.Second)
+		held := fired()
+		if held < 3 {
+			t.Fatalf("a second into the game with fire held %d shots, want it firing", held)
+		}
+		l.keys.Up(input.Fire)
+		time.Sleep(time.Second / 10) // the last shot of the hold
+		after := fired()
+		time.Sleep(time.Second)
+		if n := fired(); n != after {
+			t.Errorf("fire let go: %d more shots", n-after)
+		}
+	})
 }
