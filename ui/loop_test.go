@@ -362,16 +362,7 @@ func TestManualFrames(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{t: t, s: s, scr: scr, cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		r.res, r.err = s.run(ctx)
-	}()
-	defer func() {
-		cancel()
-		r.wait()
-	}()
+	r := connected(t, scr, s)
 	<-frames            // the first, at once
 	r.onLoop(func() {}) // the loop waits for its clock now
 	none := func(what string) {
@@ -424,16 +415,7 @@ func TestHeldKeysCarry(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		r := &running{t: t, s: s, scr: scr, cancel: cancel, done: make(chan struct{})}
-		go func() {
-			defer close(r.done)
-			r.res, r.err = l.connect(ctx, s.play)
-		}()
-		defer func() {
-			cancel()
-			r.wait()
-		}()
+		r := connected(t, scr, s)
 		synctest.Wait()
 		r.onLoop(s.startGame)
 		fired := func() (n uint64) {
@@ -453,4 +435,20 @@ func TestHeldKeysCarry(t *testing.T) {
 			t.Errorf("fire let go: %d more shots", n-after)
 		}
 	})
+}
+
+// connected runs s on its loop, as an entry point does, until the test
+// ends; unlike startSession, it waits for nothing.
+func connected(t *testing.T, scr *golden.Screen, s *session) *running {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{t: t, s: s, scr: scr, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		r.res, r.err = s.run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		r.wait()
+	})
+	return r
 }
