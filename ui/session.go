@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -35,11 +34,11 @@ type session struct {
 	list    *strategyList
 	bottom  tview.Primitive // the show's line under the field
 	root    *sessionRoot
-	fit     fit        // the layout for the screen's size; the loop's goroutine only
-	ascii   bool       // set as the screen starts
-	clock   time.Time  // origin of the press-only hold times and the notices
-	stats   drawStats  // the loop's goroutine only
-	keys    input.Keys // the player's, written by the loop and the screen, read by the game's step
+	fit     fit         // the layout for the screen's size; the loop's goroutine only
+	ascii   bool        // set as the screen starts
+	clock   time.Time   // origin of the press-only hold times and the notices, on the loop's clock
+	stats   drawStats   // the loop's goroutine only
+	keys    *input.Keys // the player's: the loop's
 
 	mu     sync.Mutex                           // guards the fields below
 	border border                               // the notice or question on the field's border
@@ -59,29 +58,18 @@ type drawStats struct {
 	sent      vt.Stats      // the screen's output at that frame
 }
 
-// life is how a session ends: the first reason given, and the
-// goroutines stopped before the loop.
+// life is how a session ends: the first reason given, and the show's
+// goroutine, stopped once the loop has stopped showing the session.
 type life struct {
-	ctx        context.Context
-	stop       chan struct{} // closed to stop the show's goroutine
-	loops      sync.WaitGroup
-	supervised chan struct{} // closed when the supervisor has stopped everything
-	endOnce    sync.Once
-	quit       chan struct{} // closed by end
-	reason     string
-	err        error
+	stop    chan struct{} // closed to stop the show's goroutine
+	loops   sync.WaitGroup
+	endOnce sync.Once
+	quit    chan struct{} // closed by end
+	reason  string
+	err     error
 }
 
-// runLoop runs the loop until the supervisor has stopped everything
-// else; a panic in it is recovered, and the supervisor then stops the
-// rest.
-func (s *session) runLoop() {
-	defer func() { <-s.life.supervised }()
-	defer s.guard()
-	s.loop.run(s.life.supervised)
-}
-
-// start starts the show's goroutine and the supervisor.
+// start starts the show's goroutine.
 func (s *session) start() {
 	s.life.loops.Add(1)
 	go func() {
@@ -89,36 +77,10 @@ func (s *session) start() {
 		defer s.guard()
 		s.show.run(s.life.stop)
 	}()
-	go s.supervise()
 }
 
-// supervise waits for the end, then stops the show's goroutine before the
-// loop, which draws its game until it has stopped.
-func (s *session) supervise() {
-	defer close(s.life.supervised)
-	select {
-	case <-s.life.ctx.Done():
-		s.end(ReasonCanceled, nil)
-	case <-s.show.gone():
-		s.end(s.show.why())
-	case <-s.life.quit:
-	}
-	close(s.life.stop)
-	s.life.loops.Wait()
-}
-
-// inputFailed ends the session when reading the terminal failed: a
-// failure as ctx ends is the end of the connection.
-func (s *session) inputFailed(err error) {
-	if s.life.ctx.Err() != nil {
-		s.end(ReasonCanceled, nil)
-	} else {
-		s.end(ReasonError, fmt.Errorf("ui: reading the terminal: %w", err))
-	}
-}
-
-// end records why the session ends (the first reason wins) and lets the
-// supervisor stop it.
+// end records why the session ends (the first reason wins): the loop
+// then stops showing it.
 func (s *session) end(reason string, err error) {
 	s.life.endOnce.Do(func() {
 		s.life.reason, s.life.err = reason, err
@@ -154,7 +116,7 @@ func every(stop <-chan struct{}, d time.Duration, f func()) {
 const sampling = sampleEvery * time.Second / game.TPS
 
 // now is the time on the session's clock.
-func (s *session) now() time.Duration { return time.Since(s.clock) }
+func (s *session) now() time.Duration { return s.loop.clock.Now().Sub(s.clock) }
 
 // sample records the pools' statistics for the panel, read from the show
 // now (on the show's own clock for a replay).

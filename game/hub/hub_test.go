@@ -2,6 +2,7 @@ package hub
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"poolroids/game"
+	"poolroids/game/clock"
 	"poolroids/pool"
 )
 
@@ -400,4 +402,29 @@ func TestViewAllocs(t *testing.T) {
 			t.Errorf("View shows %q seated, %q the creator, %d players; want ann, ann, 1", name, by, n)
 		}
 	})
+}
+
+// TestManualClock: an arena steps on its hub's clock, one step a tick:
+// on a Manual clock, as the test moves it and no faster.
+func TestManualClock(t *testing.T) {
+	clk := clock.NewManual(time.Unix(0, 0))
+	h := newHub(t, Config{Clock: clk})
+	stepped := make(chan struct{})
+	s := join(t, h, Request{Arena: "den", Player: "ann", Input: func() game.Input {
+		stepped <- struct{}{}
+		return game.Input{}
+	}})
+	for clk.Tickers() == 0 { // the arena's goroutine starts its ticker
+		runtime.Gosched()
+	}
+	const n = 5
+	for range n {
+		clk.Advance(time.Second / game.TPS)
+		<-stepped
+	}
+	var steps uint64
+	s.Arena().View(func(v ArenaView) { steps = v.World().Steps() })
+	if steps != n {
+		t.Errorf("the arena took %d steps in %d ticks", steps, n)
+	}
 }
