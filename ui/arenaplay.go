@@ -25,7 +25,7 @@ func newSeat(s *session) (show, error) {
 	seat := s.opts.Arena
 	sh := &seatShow{ownGame: ownGame{s: s, shared: true}, seat: seat}
 	// The name by the ship, the one the header shows, is the one saved.
-	sh.g = play.NewSeat(seat, play.Scoring{Player: seat.Name(), Scores: s.opts.Scores}, play.Controls{Keys: &s.keys})
+	sh.g = play.NewSeat(seat, play.Scoring{Player: seat.Name(), Scores: s.opts.Scores}, play.Controls{Keys: s.keys})
 	s.scene, s.name = sh.g, seat.Name()
 	s.players = newPlayers(seat.Arena())
 	return sh, nil

@@ -17,8 +17,8 @@
 //
 // # Structure
 //
-//	Screen (one a connection: a terminal; a browser, ui/web) ── loop: its events, a frame a tick
-//	   │    the lobby, then a session, then the lobby again, on the same Screen
+//	Screen (one a connection: a terminal; a browser, ui/web) ── loop (one a connection): its events, a frame a tick
+//	   │    its roots, one after another: the lobby, then a session, then the lobby again
 //	   │
 //	session ── scene.View(take), once a frame ── widgets: arena, panel, players, list, line
 //	   │         (one play.View, whatever the game)
@@ -109,9 +109,10 @@
 // while the terminal is too small or the key help is up (play.Game.Wait).
 // The session's own lock is always taken before the Game's, never after.
 // The screen is redrawn
-// Options.FPS times a second by the session's own event loop in the place
+// Options.FPS times a second by the connection's event loop in the place
 // of tview's Application (see loop), never on input, so a flood of keys
-// cannot raise the frame rate. A
+// cannot raise the frame rate. Its time is Options.Clock's (the system's
+// unless a test drives it: package game/clock). A
 // frame allocates nothing: the canvas is reused, numbers are formatted
 // into reused buffers, and text reaches the screen through Put with
 // strings that already exist. Every connection has one [Screen], one back

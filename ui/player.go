@@ -131,7 +131,7 @@ func newSolo(s *session) (show, error) {
 		cfg.Strategy, stress = o.Strategy, false
 		sc.Daily = &play.Daily{Day: *o.Daily, Board: o.Board, Dir: o.DailyDir}
 	}
-	g, err := play.NewSolo(cfg, stress, sc, play.Controls{Keys: &s.keys})
+	g, err := play.NewSolo(cfg, stress, sc, play.Controls{Keys: s.keys, Clock: s.opts.Clock})
 	sh.g, s.scene, s.name = g, g, o.Player
 	return sh, err
 }

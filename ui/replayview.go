@@ -46,14 +46,19 @@ func RunReplay(ctx context.Context, screen tcell.Screen, data []byte, opts Optio
 	return replayOn(ctx, ownTerminal(screen, opts.Keys), data, opts)
 }
 
-// replayOn is RunReplay on scr.
+// replayOn is RunReplay on scr: a connection of one session.
 func replayOn(ctx context.Context, scr Screen, data []byte, opts Options) (Result, error) {
-	opts.Arena, opts.Stress, opts.Live = nil, false, nil // a replay is no live game to watch
-	s, err := newSession(scr, opts, func(s *session) (show, error) { return newReplay(s, data) })
+	s, err := newLoop(scr, opts.Clock).replaySession(data, opts)
 	if err != nil {
 		return Result{}, err
 	}
 	return s.run(ctx)
+}
+
+// replaySession makes the session of RunReplay on l.
+func (l *loop) replaySession(data []byte, opts Options) (*session, error) {
+	opts.Arena, opts.Stress, opts.Live = nil, false, nil // a replay is no live game to watch
+	return l.session(opts, func(s *session) (show, error) { return newReplay(s, data) })
 }
 
 // replayShow is the show of a replay: the play.Replay it draws and sends

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"runtime/debug"
 	"sync"
@@ -44,7 +43,7 @@ type session struct {
 	// screen (a watcher's only leaves), a replay's end (nil: a live
 	// game).
 	whose, name string
-	over        overText
+	gameOver    overText
 	ending      *replayEnd
 	ghostPools  atomic.Bool // the panel shows a daily ghost's pools (f)
 
@@ -65,11 +64,11 @@ type session struct {
 	list    *strategyList
 	bottom  footer // the show's line under the field
 	root    *sessionRoot
-	fit     fit        // the layout for the screen's size; the loop's goroutine only
-	ascii   bool       // set as the screen starts
-	clock   time.Time  // origin of the press-only hold times and the notices
-	stats   drawStats  // the loop's goroutine only
-	keys    input.Keys // the player's, written by the loop and the screen, read by the game's step
+	fit     fit         // the layout for the screen's size; the loop's goroutine only
+	ascii   bool        // set as the screen starts
+	clock   time.Time   // origin of the press-only hold times and the notices, on the loop's clock
+	stats   drawStats   // the loop's goroutine only
+	keys    *input.Keys // the player's: the loop's
 
 	mu     sync.Mutex // guards the fields below
 	border border     // the notice or question on the field's border
@@ -88,29 +87,18 @@ type drawStats struct {
 	sent      vt.Stats      // the screen's output at that frame
 }
 
-// life is how a session ends: the first reason given, and the
-// goroutines stopped before the loop.
+// life is how a session ends: the first reason given, and the show's
+// goroutine, stopped once the loop has stopped showing the session.
 type life struct {
-	ctx        context.Context
-	stop       chan struct{} // closed to stop the show's goroutine
-	loops      sync.WaitGroup
-	supervised chan struct{} // closed when the supervisor has stopped everything
-	endOnce    sync.Once
-	quit       chan struct{} // closed by end
-	reason     string
-	err        error
+	stop    chan struct{} // closed to stop the show's goroutine
+	loops   sync.WaitGroup
+	endOnce sync.Once
+	quit    chan struct{} // closed by end
+	reason  string
+	err     error
 }
 
-// runLoop runs the loop until the supervisor has stopped everything
-// else; a panic in it is recovered, and the supervisor then stops the
-// rest.
-func (s *session) runLoop() {
-	defer func() { <-s.life.supervised }()
-	defer s.guard()
-	s.loop.run(s.life.supervised)
-}
-
-// start starts the show's goroutine and the supervisor.
+// start starts the show's goroutine.
 func (s *session) start() {
 	s.life.loops.Add(1)
 	go func() {
@@ -118,36 +106,10 @@ func (s *session) start() {
 		defer s.guard()
 		s.show.run(s.life.stop)
 	}()
-	go s.supervise()
 }
 
-// supervise waits for the end, then stops the show's goroutine before the
-// loop, which draws its game until it has stopped.
-func (s *session) supervise() {
-	defer close(s.life.supervised)
-	select {
-	case <-s.life.ctx.Done():
-		s.end(ReasonCanceled, nil)
-	case <-s.show.gone():
-		s.end(s.show.why())
-	case <-s.life.quit:
-	}
-	close(s.life.stop)
-	s.life.loops.Wait()
-}
-
-// inputFailed ends the session when reading the terminal failed: a
-// failure as ctx ends is the end of the connection.
-func (s *session) inputFailed(err error) {
-	if s.life.ctx.Err() != nil {
-		s.end(ReasonCanceled, nil)
-	} else {
-		s.end(ReasonError, fmt.Errorf("ui: reading the terminal: %w", err))
-	}
-}
-
-// end records why the session ends (the first reason wins) and lets the
-// supervisor stop it.
+// end records why the session ends (the first reason wins): the loop
+// then stops showing it.
 func (s *session) end(reason string, err error) {
 	s.life.endOnce.Do(func() {
 		s.life.reason, s.life.err = reason, err
@@ -189,7 +151,7 @@ type scene interface {
 }
 
 // now is the time on the session's clock.
-func (s *session) now() time.Duration { return time.Since(s.clock) }
+func (s *session) now() time.Duration { return s.loop.clock.Now().Sub(s.clock) }
 
 // sample records the pools' statistics for the panel, read from the
 // show's game now (at its game time for a replay).
@@ -225,25 +187,39 @@ func (s *session) sampleIn(v *play.View, at time.Duration) {
 // arena's, a replay's), or of a daily ghost's (f). The caller holds the
 // lock.
 func (s *session) drain(v *play.View) {
-	ss := v.Samples
-	if s.ghostPools.Load() && v.Ghost != nil {
-		ss = v.GhostSamples
-	}
-	if ss != nil {
+	if ss := s.ring(v); ss != nil {
 		s.seen = ss.Since(s.seen, s.feed)
 	}
 }
 
+// ring is the samples of v the panel shows: of its pools, or of a daily
+// ghost's (f); nil: none.
+func (s *session) ring(v *play.View) *game.PoolSamples {
+	if s.ghostPools.Load() && v.Ghost != nil {
+		return v.GhostSamples
+	}
+	return v.Samples
+}
+
+// sampleFirst is the session's first sample, within the scene's View:
+// the samples the game took before (an arena joined late) are none of
+// the session's figures.
+func (s *session) sampleFirst(v play.View) {
+	s.mu.Lock()
+	if ss := s.ring(&v); ss != nil {
+		s.seen = ss.N()
+	}
+	s.mu.Unlock()
+	s.sampleView(v)
+}
+
 // addSample adds a sample the show's game took: at its time on the
-// session's clock, or a replay's at the game time of its step. One
-// taken before the session began (an arena's, joined late) is none of
-// its figures. The caller holds the lock.
+// session's clock, or a replay's at the game time of its step. The
+// caller holds the lock.
 func (s *session) addSample(p game.PoolSample) {
 	at := p.At.Sub(s.clock)
 	if s.ending != nil {
 		at = gameTime(p.Step)
-	} else if at < 0 {
-		return
 	}
 	for i, fresh := range p.Restart {
 		if fresh {
@@ -391,7 +367,7 @@ func (s *session) hudOf(v *play.View) hud {
 	case ar != nil && v.Ship < 0 && v.Arena.Players() == 0: // the world stands still until the arena closes
 		h.mode, h.over = match.Over, emptyArenaScreen
 	default:
-		h.over = s.over.of(v.Over, s.ascii)
+		h.over = s.gameOver.of(v.Over, s.ascii)
 	}
 	if v.Daily != nil {
 		t := s.daily.of(v.Daily, s.ascii)

@@ -257,16 +257,7 @@ func startRun(t *testing.T, charset string, w, h int, opts Options) *running {
 // startSession runs s, made on scr, as startRun does.
 func startSession(t *testing.T, scr *golden.Screen, s *session) *running {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{t: t, s: s, scr: scr, cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		r.res, r.err = s.run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		r.wait()
-	})
+	r := connected(t, scr, s)
 	r.waitFor("the first frame", func() bool { return scr.Shows() > 0 }) // the screen started
 	r.waitFor("the first frame", func() bool { return strings.TrimSpace(r.text()) != "" })
 	return r

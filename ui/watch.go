@@ -29,20 +29,26 @@ func Watch(ctx context.Context, screen tcell.Screen, w *play.Watcher, opts Optio
 	return watchOn(ctx, ownTerminal(screen, opts.Keys), w, opts)
 }
 
-// watchOn is Watch on scr.
+// watchOn is Watch on scr: a connection of one session.
 func watchOn(ctx context.Context, scr Screen, w *play.Watcher, opts Options) (Result, error) {
+	l := newLoop(scr, opts.Clock)
+	return l.connect(ctx, func() (Result, error) { return l.watch(w, opts) })
+}
+
+// watch shows the live game w holds on l: see Watch.
+func (l *loop) watch(w *play.Watcher, opts Options) (Result, error) {
 	defer w.Stop()
 	if opts.Watching != nil {
 		opts.Watching(true)
 		defer opts.Watching(false)
 	}
-	s, err := newSession(scr, Options{FPS: opts.FPS, ASCII: opts.ASCII, Keys: opts.Keys}, func(s *session) (show, error) {
+	s, err := l.session(Options{FPS: opts.FPS, ASCII: opts.ASCII, Keys: opts.Keys}, func(s *session) (show, error) {
 		return newWatch(s, w), nil
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return s.run(ctx)
+	return s.play()
 }
 
 // watchShow is a watcher's show: the live game w holds, read through its
@@ -55,7 +61,7 @@ type watchShow struct {
 // newWatch makes the show of w: whose game it is for the header, and an
 // arena's players box.
 func newWatch(s *session, w *play.Watcher) *watchShow {
-	s.scene, s.whose, s.over = w, w.Name()+"'s game", overText{watcher: true}
+	s.scene, s.whose, s.gameOver = w, w.Name()+"'s game", overText{watcher: true}
 	var ar *hub.Arena
 	w.View(func(v play.View) { ar = v.Arena.Arena() })
 	if ar != nil {

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"poolroids/game"
+	"poolroids/game/clock"
 	"poolroids/pool"
 )
 
@@ -438,4 +440,29 @@ func TestArenaSamples(t *testing.T) {
 			t.Errorf("after a switch of the bullets: %d samples, the last restarting %v; want one more, the bullets'", len(got), last.Restart)
 		}
 	})
+}
+
+// TestManualClock: an arena steps on its hub's clock, one step a tick:
+// on a Manual clock, as the test moves it and no faster.
+func TestManualClock(t *testing.T) {
+	clk := clock.NewManual(time.Unix(0, 0))
+	h := newHub(t, Config{Clock: clk})
+	stepped := make(chan struct{})
+	s := join(t, h, Request{Arena: "den", Player: "ann", Input: func() game.Input {
+		stepped <- struct{}{}
+		return game.Input{}
+	}})
+	for clk.Tickers() == 0 { // the arena's goroutine starts its ticker
+		runtime.Gosched()
+	}
+	const n = 5
+	for range n {
+		clk.Advance(time.Second / game.TPS)
+		<-stepped
+	}
+	var steps uint64
+	s.Arena().View(func(v ArenaView) { steps = v.World().Steps() })
+	if steps != n {
+		t.Errorf("the arena took %d steps in %d ticks", steps, n)
+	}
 }

@@ -75,6 +75,7 @@ import (
 	"time"
 
 	"poolroids/game"
+	"poolroids/game/clock"
 	"poolroids/game/hub"
 	"poolroids/game/input"
 	"poolroids/game/match"
@@ -95,7 +96,8 @@ const StepSample = game.TPS / 4
 // Game reads on each step of its ship. The front end writes them (see
 // package input) and never waits on the Game to take them.
 type Controls struct {
-	Keys *input.Keys // nil: none held
+	Keys  *input.Keys // nil: none held
+	Clock clock.Clock // the time Run steps on; nil: clock.Real
 }
 
 // Scoring is whose a Game's games are and where those that count are
@@ -114,6 +116,7 @@ type Scoring struct {
 type Game struct {
 	sc    Scoring
 	keys  *input.Keys
+	clock clock.Clock    // Run's
 	seat  *hub.Seat      // an arena seat's, whose input the Game gives; nil: solo
 	waits atomic.Bool    // the screen cannot show the game: its ship gets no keys
 	saves sync.WaitGroup // the saves under way
@@ -164,7 +167,7 @@ func newGame(m *match.Match, sc Scoring, c Controls) *Game {
 	if c.Keys == nil {
 		c.Keys = new(input.Keys)
 	}
-	g := &Game{sc: sc, keys: c.Keys, m: m}
+	g := &Game{sc: sc, keys: c.Keys, clock: c.Clock, m: m}
 	if sc.Scores != nil {
 		if top := sc.Scores.Top(1); len(top) > 0 {
 			g.high = top[0].Score
@@ -289,21 +292,26 @@ func (g *Game) Paused() bool {
 	return g.m.Paused()
 }
 
-// Run steps a solo game at game.TPS until stop is closed (see Steps).
-func (g *Game) Run(stop <-chan struct{}) { Steps(stop, g.step) }
+// Run steps a solo game at game.TPS until stop is closed (see Steps), on
+// the clock of its Controls.
+func (g *Game) Run(stop <-chan struct{}) { StepsOn(stop, g.clock, g.step) }
 
 // Steps calls step game.TPS times a second until stop is closed. It keeps
 // game time: a tick that comes late takes the steps it missed, up to
 // maxCatchUp.
-func Steps(stop <-chan struct{}, step func()) {
-	t := time.NewTicker(time.Second / game.TPS)
+func Steps(stop <-chan struct{}, step func()) { StepsOn(stop, nil, step) }
+
+// StepsOn is Steps on clk (nil: clock.Real).
+func StepsOn(stop <-chan struct{}, clk clock.Clock, step func()) {
+	clk = clock.Or(clk)
+	t := clk.NewTicker(time.Second / game.TPS)
 	defer t.Stop()
-	start, done := time.Now(), 0
+	start, done := clk.Now(), 0
 	for {
 		select {
 		case <-stop:
 			return
-		case now := <-t.C:
+		case now := <-t.C():
 			due := int(now.Sub(start) * game.TPS / time.Second)
 			for range min(due-done, maxCatchUp) {
 				step()
