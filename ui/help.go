@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"poolroids/game/play"
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
@@ -33,6 +34,8 @@ type helpLine struct {
 	shown shown
 	drawn *glyphs // as last drawn
 }
+
+func (h *helpLine) take(g *glyphs, _ play.ReplayStatus) { h.g = g }
 
 // newHelpLine makes the help line of the keys items gives.
 func newHelpLine(items func(g *glyphs) []helpItem) *helpLine {

@@ -243,7 +243,7 @@ func TestReplayListMouse(t *testing.T) {
 		r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
 		r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
 		r.waitFor("a click on queue", func() (ok bool) {
-			s.show.(*replayShow).g.View(func(v play.ReplayView) {
+			s.show.(*replayShow).g.View(func(v play.View) {
 				ok = v.World.Bullets().Strategy() == pool.Queue && v.World.Debris().Strategy() == pool.Queue
 			})
 			return ok

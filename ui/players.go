@@ -23,20 +23,21 @@ func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines }
 // pools last and when and the latest news, one after the other from the
 // top, so that a box cut short by a small terminal still shows the news
 // of a half-empty arena. (A key's notice goes under the field, where
-// every size shows it.) It formats its lines from the arena under its
-// read lock and turns them into strings only when they change, so a frame allocates
-// nothing in steady state. On the session's screen it formats them every
-// playersEvery and draws only the lines that changed since its last frame
-// (see [session.keep]), each from where it changed.
+// every size shows it.) The session has it format its lines from the
+// frame's View of the arena (formatView) when they are due, and it turns
+// them into strings only when they change, so a frame allocates nothing
+// in steady state. On the session's screen they are due every
+// playersEvery, and it draws only the lines that changed since its last
+// frame (see [session.keep]), each from where it changed.
 type players struct {
 	*tview.Box
 	// What the session hands it for each frame (see session.take): the
 	// glyphs, the compact panel's narrow box, the time on the session's
-	// clock.
+	// clock, and the lines (fresh: formatted for this frame).
 	g      *glyphs
 	narrow bool
 	now    time.Duration
-	ar     *hub.Arena
+	fresh  bool
 	text   textLines
 	title  textCache
 	buf    []byte
@@ -57,18 +58,24 @@ const playersEvery = 100 * time.Millisecond
 func newPlayers(ar *hub.Arena) *players {
 	size := ar.World().Ships()
 	// A line more a player: the narrow box's long names take two.
-	return &players{Box: tview.NewBox(), g: utf8Glyphs, ar: ar, text: newTextLines(playersHeight(size) - 2 + size), buf: make([]byte, 0, 64)}
+	return &players{Box: tview.NewBox(), g: utf8Glyphs, text: newTextLines(playersHeight(size) - 2 + size), buf: make([]byte, 0, 64)}
+}
+
+// due tells whether the lines are due to be formatted for a frame drawn
+// on scr at p.now: every playersEvery, and whenever the box is drawn
+// whole (see keep).
+func (p *players) due(scr tcell.Screen) bool {
+	sf, ok := scr.(*surface)
+	return !ok || p.shown.epoch != sf.epoch || p.now-p.formatted >= playersEvery
 }
 
 func (p *players) Draw(scr tcell.Screen) {
 	x, y, w, h := p.GetRect()
 	kept := keep(scr, &p.shown, rect{x, y, w, h})
-	now := p.now
-	if kept && now-p.formatted < playersEvery {
+	if kept && !p.fresh {
 		return // the box shows its last lines
 	}
-	p.formatted = now
-	p.format()
+	p.fresh = false
 	if !kept || p.retitle {
 		drawBorder(scr, p.g, x, y, w, h, borderStyle)
 		putString(scr, x+2, y, w-4, p.title.s, titleStyle)
@@ -76,18 +83,9 @@ func (p *players) Draw(scr tcell.Screen) {
 	p.text.draw(scr, x+1, y+1, w-2, h-2, !kept)
 }
 
-// seated counts the arena's players.
-func (p *players) seated() int {
-	var n int
-	p.ar.View(func(v hub.ArenaView) { n = v.Players() })
-	return n
-}
-
-// format rebuilds the lines from the arena.
-func (p *players) format() { p.ar.View(p.formatView) }
-
-// formatView is format inside the arena's View.
+// formatView formats the lines from the arena ar shows, inside its View.
 func (p *players) formatView(ar hub.ArenaView) {
+	p.formatted, p.fresh = p.now, true
 	w := ar.World()
 	// The compact panel's box, 16 columns inside, keeps the arena's name
 	// and mode, and each player's name and score.
@@ -96,7 +94,7 @@ func (p *players) formatView(ar hub.ArenaView) {
 	if !narrow {
 		p.buf = append(p.buf, "arena "...)
 	}
-	p.buf = append(append(p.buf, p.ar.Name()...), " · "...)
+	p.buf = append(append(p.buf, ar.Arena().Name()...), " · "...)
 	p.buf = append(p.buf, w.Mode().String()...)
 	p.buf = append(p.buf, ' ')
 	p.retitle = string(p.buf) != p.title.s

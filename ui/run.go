@@ -81,9 +81,9 @@ func (l *loop) session(opts Options, mk func(*session) (show, error)) (*session,
 		return nil, err
 	}
 	s.screen = l.sf
-	s.feed = s.addSample
+	s.takeFn, s.sample1, s.feed = s.take, s.sampleView, s.addSample
 	s.build()
-	s.sample() // the panel shows the pools from the first frame
+	s.scene.View(s.sampleFirst) // the panel shows the pools from the first frame
 	return s, nil
 }
 
