@@ -64,12 +64,11 @@ type arena struct {
 	*tview.Box
 	// What the session hands it for each frame (see session.take): the
 	// glyphs, whether the field is ASCII, the key help's lines while it
-	// is up (nil: none), and paint, which copies the world onto the
-	// canvas and sets the header, called once the arena knows its size.
+	// is up (nil: none), the header (hud) and the world painted on the
+	// canvas (cv) at the field's place (see place).
 	g     *glyphs
 	ascii bool
 	help  []string
-	paint func(a *arena)
 
 	cv     canvas
 	pts    []game.Vec // outline scratch
@@ -116,14 +115,14 @@ func fieldSize(w, h int) (fw, fh int) {
 	return max(fw, 0), max(fh, 0)
 }
 
-// Draw paints the world, through paint, and draws all of it: the
-// border, the field, the names, the overlay, in that order, the later
-// over the earlier.
-func (a *arena) Draw(scr tcell.Screen) {
+// place fits the field into the arena's rect and readies the canvas
+// for the world the session paints on it: cleared, or sized afresh. It
+// reports whether there is a field to paint.
+func (a *arena) place() bool {
 	x, y, w, h := a.GetRect()
 	fw, fh := fieldSize(w-2, h-2)
 	if fw < 2 || fh < 2 {
-		return
+		return false
 	}
 	a.frame = rect{x + 1 + (w-2-fw)/2, y + 1, fw, fh}
 	if a.cv.w != fw || a.cv.h != fh || a.cv.ascii != a.ascii {
@@ -131,7 +130,22 @@ func (a *arena) Draw(scr tcell.Screen) {
 	} else {
 		a.cv.clear()
 	}
-	a.paint(a)
+	a.labels = a.labels[:0]
+	return true
+}
+
+// Draw draws the world the session painted on the canvas, and the
+// header it handed: all of it, the border, the field, the names, the
+// overlay, in that order, the later over the earlier.
+func (a *arena) Draw(scr tcell.Screen) {
+	x, y, w, h := a.GetRect()
+	fw, fh := fieldSize(w-2, h-2)
+	if fw < 2 || fh < 2 {
+		return
+	}
+	if a.frame != (rect{x + 1 + (w-2-fw)/2, y + 1, fw, fh}) || a.cv.w != fw || a.cv.h != fh {
+		a.place() // not where the session painted: an empty field this frame
+	}
 	f := a.frame
 	st := borderStyle
 	if a.HasFocus() {
@@ -160,7 +174,8 @@ func (a *arena) MouseHandler() func(tview.MouseAction, *tcell.EventMouse, func(t
 	})
 }
 
-// paintWorld copies the world onto the canvas. The caller holds the lock.
+// paintWorld copies the world onto the canvas, placed (see place). The
+// caller holds the world's lock.
 func (a *arena) paintWorld(w *game.World) {
 	for i := range w.Asteroids() {
 		r := &w.Asteroids()[i]

@@ -72,7 +72,6 @@ func TestArenaDraw(t *testing.T) {
 			}
 		}
 		scr := s.sim()
-		s.fitTo(200, 60) // as beforeDraw does: the players box takes the rows there are
 		s.root.SetRect(0, 0, 200, 60)
 		s.root.Draw(scr)
 		s.root.Draw(scr)
@@ -110,7 +109,6 @@ func TestKeptPlayers(t *testing.T) {
 			}
 			time.Sleep(100 * time.Millisecond) // the arena steps
 			for _, s := range []*session{kept, whole} {
-				s.fitTo(w, ht)
 				s.root.SetRect(0, 0, w, ht)
 			}
 			kept.screen.resize() // as every frame does
@@ -216,7 +214,6 @@ func TestPlayersBoxGrows(t *testing.T) {
 	s, _ := arenaSession(t, h, "ann", 120, 40)
 	scr := s.sim()
 	frame := func() (box, strategies int) {
-		s.fitTo(120, 40)
 		s.root.SetRect(0, 0, 120, 40)
 		s.screen.resize() // as every frame does
 		s.root.Draw(s.screen)
@@ -286,7 +283,6 @@ func (s *session) sim() tcell.SimulationScreen {
 // tview would, and returns the screen's text.
 func drawArena(s *session, w, h int) string {
 	scr := s.sim()
-	s.fitTo(w, h)
 	s.root.SetRect(0, 0, w, h)
 	s.root.Draw(scr)
 	scr.Show()

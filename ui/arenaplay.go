@@ -5,11 +5,8 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
-	"poolroids/game"
 	"poolroids/game/hub"
-	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
 )
@@ -28,63 +25,24 @@ func newSeat(s *session) (show, error) {
 	seat := s.opts.Arena
 	sh := &seatShow{ownGame: ownGame{s: s, shared: true}, seat: seat}
 	// The name by the ship, the one the header shows, is the one saved.
-	sh.g = play.NewSeat(seat, play.Scoring{Player: seat.Name(), Scores: s.opts.Scores}, play.Controls{Keys: &s.keys})
+	sh.g = play.NewSeat(seat, play.Scoring{Player: seat.Name(), Scores: s.opts.Scores}, play.Controls{Keys: s.keys})
+	s.scene, s.name = sh.g, seat.Name()
 	s.players = newPlayers(seat.Arena())
 	return sh, nil
 }
 
-// run follows the seat's game until stop, sampling the shared pools.
+// run follows the seat's game until stop; the arena samples its pools
+// on its steps, into the View.
 func (sh *seatShow) run(stop <-chan struct{}) {
-	every(stop, sampling, func() {
-		sh.s.sample()
-		sh.g.Observe()
-	})
+	every(stop, sampling, func() { sh.g.Observe() })
 }
 
 func (sh *seatShow) gone() <-chan struct{}   { return sh.seat.Arena().Done() }
 func (sh *seatShow) why() (string, error)    { return ReasonCanceled, sh.seat.Arena().Err() }
 func (sh *seatShow) help(g *glyphs) []string { return g.arenaHelp }
 
-func (sh *seatShow) bottom() tview.Primitive {
+func (sh *seatShow) bottom() footer {
 	return newHelpLine(func(g *glyphs) []helpItem { return g.arenaLine })
-}
-
-// paint reads the seat's Game and then the arena, each under its lock,
-// held only while copying, one after the other.
-func (sh *seatShow) paint(a *arena) hud {
-	var h hud
-	var counts bool
-	sh.g.View(func(v play.View) {
-		h = hud{high: v.High, mode: v.Phase, stress: v.Stress, over: sh.over.of(v.Over, sh.s.ascii)}
-		counts = h.mode == match.Play && !v.Assisted
-	})
-	ar := sh.seat.Arena()
-	ar.View(func(v hub.ArenaView) {
-		w := v.World()
-		a.names.of(v)
-		a.paintShared(ar, w)
-		me := w.Player(sh.seat.Slot())
-		h.level, h.score, h.lives, h.wave = w.Level().Name, me.Score, me.Lives, w.Wave()
-	})
-	if counts {
-		h.high = max(h.high, h.score)
-	}
-	h.watching, h.name = ar.Watchers(), sh.seat.Name()
-	return h
-}
-
-// samples: the seat samples the arena's pools at its own pace (run).
-func (sh *seatShow) samples(seen uint64, _ func(game.PoolSample, time.Duration)) uint64 {
-	return seen
-}
-
-func (sh *seatShow) sample(v *view, now time.Duration) {
-	sh.seat.Arena().View(func(av hub.ArenaView) { samplePools(v, av.World(), av.StepTime(), now) })
-}
-
-func (sh *seatShow) strategies() (bullets, debris pool.Strategy) {
-	sh.seat.Arena().View(func(v hub.ArenaView) { bullets, debris = v.World().Bullets().Strategy(), v.World().Debris().Strategy() })
-	return bullets, debris
 }
 
 // pick asks the arena to switch its pools: only its creator may; anyone

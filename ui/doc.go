@@ -17,11 +17,11 @@
 //
 // # Structure
 //
-//	Screen (one a connection: a terminal; a browser, ui/web) ── loop: its events, a frame a tick
-//	   │    the lobby, then a session, then the lobby again, on the same Screen
+//	Screen (one a connection: a terminal; a browser, ui/web) ── loop (one a connection): its events, a frame a tick
+//	   │    its roots, one after another: the lobby, then a session, then the lobby again
 //	   │
-//	session ── take: what each widget draws ── widgets: arena, panel, players, list, line
-//	   │
+//	session ── scene.View(take), once a frame ── widgets: arena, panel, players, list, line
+//	   │         (one play.View, whatever the game)
 //	   └── show (chosen once) ── soloShow   ── play.Game (solo)  ── match
 //	                              seatShow   ── play.Game (seat)  ── hub.Arena
 //	                              watchShow  ── play.Watcher      ── a live Game, or an arena
@@ -29,16 +29,18 @@
 //
 // A connection has one [Screen]: its display, its input and one back
 // buffer (a vt.Frame) that its lobby and its games draw into in turn. A
-// session lays out, draws and times every show the same way, keeps what
-// drawing needs (the widgets, the layout, the frame clock, the notice on
-// the field's border, the panel's samples) and asks its [show] for the
-// rest: the world and header to paint, the pools' samples, what a key
-// does there, the key help. Before tview draws the widgets, the session
-// hands each what it draws (session.take): no widget reads the session.
-// A show reads its game through the game's View, under the game's own
-// lock, and sends it commands, which the game may refuse with an error
-// the session shows as a notice. Nothing in the game calls ui: the keys
-// go into the Game's input.Keys, and the samples its steps take of the
+// session lays out, draws and times every show the same way: a frame
+// reads its game once, through the one play.View that a solo game, a
+// seat, a game watched and a replay all give (the scene's View, under
+// the game's lock, and a seat's arena's nested in it), and copies out
+// of it what each widget draws (session.take): the world onto the
+// arena's canvas and its header, the pools' new samples, the players
+// box's lines, the strategies, a replay's status. No widget reads the
+// session or the game. A show keeps only what differs: what a key does
+// there, the key help, the line under the field, how it ends; it sends
+// its game commands, which the game may refuse with an error the
+// session shows as a notice. Nothing in the game calls ui: the keys go
+// into the Game's input.Keys, and the samples its steps take of the
 // pools come back in its View.
 //
 // The files stand in layers, each naming only those below it: text,
@@ -107,9 +109,10 @@
 // while the terminal is too small or the key help is up (play.Game.Wait).
 // The session's own lock is always taken before the Game's, never after.
 // The screen is redrawn
-// Options.FPS times a second by the session's own event loop in the place
+// Options.FPS times a second by the connection's event loop in the place
 // of tview's Application (see loop), never on input, so a flood of keys
-// cannot raise the frame rate. A
+// cannot raise the frame rate. Its time is Options.Clock's (the system's
+// unless a test drives it: package game/clock). A
 // frame allocates nothing: the canvas is reused, numbers are formatted
 // into reused buffers, and text reaches the screen through Put with
 // strings that already exist. Every connection has one [Screen], one back

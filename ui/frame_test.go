@@ -58,17 +58,17 @@ func crowd(t testing.TB, restless bool, ss ...*session) (step func()) {
 		t.Fatal(err)
 	}
 	var aps [game.MaxShips]game.Autopilot
+	for _, s := range ss {
+		showWorld(s, w)
+	}
 	for i := range aps {
 		if err := w.Join(i); err != nil {
 			t.Fatal(err)
 		}
 		aps[i] = game.Autopilot{Pressure: true, Slot: i}
 		for _, s := range ss {
-			s.arena.names[i] = "player" + string(rune('a'+i))
+			s.show.(*worldShow).names[i] = "player" + string(rune('a'+i))
 		}
-	}
-	for _, s := range ss {
-		showWorld(s, w)
 	}
 	var in game.Inputs
 	step = func() {

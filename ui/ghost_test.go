@@ -85,11 +85,10 @@ func TestGhostDrawAllocs(t *testing.T) {
 	frame := func() {
 		s.step()
 		s.step()
-		s.drain()
 		s.root.Draw(s.screen)
 	}
 	for _, ghostPools := range []bool{false, true} {
-		s.show.(*soloShow).ghostPools.Store(ghostPools)
+		s.ghostPools.Store(ghostPools)
 		s.sample()
 		frame()
 		if n := testing.AllocsPerRun(50, frame); n != 0 {

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"poolroids/game/play"
 	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
@@ -54,6 +55,8 @@ func (k *keyLine) draw(scr tcell.Screen, x, y, w int, items []helpItem) {
 func sameItems(a, b []helpItem) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
+
+func (h *helpLine) take(g *glyphs, _ play.ReplayStatus) { h.g = g }
 
 // newHelpLine makes the help line of the keys items gives.
 func newHelpLine(items func(g *glyphs) []helpItem) *helpLine {

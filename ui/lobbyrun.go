@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 
 	"poolroids/game"
 	"poolroids/game/daily"
@@ -27,30 +27,28 @@ const (
 	lobbyFPS     = 30
 )
 
-// runLobby shows the lobby on scr until the player chooses, ctx is done
-// (ChoiceQuit) or reading the terminal fails. data is asked for at the
-// start and every second; status, if not empty, says why the last choice
-// failed, and the selection starts on last where listed.
-func runLobby(ctx context.Context, scr Screen, data func() LobbyData, status string, last Choice) (Choice, error) {
-	r := &lobbyRun{stop: make(chan struct{}), scr: scr, sf: newSurface(scr)}
+// lobby shows the lobby on l until the player chooses, the connection's
+// context is done (ChoiceQuit) or reading the screen fails. data is asked
+// for at the start and every lobbyRefresh; status, if not empty, says why
+// the last choice failed, and the selection starts on last where listed.
+func (l *loop) lobby(data func() LobbyData, status string, last Choice) (Choice, error) {
+	r := &lobbyRun{sf: l.sf, scr: l.screen, done: make(chan struct{})}
 	r.lobby = NewLobby(data, func(c Choice) { r.end(c, nil) })
 	r.lobby.SetStatus(status)
 	r.lobby.Select(last)
-	defer context.AfterFunc(ctx, func() { r.end(Choice{Kind: ChoiceQuit}, nil) })()
-	if rn, ok := scr.(renamer); ok {
+	if rn, ok := l.screen.(renamer); ok {
 		go func() {
 			select {
 			case name := <-rn.Renames():
 				r.end(Choice{Kind: ChoiceName, Name: name}, nil)
-			case <-r.stop:
+			case <-r.done:
 			}
 		}()
 	}
-	l := newLoop(scr, r.sf, lobbyFPS, r.frame, r.failed)
-	l.root, l.lazy = r.lobby, true
-	l.update, l.updateEvery = r.lobby.Refresh, lobbyRefresh
-	l.focus(r.lobby)
-	return r.run(l)
+	l.show(r)
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.choice, r.err
 }
 
 // renamer is a Screen on which the player names themselves outside the
@@ -58,10 +56,11 @@ func runLobby(ctx context.Context, scr Screen, data func() LobbyData, status str
 // takes each name as if typed into its form.
 type renamer interface{ Renames() <-chan string }
 
-// lobbyRun is one showing of the lobby: a lazy [loop] that draws it when
-// a key, a click, a resize or a refresh of its data changed it. Every way
-// out (a choice, which Ctrl-C is too; ctx's end; an input error) goes
-// through end, which stops the loop.
+// lobbyRun is one showing of the lobby, a root of the loop that is lazy:
+// it draws it when a key, a click, a resize or a refresh of its data
+// changed it. Every way out (a choice, which Ctrl-C is too; the
+// context's end; an input error; a panic) goes through end, which ends
+// the showing.
 //
 // The lobby draws whole at every frame, as tview's widgets do, into the
 // screen's one buffer: the screen sends only the cells that differ from
@@ -70,24 +69,12 @@ type lobbyRun struct {
 	lobby *Lobby
 	scr   Screen
 	sf    *surface
-	stop  chan struct{} // closed by end
+	done  chan struct{} // closed by end
 
 	mu     sync.Mutex
 	ended  bool
 	choice Choice
 	err    error
-}
-
-func (r *lobbyRun) run(l *loop) (choice Choice, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("ui: lobby panic: %v\n%s", p, debug.Stack())
-		}
-	}()
-	l.run(r.stop)
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.choice, r.err
 }
 
 // end ends the lobby with c, or with err: the first call wins.
@@ -98,11 +85,33 @@ func (r *lobbyRun) end(c Choice, err error) {
 		return
 	}
 	r.ended, r.choice, r.err = true, c, err
-	close(r.stop)
+	close(r.done)
 }
 
-func (r *lobbyRun) failed(err error) {
-	r.end(Choice{}, fmt.Errorf("ui: reading the terminal: %w", err))
+// The lobby as the loop's root.
+
+func (r *lobbyRun) primitive() tview.Primitive             { return r.lobby }
+func (r *lobbyRun) first() tview.Primitive                 { return r.lobby }
+func (r *lobbyRun) pace() pace                             { return pace{fps: lobbyFPS, lazy: true, refreshes: lobbyRefresh} }
+func (r *lobbyRun) key(ev *tcell.EventKey) *tcell.EventKey { return ev }
+func (r *lobbyRun) refresh() bool                          { return r.lobby.Refresh() }
+func (r *lobbyRun) over() <-chan struct{}                  { return r.done }
+func (r *lobbyRun) gone() <-chan struct{}                  { return nil }
+func (r *lobbyRun) mouse(ev *tcell.EventMouse, a tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) {
+	return ev, a
+}
+
+// stop ends the lobby as the loop saw it end: the context's end leaves
+// it, as q does.
+func (r *lobbyRun) stop(why ending, err error) {
+	switch why {
+	case endFailed:
+		r.end(Choice{}, fmt.Errorf("ui: reading the terminal: %w", err))
+	case endPanic:
+		r.end(Choice{}, fmt.Errorf("ui: lobby panic: %w", err))
+	default:
+		r.end(Choice{Kind: ChoiceQuit}, nil)
+	}
 }
 
 // frame draws the whole lobby and shows what changed.
@@ -139,21 +148,24 @@ type LobbyOptions struct {
 // The Result's score is the best of the games played. It finalises
 // nothing: the owner finalises screen afterwards.
 func PlayLobby(ctx context.Context, screen tcell.Screen, lo LobbyOptions) (Result, error) {
-	t := newTerminal(screen, lo.Game.Keys)
-	if err := t.start(); err != nil {
-		return Result{}, fmt.Errorf("ui: starting the terminal: %w", err)
-	}
-	defer t.release()
-	return playLobby(ctx, t, lo)
+	return playLobby(ctx, newTerminal(screen, lo.Game.Keys), lo)
 }
 
-// playLobby is PlayLobby on t.
-func playLobby(ctx context.Context, t Screen, lo LobbyOptions) (Result, error) {
+// playLobby is PlayLobby on scr: one loop for the whole connection,
+// showing the lobby and the sessions it plays in turn.
+func playLobby(ctx context.Context, scr Screen, lo LobbyOptions) (Result, error) {
+	l := newLoop(scr, lo.Game.Clock)
+	return l.connect(ctx, func() (Result, error) { return l.playLobby(lo) })
+}
+
+// playLobby is PlayLobby's connection on l.
+func (l *loop) playLobby(lo LobbyOptions) (Result, error) {
+	ctx := l.ctx
 	best, status := Result{Reason: ReasonQuit}, ""
 	var last Choice // the lobby comes back on it
 	data := func() LobbyData { return lobbyList(lo) }
 	for ctx.Err() == nil {
-		c, err := runLobby(ctx, t, data, status, last)
+		c, err := l.lobby(data, status, last)
 		if err != nil || c.Kind == ChoiceQuit {
 			return best, err
 		}
@@ -172,7 +184,7 @@ func playLobby(ctx context.Context, t Screen, lo LobbyOptions) (Result, error) {
 				if err != nil {
 					return best, err
 				}
-				t.Sync() // the other server drew on the terminal
+				l.screen.Sync() // the other server drew on the terminal
 				continue
 			}
 		}
@@ -190,14 +202,14 @@ func playLobby(ctx context.Context, t Screen, lo LobbyOptions) (Result, error) {
 			o.Arena = seat
 		case ChoiceWatch:
 			var res Result
-			status, res, err = watchLobby(ctx, t, lo, c.Name)
+			status, res, err = l.watchLobby(lo, c.Name)
 			if err != nil || (res.Reason != "" && res.Reason != ReasonQuit && res.Reason != ReasonGone) {
 				best.Reason = res.Reason
 				return best, err
 			}
 			continue
 		case ChoiceReplay:
-			res, err := playReplay(ctx, t, lo, c.Score)
+			res, err := l.playReplay(lo, c.Score)
 			if err != nil && res.Reason == "" { // before it showed: the lobby says why
 				status = err.Error()
 				continue
@@ -208,7 +220,7 @@ func playLobby(ctx context.Context, t Screen, lo LobbyOptions) (Result, error) {
 			}
 			continue
 		}
-		res, err := runOn(ctx, t, o)
+		res, err := l.playSession(o)
 		if o.Arena != nil {
 			o.Arena.Leave()
 		}
@@ -219,6 +231,15 @@ func playLobby(ctx context.Context, t Screen, lo LobbyOptions) (Result, error) {
 		}
 	}
 	return Result{Score: best.Score, Reason: ReasonCanceled}, nil
+}
+
+// playSession plays the session of Run on l.
+func (l *loop) playSession(o Options) (Result, error) {
+	s, err := l.playerSession(o)
+	if err != nil {
+		return Result{}, err
+	}
+	return s.play()
 }
 
 // rename makes name, cleaned by the one name rule, the player's for the
@@ -240,16 +261,21 @@ type Fleet interface {
 	Play(ctx context.Context, c Choice) (status string, elsewhere bool, err error)
 }
 
-// playReplay plays the replay kept for the high score e on scr. An error with a zero Result came before anything showed: the
-// file cannot be read or is no replay this build plays.
-func playReplay(ctx context.Context, scr Screen, lo LobbyOptions, e LobbyScore) (Result, error) {
-	data, err := readReplay(ctx, lo.Game, e)
+// playReplay plays the replay kept for the high score e on l. An error
+// with a zero Result came before anything showed: the file cannot be
+// read or is no replay this build plays.
+func (l *loop) playReplay(lo LobbyOptions, e LobbyScore) (Result, error) {
+	data, err := readReplay(l.ctx, lo.Game, e)
 	if err != nil {
 		return Result{}, fmt.Errorf("the replay of %s's %d: %w", e.Name, e.Score, err)
 	}
 	o := lo.Game
 	o.Strategy = "" // the recorded strategies: the server's default is no watcher's choice
-	res, err := replayOn(ctx, scr, data, o)
+	var res Result
+	s, err := l.replaySession(data, o)
+	if err == nil {
+		res, err = s.play()
+	}
 	if err != nil && res.Reason == "" {
 		err = fmt.Errorf("the replay of %s's %d: %w", e.Name, e.Score, err)
 	}
@@ -285,7 +311,7 @@ func Join(h *hub.Hub, c Choice, player, address string) (*hub.Seat, error) {
 // watchLobby watches the game called name from the lobby and returns
 // what the lobby says next (why it could not be watched, or why watching
 // ended) and how the Watch ended (no Reason: it did not start).
-func watchLobby(ctx context.Context, scr Screen, lo LobbyOptions, name string) (string, Result, error) {
+func (l *loop) watchLobby(lo LobbyOptions, name string) (string, Result, error) {
 	if lo.Game.Live == nil {
 		return "no game is watched here", Result{}, nil
 	}
@@ -293,7 +319,7 @@ func watchLobby(ctx context.Context, scr Screen, lo LobbyOptions, name string) (
 	if err != nil {
 		return err.Error(), Result{}, nil
 	}
-	res, err := watchOn(ctx, scr, w, lo.Game)
+	res, err := l.watch(w, lo.Game)
 	if res.Reason == ReasonGone {
 		return Gone(w), res, err
 	}

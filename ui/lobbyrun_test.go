@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -290,10 +291,12 @@ func BenchmarkJunk(b *testing.B) {
 
 // TestLobbyRename: a name chosen in the lobby is the player's for the
 // session: the lobby says so, and the game played from it shows it in its
-// header (its scores go under it: play.Scoring.Player).
+// header (its scores go under it: play.Scoring.Player). The lobby, the
+// game and the lobby again show on one loop: the screen is initialised
+// once.
 func TestLobbyRename(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		scr := golden.NewScreen("UTF-8", 80, 24)
+		scr := &initCounter{Screen: golden.NewScreen("UTF-8", 80, 24)}
 		defer scr.Fini()
 		h, err := hub.New(hub.Config{})
 		if err != nil {
@@ -332,5 +335,27 @@ func TestLobbyRename(t *testing.T) {
 		scr.InjectKey(tcell.KeyRune, 'q', tcell.ModNone)
 		scr.InjectKey(tcell.KeyRune, 'y', tcell.ModNone)
 		shows("back in the lobby", "as Zed Ö")
+		if n := scr.inits.Load(); n != 1 {
+			t.Errorf("the screen was initialised %d times, want once", n)
+		}
 	})
+}
+
+// runLobby shows the lobby on a loop of its own on scr, started, until
+// it ends: as PlayLobby's loop shows it between two sessions.
+func runLobby(ctx context.Context, scr Screen, data func() LobbyData, status string, last Choice) (Choice, error) {
+	l := newLoop(scr, nil)
+	l.ctx = ctx
+	return l.lobby(data, status, last)
+}
+
+// initCounter is a screen that counts its Inits.
+type initCounter struct {
+	*golden.Screen
+	inits atomic.Int32
+}
+
+func (s *initCounter) Init() error {
+	s.inits.Add(1)
+	return s.Screen.Init()
 }

@@ -1,63 +1,106 @@
 package ui
 
 import (
+	"context"
+	"fmt"
+	"runtime/debug"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
+
+	"poolroids/game/clock"
+	"poolroids/game/input"
 )
 
-// loop is the event loop of a game session and of the lobby, in the
-// place of tview.Application: it runs tview's widgets as the Application
-// does (the root's Draw, its InputHandler and MouseHandler with a
-// setFocus func, Focus and Blur), but draws on a clock of its own.
+// loop is a connection's one event loop, in the place of
+// tview.Application: made once by the entry point (Run, Watch, RunReplay,
+// PlayLobby), it shows one root after another on the connection's Screen
+// (the lobby, a session, the lobby…) without starting anything again: its
+// surface, its clock, the player's held keys, the mouse's state and the
+// focus go from one root to the next. It runs tview's widgets as the
+// Application does (the root's Draw, its InputHandler and MouseHandler
+// with a setFocus func, Focus and Blur), but draws on a clock of its own.
 //
 // An Application draws after every key, click and resize, and a game
 // must draw at its frame rate whatever the input rate: a client pasting
 // keys must not make the server draw for each one. So here input never
 // draws: keys and clicks change the widgets and the game, and what they
 // changed shows at the next tick of the frame clock, which draws fps
-// times a second and at once when the loop starts. A resize
-// shows at the next tick too (the frame func clears the screen when its
-// size changed).
+// times a second and at once when a root shows. A resize shows at the
+// next tick too (a frame clears the screen when its size changed).
 //
-// A menu (the lobby) changes only with input and its data, so its loop
+// A menu (the lobby) changes only with input and its data, so its pace
 // is lazy: a tick draws only when something changed since the last frame
-// (a key, a click, a resize, an update that changed what shows), and a
+// (a key, a click, a resize, a refresh that changed what shows), and a
 // tick with nothing to draw stops the clock. An idle menu then costs
 // nothing, and the first change after a pause draws at once and starts
 // the clock again: a burst of keys still draws at most one frame a tick.
 //
-// The loop's goroutine, run's, owns the surface and the widgets, and
-// reads the Screen's events itself, from the queue the screen fills (a
-// burst of keys is read in one go, without a switch between goroutines a
-// key). Nothing waits on the loop: it stops when told to, and leaves the
-// events it did not read in the queue, for the screen's next loop.
+// The loop's goroutine, the entry point's, owns the surface and the
+// widgets, and reads the Screen's events itself, from the queue the
+// screen fills (a burst of keys is read in one go, without a switch
+// between goroutines a key). It also watches how a root ends (ctx, what
+// the root shows gone, the input failed, a panic): no other goroutine
+// waits on it. Between two roots the events wait in the screen's queue
+// for the next.
 type loop struct {
+	ctx    context.Context
 	screen Screen
 	sf     *surface
-	root   tview.Primitive // the widgets, which take the keys and clicks
-	fps    int
-	frame  func() // draws the root, whole screen, and shows it
-	// failed ends the loop's user: reading the screen failed.
-	failed func(error)
-	// keys, if set, sees every key before the root; nil: it took the key.
-	keys func(*tcell.EventKey) *tcell.EventKey
-	// mouse, if set, sees every mouse action before the root, as tview's
-	// mouse capture does; a nil event: it took the action.
-	mouse func(*tcell.EventMouse, tview.MouseAction) (*tcell.EventMouse, tview.MouseAction)
-	lazy  bool // draw only what changed: see above
-	// update, if set, runs on the loop every updateEvery (the lobby
-	// reads its data again) and reports whether it changed what shows;
-	// that shows at the next frame.
-	update      func() bool
-	updateEvery time.Duration
+	clock  clock.Clock
+	keys   input.Keys // the player's, written by the loop and the screen (Hold), read by the game's step
 
-	focused  tview.Primitive
-	setFocus func(tview.Primitive) // l.focus, made once: handlers take it with every event
+	r        root            // the root shown
+	focused  tview.Primitive // the primitive with the keys
+	setFocus func(tview.Primitive)
 	mice     mice
 	dirty    bool // something changed since the last frame
 }
+
+// root is what the loop shows: the lobby or a session.
+type root interface {
+	// primitive is the widgets, which take the keys and clicks; first
+	// the one that has the keys when the root shows.
+	primitive() tview.Primitive
+	first() tview.Primitive
+	pace() pace
+	// key sees every key before the widgets; nil: it took the key.
+	key(ev *tcell.EventKey) *tcell.EventKey
+	// mouse sees every mouse action before the widgets, as tview's mouse
+	// capture does; a nil event: it took the action.
+	mouse(ev *tcell.EventMouse, a tview.MouseAction) (*tcell.EventMouse, tview.MouseAction)
+	// frame draws the root, whole screen, and shows it.
+	frame()
+	// refresh runs every pace.refreshes: the lobby reads its data again. It
+	// reports whether that changed what shows, which then shows at the
+	// next frame.
+	refresh() bool
+	// over is closed when the root is done; gone when what it shows
+	// ended by itself (nil: never), after which the loop ends it.
+	over() <-chan struct{}
+	gone() <-chan struct{}
+	// stop ends the root, as the loop saw it end: over is closed when it
+	// returns (an earlier end stands).
+	stop(why ending, err error)
+}
+
+// pace is how a root is drawn and refreshed.
+type pace struct {
+	fps       int
+	lazy      bool          // draw only after a change: see loop
+	refreshes time.Duration // how often to refresh; 0: never
+}
+
+// ending is why the loop ends a root.
+type ending uint8
+
+const (
+	endCanceled ending = iota // the connection's context is done
+	endGone                   // what the root shows ended by itself
+	endFailed                 // reading the screen failed: err says how
+	endPanic                  // the root panicked: err has the panic and its stack
+)
 
 // mice is what makes mouse actions of tcell's mouse events: where the
 // mouse was, which buttons were down, the last click (for double clicks)
@@ -69,14 +112,34 @@ type mice struct {
 	capturing          tview.Primitive
 }
 
-// newLoop makes the loop that draws on sf, the surface of screen, fps
-// times a second with frame; failed is told when reading the screen
-// fails. Its root must be set before it runs, and its other options
-// (keys, mouse, lazy, update) too if any.
-func newLoop(screen Screen, sf *surface, fps int, frame func(), failed func(error)) *loop {
-	l := &loop{screen: screen, sf: sf, fps: fps, frame: frame, failed: failed}
+// newLoop makes the loop of a connection on screen, on clk (nil:
+// clock.Real). It draws on screen's cells once [loop.connect] runs.
+func newLoop(screen Screen, clk clock.Clock) *loop {
+	l := &loop{ctx: context.Background(), screen: screen, sf: newSurface(screen), clock: clock.Or(clk)}
 	l.setFocus = l.focus
 	return l
+}
+
+// connect runs play, the connection's life, on the loop, until ctx is
+// done or play returns. It starts the screen first (a terminal's Init,
+// the first time: "ui: starting the terminal" if it fails) and has it
+// report the held keys; then it unhooks them, gives a terminal tcell's
+// cells back, and finalises a terminal of the connection's own (Run,
+// Watch, RunReplay), which restores it before a panic is reported.
+func (l *loop) connect(ctx context.Context, play func() (Result, error)) (Result, error) {
+	l.ctx = ctx
+	if t, ok := l.screen.(*terminal); ok {
+		if err := t.start(); err != nil {
+			return Result{}, fmt.Errorf("ui: starting the terminal: %w", err)
+		}
+		if t.own {
+			defer t.dev.Fini()
+		}
+		defer t.release()
+	}
+	l.screen.Hold(&l.keys)
+	defer l.screen.Hold(nil)
+	return play()
 }
 
 // focus gives the keys to p: Blur for the primitive that had them,
@@ -92,30 +155,46 @@ func (l *loop) focus(p tview.Primitive) {
 	}
 }
 
-// run draws a frame, then every tick of the frame clock (a lazy loop:
-// every tick after a change), and hands the screen's events to the
-// widgets, until done is closed. The screen must be started, and the
-// loop's own until run returns.
-func (l *loop) run(done <-chan struct{}) {
+// show shows r until it is over: it draws a frame at once, then every
+// tick of the frame clock (a lazy pace: every tick after a change), and
+// hands the screen's events to r, until r ends by itself or the loop
+// ends it: the connection's context done, what r shows gone, reading the
+// screen failed, or r panicked (recovered here).
+func (l *loop) show(r root) {
+	l.r, l.dirty = r, false
+	l.mice.capturing = nil // a drag of the root before
+	l.focus(r.first())
+	defer func() {
+		if p := recover(); p != nil {
+			r.stop(endPanic, fmt.Errorf("%v\n%s", p, debug.Stack()))
+		}
+	}()
+	pc := r.pace()
+	period := time.Second / time.Duration(pc.fps)
 	l.draw()
-	period := time.Second / time.Duration(l.fps)
-	clock := time.NewTicker(period)
-	defer clock.Stop()
+	frames := l.clock.NewTicker(period)
+	defer frames.Stop()
 	ticking := true
-	var updates <-chan time.Time // nil, never ready, without update
-	if l.update != nil {
-		t := time.NewTicker(l.updateEvery)
+	var refresh <-chan time.Time // nil, never ready, without a refresh
+	if pc.refreshes > 0 {
+		t := l.clock.NewTicker(pc.refreshes)
 		defer t.Stop()
-		updates = t.C
+		refresh = t.C()
 	}
-	events := l.screen.Events()
+	events, over, gone := l.screen.Events(), r.over(), r.gone()
 	for {
 		select {
-		case <-done:
+		case <-over:
 			return
-		case <-clock.C:
-			if l.lazy && !l.dirty {
-				clock.Stop() // idle: input and updates wake the loop
+		case <-l.ctx.Done():
+			r.stop(endCanceled, nil)
+			return
+		case <-gone:
+			r.stop(endGone, nil)
+			return
+		case <-frames.C():
+			if pc.lazy && !l.dirty {
+				frames.Stop() // idle: input and refreshes wake the loop
 				ticking = false
 				continue
 			}
@@ -126,41 +205,40 @@ func (l *loop) run(done <-chan struct{}) {
 				continue
 			}
 			l.handle(ev)
-		case <-updates:
-			if l.update() {
+		case <-refresh:
+			if r.refresh() {
 				l.dirty = true
 			}
 		}
 		if !ticking && l.dirty { // the last frame was a tick or more ago
 			l.draw()
-			clock.Reset(period)
+			frames.Reset(period)
 			ticking = true
 		}
 	}
 }
 
-// draw draws a frame of all that changed.
+// draw draws a frame of the root shown.
 func (l *loop) draw() {
 	l.dirty = false
-	l.frame()
+	l.r.frame()
 }
 
-// handle hands one event to the widgets; none draws. A resize shows at
-// the next frame. An interrupt carrying a func runs it on the loop, as
-// tview's QueueUpdate does (tests look at the widgets so).
+// handle hands one event to the root shown; none draws. A resize shows
+// at the next frame. An interrupt carrying a func runs it on the loop,
+// as tview's QueueUpdate does (tests look at the widgets so).
 func (l *loop) handle(ev tcell.Event) {
 	switch ev := ev.(type) {
 	case *tcell.EventKey:
 		l.dirty = true
-		if l.keys != nil {
-			if ev = l.keys(ev); ev == nil {
-				return
-			}
-		}
-		if !l.root.HasFocus() {
+		if ev = l.r.key(ev); ev == nil {
 			return
 		}
-		if h := l.root.InputHandler(); h != nil {
+		p := l.r.primitive()
+		if !p.HasFocus() {
+			return
+		}
+		if h := p.InputHandler(); h != nil {
 			h(ev, l.setFocus)
 		}
 	case *tcell.EventMouse:
@@ -174,7 +252,7 @@ func (l *loop) handle(ev tcell.Event) {
 			f()
 		}
 	case *tcell.EventError:
-		l.failed(ev)
+		l.r.stop(endFailed, ev)
 	}
 }
 
@@ -212,14 +290,12 @@ func (m *mice) fire(l *loop, ev *tcell.EventMouse) {
 		if ev == nil { // taken by the capture
 			return
 		}
-		if l.mouse != nil {
-			if ev, a = l.mouse(ev, a); ev == nil {
-				return
-			}
+		if ev, a = l.r.mouse(ev, a); ev == nil {
+			return
 		}
 		target := m.capturing
 		if target == nil {
-			target = l.root
+			target = l.r.primitive()
 		}
 		m.capturing = nil
 		if h := target.MouseHandler(); h != nil {
@@ -242,9 +318,9 @@ func (m *mice) fire(l *loop, ev *tcell.EventMouse) {
 		act(b.up)
 		switch {
 		case moved, ev == nil: // no click where the button went down, or the up was taken
-		case time.Since(m.click) > tview.DoubleClickInterval:
+		case l.clock.Now().Sub(m.click) > tview.DoubleClickInterval:
 			act(b.click)
-			m.click = time.Now()
+			m.click = l.clock.Now()
 		default:
 			act(b.dclick)
 			m.click = time.Time{}

@@ -1,8 +1,10 @@
 package ui
 
 import (
+	"context"
 	"fmt"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
@@ -12,6 +14,8 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/clock"
+	"poolroids/game/input"
 	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
@@ -66,9 +70,9 @@ func testFrameClock(t *testing.T, fps int) {
 	}
 }
 
-// TestLoopPanic: a panic in a key handler, as in a draw, goes on out of
-// the loop (its user recovers it and finalises the screen), and leaves the
-// screen as it was: the next loop on it takes keys.
+// TestLoopPanic: a panic in a key handler, as in a draw, ends the root
+// shown with ReasonPanic's ending and the panic, and leaves the loop as
+// it was: the next root it shows takes keys.
 func TestLoopPanic(t *testing.T) {
 	for _, tt := range []struct {
 		name      string
@@ -77,41 +81,41 @@ func TestLoopPanic(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			synctest.Test(t, func(t *testing.T) {
 				scr := newSim(t, "UTF-8", 80, 24)
+				l := testLoop(t, scr)
 				frames := 0
-				l := testLoop(t, scr, 10, func() {
+				r := newTestRoot(pace{fps: 10})
+				r.onFrame = func() {
 					if frames++; tt.draw && frames > 1 {
 						panic("a draw")
 					}
-				})
-				l.root = tview.NewBox()
-				l.keys = func(ev *tcell.EventKey) *tcell.EventKey {
+				}
+				r.onKey = func(ev *tcell.EventKey) *tcell.EventKey {
 					if tt.key {
 						panic("a key")
 					}
 					return nil
 				}
-				done := make(chan any)
+				done := make(chan struct{})
 				go func() {
-					defer func() { done <- recover() }()
-					l.run(make(chan struct{}))
+					defer close(done)
+					l.show(r)
 				}()
 				scr.InjectKey(tcell.KeyRune, 'k', tcell.ModNone)
-				if p := <-done; p == nil {
-					t.Fatal("the loop returned without its panic")
+				<-done
+				if r.why != endPanic || r.err == nil || !strings.Contains(r.err.Error(), "a "+tt.name) {
+					t.Fatalf("the root ended with %v, %v; want its panic", r.why, r.err)
 				}
-				next := newLoop(l.screen, l.sf, 10, func() {}, func(error) {})
-				next.root = tview.NewBox()
+				next := newTestRoot(pace{fps: 10})
 				keys := make(chan rune, 1)
-				next.keys = func(ev *tcell.EventKey) *tcell.EventKey {
+				next.onKey = func(ev *tcell.EventKey) *tcell.EventKey {
 					keys <- ev.Rune()
 					return nil
 				}
-				stop := make(chan struct{})
-				go next.run(stop)
-				defer close(stop)
+				go l.show(next)
+				defer next.stop(endCanceled, nil)
 				scr.InjectKey(tcell.KeyRune, 'n', tcell.ModNone)
 				if r := <-keys; r != 'n' {
-					t.Errorf("the next loop read %q, want n", r)
+					t.Errorf("the next root read %q, want n", r)
 				}
 			})
 		})
@@ -119,9 +123,53 @@ func TestLoopPanic(t *testing.T) {
 }
 
 // testLoop is a loop on a started terminal of scr.
-func testLoop(t testing.TB, scr tcell.Screen, fps int, frame func()) *loop {
-	term := startedTerminal(t, scr)
-	return newLoop(term, newSurface(term), fps, frame, func(err error) { t.Errorf("reading the screen: %v", err) })
+func testLoop(t testing.TB, scr tcell.Screen) *loop {
+	return newLoop(startedTerminal(t, scr), nil)
+}
+
+// testRoot is a root of a Box, with the hooks a test sets: its frames,
+// its keys, its refreshes.
+type testRoot struct {
+	box       *tview.Box
+	pc        pace
+	onFrame   func()
+	onKey     func(*tcell.EventKey) *tcell.EventKey // nil: every key to the box
+	onRefresh func() bool
+	done      chan struct{}
+	once      sync.Once
+	why       ending // how the loop ended it; read once done is closed
+	err       error
+}
+
+func newTestRoot(pc pace) *testRoot {
+	return &testRoot{box: tview.NewBox(), pc: pc, onFrame: func() {}, done: make(chan struct{})}
+}
+
+func (r *testRoot) primitive() tview.Primitive { return r.box }
+func (r *testRoot) first() tview.Primitive     { return r.box }
+func (r *testRoot) pace() pace                 { return r.pc }
+func (r *testRoot) frame()                     { r.onFrame() }
+func (r *testRoot) over() <-chan struct{}      { return r.done }
+func (r *testRoot) gone() <-chan struct{}      { return nil }
+
+func (r *testRoot) key(ev *tcell.EventKey) *tcell.EventKey {
+	if r.onKey == nil {
+		return ev
+	}
+	return r.onKey(ev)
+}
+
+func (r *testRoot) mouse(ev *tcell.EventMouse, a tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) {
+	return ev, a
+}
+
+func (r *testRoot) refresh() bool { return r.onRefresh != nil && r.onRefresh() }
+
+func (r *testRoot) stop(why ending, err error) {
+	r.once.Do(func() {
+		r.why, r.err = why, err
+		close(r.done)
+	})
 }
 
 // TestKeyPanicEndsRun: a panic in a key's handler that the session's
@@ -195,7 +243,7 @@ func TestReplayListMouse(t *testing.T) {
 		r.scr.InjectMouse(x, y, tcell.Button1, tcell.ModNone)
 		r.scr.InjectMouse(x, y, tcell.ButtonNone, tcell.ModNone)
 		r.waitFor("a click on queue", func() (ok bool) {
-			s.show.(*replayShow).g.View(func(v play.ReplayView) {
+			s.show.(*replayShow).g.View(func(v play.View) {
 				ok = v.World.Bullets().Strategy() == pool.Queue && v.World.Debris().Strategy() == pool.Queue
 			})
 			return ok
@@ -222,26 +270,26 @@ func (r *running) find(text string) (x, y int) {
 	return -1, -1
 }
 
-// TestLazyLoop: a lazy loop draws only what changed, at most once a
+// TestLazyLoop: a lazy root draws only what changed, at most once a
 // tick. Idle, it draws nothing; the first change after a pause (a key, a
-// click, a resize, an update that changed what shows) draws at once, and
+// click, a resize, a refresh that changed what shows) draws at once, and
 // the rest of a burst at the next tick only.
 func TestLazyLoop(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		scr := newSim(t, "UTF-8", 80, 24)
 		const fps, every = 10, time.Minute
 		var frames, updates atomic.Int64
-		l := testLoop(t, scr, fps, func() { frames.Add(1) })
-		l.root, l.lazy = tview.NewBox(), true
-		l.update, l.updateEvery = func() bool { return updates.Add(1) > 1 }, every // the first changes nothing
+		l := testLoop(t, scr)
+		r := newTestRoot(pace{fps: fps, lazy: true, refreshes: every})
+		r.onFrame = func() { frames.Add(1) }
+		r.onRefresh = func() bool { return updates.Add(1) > 1 } // the first changes nothing
 		start := time.Now()
-		l.focus(l.root)
-		done, stopped := make(chan struct{}), make(chan struct{})
+		stopped := make(chan struct{})
 		go func() {
 			defer close(stopped)
-			l.run(done)
+			l.show(r)
 		}()
-		defer func() { close(done); <-stopped }()
+		defer func() { r.stop(endCanceled, nil); <-stopped }()
 		tick := time.Second / fps
 		// check counts the frames drawn since the last check, once the
 		// loop has handled what was sent.
@@ -298,4 +346,109 @@ func TestLazyLoop(t *testing.T) {
 		time.Sleep(every)
 		check("an update that changes what shows", 1)
 	})
+}
+
+// TestManualFrames: a session on a Manual clock draws a frame as it
+// starts, then one each time the clock has moved a frame's time, and
+// none on input: a test drives it frame by frame, outside a synctest
+// bubble, without waiting for time to pass.
+func TestManualFrames(t *testing.T) {
+	const fps = 20
+	period := time.Second / fps
+	clk := clock.NewManual(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	frames := make(chan struct{}, 1)
+	scr := golden.NewScreen("UTF-8", 120, 40)
+	s, err := newPlayerSession(ownTerminal(scr, nil), Options{Seed: 11, FPS: fps, Clock: clk, Frame: func(bool, uint64) { frames <- struct{}{} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := connected(t, scr, s)
+	<-frames            // the first, at once
+	r.onLoop(func() {}) // the loop waits for its clock now
+	none := func(what string) {
+		t.Helper()
+		r.onLoop(func() {})
+		select {
+		case <-frames:
+			t.Errorf("%s: a frame drawn", what)
+		default:
+		}
+	}
+	if !strings.Contains(screenText(scr), "press space to play") {
+		t.Fatalf("the first frame shows no title:\n%s", screenText(scr))
+	}
+	shows := scr.Shows()
+	r.key(tcell.KeyRune, ' ') // play: shows at the next frame
+	none("a key")
+	if phase := s.game().Phase(); phase != match.Play {
+		t.Fatalf("after space the game is in phase %v, want play", phase)
+	}
+	clk.Advance(period - 1)
+	none("a frame's time less a nanosecond")
+	clk.Advance(1)
+	<-frames
+	if text := r.text(); strings.Contains(text, "press space to play") {
+		t.Errorf("the frame after space still shows the title:\n%s", text)
+	}
+	for range 10 {
+		clk.Advance(period / 2)
+		none("half a frame's time")
+		clk.Advance(period / 2)
+		<-frames
+	}
+	none("the last frame's time")
+	if n := scr.Shows() - shows; n != 11 {
+		t.Errorf("%d frames shown in 11 frames' time, want 11", n)
+	}
+}
+
+// TestHeldKeysCarry: the player's held keys are the loop's, not a
+// session's: a key a terminal reports held while the lobby shows (the
+// kitty protocol's) is held in the game the lobby starts, without a
+// press of its own, until it is let go.
+func TestHeldKeysCarry(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		scr := golden.NewScreen("UTF-8", 120, 40)
+		l := newLoop(startedTerminal(t, scr), nil)
+		l.keys.Down(input.Fire) // before the session: in the lobby
+		s, err := l.playerSession(Options{Seed: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := connected(t, scr, s)
+		synctest.Wait()
+		r.onLoop(s.startGame)
+		fired := func() (n uint64) {
+			r.locked(func(w *game.World) { n = w.Bullets().Stats().Acquires })
+			return n
+		}
+		time.Sleep(time.Second)
+		held := fired()
+		if held < 3 {
+			t.Fatalf("a second into the game with fire held %d shots, want it firing", held)
+		}
+		l.keys.Up(input.Fire)
+		time.Sleep(time.Second / 10) // the last shot of the hold
+		after := fired()
+		time.Sleep(time.Second)
+		if n := fired(); n != after {
+			t.Errorf("fire let go: %d more shots", n-after)
+		}
+	})
+}
+
+// connected runs s on its loop, as an entry point does, until the test
+// ends; unlike startSession, it waits for nothing.
+func connected(t *testing.T, scr *golden.Screen, s *session) *running {
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &running{t: t, s: s, scr: scr, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(r.done)
+		r.res, r.err = s.run(ctx)
+	}()
+	t.Cleanup(func() {
+		cancel()
+		r.wait()
+	})
+	return r
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 
+	"poolroids/game/clock"
 	"poolroids/game/daily"
 	"poolroids/game/hub"
 	"poolroids/game/play"
@@ -66,6 +67,11 @@ type Options struct {
 	// cells it sent (0 where package vt does not drive the terminal). It
 	// runs on the drawing goroutine, so it must be quick; for metrics.
 	Frame func(late bool, cells uint64)
+	// Clock, if set, is the time the session keeps in place of the
+	// system's: its frames, its game's steps, its notices, the lobby's
+	// refresh (tests drive a session on a clock.Manual). How long a frame
+	// or a step takes is measured on the system's clock all the same.
+	Clock clock.Clock
 }
 
 // Result tells how a [Run] ended.

@@ -74,3 +74,45 @@ func overLines(o play.Over, ascii, watcher bool) []string {
 	}
 	return append(lines, "", "space: play again"+dot+"q: quit")
 }
+
+// replayEnd is the overlay of a replay at its end, or where it differs
+// from its recording. The loop's goroutine only.
+type replayEnd struct {
+	differs error    // the mismatch text says
+	text    []string // differsLines(differs)
+}
+
+// of is the overlay for the replay's status st; nil: none.
+func (e *replayEnd) of(st *play.ReplayStatus) []string {
+	switch st.State {
+	case play.ReplayDiffers:
+		if st.Err != e.differs {
+			e.differs, e.text = st.Err, differsLines(st.Err)
+		}
+		return e.text
+	case play.ReplayEnd:
+		return endLines
+	}
+	return nil
+}
+
+// endLines is the overlay at a replay's end.
+var endLines = []string{"END OF REPLAY", "", "space: again  left: seek back  q: quit"}
+
+// differsLines is the overlay of a replay that differs from its
+// recording: err, wrapped.
+func differsLines(err error) []string {
+	lines := []string{"THE REPLAY DIFFERS FROM THE RECORDING", ""}
+	cur := ""
+	for _, word := range strings.Fields(err.Error()) {
+		if cur != "" && len(cur)+1+len(word) > 40 {
+			lines = append(lines, cur)
+			cur = ""
+		}
+		if cur != "" {
+			cur += " "
+		}
+		cur += word
+	}
+	return append(lines, cur, "", "it stopped there; q: quit")
+}

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
 	"poolroids/game"
 	"poolroids/game/daily"
@@ -18,14 +17,11 @@ import (
 )
 
 // ownGame is what the shows of the player's own game share: its
-// play.Game, the keys that play it, and the text of its game-over
-// screen.
+// play.Game and the keys that play it.
 type ownGame struct {
 	s      *session
 	g      *play.Game
-	over   overText  // the loop's goroutine only
-	daily  dailyText // likewise
-	shared bool      // an arena seat: the world plays on whatever the player does
+	shared bool // an arena seat: the world plays on whatever the player does
 }
 
 // inGame reports whether the player plays a game of their own, which q
@@ -106,31 +102,6 @@ func (p *ownGame) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 	return nil
 }
 
-// soloHUD paints the world of a solo game's View v on a, with its ghost,
-// and returns its header, the game-over text from over and a daily
-// game's from daily: as its player and its watchers see it.
-func soloHUD(a *arena, v play.View, over *overText, daily *dailyText, ascii bool) hud {
-	w := v.World
-	a.ghost = v.Ghost
-	if v.Daily != nil {
-		a.ghostName = v.Daily.GhostName
-	}
-	a.paintWorld(w)
-	h := hud{
-		level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(),
-		high: v.High, mode: v.Phase, paused: w.Paused(), stress: v.Stress,
-		over: over.of(v.Over, ascii),
-	}
-	if v.Phase == match.Play && !v.Assisted {
-		h.high = max(h.high, w.Score())
-	}
-	if v.Daily != nil {
-		t := daily.of(v.Daily, ascii)
-		h.title, h.status = t.title, t.status
-	}
-	return h
-}
-
 // close leaves the game in play, scored if it counts, and returns the
 // best score of the games that counted.
 func (p *ownGame) close() int {
@@ -142,8 +113,7 @@ func (p *ownGame) close() int {
 // goroutine, and offered to watchers where Options.Live says.
 type soloShow struct {
 	ownGame
-	live       atomic.Pointer[play.Solo] // the game offered to watchers; nil: none
-	ghostPools atomic.Bool               // the panel shows the ghost's pools (f)
+	live atomic.Pointer[play.Solo] // the game offered to watchers; nil: none
 }
 
 // newSolo makes the solo game Options ask for.
@@ -161,8 +131,8 @@ func newSolo(s *session) (show, error) {
 		cfg.Strategy, stress = o.Strategy, false
 		sc.Daily = &play.Daily{Day: *o.Daily, Board: o.Board, Dir: o.DailyDir}
 	}
-	g, err := play.NewSolo(cfg, stress, sc, play.Controls{Keys: &s.keys})
-	sh.g = g
+	g, err := play.NewSolo(cfg, stress, sc, play.Controls{Keys: s.keys, Clock: s.opts.Clock})
+	sh.g, s.scene, s.name = g, g, o.Player
 	return sh, err
 }
 
@@ -193,7 +163,7 @@ func (sh *soloShow) help(g *glyphs) []string {
 	return g.helpScreen
 }
 
-func (sh *soloShow) bottom() tview.Primitive {
+func (sh *soloShow) bottom() footer {
 	if sh.s.opts.Daily != nil {
 		return newHelpLine(func(g *glyphs) []helpItem { return dailyHelp[setOf(g)].line })
 	}
@@ -201,50 +171,6 @@ func (sh *soloShow) bottom() tview.Primitive {
 		return newHelpLine(func(g *glyphs) []helpItem { return g.localLine })
 	}
 	return newHelpLine(func(g *glyphs) []helpItem { return g.keyLine })
-}
-
-func (sh *soloShow) paint(a *arena) hud {
-	var h hud
-	sh.g.View(func(v play.View) { h = soloHUD(a, v, &sh.over, &sh.daily, sh.s.ascii) })
-	if h.mode != match.Title && !h.stress { // the demo's and the autopilot's are no one's
-		h.name = sh.s.opts.Player
-	}
-	if live := sh.live.Load(); live != nil {
-		h.watching, h.hidden = live.Watchers(), !live.Open()
-	}
-	return h
-}
-
-// samples are those the Game took on its steps, at the time it took
-// them: of the player's pools, or of the ghost's (f).
-func (sh *soloShow) samples(seen uint64, fn func(game.PoolSample, time.Duration)) uint64 {
-	clock := sh.s.clock
-	ghost := sh.ghostPools.Load()
-	sh.g.View(func(v play.View) {
-		ss := v.Samples
-		if ghost && v.Ghost != nil {
-			ss = v.GhostSamples
-		}
-		seen = ss.Since(seen, func(p game.PoolSample) { fn(p, p.At.Sub(clock)) })
-	})
-	return seen
-}
-
-func (sh *soloShow) sample(v *view, now time.Duration) {
-	ghost := sh.ghostPools.Load()
-	sh.g.View(func(gv play.View) {
-		w := gv.World
-		v.title = ""
-		if ghost && gv.Ghost != nil {
-			v.title, w = ghostPanelTitle, gv.Ghost.World()
-		}
-		samplePools(v, w, gv.Step, now)
-	})
-}
-
-func (sh *soloShow) strategies() (bullets, debris pool.Strategy) {
-	sh.g.View(func(v play.View) { bullets, debris = v.World.Bullets().Strategy(), v.World.Debris().Strategy() })
-	return bullets, debris
 }
 
 func (sh *soloShow) pick(bullets, debris pool.Strategy) error {
@@ -276,7 +202,7 @@ func (sh *soloShow) key(ev *tcell.EventKey, now time.Duration) *tcell.EventKey {
 			}
 		case 'f', 'F':
 			if sh.s.opts.Daily != nil {
-				sh.ghostPools.Store(!sh.ghostPools.Load())
+				sh.s.ghostPools.Store(!sh.s.ghostPools.Load())
 				sh.fresh()
 				sh.s.sample() // the panel's title says whose pools
 				return nil

@@ -23,11 +23,12 @@ func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines }
 // pools last and when and the latest news, one after the other from the
 // top, so that a box cut short by a small terminal still shows the news
 // of a half-empty arena. (A key's notice goes under the field, where
-// every size shows it.) It formats its lines from the arena under its
-// read lock and turns them into strings only when they change, so a frame
-// allocates nothing in steady state. It formats them every playersEvery,
-// and at once when its place or form changed, and draws them whole every
-// frame.
+// every size shows it.) The session has it format its lines from the
+// frame's View of the arena (formatView) when they are due, and it turns
+// them into strings only when they change, so a frame allocates nothing
+// in steady state. On the session's screen they are due every
+// playersEvery, and at once after the layout changed; it draws them
+// whole every frame.
 type players struct {
 	*tview.Box
 	// What the session hands it for each frame (see session.take): the
@@ -36,15 +37,12 @@ type players struct {
 	g      *glyphs
 	narrow bool
 	now    time.Duration
-	ar     *hub.Arena
 	text   textLines
 	title  textCache
 	buf    []byte
 
 	formatted time.Duration // when the lines were last formatted, on the session's clock
-	formedAt  rect          // and where the box was then, in which form: a box
-	formedN   bool          // moved or narrowed formats anew
-	formed    bool          // the lines were formatted once
+	clears    uint64        // and the surface's clears then, plus one: 0 never formatted
 }
 
 // playersEvery is how often the players box follows the arena on the
@@ -58,33 +56,33 @@ const playersEvery = 100 * time.Millisecond
 func newPlayers(ar *hub.Arena) *players {
 	size := ar.World().Ships()
 	// A line more a player: the narrow box's long names take two.
-	return &players{Box: tview.NewBox(), g: utf8Glyphs, ar: ar, text: newTextLines(playersHeight(size) - 2 + size), buf: make([]byte, 0, 64)}
+	return &players{Box: tview.NewBox(), g: utf8Glyphs, text: newTextLines(playersHeight(size) - 2 + size), buf: make([]byte, 0, 64)}
+}
+
+// due tells whether the lines are due to be formatted for a frame drawn
+// on scr at p.now: every playersEvery, and after the surface was cleared
+// (a new size or layout: the box may have moved, or narrowed); on any
+// other screen, every frame.
+func (p *players) due(scr tcell.Screen) bool {
+	sf, ok := scr.(*surface)
+	if !ok {
+		return true
+	}
+	due := p.clears != sf.clears+1 || p.now-p.formatted >= playersEvery
+	p.clears = sf.clears + 1
+	return due
 }
 
 func (p *players) Draw(scr tcell.Screen) {
 	x, y, w, h := p.GetRect()
-	at := rect{x, y, w, h}
-	if !p.formed || at != p.formedAt || p.narrow != p.formedN || p.now-p.formatted >= playersEvery {
-		p.formed, p.formedAt, p.formedN, p.formatted = true, at, p.narrow, p.now
-		p.format()
-	}
 	drawBorder(scr, p.g, x, y, w, h, borderStyle)
 	putString(scr, x+2, y, w-4, p.title.s, titleStyle)
 	p.text.draw(scr, x+1, y+1, w-2, h-2)
 }
 
-// seated counts the arena's players.
-func (p *players) seated() int {
-	var n int
-	p.ar.View(func(v hub.ArenaView) { n = v.Players() })
-	return n
-}
-
-// format rebuilds the lines from the arena.
-func (p *players) format() { p.ar.View(p.formatView) }
-
-// formatView is format inside the arena's View.
+// formatView formats the lines from the arena ar shows, inside its View.
 func (p *players) formatView(ar hub.ArenaView) {
+	p.formatted = p.now
 	w := ar.World()
 	// The compact panel's box, 16 columns inside, keeps the arena's name
 	// and mode, and each player's name and score.
@@ -93,7 +91,7 @@ func (p *players) formatView(ar hub.ArenaView) {
 	if !narrow {
 		p.buf = append(p.buf, "arena "...)
 	}
-	p.buf = append(append(p.buf, p.ar.Name()...), " · "...)
+	p.buf = append(append(p.buf, ar.Arena().Name()...), " · "...)
 	p.buf = append(p.buf, w.Mode().String()...)
 	p.buf = append(p.buf, ' ')
 	p.title.of(p.buf)

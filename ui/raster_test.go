@@ -123,7 +123,6 @@ func TestPlayersEvery(t *testing.T) {
 		ann, seat := arenaSession(t, h, "ann", 120, 40)
 		scr := ann.sim()
 		box := func() string { // a frame, as tview draws it; the box's text
-			ann.fitTo(120, 40)
 			ann.root.SetRect(0, 0, 120, 40)
 			ann.screen.resize()
 			ann.root.Draw(ann.screen)
@@ -181,7 +180,6 @@ func TestSeatFrameAllocs(t *testing.T) {
 		if !s.term.(*terminal).direct {
 			t.Fatal("the screen does not write its own frames")
 		}
-		s.fitTo(120, 40)
 		s.root.SetRect(0, 0, 120, 40)
 		s.root.Draw(s.screen)
 		ar := seat.Arena()

@@ -3,7 +3,6 @@ package ui
 import (
 	"context"
 	"strconv"
-	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -11,7 +10,6 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
-	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
 )
@@ -48,28 +46,27 @@ func RunReplay(ctx context.Context, screen tcell.Screen, data []byte, opts Optio
 	return replayOn(ctx, ownTerminal(screen, opts.Keys), data, opts)
 }
 
-// replayOn is RunReplay on scr.
+// replayOn is RunReplay on scr: a connection of one session.
 func replayOn(ctx context.Context, scr Screen, data []byte, opts Options) (Result, error) {
-	opts.Arena, opts.Stress, opts.Live = nil, false, nil // a replay is no live game to watch
-	s, err := newSession(scr, opts, func(s *session) (show, error) { return newReplay(s, data) })
+	s, err := newLoop(scr, opts.Clock).replaySession(data, opts)
 	if err != nil {
 		return Result{}, err
 	}
 	return s.run(ctx)
 }
 
+// replaySession makes the session of RunReplay on l.
+func (l *loop) replaySession(data []byte, opts Options) (*session, error) {
+	opts.Arena, opts.Stress, opts.Live = nil, false, nil // a replay is no live game to watch
+	return l.session(opts, func(s *session) (show, error) { return newReplay(s, data) })
+}
+
 // replayShow is the show of a replay: the play.Replay it draws and sends
-// the keys to, which steps on the show's goroutine, its status line and
-// its overlay's text.
+// the keys to, which steps on the show's goroutine, and its status line.
 type replayShow struct {
 	s      *session
 	g      *play.Replay
-	whose  string // whose game it is, for the header
 	status *replayLine
-
-	// The loop's goroutine only.
-	differs error    // the mismatch text says
-	text    []string // differsLines(differs)
 }
 
 // newReplay makes the show of the replay data holds, holding its pools to
@@ -80,69 +77,23 @@ func newReplay(s *session, data []byte) (*replayShow, error) {
 	if err != nil {
 		return nil, err
 	}
-	v.g, v.whose = g, g.Whose()
-	v.status = &replayLine{Box: tview.NewBox(), v: v, buf: make([]byte, 0, 64), tmp: make([]byte, 0, 32)}
+	v.g = g
+	v.status = &replayLine{Box: tview.NewBox(), g: utf8Glyphs, buf: make([]byte, 0, 64), tmp: make([]byte, 0, 32)}
+	s.scene, s.whose, s.ending = g, g.Whose(), new(replayEnd)
 	return v, nil
 }
 
 func (v *replayShow) run(stop <-chan struct{}) { v.g.Run(stop) }
 func (v *replayShow) gone() <-chan struct{}    { return nil }
 func (v *replayShow) why() (string, error)     { return ReasonCanceled, nil }
-func (v *replayShow) bottom() tview.Primitive  { return v.status }
+func (v *replayShow) bottom() footer           { return v.status }
 func (v *replayShow) close() int               { return 0 }
 func (v *replayShow) wait(on bool)             { v.g.Wait(on) }
-
-// sample samples the pools on the replay's own clock: the rates are per
-// second of game, whatever the speed.
-func (v *replayShow) sample(pv *view, _ time.Duration) {
-	v.g.View(func(rv play.ReplayView) { samplePools(pv, rv.World, rv.StepTime, gameTime(rv.Step)) })
-}
-
-func (v *replayShow) strategies() (bullets, debris pool.Strategy) {
-	v.g.View(func(rv play.ReplayView) {
-		bullets, debris = rv.World.Bullets().Strategy(), rv.World.Debris().Strategy()
-	})
-	return bullets, debris
-}
 
 // pick holds the pools to a strategy, through seeks: the recorded
 // switches no longer apply.
 func (v *replayShow) pick(bullets, debris pool.Strategy) error {
 	return v.g.SetStrategies(bullets, debris)
-}
-
-// gameTime is the game time of step: the pools' rates are per second of
-// game, whatever the speed.
-func gameTime(step uint64) time.Duration { return time.Duration(step) * time.Second / game.TPS }
-
-// samples are those the replay's ticks took (every sampleEvery steps of
-// game, and at once where a new world or strategy starts a pool's rates
-// again), at the game time of their step.
-func (v *replayShow) samples(seen uint64, fn func(game.PoolSample, time.Duration)) uint64 {
-	v.g.View(func(rv play.ReplayView) {
-		seen = rv.Samples.Since(seen, func(p game.PoolSample) { fn(p, gameTime(p.Step)) })
-	})
-	return seen
-}
-
-var endLines = []string{"END OF REPLAY", "", "space: again  left: seek back  q: quit"}
-
-// differsLines is the overlay of a replay that differs from its
-// recording: err, wrapped.
-func differsLines(err error) []string {
-	lines := []string{"THE REPLAY DIFFERS FROM THE RECORDING", ""}
-	line := ""
-	for _, word := range strings.Fields(err.Error()) {
-		if line != "" && len(line)+1+len(word) > 40 {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
-	}
-	return append(lines, line, "", "it stopped there; q: quit")
 }
 
 // key drives the replay: the session's own keys (the panel's, the
@@ -204,45 +155,19 @@ func newReplayHelp(g *glyphs) []string {
 	return keyColumns("REPLAY KEYS", keys)
 }
 
-// paint copies the world onto a's canvas and returns the header: whose
-// game it is, the level and wave, and the score and lives of a solo game,
-// or an arena's best score; the end or the mismatch over it.
-func (v *replayShow) paint(a *arena) hud {
-	var h hud
-	v.g.View(func(rv play.ReplayView) {
-		w := rv.World
-		if w.Ships() > 1 {
-			a.names = rv.Names
-		}
-		a.ghost = rv.Ghost
-		a.paintWorld(w)
-		h = hud{level: w.Level().Name, score: w.Score(), lives: w.Lives(), wave: w.Wave(), mode: match.Play, best: w.Ships() > 1, whose: v.whose}
-		for i := range w.Ships() {
-			h.high = max(h.high, w.Player(i).Score)
-		}
-		switch rv.State {
-		case play.ReplayDiffers:
-			if rv.Err != v.differs {
-				v.differs, v.text = rv.Err, differsLines(rv.Err)
-			}
-			h.mode, h.over = match.Over, v.text
-		case play.ReplayEnd:
-			h.mode, h.over = match.Over, endLines
-		}
-	})
-	return h
-}
-
 // replayLine is the bottom line of a replay: its state, position and
 // speed, left, in cells of fixed width that it sets every frame; then
 // the keys.
 type replayLine struct {
 	*tview.Box
-	v    *replayShow
-	buf  []byte
-	tmp  []byte
-	pos  textCache
-	keys keyLine
+	// What the session hands it for each frame: the glyphs (hand), the
+	// replay's status (take).
+	g      *glyphs
+	status play.ReplayStatus
+	buf    []byte
+	tmp    []byte
+	pos    textCache
+	keys   keyLine
 }
 
 // replayItems are the keys the replay's line shows from the left, as far
@@ -281,23 +206,16 @@ var replayStates = [...]string{
 }
 
 func (l *replayLine) Draw(scr tcell.Screen) {
-	v := l.v
-	defer v.s.guard()
 	x, y, w, h := l.GetRect()
 	if w <= 0 || h <= 0 {
 		return
 	}
-	g := v.s.glyphs()
+	g := l.g
 
-	var step, total uint64
-	var speed int
-	var state play.ReplayState
-	v.g.View(func(rv play.ReplayView) {
-		step, total, speed, state = rv.Step, rv.Len, rv.Speed, rv.State
-		if state == play.ReplaySeeking {
-			step = rv.SeekTo
-		}
-	})
+	step, total, speed, state := l.status.Step, l.status.Len, l.status.Speed, l.status.State
+	if state == play.ReplaySeeking {
+		step = l.status.SeekTo
+	}
 	st := badgeStyle
 	if state == play.ReplayDiffers {
 		st = alertStyle.Reverse(true)
@@ -324,6 +242,8 @@ func (l *replayLine) Draw(scr tcell.Screen) {
 	n += putString(scr, x+n, y, w-n, l.pos.of(b), valueStyle)
 	l.keys.draw(scr, x+n, y, w-n, replayItems(g))
 }
+
+func (l *replayLine) take(g *glyphs, st play.ReplayStatus) { l.g, l.status = g, st }
 
 // appendClock appends step as the game time it is, mm:ss.
 func appendClock(b []byte, step uint64) []byte {

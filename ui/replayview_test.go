@@ -84,14 +84,14 @@ func (d *watched) press(keys ...any) {
 
 // view is the replay as it stands; its World is for reading between
 // ticks only.
-func (d *watched) view() play.ReplayView {
-	var v play.ReplayView
-	d.v.g.View(func(rv play.ReplayView) { v = rv })
+func (d *watched) view() play.View {
+	var v play.View
+	d.v.g.View(func(rv play.View) { v = rv })
 	return v
 }
 
 // step is the step the replay is at; sum the world's checksum.
-func (d *watched) step() uint64 { return d.view().Step }
+func (d *watched) step() uint64 { return d.view().Replay.Step }
 
 func (d *watched) sum() uint64 { return d.view().World.Checksum() }
 
@@ -107,7 +107,7 @@ func (d *watched) seekDone(n int) int {
 	d.t.Helper()
 	for i := range n {
 		d.ticks(1)
-		if d.view().State != play.ReplaySeeking {
+		if d.view().Replay.State != play.ReplaySeeking {
 			return i + 1
 		}
 	}
@@ -134,8 +134,8 @@ func testReplayPlays(t *testing.T) {
 	}
 	d.looksLike("replay-1s-80x24")
 	d.ticks(1200)
-	if d.step() != 1200 || d.view().Err != nil {
-		t.Errorf("at the end: step %d, err %v", d.step(), d.view().Err)
+	if d.step() != 1200 || d.view().Replay.Err != nil {
+		t.Errorf("at the end: step %d, err %v", d.step(), d.view().Replay.Err)
 	}
 	d.looksLike("replay-end-80x24")
 	d.press(' ') // again, from the start
@@ -256,8 +256,8 @@ func TestReplayStrategySwitch(t *testing.T) {
 	if got, want := strategyRow(), "strategy "+string(all[2])+" "+string(all[2]); got != want {
 		t.Errorf("past the recorded switch: panel %q, want %q", got, want)
 	}
-	if got, want := d.sum(), replaytest.SumAt(t, data, 1280); got != want || d.view().Err != nil {
-		t.Errorf("checksum at 1280: %016x, want %016x (%v)", got, want, d.view().Err)
+	if got, want := d.sum(), replaytest.SumAt(t, data, 1280); got != want || d.view().Replay.Err != nil {
+		t.Errorf("checksum at 1280: %016x, want %016x (%v)", got, want, d.view().Replay.Err)
 	}
 
 	d.press('b', '5') // the bullets only
@@ -271,8 +271,8 @@ func TestReplayStrategySwitch(t *testing.T) {
 		t.Errorf("after a seek back to step %d: panel %q, want %q", d.step(), got, want)
 	}
 	d.ticks(200)
-	if d.step() != 2400 || d.view().Err != nil {
-		t.Errorf("to the end with the watcher's strategies: step %d, %v", d.step(), d.view().Err)
+	if d.step() != 2400 || d.view().Replay.Err != nil {
+		t.Errorf("to the end with the watcher's strategies: step %d, %v", d.step(), d.view().Replay.Err)
 	}
 }
 
@@ -287,8 +287,8 @@ func TestReplayHelp(t *testing.T) {
 		d.looksLike("replay-help-80x24")
 		d.press('+')
 		d.looksLike("replay-help-closed-80x24")
-		if d.view().Speed != play.SpeedNormal {
-			t.Errorf("+ under the help: speed %d", d.view().Speed)
+		if d.view().Replay.Speed != play.SpeedNormal {
+			t.Errorf("+ under the help: speed %d", d.view().Replay.Speed)
 		}
 	})
 }
@@ -315,8 +315,8 @@ func TestReplayHeldFromStart(t *testing.T) {
 	d := newWatchedWith(t, data, 120, 40, Options{Strategy: pool.Scan})
 	d.ticks(600)
 	d.frame()
-	if got, want := panelLine(d.text(), "strategy "), "strategy scan scan"; got != want || d.view().Err != nil {
-		t.Errorf("held to scan, at the end: panel %q, want %q (%v)", got, want, d.view().Err)
+	if got, want := panelLine(d.text(), "strategy "), "strategy scan scan"; got != want || d.view().Replay.Err != nil {
+		t.Errorf("held to scan, at the end: panel %q, want %q (%v)", got, want, d.view().Replay.Err)
 	}
 	if _, err := newReplaySession(newSim(t, "UTF-8", 80, 24), data, Options{Strategy: "heap"}); err == nil {
 		t.Error("strategy heap: no error")
@@ -347,7 +347,7 @@ func testReplayDiffers(t *testing.T) {
 	d.press('+', '+', '+', '+')
 	d.ticks(100)
 	var m *replay.MismatchError
-	if err := d.view().Err; !errors.As(err, &m) || m.Step != due || d.step() != due {
+	if err := d.view().Replay.Err; !errors.As(err, &m) || m.Step != due || d.step() != due {
 		t.Fatalf("stopped at step %d with %v; want a mismatch at step %d", d.step(), err, due)
 	}
 	d.looksLike("replay-differs-80x24")
@@ -381,8 +381,12 @@ func TestReplayAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(50, func() { d.v.status.Draw(d.s.screen) }); n != 0 {
 		t.Errorf("status line: %v allocs per draw, want 0", n)
 	}
-	if n := testing.AllocsPerRun(50, func() { d.s.paint(d.s.arena) }); n != 0 {
+	paint := func(v play.View) { d.s.paint(&v) }
+	if n := testing.AllocsPerRun(50, func() { d.s.scene.View(paint) }); n != 0 {
 		t.Errorf("painting the arena: %v allocs, want 0", n)
+	}
+	if n := testing.AllocsPerRun(50, func() { d.s.scene.View(d.s.takeFn) }); n != 0 {
+		t.Errorf("a frame's View: %v allocs, want 0", n)
 	}
 }
 
@@ -447,7 +451,7 @@ func testReplayDiffersAtTheEnd(t *testing.T) {
 	d.seekDone(100)
 	d.press('+', '+', '+', '+')
 	d.ticks(100)
-	if err := d.view().Err; err == nil || d.step() != 1001 {
+	if err := d.view().Replay.Err; err == nil || d.step() != 1001 {
 		t.Errorf("at step %d: %v; want the mismatch at step 1001", d.step(), err)
 	}
 	d.looksLike("replay-differs-at-end-80x24")

@@ -3,9 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/gdamore/tcell/v2"
+	"github.com/rivo/tview"
 )
 
 // Run plays the game on screen until the player quits (q or Ctrl-C), ctx is
@@ -28,7 +28,7 @@ func Run(ctx context.Context, screen tcell.Screen, opts Options) (Result, error)
 	return runOn(ctx, ownTerminal(screen, opts.Keys), opts)
 }
 
-// runOn is Run on scr.
+// runOn is Run on scr: a connection of one session.
 func runOn(ctx context.Context, scr Screen, opts Options) (Result, error) {
 	s, err := newPlayerSession(scr, opts)
 	if err != nil {
@@ -37,65 +37,110 @@ func runOn(ctx context.Context, scr Screen, opts Options) (Result, error) {
 	return s.run(ctx)
 }
 
-// newPlayerSession makes the session of Run on scr: a solo game, or the
-// seat Options.Arena holds.
+// newPlayerSession makes the session of Run on a loop of scr's own.
 func newPlayerSession(scr Screen, opts Options) (*session, error) {
-	if opts.Arena != nil {
-		return newSession(scr, opts, newSeat)
-	}
-	return newSession(scr, opts, newSolo)
+	return newLoop(scr, opts.Clock).playerSession(opts)
 }
 
-// newSession makes the session of the show mk makes, its widgets built.
+// playerSession makes the session of Run on l: a solo game, or the seat
+// Options.Arena holds.
+func (l *loop) playerSession(opts Options) (*session, error) {
+	if opts.Arena != nil {
+		return l.session(opts, newSeat)
+	}
+	return l.session(opts, newSolo)
+}
+
+// newSession makes the session of the show mk makes on a loop of scr's
+// own.
 func newSession(scr Screen, opts Options, mk func(*session) (show, error)) (*session, error) {
+	return newLoop(scr, opts.Clock).session(opts, mk)
+}
+
+// session makes the session of the show mk makes on l, its widgets
+// built; it shows once [session.play] runs on l. Options the show
+// rejects are an error before anything is drawn.
+func (l *loop) session(opts Options, mk func(*session) (show, error)) (*session, error) {
 	if err := checkFPS(&opts); err != nil {
 		return nil, err
 	}
+	opts.Clock = l.clock
 	s := &session{
 		opts:  opts,
-		clock: time.Now(),
+		loop:  l,
+		term:  l.screen,
+		clock: l.clock.Now(),
+		keys:  &l.keys,
 		life: life{
-			stop:       make(chan struct{}),
-			supervised: make(chan struct{}),
-			quit:       make(chan struct{}),
+			stop: make(chan struct{}),
+			quit: make(chan struct{}),
 		},
 	}
 	var err error
 	if s.show, err = mk(s); err != nil {
 		return nil, err
 	}
-	s.term, s.screen = scr, newSurface(scr)
-	s.feed = s.addSample
+	s.screen = l.sf
+	s.takeFn, s.sample1, s.feed = s.take, s.sampleView, s.addSample
 	s.build()
-	s.loop = newLoop(scr, s.screen, opts.FPS, s.frame, s.inputFailed)
-	s.sample() // the panel shows the pools from the first frame
+	s.scene.View(s.sampleFirst) // the panel shows the pools from the first frame
 	return s, nil
 }
 
-// run drives the session until it ends. See Run. A terminal of the
-// session's own is started first and finalised at the end, which
-// restores it before a panic is reported.
+// run is the session alone on its loop: a connection of its own, as Run
+// plays one.
 func (s *session) run(ctx context.Context) (Result, error) {
-	s.life.ctx = ctx
-	if t, ok := s.term.(*terminal); ok {
-		if err := t.start(); err != nil {
-			return Result{}, fmt.Errorf("ui: starting the terminal: %w", err)
-		}
-		if t.own {
-			defer t.dev.Fini()
-			defer t.release()
-		}
-	}
+	return s.loop.connect(ctx, s.play)
+}
+
+// play shows the session on its loop until it ends, stops the show's
+// goroutine, and closes the show: however the player left (q, Ctrl-C, a
+// closed connection), the game in play goes on the score table if it
+// counts.
+func (s *session) play() (Result, error) {
+	l := s.loop
+	l.keys.Release() // presses before the session act no more; keys a terminal reports held stay so
 	s.ascii = s.opts.ASCII || !s.term.Display().UTF8
-	s.term.Hold(&s.keys)
-	defer s.term.Hold(nil)
 	s.syncList()
-	s.loop.root, s.loop.keys, s.loop.mouse = s.root, s.onKey, s.onMouse
-	s.loop.focus(s.arena)
 	s.start()
-	s.runLoop()
-	// However the player left (q, Ctrl-C, a closed connection), the game
-	// in play goes on the score table if it counts.
+	l.show(s)
+	close(s.life.stop)
+	s.life.loops.Wait()
 	score := s.show.close()
 	return Result{Score: score, Reason: s.life.reason, Files: s.files}, s.life.err
+}
+
+// The session as the loop's root.
+
+func (s *session) primitive() tview.Primitive { return s.root }
+func (s *session) first() tview.Primitive     { return s.arena }
+func (s *session) pace() pace                 { return pace{fps: s.opts.FPS} }
+func (s *session) refresh() bool              { return false }
+func (s *session) over() <-chan struct{}      { return s.life.quit }
+func (s *session) gone() <-chan struct{}      { return s.show.gone() }
+
+func (s *session) key(ev *tcell.EventKey) *tcell.EventKey { return s.onKey(ev) }
+
+func (s *session) mouse(ev *tcell.EventMouse, a tview.MouseAction) (*tcell.EventMouse, tview.MouseAction) {
+	return s.onMouse(ev, a)
+}
+
+// stop ends the session as the loop saw it end: the context done, the
+// show's game gone, the input failed (as ctx ends: the end of the
+// connection), a panic.
+func (s *session) stop(why ending, err error) {
+	switch why {
+	case endCanceled:
+		s.end(ReasonCanceled, nil)
+	case endGone:
+		s.end(s.show.why())
+	case endFailed:
+		if s.loop.ctx.Err() != nil {
+			s.end(ReasonCanceled, nil)
+		} else {
+			s.end(ReasonError, fmt.Errorf("ui: reading the terminal: %w", err))
+		}
+	case endPanic:
+		s.end(ReasonPanic, fmt.Errorf("ui: panic: %w", err))
+	}
 }

@@ -1,10 +1,10 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"runtime/debug"
 	"sync"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -13,6 +13,8 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/input"
+	"poolroids/game/match"
+	"poolroids/game/play"
 	"poolroids/pool"
 	"poolroids/ui/vt"
 )
@@ -20,12 +22,39 @@ import (
 // session is one Run, Watch or RunReplay: the widgets, the frame loop and
 // the show they show. Its [loop] runs on the caller's goroutine and does
 // all the drawing and key handling; the show's goroutine steps or follows
-// its game, which has a lock of its own. The lock order is the session's,
-// then the game's, then an arena's.
+// its game, which has a lock of its own. A frame reads the game once,
+// through its scene's View (see take), and hands the widgets what they
+// draw. The lock order is the game's (its scene's), then an arena's,
+// then the session's: the session's lock is never held while a scene's
+// is taken.
 type session struct {
-	opts    Options
-	files   []string // the daily games' replays written, once the show is closed (Result.Files)
-	show    show     // what the session shows, chosen once (see show)
+	opts  Options
+	files []string // the daily games' replays written, once the show is closed (Result.Files)
+	show  show     // what the session shows, chosen once (see show)
+	scene scene    // the show's game as a frame reads it, set with the show
+	// s.take, s.sampleView and s.addSample as func values, made once:
+	// passing them allocates nothing.
+	takeFn  func(play.View)
+	sample1 func(play.View)
+	feed    func(game.PoolSample)
+
+	// What differs between the shows' frames, set with the show: whose
+	// game it is and the player's name for the header, the game-over
+	// screen (a watcher's only leaves), a replay's end (nil: a live
+	// game).
+	whose, name string
+	gameOver    overText
+	ending      *replayEnd
+	ghostPools  atomic.Bool // the panel shows a daily ghost's pools (f)
+
+	// The loop's goroutine only: the daily game's texts, the pools'
+	// strategies of the last View, the screen of the frame being drawn,
+	// whether the players box is laid out (see arrange).
+	daily     dailyText
+	pools     [2]pool.Strategy
+	drawing   tcell.Screen
+	playersIn bool
+
 	term    Screen   // the connection's
 	screen  *surface // what the widgets draw on: term's cells
 	loop    *loop
@@ -33,20 +62,19 @@ type session struct {
 	panel   *panel
 	players *players // an arena's players box, for a seat and an arena's watcher; nil elsewhere
 	list    *strategyList
-	bottom  tview.Primitive // the show's line under the field
+	bottom  footer // the show's line under the field
 	root    *sessionRoot
-	fit     fit        // the layout for the screen's size; the loop's goroutine only
-	ascii   bool       // set as the screen starts
-	clock   time.Time  // origin of the press-only hold times and the notices
-	stats   drawStats  // the loop's goroutine only
-	keys    input.Keys // the player's, written by the loop and the screen, read by the game's step
+	fit     fit         // the layout for the screen's size; the loop's goroutine only
+	ascii   bool        // set as the screen starts
+	clock   time.Time   // origin of the press-only hold times and the notices, on the loop's clock
+	stats   drawStats   // the loop's goroutine only
+	keys    *input.Keys // the player's: the loop's
 
-	mu     sync.Mutex                           // guards the fields below
-	border border                               // the notice or question on the field's border
-	target target                               // the pools a strategy pick switches
-	view   view                                 // the panel's latest sample of the pools
-	seen   uint64                               // the samples of the show's game fed into view
-	feed   func(game.PoolSample, time.Duration) // s.addSample, made once
+	mu     sync.Mutex // guards the fields below
+	border border     // the notice or question on the field's border
+	target target     // the pools a strategy pick switches
+	view   view       // the panel's latest sample of the pools
+	seen   uint64     // the samples of the show's game fed into view
 
 	life life
 }
@@ -59,29 +87,18 @@ type drawStats struct {
 	sent      vt.Stats      // the screen's output at that frame
 }
 
-// life is how a session ends: the first reason given, and the
-// goroutines stopped before the loop.
+// life is how a session ends: the first reason given, and the show's
+// goroutine, stopped once the loop has stopped showing the session.
 type life struct {
-	ctx        context.Context
-	stop       chan struct{} // closed to stop the show's goroutine
-	loops      sync.WaitGroup
-	supervised chan struct{} // closed when the supervisor has stopped everything
-	endOnce    sync.Once
-	quit       chan struct{} // closed by end
-	reason     string
-	err        error
+	stop    chan struct{} // closed to stop the show's goroutine
+	loops   sync.WaitGroup
+	endOnce sync.Once
+	quit    chan struct{} // closed by end
+	reason  string
+	err     error
 }
 
-// runLoop runs the loop until the supervisor has stopped everything
-// else; a panic in it is recovered, and the supervisor then stops the
-// rest.
-func (s *session) runLoop() {
-	defer func() { <-s.life.supervised }()
-	defer s.guard()
-	s.loop.run(s.life.supervised)
-}
-
-// start starts the show's goroutine and the supervisor.
+// start starts the show's goroutine.
 func (s *session) start() {
 	s.life.loops.Add(1)
 	go func() {
@@ -89,36 +106,10 @@ func (s *session) start() {
 		defer s.guard()
 		s.show.run(s.life.stop)
 	}()
-	go s.supervise()
 }
 
-// supervise waits for the end, then stops the show's goroutine before the
-// loop, which draws its game until it has stopped.
-func (s *session) supervise() {
-	defer close(s.life.supervised)
-	select {
-	case <-s.life.ctx.Done():
-		s.end(ReasonCanceled, nil)
-	case <-s.show.gone():
-		s.end(s.show.why())
-	case <-s.life.quit:
-	}
-	close(s.life.stop)
-	s.life.loops.Wait()
-}
-
-// inputFailed ends the session when reading the terminal failed: a
-// failure as ctx ends is the end of the connection.
-func (s *session) inputFailed(err error) {
-	if s.life.ctx.Err() != nil {
-		s.end(ReasonCanceled, nil)
-	} else {
-		s.end(ReasonError, fmt.Errorf("ui: reading the terminal: %w", err))
-	}
-}
-
-// end records why the session ends (the first reason wins) and lets the
-// supervisor stop it.
+// end records why the session ends (the first reason wins): the loop
+// then stops showing it.
 func (s *session) end(reason string, err error) {
 	s.life.endOnce.Do(func() {
 		s.life.reason, s.life.err = reason, err
@@ -149,29 +140,87 @@ func every(stop <-chan struct{}, d time.Duration, f func()) {
 	}
 }
 
-// sampling is how often a show that follows a game elsewhere samples its
-// pools: every sampleEvery steps' time, as a solo game samples its own.
+// sampling is how often a seat follows its game, which its arena steps:
+// every sampleEvery steps' time, as the pools are sampled.
 const sampling = sampleEvery * time.Second / game.TPS
 
-// now is the time on the session's clock.
-func (s *session) now() time.Duration { return time.Since(s.clock) }
-
-// sample records the pools' statistics for the panel, read from the show
-// now (on the show's own clock for a replay).
-func (s *session) sample() { s.sampleAt(s.now()) }
-
-// drain feeds the panel's view the samples the show's game took on its
-// steps since the last drain, in order: at every frame, and before a
-// sample of the session's own (sampleAt).
-func (s *session) drain() {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seen = s.show.samples(s.seen, s.feed)
+// scene is the game a session shows as a frame reads it: a play.Game,
+// a play.Watcher, a play.Replay.
+type scene interface {
+	View(fn func(v play.View))
 }
 
-// addSample adds a sample the show's game took at at. The caller holds
-// the lock.
-func (s *session) addSample(p game.PoolSample, at time.Duration) {
+// now is the time on the session's clock.
+func (s *session) now() time.Duration { return s.loop.clock.Now().Sub(s.clock) }
+
+// sample records the pools' statistics for the panel, read from the
+// show's game now (at its game time for a replay).
+func (s *session) sample() { s.scene.View(s.sample1) }
+
+// sampleView is sample within the scene's View: the game's own samples
+// first, then one of the session's.
+func (s *session) sampleView(v play.View) {
+	at := s.now()
+	if s.ending != nil {
+		at = gameTime(v.Steps)
+	}
+	s.sampleIn(&v, at)
+}
+
+// sampleIn is sampleView at at, on the session's clock (a replay's: its
+// game time).
+func (s *session) sampleIn(v *play.View, at time.Duration) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.drain(v)
+	w := v.World
+	s.view.title = ""
+	if s.ghostPools.Load() && v.Ghost != nil {
+		s.view.title, w = ghostPanelTitle, v.Ghost.World()
+	}
+	samplePools(&s.view, w, v.Step, at)
+	s.view.gen++
+}
+
+// drain feeds the panel's view the samples the show's game took on its
+// steps since the last drain, in order: of its pools (a solo game's, an
+// arena's, a replay's), or of a daily ghost's (f). The caller holds the
+// lock.
+func (s *session) drain(v *play.View) {
+	if ss := s.ring(v); ss != nil {
+		s.seen = ss.Since(s.seen, s.feed)
+	}
+}
+
+// ring is the samples of v the panel shows: of its pools, or of a daily
+// ghost's (f); nil: none.
+func (s *session) ring(v *play.View) *game.PoolSamples {
+	if s.ghostPools.Load() && v.Ghost != nil {
+		return v.GhostSamples
+	}
+	return v.Samples
+}
+
+// sampleFirst is the session's first sample, within the scene's View:
+// the samples the game took before (an arena joined late) are none of
+// the session's figures.
+func (s *session) sampleFirst(v play.View) {
+	s.mu.Lock()
+	if ss := s.ring(&v); ss != nil {
+		s.seen = ss.N()
+	}
+	s.mu.Unlock()
+	s.sampleView(v)
+}
+
+// addSample adds a sample the show's game took: at its time on the
+// session's clock, or a replay's at the game time of its step. The
+// caller holds the lock.
+func (s *session) addSample(p game.PoolSample) {
+	at := p.At.Sub(s.clock)
+	if s.ending != nil {
+		at = gameTime(p.Step)
+	}
 	for i, fresh := range p.Restart {
 		if fresh {
 			s.view.pools[i].restart()
@@ -180,15 +229,6 @@ func (s *session) addSample(p game.PoolSample, at time.Duration) {
 	s.view.pools[bulletsPool].sample(p.Pools[0], at)
 	s.view.pools[debrisPool].sample(p.Pools[1], at)
 	s.view.step = p.StepTime
-	s.view.gen++
-}
-
-// sampleAt is sample at now on the session's clock.
-func (s *session) sampleAt(now time.Duration) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seen = s.show.samples(s.seen, s.feed) // the game's own samples come first
-	s.show.sample(&s.view, now)
 	s.view.gen++
 }
 
@@ -203,6 +243,10 @@ func (s *session) restart() {
 	}
 }
 
+// gameTime is the game time of step: the pools' rates are per second of
+// game, whatever the speed.
+func gameTime(step uint64) time.Duration { return time.Duration(step) * time.Second / game.TPS }
+
 // samplePools records w's pools and the mean step time into v.
 func samplePools(v *view, w *game.World, step, now time.Duration) {
 	v.pools[bulletsPool].sample(w.BulletStats(), now)
@@ -211,9 +255,8 @@ func samplePools(v *view, w *game.World, step, now time.Duration) {
 }
 
 // copyView copies the latest sample into p when it is newer than p's.
+// The caller holds the lock.
 func (s *session) copyView(p *panel) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
 	if s.view.gen == p.gen {
 		return false
 	}
@@ -221,22 +264,122 @@ func (s *session) copyView(p *panel) bool {
 	return true
 }
 
-// paint copies the show's world onto a's canvas and its header, with this
-// session's notice or question, into a.hud.
-func (s *session) paint(a *arena) {
-	h := s.show.paint(a)
+// take copies what this frame draws out of the scene's View v, under
+// the scene's lock: the layout for the players the arena has, the world
+// onto the arena's canvas and its header, the pools' new samples for the
+// panel, the players box's lines when due, the strategies the list
+// shows, the bottom line's status. No widget reads the game.
+func (s *session) take(v play.View) {
+	s.lay(&v)
+	s.give(&v)
+}
+
+// lay lays the widgets out on the root's rect for the players the arena
+// of v has: tview's flexes put the arena where lay does, so that it
+// paints its world at the size it draws it.
+func (s *session) lay(v *play.View) {
+	x, y, w, h := s.root.GetRect()
+	n := s.fit.players
+	if s.players != nil {
+		n = v.Arena.Players()
+	}
+	s.fitTo(w, h, n)
+	s.arena.SetRect(x, y, w-max(s.fit.form.width(), 0), h-1) // see arrange
+}
+
+// give hands the widgets, laid out, what they draw of v (see take).
+func (s *session) give(v *play.View) {
+	if b, d := v.World.Bullets().Strategy(), v.World.Debris().Strategy(); b != s.list.listed[0] || d != s.list.listed[1] {
+		s.pools = [2]pool.Strategy{b, d}
+		s.syncList() // another player switched the arena's, the watched game switched, a replay's recorded switch came
+	}
+	a := s.arena
+	if a.place() {
+		s.paint(v)
+	}
+	a.hud = s.hudOf(v)
 	s.mu.Lock()
+	s.drain(v)
+	if s.copyView(s.panel) {
+		s.panel.fresh = true
+	}
 	now := s.now()
-	h.notice = s.border.text(now)
+	a.hud.notice = s.border.text(now)
 	if s.border.waits {
-		h.question = questionBoxes[s.border.asking(now)]
+		a.hud.question = questionBoxes[s.border.asking(now)]
 	}
 	s.mu.Unlock()
-	if h.notice == "" && s.opts.Notice != nil {
-		h.notice = s.opts.Notice()
+	if pl := s.players; pl != nil && s.playersIn {
+		pl.g, pl.narrow, pl.now = s.glyphs(), s.fit.form == formCompact, now
+		if pl.due(s.drawing) {
+			pl.formatView(v.Arena)
+		}
 	}
-	a.hud = h
+	s.bottom.take(s.glyphs(), v.Replay)
 }
+
+// paint copies the world of v onto the arena's canvas, with its ghost
+// and the players' names: a seat's from the paintings its arena's seats
+// share (see paintShared).
+func (s *session) paint(v *play.View) {
+	a := s.arena
+	a.ghost, a.names = v.Ghost, v.Names
+	if v.Daily != nil {
+		a.ghostName = v.Daily.GhostName
+	}
+	if ar := v.Arena.Arena(); ar != nil && v.Ship >= 0 {
+		a.paintShared(ar, v.World)
+	} else {
+		a.paintWorld(v.World)
+	}
+}
+
+// hudOf is the arena's header for v: the score and lives of the ship
+// it shows (Ship), or in an arena watched none (the players box has
+// them), or in an arena's replay the best; the game-over screen, a
+// replay's end, an empty arena's.
+func (s *session) hudOf(v *play.View) hud {
+	w := v.World
+	h := hud{
+		level: w.Level().Name, wave: w.Wave(), high: v.High, mode: v.Phase,
+		paused: v.Paused, stress: v.Stress, watching: v.Watchers, whose: s.whose,
+		hidden: v.Hidden && s.whose == "", // the player's own screen says so
+	}
+	ar := v.Arena.Arena()
+	switch {
+	case v.Ship >= 0:
+		p := w.Player(v.Ship)
+		h.score, h.lives = p.Score, p.Lives
+		if v.Phase == match.Play && !v.Assisted {
+			h.high = max(h.high, h.score)
+		}
+	case ar != nil:
+		h.board = true
+	default:
+		h.best = true
+	}
+	if s.name != "" && h.mode != match.Title && !h.stress { // the demo's and the autopilot's are no one's
+		h.name = s.name
+	}
+	switch {
+	case s.ending != nil:
+		h.over = s.ending.of(&v.Replay)
+	case ar != nil && v.Ship < 0 && v.Arena.Players() == 0: // the world stands still until the arena closes
+		h.mode, h.over = match.Over, emptyArenaScreen
+	default:
+		h.over = s.gameOver.of(v.Over, s.ascii)
+	}
+	if v.Daily != nil {
+		t := s.daily.of(v.Daily, s.ascii)
+		h.title, h.status = t.title, t.status
+	}
+	return h
+}
+
+// emptyArenaScreen is a watcher's overlay while the arena it watches has
+// no player left: its world stands still until it closes, a few seconds
+// later, and the watcher is back in the lobby.
+var emptyArenaScreen = []string{"ARENA ENDED", "", "every player left", "it closes in a moment", "", "q: leave"}
 
 // glyphs is the session's set: ASCII where the screen is not UTF-8 or
 // Options.ASCII asks for it.
@@ -252,7 +395,6 @@ func (s *session) glyphs() *glyphs {
 // help, a replay's status) at the bottom.
 func (s *session) build() {
 	s.arena = newArena()
-	s.arena.paint = s.paint
 	s.panel = newPanel()
 	s.list = &strategyList{List: tview.NewList(), g: utf8Glyphs}
 	s.list.ShowSecondaryText(false).
@@ -277,13 +419,10 @@ func (s *session) build() {
 
 // fitTo chooses the form for a screen of w×h when its size changed: the
 // form the player chose with v holds until then. In an arena, the players
-// box takes a row a player, so the layout changes with the players too.
-func (s *session) fitTo(w, h int) {
+// box takes a row a player (n), so the layout changes with the players
+// too.
+func (s *session) fitTo(w, h, n int) {
 	ft := &s.fit
-	n := ft.players
-	if s.players != nil {
-		n = s.players.seated()
-	}
 	if w == ft.w && h == ft.h {
 		if n != ft.players {
 			ft.players = n
@@ -310,6 +449,7 @@ func (s *session) arrange(f form) {
 	ft := &s.fit
 	list := ft.list
 	ft.form, ft.restore, ft.list = f, formFull, false
+	s.playersIn = false
 	ft.side.Clear()
 	ft.body.Clear().AddItem(s.arena, 0, 1, true)
 	stats := f // the stats box's form
@@ -353,6 +493,7 @@ func (s *session) focusShown() {
 func (s *session) addPlayers(rows int) {
 	if s.players != nil {
 		s.fit.side.AddItem(s.players, max(min(playersHeight(s.fit.players), rows), 0), 0, false)
+		s.playersIn = true
 	}
 }
 
@@ -378,7 +519,7 @@ func (s *session) syncList() {
 	t := s.target
 	s.mu.Unlock()
 	g := s.glyphs()
-	b, d := s.show.strategies()
+	b, d := s.pools[0], s.pools[1]
 	s.list.listed = [2]pool.Strategy{b, d}
 	cur := b
 	if t == targetDebris {
@@ -410,16 +551,6 @@ func (s *session) syncList() {
 	s.panel.stale = true // the compact panel names the target
 }
 
-// syncStrategies redraws the strategy list when the pools' strategies
-// changed without the player: another player switched the arena's, the
-// watched game switched, a replay's recorded switch came. It runs on the
-// loop's goroutine.
-func (s *session) syncStrategies() {
-	if b, d := s.show.strategies(); b != s.list.listed[0] || d != s.list.listed[1] {
-		s.syncList()
-	}
-}
-
 // pick switches the targeted pool(s) to strategy i of pool.Strategies(),
 // or shows why the show may not (an arena's creator switches its pools,
 // a watcher none).
@@ -445,6 +576,11 @@ func (s *session) pick(i int) {
 		s.mu.Lock()
 		s.restart()
 		s.mu.Unlock()
+		for i, st := range [2]pool.Strategy{b, d} {
+			if st != "" {
+				s.pools[i] = st // as the next View will show them
+			}
+		}
 	}
 	s.sample() // the panel names the new strategy at once
 	s.syncList()
@@ -484,31 +620,34 @@ func (s *session) draw(scr tcell.Screen) {
 		s.drawTooSmall(scr, w, h)
 		return
 	}
-	s.syncStrategies()
-	s.fitTo(w, h)
 	s.root.SetRect(0, 0, w, h)
 	s.root.Draw(scr)
 }
 
 // sessionRoot is the session's widgets as the loop and tview draw them:
-// its Draw hands every widget what it draws this frame first (take), so
-// that no widget reads the session.
+// its Draw hands every widget what it draws this frame first (hand, and
+// take within the scene's one View), so that no widget reads the session
+// or the game.
 type sessionRoot struct {
 	*tview.Flex
 	s *session
 }
 
 func (r *sessionRoot) Draw(scr tcell.Screen) {
-	r.s.take()
+	s := r.s
+	s.hand()
+	s.drawing = scr
+	s.scene.View(s.takeFn) // the frame's one read of the game
+	s.drawing = nil
+	if h := &s.arena.hud; h.notice == "" && s.opts.Notice != nil {
+		h.notice = s.opts.Notice() // the caller's, asked with no lock held
+	}
 	r.Flex.Draw(scr)
 }
 
-// take hands the widgets what they draw this frame: the glyphs, the key
-// help, the panel's latest sample and the frame figures, the players
-// box's form and time. The arena paints its world itself, through the
-// session's paint, once tview has given it its size.
-func (s *session) take() {
-	s.drain()
+// hand hands the widgets what they draw this frame besides the game (see
+// take): the glyphs, the key help, the frame figures, the pools' target.
+func (s *session) hand() {
 	g := s.glyphs()
 	a := s.arena
 	a.g, a.ascii, a.help = g, s.ascii, nil
@@ -517,21 +656,13 @@ func (s *session) take() {
 	}
 	p := s.panel
 	p.g, p.held = g, s.term.Releases()
-	if s.copyView(p) {
-		p.fresh = true
-	}
 	p.frames, p.drawn = s.stats.frames, s.stats.render
 	p.sent, p.sentOK = s.term.Stats()
 	s.mu.Lock()
 	p.target = s.target
 	s.mu.Unlock()
-	if pl := s.players; pl != nil {
-		pl.g, pl.narrow, pl.now = g, s.fit.form == formCompact, s.now()
-	}
 	s.list.g = g
-	if h, ok := s.bottom.(*helpLine); ok {
-		h.g = g
-	}
+
 }
 
 // drawTooSmall asks for a larger terminal, centred on the screen. It

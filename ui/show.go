@@ -7,21 +7,23 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
-	"poolroids/game"
+	"poolroids/game/play"
 	"poolroids/pool"
 )
 
-// show is what a session shows and what the keys do there, over a
-// headless game of package game/play: the player's own game (a solo game,
+// show is what differs between the sessions' games, over a headless
+// game of package game/play: the player's own game (a solo game,
 // [soloShow], or an arena seat, [seatShow]), a game watched
 // ([watchShow]) or a replay ([replayShow]). It is chosen once, when the
-// session is made ([Run], [Watch], [RunReplay]); the session lays out,
-// draws and times every show the same way and asks the show for the rest,
-// never which show it is.
+// session is made ([Run], [Watch], [RunReplay]), and sets the session's
+// scene, the game every frame reads through one play.View, and what
+// differs in drawing it (whose game, the player's name, a replay's end);
+// the session lays out, draws and times every show the same way and
+// asks the show for the rest: the keys, the help, the line under the
+// field, how it ends.
 //
-// A show's methods take the game's lock as they read or command it; the
-// session may hold its own lock meanwhile (the order is the session's,
-// then the game's, then an arena's), except in run, key and close.
+// A show's methods take the game's lock as they command it; the
+// session's lock is never held meanwhile.
 type show interface {
 	// run steps or follows the game until stop is closed: besides the
 	// frame loop, the session's one goroutine.
@@ -31,17 +33,6 @@ type show interface {
 	// ends.
 	gone() <-chan struct{}
 	why() (reason string, err error)
-	// paint copies the world onto a's canvas and returns the header.
-	paint(a *arena) hud
-	// sample records the pools' figures at now into v.
-	sample(v *view, now time.Duration)
-	// samples calls fn with the samples of the pools the game recorded
-	// on its steps after the first seen, each with its time on the
-	// session's clock, and returns the count to give it next; a game
-	// that records none (an arena, a game watched) returns seen.
-	samples(seen uint64, fn func(p game.PoolSample, at time.Duration)) uint64
-	// strategies returns the pools' strategies.
-	strategies() (bullets, debris pool.Strategy)
 	// pick switches the pools' strategies ("" keeps a pool's), or says
 	// why it may not: the error is shown as a notice.
 	pick(bullets, debris pool.Strategy) error
@@ -55,10 +46,18 @@ type show interface {
 	// help is the key help's overlay text; bottom the line under the
 	// field.
 	help(g *glyphs) []string
-	bottom() tview.Primitive
+	bottom() footer
 	// close ends the show as the session ends, and returns the best
 	// score of a game that counted.
 	close() int
+}
+
+// footer is the line under the field (the key help, a replay's status):
+// take hands it what it draws for a frame, the glyphs and the replay's
+// status (zero for a live game).
+type footer interface {
+	tview.Primitive
+	take(g *glyphs, st play.ReplayStatus)
 }
 
 // noticeFor is how long a notice (why a key did nothing) shows.

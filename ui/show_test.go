@@ -1,10 +1,10 @@
 package ui
 
 import (
+	"sync"
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
 	"poolroids/game"
 	"poolroids/game/hub"
@@ -73,15 +73,22 @@ func newWatchSession(screen tcell.Screen, w *play.Watcher, opts Options) (*sessi
 }
 
 // worldShow shows a world the test steps itself, as a solo game's is
-// drawn, in play.
+// drawn, in play: its own scene.
 type worldShow struct {
-	s    *session
-	w    *game.World
-	over overText
+	s     *session
+	w     *game.World
+	names [game.MaxShips]string // the players by slot
 }
 
 // showWorld makes s show w.
-func showWorld(s *session, w *game.World) { s.show = &worldShow{s: s, w: w} }
+func showWorld(s *session, w *game.World) {
+	sh := &worldShow{s: s, w: w}
+	s.show, s.scene, s.ending = sh, sh, nil
+}
+
+func (sh *worldShow) View(fn func(play.View)) {
+	fn(play.View{World: sh.w, Phase: match.Play, Names: sh.names})
+}
 
 func (sh *worldShow) run(stop <-chan struct{}) { <-stop }
 func (sh *worldShow) gone() <-chan struct{}    { return nil }
@@ -90,21 +97,8 @@ func (sh *worldShow) help(g *glyphs) []string  { return g.helpScreen }
 func (sh *worldShow) close() int               { return 0 }
 func (sh *worldShow) wait(bool)                {}
 
-func (sh *worldShow) bottom() tview.Primitive {
+func (sh *worldShow) bottom() footer {
 	return newHelpLine(func(g *glyphs) []helpItem { return g.keyLine })
-}
-
-func (sh *worldShow) paint(a *arena) hud {
-	return soloHUD(a, play.View{World: sh.w, Phase: match.Play}, &sh.over, nil, sh.s.ascii)
-}
-
-func (sh *worldShow) sample(v *view, now time.Duration) { samplePools(v, sh.w, 0, now) }
-func (sh *worldShow) samples(seen uint64, _ func(game.PoolSample, time.Duration)) uint64 {
-	return seen
-}
-
-func (sh *worldShow) strategies() (bullets, debris pool.Strategy) {
-	return sh.w.Bullets().Strategy(), sh.w.Debris().Strategy()
 }
 
 func (sh *worldShow) pick(bullets, debris pool.Strategy) error {
@@ -112,3 +106,27 @@ func (sh *worldShow) pick(bullets, debris pool.Strategy) error {
 }
 
 func (sh *worldShow) key(ev *tcell.EventKey, _ time.Duration) *tcell.EventKey { return ev }
+
+// sampleAt samples the pools for the panel as sample does, at now on the
+// session's clock.
+func (s *session) sampleAt(now time.Duration) {
+	s.scene.View(func(v play.View) { s.sampleIn(&v, now) })
+}
+
+// handWidgets hands the widgets what they draw of the scene, as a
+// frame does, without laying them out: a test draws them where it put
+// them, on scr.
+func (s *session) handWidgets(scr tcell.Screen) {
+	s.hand()
+	s.drawing = scr
+	fn, ok := gives.Load(s)
+	if !ok {
+		fn, _ = gives.LoadOrStore(s, func(v play.View) { s.give(&v) })
+	}
+	s.scene.View(fn.(func(play.View)))
+	s.drawing = nil
+}
+
+// gives are the sessions' handWidgets callbacks, each made once so that
+// a frame's allocations count none.
+var gives sync.Map // *session → func(play.View)

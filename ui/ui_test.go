@@ -111,7 +111,7 @@ func TestArena(t *testing.T) {
 			s.ascii = tt.ascii
 			busyWorld(t, s, 150)
 			s.arena.SetRect(0, 0, 90, 34)
-			s.take()
+			s.handWidgets(scr)
 			s.arena.Draw(scr)
 			scr.Show()
 			looksLike(t, scr, "arena-"+tt.name+"-90x34")
@@ -153,7 +153,7 @@ func testPanelShowsPoolNumbers(t *testing.T) {
 	busyWorld(t, s, 300)
 	s.sampleAt(time.Second)
 	s.panel.SetRect(0, 0, panelWidth, panelHeight)
-	s.take()
+	s.handWidgets(scr)
 	s.panel.Draw(scr)
 	scr.Show()
 	text := screenText(scr)
@@ -203,7 +203,7 @@ func TestPanelAllocsPerSecond(t *testing.T) {
 	busyWorld(t, s, 300)
 	s.sampleAt(2 * time.Second)
 	s.panel.SetRect(0, 0, panelWidth, panelHeight)
-	s.take()
+	s.handWidgets(scr)
 	s.panel.Draw(scr)
 	scr.Show()
 	text := screenText(scr)
@@ -257,16 +257,7 @@ func startRun(t *testing.T, charset string, w, h int, opts Options) *running {
 // startSession runs s, made on scr, as startRun does.
 func startSession(t *testing.T, scr *golden.Screen, s *session) *running {
 	t.Helper()
-	ctx, cancel := context.WithCancel(context.Background())
-	r := &running{t: t, s: s, scr: scr, cancel: cancel, done: make(chan struct{})}
-	go func() {
-		defer close(r.done)
-		r.res, r.err = s.run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		r.wait()
-	})
+	r := connected(t, scr, s)
 	r.waitFor("the first frame", func() bool { return scr.Shows() > 0 }) // the screen started
 	r.waitFor("the first frame", func() bool { return strings.TrimSpace(r.text()) != "" })
 	return r
@@ -553,7 +544,7 @@ func TestDrawAllocs(t *testing.T) {
 	s.panel.SetRect(200-panelWidth, 0, panelWidth, panelHeight)
 	help := newHelpLine(func(g *glyphs) []helpItem { return g.keyLine })
 	help.SetRect(0, 59, 200, 1)
-	s.take()
+	s.handWidgets(scr)
 	s.arena.Draw(scr)
 	s.panel.Draw(scr)
 	for _, tt := range []struct {
@@ -562,9 +553,9 @@ func TestDrawAllocs(t *testing.T) {
 	}{
 		{"arena", func() { s.arena.Draw(scr) }},
 		{"panel", func() { s.panel.Draw(scr) }},
-		{"panel refresh", func() { s.view.gen++; s.take(); s.panel.Draw(scr) }},
+		{"panel refresh", func() { s.view.gen++; s.handWidgets(scr); s.panel.Draw(scr) }},
 		{"help", func() { help.Draw(scr) }},
-		{"compact panel", func() { s.panel.setForm(formCompact); s.view.gen++; s.take(); s.panel.Draw(scr) }},
+		{"compact panel", func() { s.panel.setForm(formCompact); s.view.gen++; s.handWidgets(scr); s.panel.Draw(scr) }},
 	} {
 		if n := testing.AllocsPerRun(50, tt.draw); n != 0 {
 			t.Errorf("%s: %v allocs per draw, want 0", tt.name, n)

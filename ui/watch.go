@@ -7,11 +7,8 @@ import (
 	"time"
 
 	"github.com/gdamore/tcell/v2"
-	"github.com/rivo/tview"
 
-	"poolroids/game"
 	"poolroids/game/hub"
-	"poolroids/game/match"
 	"poolroids/game/play"
 	"poolroids/pool"
 )
@@ -32,101 +29,60 @@ func Watch(ctx context.Context, screen tcell.Screen, w *play.Watcher, opts Optio
 	return watchOn(ctx, ownTerminal(screen, opts.Keys), w, opts)
 }
 
-// watchOn is Watch on scr.
+// watchOn is Watch on scr: a connection of one session.
 func watchOn(ctx context.Context, scr Screen, w *play.Watcher, opts Options) (Result, error) {
+	l := newLoop(scr, opts.Clock)
+	return l.connect(ctx, func() (Result, error) { return l.watch(w, opts) })
+}
+
+// watch shows the live game w holds on l: see Watch.
+func (l *loop) watch(w *play.Watcher, opts Options) (Result, error) {
 	defer w.Stop()
 	if opts.Watching != nil {
 		opts.Watching(true)
 		defer opts.Watching(false)
 	}
-	s, err := newSession(scr, Options{FPS: opts.FPS, ASCII: opts.ASCII, Keys: opts.Keys}, func(s *session) (show, error) {
+	s, err := l.session(Options{FPS: opts.FPS, ASCII: opts.ASCII, Keys: opts.Keys}, func(s *session) (show, error) {
 		return newWatch(s, w), nil
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return s.run(ctx)
+	return s.play()
 }
 
 // watchShow is a watcher's show: the live game w holds, read through its
 // play.Watcher, sampled at the watcher's own pace. Its keys move nothing.
 type watchShow struct {
-	s     *session
-	w     *play.Watcher
-	whose string    // whose game it is, for the header
-	over  overText  // the loop's goroutine only
-	daily dailyText // likewise
+	s *session
+	w *play.Watcher
 }
 
 // newWatch makes the show of w: whose game it is for the header, and an
 // arena's players box.
 func newWatch(s *session, w *play.Watcher) *watchShow {
-	sh := &watchShow{s: s, w: w, whose: w.Name() + "'s game", over: overText{watcher: true}}
-	if w.Arena != nil {
-		s.players = newPlayers(w.Arena)
-		sh.whose = "arena " + w.Name()
+	s.scene, s.whose, s.gameOver = w, w.Name()+"'s game", overText{watcher: true}
+	var ar *hub.Arena
+	w.View(func(v play.View) { ar = v.Arena.Arena() })
+	if ar != nil {
+		s.players = newPlayers(ar)
+		s.whose = "arena " + w.Name()
 	}
-	return sh
+	return &watchShow{s: s, w: w}
 }
 
 // Gone tells a watcher why a Watch of w ended with ReasonGone.
-func Gone(w *play.Watcher) string {
-	switch {
-	case w.Arena != nil:
-		return "the arena " + w.Name() + " closed"
-	case !w.Solo.Open():
-		return w.Name() + " hid their game"
-	}
-	return w.Name() + " left: the game is over"
-}
+func Gone(w *play.Watcher) string { return w.Gone() }
 
-func (sh *watchShow) run(stop <-chan struct{}) { every(stop, sampling, sh.s.sample) }
-func (sh *watchShow) gone() <-chan struct{}    { return sh.w.Done() }
-func (sh *watchShow) why() (string, error)     { return ReasonGone, nil }
-func (sh *watchShow) help(*glyphs) []string    { return watchHelp }
-func (sh *watchShow) close() int               { return 0 }
-func (sh *watchShow) wait(bool)                {}
+func (sh *watchShow) run(<-chan struct{})   {} // the game steps elsewhere, its samples come in its View
+func (sh *watchShow) gone() <-chan struct{} { return sh.w.Done() }
+func (sh *watchShow) why() (string, error)  { return ReasonGone, nil }
+func (sh *watchShow) help(*glyphs) []string { return watchHelp }
+func (sh *watchShow) close() int            { return 0 }
+func (sh *watchShow) wait(bool)             {}
 
-func (sh *watchShow) bottom() tview.Primitive {
+func (sh *watchShow) bottom() footer {
 	return newHelpLine(func(*glyphs) []helpItem { return watchHelpLine })
-}
-
-// sample samples the pools of the watched game's View, as its players'
-// screens sample theirs, at the watcher's own pace.
-// samples: a watcher samples the watched game at its own pace (run).
-func (sh *watchShow) samples(seen uint64, _ func(game.PoolSample, time.Duration)) uint64 {
-	return seen
-}
-
-func (sh *watchShow) sample(v *view, now time.Duration) {
-	sh.w.View(func(gv play.View) { samplePools(v, gv.World, gv.Step, now) })
-}
-
-// paint copies the watched game's world and header under its lock: a
-// solo game's as its player sees it, an arena's with its players' names
-// and its best score.
-func (sh *watchShow) paint(a *arena) hud {
-	var h hud
-	if ar := sh.w.Arena; ar != nil {
-		ar.View(func(v hub.ArenaView) {
-			w := v.World()
-			a.names.of(v)
-			a.paintWorld(w)
-			h = hud{level: w.Level().Name, wave: w.Wave(), mode: match.Play, board: true}
-			if v.Players() == 0 { // the world stands still until the arena closes
-				h.mode, h.over = match.Over, emptyArenaScreen
-			}
-		})
-	} else {
-		sh.w.View(func(v play.View) { h = soloHUD(a, v, &sh.over, &sh.daily, sh.s.ascii) })
-	}
-	h.whose, h.watching = sh.whose, sh.w.Watchers()
-	return h
-}
-
-func (sh *watchShow) strategies() (bullets, debris pool.Strategy) {
-	sh.w.View(func(v play.View) { bullets, debris = v.World.Bullets().Strategy(), v.World.Debris().Strategy() })
-	return bullets, debris
 }
 
 // errWatching is why a watcher's pick does nothing.
@@ -153,11 +109,6 @@ func (sh *watchShow) key(ev *tcell.EventKey, _ time.Duration) *tcell.EventKey {
 	}
 	return nil
 }
-
-// emptyArenaScreen is a watcher's overlay while the arena it watches has
-// no player left: its world stands still until it closes, a few seconds
-// later, and the watcher is back in the lobby.
-var emptyArenaScreen = []string{"ARENA ENDED", "", "every player left", "it closes in a moment", "", "q: leave"}
 
 // watchHelp is the key help of a watcher.
 var watchHelp = []string{

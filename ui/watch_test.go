@@ -26,7 +26,6 @@ func watcherOf(t testing.TB, hw *play.Watcher, w, h int) (*session, tcell.Simula
 		t.Fatal(err)
 	}
 	s.syncList()
-	s.fitTo(w, h) // as beforeDraw does
 	s.root.SetRect(0, 0, w, h)
 	return s, scr
 }
@@ -164,6 +163,7 @@ func testWatchSoloGameOver(t *testing.T) {
 			t.Fatalf("step %d: no game over", i)
 		}
 		d.s.game().Step(game.Input{Fire: i%8 == 0, Left: true, Hyperspace: i%30 == 0})
+		time.Sleep(time.Second / game.TPS) // at the game's pace: the watcher's rates are per second
 	}
 	d.s.game().Close() // waits for the save
 	ws.root.Draw(scr)
@@ -210,7 +210,8 @@ func TestWatchArenaDraw(t *testing.T) {
 			t.Cleanup(seat.Leave)
 		}
 		ws, scr := watchArena(t, h, "den", 200, 60)
-		ar := ws.show.(*watchShow).w.Arena
+		var ar *hub.Arena
+		ws.scene.View(func(v play.View) { ar = v.Arena.Arena() })
 		busy := func() (flying bool) {
 			ar.View(func(v hub.ArenaView) { flying = v.World().Bullets().Len() > 0 })
 			return flying
@@ -255,16 +256,18 @@ func BenchmarkWatchPaint(b *testing.B) {
 	s.root.SetRect(0, 0, 200, 60)
 	s.root.Draw(scr)
 	ws.root.Draw(wscr)
+	paint := func(v play.View) { s.paint(&v) }
+	wpaint := func(v play.View) { ws.paint(&v) }
 	b.Run("player", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			s.paint(s.arena)
+			s.scene.View(paint)
 		}
 	})
 	b.Run("watcher", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			ws.paint(ws.arena)
+			ws.scene.View(wpaint)
 		}
 	})
 }

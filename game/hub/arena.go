@@ -43,6 +43,7 @@ type Arena struct {
 	deaths   [game.MaxShips]int // each slot's deaths the last step saw
 	empty    uint64             // steps since the last player left
 	stepTime time.Duration      // a step's time, averaged over the last second or so
+	samples  game.PoolSamples   // the pools every game.SampleEvery steps, and at a switch: ArenaView.Samples
 	err      error
 
 	inputs game.Inputs // the step's, gathered without the lock
@@ -168,6 +169,9 @@ func (a *Arena) step() (empty uint64, alone bool) {
 	t0 := time.Now()
 	a.table.Step(&a.inputs)
 	a.stepTime += (time.Since(t0) - a.stepTime) / game.TPS
+	if n := a.world.Steps(); n%game.SampleEvery == 0 {
+		a.samples.Add(a.world, n, a.stepTime, [2]bool{})
+	}
 	for i, s := range a.seats {
 		if s == nil {
 			continue
@@ -227,6 +231,10 @@ func (a *Arena) World() *game.World { return a.world }
 // ArenaView is an arena read under its lock, inside [Arena.View] only.
 type ArenaView struct{ a *Arena }
 
+// Arena returns the arena v shows; nil for the zero ArenaView, which
+// shows none.
+func (v ArenaView) Arena() *Arena { return v.a }
+
 // World returns the arena's world.
 func (v ArenaView) World() *game.World { return v.a.world }
 
@@ -268,6 +276,11 @@ func (v ArenaView) News() []News {
 
 // StepTime returns how long a step takes, averaged over about a second.
 func (v ArenaView) StepTime() time.Duration { return v.a.stepTime }
+
+// Samples returns the arena's pools as its steps sampled them, every
+// game.SampleEvery steps, and at once after a switch, whose pools' rates
+// start afresh: valid only within the View callback, as the world.
+func (v ArenaView) Samples() *game.PoolSamples { return &v.a.samples }
 
 // Switched returns the last strategy switch.
 func (v ArenaView) Switched() Switch { return v.a.switched }
@@ -354,5 +367,6 @@ func (s *Seat) SetStrategies(bullets, debris pool.Strategy) error {
 	b, d := a.world.Bullets().Strategy(), a.world.Debris().Strategy()
 	a.switched = Switch{By: s.name, At: time.Now(), Bullets: b, Debris: d}
 	a.post(s.name + " switched to " + a.world.StrategyName())
+	a.samples.Add(a.world, a.world.Steps(), a.stepTime, [2]bool{bullets != "", debris != ""})
 	return nil
 }

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"poolroids/game"
+	"poolroids/game/clock"
 	"poolroids/pool"
 )
 
@@ -61,6 +62,9 @@ type Config struct {
 	// Size is the number of ships of an arena, 1 to game.MaxShips; 0:
 	// DefaultSize.
 	Size int
+	// Clock is the time the arenas step on (nil: clock.Real); the
+	// step times they report are measured on the wall clock.
+	Clock clock.Clock
 	// Linger is how long an arena without players stays open; 0: 10 s.
 	// An arena nobody but its creator ever sat in closes after 2 s
 	// without players, if that is sooner.
@@ -333,7 +337,7 @@ func (a *Arena) run() {
 			a.mu.Unlock()
 		}
 	}()
-	t := time.NewTicker(time.Second / game.TPS)
+	t := clock.Or(h.cfg.Clock).NewTicker(time.Second / game.TPS)
 	defer t.Stop()
 	linger := uint64(h.cfg.Linger * game.TPS / time.Second)
 	lingerAlone := uint64(min(h.cfg.Linger, aloneLinger) * game.TPS / time.Second)
@@ -341,7 +345,7 @@ func (a *Arena) run() {
 		select {
 		case <-a.stop:
 			return
-		case <-t.C:
+		case <-t.C():
 		}
 		if empty, alone := a.step(); (empty > linger || alone && empty > lingerAlone) && a.closeEmpty() {
 			return

@@ -2,6 +2,7 @@ package hub
 
 import (
 	"errors"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"poolroids/game"
+	"poolroids/game/clock"
 	"poolroids/pool"
 )
 
@@ -400,4 +402,67 @@ func TestViewAllocs(t *testing.T) {
 			t.Errorf("View shows %q seated, %q the creator, %d players; want ann, ann, 1", name, by, n)
 		}
 	})
+}
+
+// TestArenaSamples: an arena samples its pools every game.SampleEvery of
+// its steps, at its step count, and at once after a switch, whose pools'
+// rates start afresh; the View hands them, and the arena it shows.
+func TestArenaSamples(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		h := newHub(t, Config{})
+		ann := join(t, h, Request{Arena: "den", Player: "ann"})
+		defer ann.Leave()
+		a := ann.Arena()
+		samples := func() (got []game.PoolSample) {
+			a.View(func(v ArenaView) {
+				if v.Arena() != a {
+					t.Errorf("the View shows arena %p, want %p", v.Arena(), a)
+				}
+				v.Samples().Since(0, func(p game.PoolSample) { got = append(got, p) })
+			})
+			return got
+		}
+		time.Sleep(time.Second + time.Second/(2*game.TPS))
+		got := samples()
+		if len(got) != game.TPS/game.SampleEvery {
+			t.Fatalf("%d samples in a second, want %d", len(got), game.TPS/game.SampleEvery)
+		}
+		for i, p := range got {
+			if p.Step != uint64(i+1)*game.SampleEvery || p.Restart != [2]bool{} {
+				t.Errorf("sample %d: step %d, restart %v; want %d, none", i, p.Step, p.Restart, (i+1)*game.SampleEvery)
+			}
+		}
+		if err := ann.SetStrategies(pool.Dense, ""); err != nil {
+			t.Fatal(err)
+		}
+		got = samples()
+		if last := got[len(got)-1]; len(got) != game.TPS/game.SampleEvery+1 || last.Restart != [2]bool{true, false} {
+			t.Errorf("after a switch of the bullets: %d samples, the last restarting %v; want one more, the bullets'", len(got), last.Restart)
+		}
+	})
+}
+
+// TestManualClock: an arena steps on its hub's clock, one step a tick:
+// on a Manual clock, as the test moves it and no faster.
+func TestManualClock(t *testing.T) {
+	clk := clock.NewManual(time.Unix(0, 0))
+	h := newHub(t, Config{Clock: clk})
+	stepped := make(chan struct{})
+	s := join(t, h, Request{Arena: "den", Player: "ann", Input: func() game.Input {
+		stepped <- struct{}{}
+		return game.Input{}
+	}})
+	for clk.Tickers() == 0 { // the arena's goroutine starts its ticker
+		runtime.Gosched()
+	}
+	const n = 5
+	for range n {
+		clk.Advance(time.Second / game.TPS)
+		<-stepped
+	}
+	var steps uint64
+	s.Arena().View(func(v ArenaView) { steps = v.World().Steps() })
+	if steps != n {
+		t.Errorf("the arena took %d steps in %d ticks", steps, n)
+	}
 }

@@ -100,6 +100,7 @@ func (l *Live) Add(name string, g *Game, open bool) *Solo {
 		close(s.done)
 	}
 	l.solos[name] = s
+	g.live.Store(s) // its View counts its watchers
 	return s
 }
 
@@ -153,15 +154,60 @@ func (s *Solo) Remove() {
 }
 
 // Watcher is one watcher's hold on a live game, and the watcher's own
-// Game: read-only, it shows the watched game's [Watcher.View]. Exactly
-// one of Arena and Solo is set. Stop gives it up.
+// Game: read-only, it shows the watched game's [Watcher.View], whatever
+// the game is (a solo game, an arena). Stop gives it up.
 type Watcher struct {
-	Arena *hub.Arena
-	Solo  *Solo
-	live  *Live
-	done  <-chan struct{} // a solo game's, as it was when watched
-	once  sync.Once
+	w    watched
+	live *Live
+	done <-chan struct{} // the game's, as it was when watched
+	once sync.Once
 }
+
+// watched is a live game as its watchers see it: a registered solo game
+// or an arena. It is chosen once, by Live.Watch.
+type watched interface {
+	view(fn func(View))
+	name() string
+	done() <-chan struct{}
+	watchers() int
+	add(n int) // n watchers more (fewer, for n < 0)
+	gone() string
+}
+
+// watchedSolo is a solo game watched: its player's View.
+type watchedSolo struct{ s *Solo }
+
+func (w watchedSolo) view(fn func(View))    { w.s.game.View(fn) }
+func (w watchedSolo) name() string          { return w.s.name }
+func (w watchedSolo) done() <-chan struct{} { return w.s.done }
+func (w watchedSolo) watchers() int         { return w.s.Watchers() }
+func (w watchedSolo) add(n int)             { w.s.watchers.Add(int32(n)) }
+
+func (w watchedSolo) gone() string {
+	if !w.s.Open() {
+		return w.s.name + " hid their game"
+	}
+	return w.s.name + " left: the game is over"
+}
+
+// watchedArena is an arena watched: its world in play, read under its
+// read lock, with its players' names and no one ship's score.
+type watchedArena struct{ a *hub.Arena }
+
+func (w watchedArena) view(fn func(View)) {
+	a := w.a
+	a.View(func(av hub.ArenaView) {
+		fn(View{
+			World: av.World(), Phase: match.Play, Ship: -1, Names: seated(av), Arena: av,
+			Watchers: a.Watchers(), Step: av.StepTime(), Samples: av.Samples(),
+		})
+	})
+}
+func (w watchedArena) name() string          { return w.a.Name() }
+func (w watchedArena) done() <-chan struct{} { return w.a.Done() }
+func (w watchedArena) watchers() int         { return w.a.Watchers() }
+func (w watchedArena) add(n int)             { w.a.AddWatchers(n) }
+func (w watchedArena) gone() string          { return "the arena " + w.a.Name() + " closed" }
 
 // Watch makes the caller a watcher of the live game called name: the open
 // arena of that name, else the open solo game. It fails with ErrNoGame
@@ -185,69 +231,46 @@ func (l *Live) Watch(name string) (*Watcher, error) {
 func (l *Live) watch(name string, a *hub.Arena) (*Watcher, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := l.solos[name]
-	var n int
-	switch {
+	var w watched
+	switch s := l.solos[name]; {
 	case a != nil:
-		n = a.Watchers()
+		w = watchedArena{a}
 	case s != nil && s.Open():
-		n = s.Watchers()
+		w = watchedSolo{s}
 	default:
 		return nil, fmt.Errorf("%w: %s", ErrNoGame, name)
 	}
-	switch {
+	switch n := w.watchers(); {
 	case l.watchers >= l.cfg.Total:
 		return nil, fmt.Errorf("%w: the server has %d watching, its most", ErrWatchersFull, l.watchers)
 	case n >= l.cfg.PerGame:
 		return nil, fmt.Errorf("%w: %s has %d watching, its most", ErrWatchersFull, name, n)
 	}
 	l.watchers++
-	if a != nil {
-		a.AddWatchers(1)
-		return &Watcher{Arena: a, live: l}, nil
-	}
-	s.watchers.Add(1)
-	return &Watcher{Solo: s, live: l, done: s.done}, nil
+	w.add(1)
+	return &Watcher{w: w, live: l, done: w.done()}, nil
 }
 
 // Name returns the watched game's name.
-func (w *Watcher) Name() string {
-	if w.Arena != nil {
-		return w.Arena.Name()
-	}
-	return w.Solo.Name()
-}
+func (w *Watcher) Name() string { return w.w.name() }
 
 // Done is closed when the watched game is gone: the arena closed, the
 // solo game's player left or hid it.
-func (w *Watcher) Done() <-chan struct{} {
-	if w.Arena != nil {
-		return w.Arena.Done()
-	}
-	return w.done
-}
+func (w *Watcher) Done() <-chan struct{} { return w.done }
+
+// Gone says why the watched game is gone, once Done is closed: "the
+// arena den closed", "ann hid their game", "ann left: the game is over".
+func (w *Watcher) Gone() string { return w.w.gone() }
 
 // View calls fn with the watched game as it stands, under its lock, as
 // [Game.View] does: a solo game's View is its player's (game-over screen
 // and high score included); an arena's shows its world in play, read
-// under the arena's read lock, and its step time. It allocates nothing.
-func (w *Watcher) View(fn func(v View)) {
-	if w.Solo != nil {
-		w.Solo.game.View(fn)
-		return
-	}
-	w.Arena.View(func(v hub.ArenaView) {
-		fn(View{World: v.World(), Phase: match.Play, Step: v.StepTime()})
-	})
-}
+// under the arena's read lock, with its players' names, no one ship's
+// score (Ship -1), its watchers and its step time. It allocates nothing.
+func (w *Watcher) View(fn func(v View)) { w.w.view(fn) }
 
 // Watchers returns how many watch w's game, w included.
-func (w *Watcher) Watchers() int {
-	if w.Solo != nil {
-		return w.Solo.Watchers()
-	}
-	return w.Arena.Watchers()
-}
+func (w *Watcher) Watchers() int { return w.w.watchers() }
 
 // Stop stops watching. Stopping twice does nothing.
 func (w *Watcher) Stop() {
@@ -256,11 +279,7 @@ func (w *Watcher) Stop() {
 		l.mu.Lock()
 		defer l.mu.Unlock()
 		l.watchers--
-		if w.Solo != nil {
-			w.Solo.watchers.Add(-1)
-			return
-		}
-		w.Arena.AddWatchers(-1)
+		w.w.add(-1)
 	})
 }
 

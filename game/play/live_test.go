@@ -7,6 +7,7 @@ import (
 	"testing"
 	"testing/synctest"
 
+	"poolroids/game"
 	"poolroids/game/hub"
 	"poolroids/game/match"
 )
@@ -76,12 +77,16 @@ func TestLiveNames(t *testing.T) {
 	if a.Name() != "ann" || b.Name() != "ann-2" || c.Name() != "den-2" {
 		t.Errorf("names %q %q %q, want ann ann-2 den-2", a.Name(), b.Name(), c.Name())
 	}
-	w := watch(t, l, "den")
-	if w.Arena == nil || w.Arena != h.Arena("den") {
-		t.Errorf("watch den: %+v, want the arena", w)
+	var ar *hub.Arena
+	watch(t, l, "den").View(func(v View) { ar = v.Arena.Arena() })
+	if ar == nil || ar != h.Arena("den") {
+		t.Errorf("watch den: the View's arena %p, want the arena's %p", ar, h.Arena("den"))
 	}
-	if got := watch(t, l, "ann-2"); got.Solo != b {
-		t.Errorf("watch ann-2: %+v, want the second solo game", got)
+	var got, want *game.World
+	watch(t, l, "ann-2").View(func(v View) { got = v.World })
+	b.Game().View(func(v View) { want = v.World })
+	if got != want {
+		t.Errorf("watch ann-2: another world than the second solo game's")
 	}
 }
 
@@ -214,9 +219,68 @@ func TestWatchArena(t *testing.T) {
 		if v.World != seat.Arena().World() || v.Phase != match.Play {
 			t.Errorf("the watcher sees %+v, want den's world in play", v)
 		}
+		if v.Arena.Arena() != seat.Arena() || v.Ship != -1 || v.Names[seat.Slot()] != "ann" || v.Watchers != 1 || v.Arena.Players() != 1 {
+			t.Errorf("the watcher sees arena %p, ship %d, names %q, %d watching, %d players; want den's, -1, ann in slot %d, 1, 1",
+				v.Arena.Arena(), v.Ship, v.Names, v.Watchers, v.Arena.Players(), seat.Slot())
+		}
 	})
 	if n := testing.AllocsPerRun(100, func() { w.View(func(View) {}) }); n != 0 {
 		t.Errorf("an arena's View allocates %v times", n)
+	}
+	h.Close()
+	<-w.Done()
+	if got := w.Gone(); got != "the arena den closed" {
+		t.Errorf("Gone = %q", got)
+	}
+}
+
+// TestSeatView: a seat's View is its Game's and its arena's, read under
+// the arena's lock within the Game's: the seat's slot, the players'
+// names, the watchers; it allocates nothing.
+func TestSeatView(t *testing.T) {
+	h := newHub(t)
+	join(t, h, "den", "ann")
+	seat := join(t, h, "den", "bob")
+	l := newLive(t, h, LiveConfig{})
+	defer watch(t, l, "den").Stop()
+	g := NewSeat(seat, Scoring{Player: "bob"}, Controls{})
+	defer g.Close()
+	v := view(g)
+	if v.Arena.Arena() != seat.Arena() || v.Ship != seat.Slot() || v.Watchers != 1 || v.World != seat.Arena().World() {
+		t.Errorf("bob's View: arena %p, ship %d, %d watching; want den's, %d, 1", v.Arena.Arena(), v.Ship, v.Watchers, seat.Slot())
+	}
+	if v.Names[0] != "ann" || v.Names[seat.Slot()] != "bob" {
+		t.Errorf("bob's View names %q", v.Names)
+	}
+	var players int
+	fn := func(v View) { players += v.Arena.Players() }
+	if n := testing.AllocsPerRun(100, func() { g.View(fn) }); n != 0 {
+		t.Errorf("a seat's View allocates %v times", n)
+	}
+}
+
+// TestSoloViewCountsWatchers: a solo game offered to watchers counts
+// them in its own View, and says when it is hidden.
+func TestSoloViewCountsWatchers(t *testing.T) {
+	l := newLive(t, nil, LiveConfig{})
+	ann := addSolo(t, l, "ann", true)
+	w := watch(t, l, "ann")
+	if v := view(ann.Game()); v.Watchers != 1 || v.Hidden || v.Ship != 0 {
+		t.Errorf("ann's View: %d watching, hidden %v, ship %d; want 1, not hidden, 0", v.Watchers, v.Hidden, v.Ship)
+	}
+	ann.SetOpen(false)
+	if got := w.Gone(); got != "ann hid their game" {
+		t.Errorf("Gone = %q", got)
+	}
+	w.Stop()
+	if v := view(ann.Game()); v.Watchers != 0 || !v.Hidden {
+		t.Errorf("ann's View hidden: %d watching, hidden %v", v.Watchers, v.Hidden)
+	}
+	ann.SetOpen(true)
+	w = watch(t, l, "ann")
+	ann.Remove()
+	if got := w.Gone(); got != "ann left: the game is over" {
+		t.Errorf("Gone = %q", got)
 	}
 }
 

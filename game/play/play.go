@@ -31,19 +31,26 @@
 // drawn through [Replay.View] and driven by commands (pause, speed, one
 // step, seek, the pools' strategies) that it refuses with an error the
 // front end shows. A seek plays on that goroutine in strides a tick, so a
-// long one holds no frame up; the ticks sample the pools into the
-// ReplayView, as a Game's steps do into its View.
+// long one holds no frame up; the ticks sample the pools into its View,
+// as a Game's steps do into its own.
+//
+// Every scene hands its front end the one [View]: a solo Game, a seat's
+// (the arena's part read under the arena's lock, nested in the Game's),
+// a game watched and a replay (its transport in View.Replay), so that
+// one drawing code shows them all.
 //
 // # Watching
 //
 // A [Live] lists the games that may be watched: the arenas of a hub, and
 // the solo Games their front ends register ([Live.Add]). A watcher's
 // [Watcher] is its own read-only game: its [Watcher.View] is the watched
-// Game's View, or an arena's, taken under that game's lock. Each screen,
-// the player's and every watcher's, samples the pools from the View it
-// draws at its own pace; the registry never holds a Game's lock, and a
-// Game never holds the registry's.
-//
+// Game's View, or an arena's, taken under that game's lock; what it
+// watches (a solo game, an arena) is chosen once, by [Live.Watch]. Every
+// screen, the player's and each watcher's, reads the pools' samples that
+// the game's stepper recorded (a solo Game's steps, an arena's) from the
+// View it draws; the registry never holds a Game's lock, and a Game
+// never holds the registry's.
+
 // # The daily game
 //
 // A solo Game of [Daily] plays the day's game (package game/daily): each
@@ -68,6 +75,7 @@ import (
 	"time"
 
 	"poolroids/game"
+	"poolroids/game/clock"
 	"poolroids/game/hub"
 	"poolroids/game/input"
 	"poolroids/game/match"
@@ -88,7 +96,8 @@ const StepSample = game.TPS / 4
 // Game reads on each step of its ship. The front end writes them (see
 // package input) and never waits on the Game to take them.
 type Controls struct {
-	Keys *input.Keys // nil: none held
+	Keys  *input.Keys // nil: none held
+	Clock clock.Clock // the time Run steps on; nil: clock.Real
 }
 
 // Scoring is whose a Game's games are and where those that count are
@@ -107,6 +116,7 @@ type Scoring struct {
 type Game struct {
 	sc    Scoring
 	keys  *input.Keys
+	clock clock.Clock    // Run's
 	seat  *hub.Seat      // an arena seat's, whose input the Game gives; nil: solo
 	waits atomic.Bool    // the screen cannot show the game: its ship gets no keys
 	saves sync.WaitGroup // the saves under way
@@ -121,6 +131,8 @@ type Game struct {
 	changes  uint64
 	daily    *dailyState      // a daily game's; nil: not one
 	ghostAt  game.PoolSamples // the ghost's pools every game.SampleEvery steps, for View.GhostSamples
+
+	live atomic.Pointer[Solo] // the game offered to watchers (Live.Add); nil: none
 }
 
 // NewSolo makes a solo game of a world built from cfg, starting on the
@@ -155,7 +167,7 @@ func newGame(m *match.Match, sc Scoring, c Controls) *Game {
 	if c.Keys == nil {
 		c.Keys = new(input.Keys)
 	}
-	g := &Game{sc: sc, keys: c.Keys, m: m}
+	g := &Game{sc: sc, keys: c.Keys, clock: c.Clock, m: m}
 	if sc.Scores != nil {
 		if top := sc.Scores.Top(1); len(top) > 0 {
 			g.high = top[0].Score
@@ -164,25 +176,49 @@ func newGame(m *match.Match, sc Scoring, c Controls) *Game {
 	return g
 }
 
-// View is what a frame shows of a Game. Its World is valid only within
-// the View callback.
+// View is what a frame shows of a scene, whatever it is: a solo Game, an
+// arena seat's Game, a game watched ([Watcher.View]) or a replay
+// ([Replay.View]); every front end draws each the same way. Its World,
+// and what its pointers and Arena lead to, are valid only within the
+// View callback.
 type View struct {
 	World    *game.World
 	Phase    match.Phase
 	Stress   bool // the stress autopilot plays
 	Assisted bool // the score does not count
+	// Paused: a solo game is paused.
+	Paused bool
 	// High is the best score of the table and of the games that counted
-	// here, the one in play excluded.
+	// here, the one in play excluded; a replay's, its best ship's score.
 	High int
 	// Over is the game that ended last, for the game-over screen
 	// (Phase match.Over).
 	Over Over
-	// Step is the mean time a step of a solo game took over the last
-	// StepSample steps; 0 before, and in an arena (see hub.ArenaView.StepTime).
+	// Ship is the slot whose score and lives the header shows: the
+	// player's (0 in a world of one); -1: none (an arena watched, whose
+	// players box shows the scores; an arena's replay).
+	Ship int
+	// Names are the players by slot, for the labels by their ships: an
+	// arena's seats, an arena replay's players at its step; "" in a world
+	// of one.
+	Names [game.MaxShips]string
+	// Arena is the arena the game is played in (a seat, an arena
+	// watched), read under its lock: valid only within the callback; its
+	// zero value, whose Arena is nil: none.
+	Arena hub.ArenaView
+	// Watchers is how many watch the game: an arena's, or a solo game's
+	// offered to watchers ([Live.Add]), which may be Hidden.
+	Watchers int
+	Hidden   bool
+	// Replay is a replay's transport; zero for a live game.
+	Replay ReplayStatus
+	// Step is the mean time a step took over the last StepSample steps:
+	// a solo game's, an arena's, a replay's; 0 before.
 	Step time.Duration
 	// Steps is how many steps the Game took (a solo game's, paused ones
-	// too); Samples its pools every game.SampleEvery of them, for a
-	// panel's figures: valid only within the callback, as World.
+	// too; a replay's world step); Samples its pools every
+	// game.SampleEvery of them, for a panel's figures: valid only within
+	// the callback, as World. An arena's are its own (hub.ArenaView.Samples).
 	Steps   uint64
 	Samples *game.PoolSamples
 	// Ghost is the ghost flying beside a daily game, nil for none, and
@@ -195,14 +231,16 @@ type View struct {
 }
 
 // View calls fn with the Game as it stands, under its read lock: the
-// world does not step meanwhile, so fn only copies what it draws. In an
-// arena the world is the arena's: fn reads it under the arena's lock.
-// A View is passed by value: a pointer to it would escape to the heap.
+// world does not step meanwhile, so fn only copies what it draws. A
+// seat's View is the arena's too, read under the arena's read lock
+// taken under the Game's (the lock order is the Game's, then the
+// arena's). A View is passed by value: a pointer to it would escape to
+// the heap. It allocates nothing.
 func (g *Game) View(fn func(v View)) {
 	g.mu.RLock()
 	defer g.mu.RUnlock()
 	v := View{
-		World: g.m.World(), Phase: g.m.Phase(), Stress: g.m.Stress(),
+		World: g.m.World(), Phase: g.m.Phase(), Stress: g.m.Stress(), Paused: g.m.Paused(),
 		Assisted: g.m.Assisted(), High: max(g.high, g.m.Best()),
 		Over: g.over, Step: g.stepTime.mean, Steps: g.steps, Samples: &g.samples,
 		Ghost: g.m.Ghost(), GhostSamples: &g.ghostAt,
@@ -210,7 +248,27 @@ func (g *Game) View(fn func(v View)) {
 	if g.daily != nil {
 		v.Daily = &g.daily.view
 	}
-	fn(v)
+	if g.seat == nil {
+		if s := g.live.Load(); s != nil {
+			v.Watchers, v.Hidden = s.Watchers(), !s.Open()
+		}
+		fn(v)
+		return
+	}
+	ar := g.seat.Arena()
+	v.Ship, v.Watchers = g.seat.Slot(), ar.Watchers()
+	ar.View(func(av hub.ArenaView) {
+		v.Arena, v.Names, v.Step, v.Samples = av, seated(av), av.StepTime(), av.Samples()
+		fn(v)
+	})
+}
+
+// seated is the names of the players of the arena av shows, by slot.
+func seated(av hub.ArenaView) (names [game.MaxShips]string) {
+	for i := range av.World().Ships() {
+		names[i], _ = av.Seated(i)
+	}
+	return names
 }
 
 // Phase returns the screen the player is on.
@@ -234,21 +292,26 @@ func (g *Game) Paused() bool {
 	return g.m.Paused()
 }
 
-// Run steps a solo game at game.TPS until stop is closed (see Steps).
-func (g *Game) Run(stop <-chan struct{}) { Steps(stop, g.step) }
+// Run steps a solo game at game.TPS until stop is closed (see Steps), on
+// the clock of its Controls.
+func (g *Game) Run(stop <-chan struct{}) { StepsOn(stop, g.clock, g.step) }
 
 // Steps calls step game.TPS times a second until stop is closed. It keeps
 // game time: a tick that comes late takes the steps it missed, up to
 // maxCatchUp.
-func Steps(stop <-chan struct{}, step func()) {
-	t := time.NewTicker(time.Second / game.TPS)
+func Steps(stop <-chan struct{}, step func()) { StepsOn(stop, nil, step) }
+
+// StepsOn is Steps on clk (nil: clock.Real).
+func StepsOn(stop <-chan struct{}, clk clock.Clock, step func()) {
+	clk = clock.Or(clk)
+	t := clk.NewTicker(time.Second / game.TPS)
 	defer t.Stop()
-	start, done := time.Now(), 0
+	start, done := clk.Now(), 0
 	for {
 		select {
 		case <-stop:
 			return
-		case now := <-t.C:
+		case now := <-t.C():
 			due := int(now.Sub(start) * game.TPS / time.Second)
 			for range min(due-done, maxCatchUp) {
 				step()

@@ -3,12 +3,14 @@ package play
 import (
 	"errors"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 	"testing/synctest"
 	"time"
 
 	"poolroids/game"
+	"poolroids/game/clock"
 	"poolroids/game/input"
 	"poolroids/game/match"
 	"poolroids/game/scores"
@@ -299,4 +301,41 @@ func TestSamplesOnTheStep(t *testing.T) {
 	if want := []uint64{game.SampleEvery, 2 * game.SampleEvery, 3 * game.SampleEvery}; !slices.Equal(got, want) {
 		t.Errorf("sampled at steps %v, want %v", got, want)
 	}
+}
+
+// TestStepsOnManual: Steps keeps game time on the clock it is given: a
+// tick a step, and a tick that comes late takes the steps it missed, up
+// to maxCatchUp. A Manual clock drives it step by step.
+func TestStepsOnManual(t *testing.T) {
+	clk := clock.NewManual(time.Unix(0, 0))
+	stop, done := make(chan struct{}), make(chan struct{})
+	stepped := make(chan struct{})
+	go func() {
+		defer close(done)
+		StepsOn(stop, clk, func() { stepped <- struct{}{} })
+	}()
+	for clk.Tickers() == 0 {
+		runtime.Gosched()
+	}
+	tick := time.Second / game.TPS
+	steps := func(d time.Duration, want int) {
+		t.Helper()
+		clk.Advance(d)
+		for range want {
+			<-stepped
+		}
+		select {
+		case <-stepped:
+			t.Errorf("after %v: more than %d steps", d, want)
+		default:
+		}
+	}
+	steps(tick, 0) // a tick is a hair short of 1/60 s: game time is whole steps
+	steps(tick, 1)
+	steps(tick, 1)
+	steps(3*tick, 3)           // one tick, late: the steps it missed
+	steps(10*tick, maxCatchUp) // later still: no more than maxCatchUp
+	steps(tick, 1)
+	close(stop)
+	<-done
 }

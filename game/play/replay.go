@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"poolroids/game"
+	"poolroids/game/match"
 	"poolroids/game/replay"
 	"poolroids/pool"
 )
@@ -71,8 +72,8 @@ type Replay struct {
 	held     [2]pool.Strategy // the watcher's bullets' and debris' strategies; "": the recorded ones
 	failed   error            // a seek back could not start again: the replay stops
 	sampled  sampled          // the replay at its last sample of the pools
-	samples  game.PoolSamples // for ReplayView.Samples
-	stepTime stepTimer        // the mean step, for ReplayView.StepTime
+	samples  game.PoolSamples // for View.Samples
+	stepTime stepTimer        // the mean step, for View.Step
 }
 
 // sampled is a Replay as its pools were last sampled.
@@ -127,52 +128,53 @@ func whose(ps []string, ships int) string {
 	return fmt.Sprintf("arena: %s, %s +%d", ps[0], ps[1], len(ps)-2)
 }
 
-// ReplayView is what a frame shows of a Replay. Its World is valid only
-// within the View callback.
-type ReplayView struct {
-	World  *game.World
+// ReplayStatus is a replay's transport, as a frame shows it
+// ([View].Replay): where it stands, how fast it plays, whether it
+// ended or differs from its recording.
+type ReplayStatus struct {
 	State  ReplayState
 	Step   uint64 // the world's step
 	SeekTo uint64 // the step the seek under way goes to (ReplaySeeking)
 	Len    uint64 // the steps of the file
 	Speed  int    // 0 (×¼) to Speeds-1 (×16)
 	Err    error  // why it stopped (ReplayDiffers)
-	Names  [game.MaxShips]string
-	// StepTime is the mean time a step took over the last StepSample
-	// steps played; 0 before.
-	StepTime time.Duration
-	// Samples are the pools as the ticks sampled them (see Tick): valid
-	// only within the callback, as World.
-	Samples *game.PoolSamples
-	// Ghost is the ghost that flew beside the game at this step, nil for
-	// none: valid only within the callback, as World.
-	Ghost *replay.Ghost
 }
 
 // View calls fn with the replay as it stands, under its lock: the world
-// does not step meanwhile, so fn only copies what it draws. A ReplayView
+// does not step meanwhile, so fn only copies what it draws. The View is
+// a live game's shape: Phase is match.Play, or match.Over at the end or
+// where the replay differs; Ship is 0 in a world of one, and -1 in an
+// arena's, whose Names are its players at this step; High is the best
+// ship's score; Steps the world's step; Replay the transport. A View
 // is passed by value: a pointer to it would escape to the heap.
-func (r *Replay) View(fn func(v ReplayView)) {
+func (r *Replay) View(fn func(v View)) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	w := r.w
-	v := ReplayView{
-		World: w.World(), Step: w.Step(), SeekTo: r.seekTo, Len: w.Len(),
-		Speed: r.speed, Err: w.Err(), Names: *r.names.at(w.Step()),
-		StepTime: r.stepTime.mean, Samples: &r.samples, Ghost: w.Ghost(),
+	world := w.World()
+	v := View{
+		World: world, Phase: match.Play, Step: r.stepTime.mean, Steps: w.Step(),
+		Samples: &r.samples, Ghost: w.Ghost(),
+		Replay: ReplayStatus{Step: w.Step(), SeekTo: r.seekTo, Len: w.Len(), Speed: r.speed, Err: w.Err()},
+	}
+	if world.Ships() > 1 {
+		v.Ship, v.Names = -1, *r.names.at(w.Step())
+	}
+	for i := range world.Ships() {
+		v.High = max(v.High, world.Player(i).Score)
 	}
 	if r.failed != nil {
-		v.Err = r.failed
+		v.Replay.Err = r.failed
 	}
 	switch {
-	case v.Err != nil:
-		v.State = ReplayDiffers
+	case v.Replay.Err != nil:
+		v.Replay.State, v.Phase = ReplayDiffers, match.Over
 	case r.seeking:
-		v.State = ReplaySeeking
+		v.Replay.State = ReplaySeeking
 	case w.Done():
-		v.State = ReplayEnd
+		v.Replay.State, v.Phase = ReplayEnd, match.Over
 	case w.Paused():
-		v.State = ReplayPaused
+		v.Replay.State = ReplayPaused
 	}
 	fn(v)
 }
@@ -193,7 +195,7 @@ func (r *Replay) Wait(on bool) { r.waits.Store(on) }
 
 // Tick is one tick of the clock Run keeps: a stride of the seek under
 // way, else the steps the speed gives a tick; then the pools are sampled
-// (ReplayView.Samples) if the tick passed a multiple of game.SampleEvery
+// (View.Samples) if the tick passed a multiple of game.SampleEvery
 // steps of the game, or the commands before it replaced the world or
 // switched a strategy, whose rates start afresh. Run calls it; a test
 // may instead, on its own clock.

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"poolroids/game"
+	"poolroids/game/match"
 	"poolroids/game/replay"
 	"poolroids/game/replay/replaytest"
 	"poolroids/pool"
@@ -35,15 +36,15 @@ func newReplay(t *testing.T, data []byte, strategy pool.Strategy) (*Replay, *uin
 // counts them read.
 func sampledSince(r *Replay, n *uint64) []game.PoolSample {
 	var got []game.PoolSample
-	r.View(func(v ReplayView) { *n = v.Samples.Since(*n, func(p game.PoolSample) { got = append(got, p) }) })
+	r.View(func(v View) { *n = v.Samples.Since(*n, func(p game.PoolSample) { got = append(got, p) }) })
 	return got
 }
 
 // replayView returns r's view; its World is for reading only now, between
 // ticks.
-func replayView(r *Replay) ReplayView {
-	var v ReplayView
-	r.View(func(rv ReplayView) { v = rv })
+func replayView(r *Replay) View {
+	var v View
+	r.View(func(rv View) { v = rv })
 	return v
 }
 
@@ -60,11 +61,11 @@ func seekDone(t *testing.T, r *Replay) int {
 	const most = 10000 // a tick's time budget may run out early on a loaded machine
 	for i := range most {
 		r.Tick()
-		if replayView(r).State != ReplaySeeking {
+		if replayView(r).Replay.State != ReplaySeeking {
 			return i + 1
 		}
 	}
-	t.Fatalf("still seeking after %d ticks, at step %d", most, replayView(r).Step)
+	t.Fatalf("still seeking after %d ticks, at step %d", most, replayView(r).Replay.Step)
 	return 0
 }
 
@@ -72,8 +73,8 @@ func seekDone(t *testing.T, r *Replay) int {
 func at(t *testing.T, r *Replay, data []byte, step uint64, what string) {
 	t.Helper()
 	v := replayView(r)
-	if got, want := v.World.Checksum(), replaytest.SumAt(t, data, step); v.Step != step || got != want {
-		t.Errorf("%s: step %d checksum %016x, want %d and %016x", what, v.Step, got, step, want)
+	if got, want := v.World.Checksum(), replaytest.SumAt(t, data, step); v.Replay.Step != step || got != want {
+		t.Errorf("%s: step %d checksum %016x, want %d and %016x", what, v.Replay.Step, got, step, want)
 	}
 }
 
@@ -93,15 +94,15 @@ func TestReplayRunKeepsPace(t *testing.T) {
 		synctest.Wait()
 		// A tick on time is a nanosecond early (see TestRunKeepsGameTime).
 		got := sampledSince(r, sampled)
-		if v := replayView(r); v.Step != 2*game.TPS-1 || v.State != ReplayPlaying || len(got) == 0 || got[len(got)-1].Step != v.Step/game.SampleEvery*game.SampleEvery {
-			t.Errorf("2s in: step %d, state %v, pools sampled %+v; want %d, playing, sampled every %d steps", v.Step, v.State, got, 2*game.TPS-1, game.SampleEvery)
+		if v := replayView(r); v.Replay.Step != 2*game.TPS-1 || v.Replay.State != ReplayPlaying || len(got) == 0 || got[len(got)-1].Step != v.Replay.Step/game.SampleEvery*game.SampleEvery {
+			t.Errorf("2s in: step %d, state %v, pools sampled %+v; want %d, playing, sampled every %d steps", v.Replay.Step, v.Replay.State, got, 2*game.TPS-1, game.SampleEvery)
 		}
 		r.Wait(true)
 		synctest.Wait()
-		from := replayView(r).Step
+		from := replayView(r).Replay.Step
 		time.Sleep(time.Second)
 		synctest.Wait()
-		if got := replayView(r).Step; got != from {
+		if got := replayView(r).Replay.Step; got != from {
 			t.Errorf("waiting, the replay went from step %d to %d", from, got)
 		}
 		close(stop)
@@ -121,8 +122,8 @@ func TestReplaySpeeds(t *testing.T) {
 		v := replayView(r)
 		ticks(r, 8)
 		sp := min(i, Speeds-1)
-		if got, steps := replayView(r).Step-v.Step, uint64(2)<<sp; v.Speed != sp || got != steps || r.w.Speed() != want[sp] {
-			t.Errorf("speed %d (%s): %d steps in 8 ticks, want %d; watch at %s", v.Speed, want[sp], got, steps, r.w.Speed())
+		if got, steps := replayView(r).Replay.Step-v.Replay.Step, uint64(2)<<sp; v.Replay.Speed != sp || got != steps || r.w.Speed() != want[sp] {
+			t.Errorf("speed %d (%s): %d steps in 8 ticks, want %d; watch at %s", v.Replay.Speed, want[sp], got, steps, r.w.Speed())
 		}
 		r.Faster()
 	}
@@ -143,15 +144,15 @@ func TestReplayPause(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if v := replayView(r); v.Step != 13 || v.State != ReplayPaused {
-		t.Errorf("paused, then three single steps: step %d, state %v; want 13, paused", v.Step, v.State)
+	if v := replayView(r); v.Replay.Step != 13 || v.Replay.State != ReplayPaused || v.Steps != 13 || v.Phase != match.Play || v.Ship != 0 {
+		t.Errorf("paused, then three single steps: step %d (%d), state %v, %v, ship %d; want 13, paused, in play, 0", v.Replay.Step, v.Steps, v.Replay.State, v.Phase, v.Ship)
 	}
 	if err := r.TogglePause(); err != nil {
 		t.Fatal(err)
 	}
 	ticks(r, 600)
-	if v := replayView(r); v.Step != 600 || v.State != ReplayEnd {
-		t.Errorf("to the end: step %d, state %v", v.Step, v.State)
+	if v := replayView(r); v.Replay.Step != 600 || v.Replay.State != ReplayEnd || v.Phase != match.Over || v.High != v.World.Player(0).Score {
+		t.Errorf("to the end: step %d, state %v, %v, high %d", v.Replay.Step, v.Replay.State, v.Phase, v.High)
 	}
 	if err := r.StepOnce(); !errors.Is(err, ErrEnd) {
 		t.Errorf("a step at the end: %v", err)
@@ -183,8 +184,8 @@ func TestReplaySeek(t *testing.T) {
 	if got := sampledSince(r, sampled); len(got) == 0 || got[0].Restart != [2]bool{true, true} || got[len(got)-1].Step != 1200 {
 		t.Errorf("the seek back sampled %+v; want the new world's rates afresh, then step 1200", got)
 	}
-	if v := replayView(r); v.State != ReplayPlaying {
-		t.Errorf("after the seek: %v", v.State)
+	if v := replayView(r); v.Replay.State != ReplayPlaying {
+		t.Errorf("after the seek: %v", v.Replay.State)
 	}
 	r.Seek(-600)
 	r.Seek(-600) // from where the first goes
@@ -208,8 +209,8 @@ func TestReplaySeekSpread(t *testing.T) {
 		r.chunk = 100
 		r.Seek(1200)
 		r.Tick()
-		if v := replayView(r); v.State != ReplaySeeking || v.Step != 100 || v.SeekTo != 1200 {
-			t.Errorf("a tick into the seek: %v at step %d to %d; want seeking at 100 to 1200", v.State, v.Step, v.SeekTo)
+		if v := replayView(r); v.Replay.State != ReplaySeeking || v.Replay.Step != 100 || v.Replay.SeekTo != 1200 {
+			t.Errorf("a tick into the seek: %v at step %d to %d; want seeking at 100 to 1200", v.Replay.State, v.Replay.Step, v.Replay.SeekTo)
 		}
 		if n := seekDone(t, r); n != 11 {
 			t.Errorf("the seek took %d more ticks, want 11", n)
@@ -222,8 +223,8 @@ func TestReplaySeekSpread(t *testing.T) {
 		r.mu.Lock()
 		r.seekStrides(func() bool { strides++; return strides == 3 })
 		r.mu.Unlock()
-		if v := replayView(r); v.Step != 1200+3*seekStride || v.State != ReplaySeeking {
-			t.Errorf("a tick whose time is up after 3 strides: step %d, %v; want %d, seeking", v.Step, v.State, 1200+3*seekStride)
+		if v := replayView(r); v.Replay.Step != 1200+3*seekStride || v.Replay.State != ReplaySeeking {
+			t.Errorf("a tick whose time is up after 3 strides: step %d, %v; want %d, seeking", v.Replay.Step, v.Replay.State, 1200+3*seekStride)
 		}
 	})
 }
@@ -266,8 +267,8 @@ func TestReplayHeldStrategies(t *testing.T) {
 	at(t, r, data, 680, "held, after a seek back")
 	r.Seek(3000)
 	seekDone(t, r)
-	if v := replayView(r); v.State != ReplayEnd || strategies() != want {
-		t.Errorf("to the end with the watcher's strategies: %v, %v, %v", v.State, strategies(), v.Err)
+	if v := replayView(r); v.Replay.State != ReplayEnd || strategies() != want {
+		t.Errorf("to the end with the watcher's strategies: %v, %v, %v", v.Replay.State, strategies(), v.Replay.Err)
 	}
 	if err := r.SetStrategies("heap", ""); err == nil {
 		t.Error("strategy heap: no error")
@@ -318,8 +319,8 @@ func TestReplayDiffers(t *testing.T) {
 	}
 	ticks(r, 100)
 	var m *replay.MismatchError
-	if v := replayView(r); v.State != ReplayDiffers || !errors.As(v.Err, &m) || m.Step != due || v.Step != due {
-		t.Fatalf("stopped at step %d, %v, with %v; want a mismatch at step %d", v.Step, v.State, v.Err, due)
+	if v := replayView(r); v.Replay.State != ReplayDiffers || !errors.As(v.Replay.Err, &m) || m.Step != due || v.Replay.Step != due {
+		t.Fatalf("stopped at step %d, %v, with %v; want a mismatch at step %d", v.Replay.Step, v.Replay.State, v.Replay.Err, due)
 	}
 	for name, err := range map[string]error{"pause": r.TogglePause(), "step": r.StepOnce(), "seek on": r.Seek(10)} {
 		if !errors.Is(err, ErrDiffers) {
@@ -330,8 +331,8 @@ func TestReplayDiffers(t *testing.T) {
 		t.Fatal(err)
 	}
 	seekDone(t, r)
-	if v := replayView(r); v.State != ReplayPlaying || v.Err != nil || v.Step != 0 {
-		t.Errorf("seek back to the start: %v at %d, %v", v.State, v.Step, v.Err)
+	if v := replayView(r); v.Replay.State != ReplayPlaying || v.Replay.Err != nil || v.Replay.Step != 0 {
+		t.Errorf("seek back to the start: %v at %d, %v", v.Replay.State, v.Replay.Step, v.Replay.Err)
 	}
 }
 
@@ -345,8 +346,8 @@ func TestReplayDiffersAtTheEnd(t *testing.T) {
 		r.Faster()
 	}
 	ticks(r, 100)
-	if v := replayView(r); v.State != ReplayDiffers || v.Step != 1001 {
-		t.Errorf("at step %d: %v, %v; want the mismatch at step 1001", v.Step, v.State, v.Err)
+	if v := replayView(r); v.Replay.State != ReplayDiffers || v.Replay.Step != 1001 {
+		t.Errorf("at step %d: %v, %v; want the mismatch at step 1001", v.Replay.Step, v.Replay.State, v.Replay.Err)
 	}
 }
 
@@ -390,8 +391,11 @@ func TestReplayNames(t *testing.T) {
 		r.Seek(c.seek)
 		seekDone(t, r)
 		v := replayView(r)
+		if v.Ship != -1 {
+			t.Errorf("an arena's replay shows ship %d, want none (-1)", v.Ship)
+		}
 		if got := [3]string(v.Names[:3]); got != c.want {
-			t.Errorf("at step %d: %q, want %q", v.Step, got, c.want)
+			t.Errorf("at step %d: %q, want %q", v.Replay.Step, got, c.want)
 		}
 	}
 }
@@ -402,7 +406,7 @@ func TestReplayAllocs(t *testing.T) {
 	r, _ := newReplay(t, recorded(t, 10, 3000), "")
 	ticks(r, 100)
 	var step uint64
-	fn := func(v ReplayView) { step += v.Step }
+	fn := func(v View) { step += v.Replay.Step }
 	if n := testing.AllocsPerRun(50, func() { r.Tick(); r.View(fn) }); n != 0 {
 		t.Errorf("a tick and a view: %v allocs, want 0", n)
 	}

@@ -97,18 +97,11 @@ func (r *Router) Close() {
 }
 
 // Play is the server's [serve.PlayFunc]: it plays the session's command,
-// or the lobby, here or where the fleet holds it.
+// or the lobby, here or where the fleet holds it, on the terminal of the
+// session's screen.
 func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session) (int, error) {
-	return r.play(ctx, s, shows{
-		run: func(ctx context.Context, o ui.Options) (ui.Result, error) { return ui.Run(ctx, screen, o) },
-		watch: func(ctx context.Context, w *play.Watcher, o ui.Options) (ui.Result, error) {
-			return ui.Watch(ctx, screen, w, o)
-		},
-		lobby: func(ctx context.Context, lo ui.LobbyOptions) (ui.Result, error) { return ui.PlayLobby(ctx, screen, lo) },
-		replay: func(ctx context.Context, data []byte, o ui.Options) (ui.Result, error) {
-			return ui.RunReplay(ctx, screen, data, o)
-		},
-		relay: func(ctx context.Context, m *member) (bool, error) { return m.command(ctx, screen, s) },
+	return r.play(ctx, ui.NewTerminal(screen, s.Keys), s, func(ctx context.Context, m *member) (bool, error) {
+		return m.command(ctx, screen, s)
 	})
 }
 
@@ -117,32 +110,13 @@ func (r *Router) Play(ctx context.Context, screen tcell.Screen, s serve.Session)
 // page relayed (see serve.Session.RelayWeb), as an SSH session's terminal
 // is.
 func (r *Router) PlayWeb(ctx context.Context, scr *web.Screen, s serve.Session) (int, error) {
-	return r.play(ctx, s, shows{
-		run: func(ctx context.Context, o ui.Options) (ui.Result, error) { return ui.RunOn(ctx, scr, o) },
-		watch: func(ctx context.Context, w *play.Watcher, o ui.Options) (ui.Result, error) {
-			return ui.WatchOn(ctx, scr, w, o)
-		},
-		lobby: func(ctx context.Context, lo ui.LobbyOptions) (ui.Result, error) { return ui.PlayLobbyOn(ctx, scr, lo) },
-		replay: func(ctx context.Context, data []byte, o ui.Options) (ui.Result, error) {
-			return ui.RunReplayOn(ctx, scr, data, o)
-		},
-		relay: func(ctx context.Context, m *member) (bool, error) { return m.command(ctx, nil, s) },
-	})
+	return r.play(ctx, scr, s, func(ctx context.Context, m *member) (bool, error) { return m.command(ctx, nil, s) })
 }
 
-// shows are the ways a session shows what it plays: on an SSH session's
-// terminal, or on a browser's screen; relay plays the session's command
-// on the fleet's server that holds it, and tells whether one did.
-type shows struct {
-	run    func(context.Context, ui.Options) (ui.Result, error)
-	watch  func(context.Context, *play.Watcher, ui.Options) (ui.Result, error)
-	lobby  func(context.Context, ui.LobbyOptions) (ui.Result, error)
-	replay func(context.Context, []byte, ui.Options) (ui.Result, error)
-	relay  func(context.Context, *member) (bool, error)
-}
-
-// play plays the session's command, or the lobby, on sh.
-func (r *Router) play(ctx context.Context, s serve.Session, sh shows) (int, error) {
+// play plays the session's command, or the lobby, on scr; relay plays
+// the command on the fleet's server that holds it, and tells whether one
+// did: an SSH session's terminal is relayed, a browser's page.
+func (r *Router) play(ctx context.Context, scr ui.Screen, s serve.Session, relay func(context.Context, *member) (bool, error)) (int, error) {
 	start := time.Now()
 	o := r.game
 	o.Seed = rand.Uint64()
@@ -159,7 +133,7 @@ func (r *Router) play(ctx context.Context, s serve.Session, sh shows) (int, erro
 		m = nil
 	}
 	if m != nil && s.Command.Verb != serve.VerbLobby && s.Command.Verb != serve.VerbReplay {
-		if relayed, err := sh.relay(ctx, m); relayed {
+		if relayed, err := relay(ctx, m); relayed {
 			return 0, err
 		}
 	}
@@ -180,13 +154,13 @@ func (r *Router) play(ctx context.Context, s serve.Session, sh shows) (int, erro
 		}
 		defer seat.Leave()
 		o.Arena = seat
-		res, err = sh.run(ctx, o)
+		res, err = ui.RunOn(ctx, scr, o)
 	case serve.VerbWatch:
 		w, werr := r.live.Watch(c.Name)
 		if werr != nil {
 			return 0, &serve.RefusedError{Message: werr.Error()}
 		}
-		if res, err = sh.watch(ctx, w, o); err == nil && res.Reason == ui.ReasonGone {
+		if res, err = ui.WatchOn(ctx, scr, w, o); err == nil && res.Reason == ui.ReasonGone {
 			return 0, &serve.EndError{Message: ui.Gone(w)}
 		}
 	case serve.VerbReplay:
@@ -195,10 +169,10 @@ func (r *Router) play(ctx context.Context, s serve.Session, sh shows) (int, erro
 			return 0, &serve.RefusedError{Message: rerr.Error()}
 		}
 		o.Strategy = "" // the recorded strategies, as the lobby plays a replay
-		res, err = sh.replay(ctx, data, o)
+		res, err = ui.RunReplayOn(ctx, scr, data, o)
 	default:
 		lo := ui.LobbyOptions{Game: o, Hub: r.hub, Name: s.Name, Address: s.Address(), Fleet: lobby{m: m, s: s}}
-		res, err = sh.lobby(ctx, lo)
+		res, err = ui.PlayLobbyOn(ctx, scr, lo)
 	}
 	if res.Reason == ui.ReasonPanic {
 		err = fmt.Errorf("%w: %w", serve.ErrPanic, err)
