@@ -12,6 +12,7 @@ import (
 	"poolroids/game/hub"
 	"poolroids/game/match"
 	"poolroids/game/replay"
+	"poolroids/ui/vt"
 )
 
 // cellAspect is a terminal cell's height over its width: the playfield is
@@ -590,52 +591,81 @@ func (a *arena) appendScore(b []byte, high bool) []byte {
 	return append(b, ' ')
 }
 
-// borderRow is a row of the field's border as last formatted, and what
-// from.
+// borderRow is a row of the field's border: on a surface, the row in the
+// buffer's own cells as last made, and what from.
 type borderRow struct {
-	l                   textLines
+	cells               []vt.Cell
+	on                  *vt.Frame
+	gen                 uint32
 	w                   int
 	g                   *glyphs
 	cl, cr, left, right string
 	st                  tcell.Style
+	ok                  bool // cells hold the row: no cluster of it is wide
 }
 
 // draw draws row y of the border around f, corners cl and cr included,
 // with left on it from its second cell (in badgeStyle if it is the bottom
-// row, else titleStyle) and right ending at its last but one. It formats
-// the row when any of it changed.
+// row, else titleStyle) and right ending at its last but one.
 func (b *borderRow) draw(scr tcell.Screen, g *glyphs, f rect, y int, cl, cr, left, right string, st tcell.Style) {
-	if b.l.lines == nil {
-		b.l = newTextLines(1)
+	tst := titleStyle
+	if y != f.y-1 {
+		tst = badgeStyle
 	}
-	if b.w != f.w || b.g != g || b.cl != cl || b.cr != cr || b.left != left || b.right != right || b.st != st {
-		b.w, b.g, b.cl, b.cr, b.left, b.right, b.st = f.w, g, cl, cr, left, right, st
-		tst := titleStyle
-		if y != f.y-1 {
-			tst = badgeStyle
-		}
-		l := b.l.next()
-		l.style(st).str(cl).str(g.h)
-		x := 1 + min(utf8.RuneCountInString(left), max(f.w-2, 0)) // the cells of f's width used
-		l.style(tst).str(cutCells(left, f.w-2))
-		end := f.w - 1 // the last cell before the corner
-		if right != "" {
-			rx := end - utf8.RuneCountInString(right)
-			l.style(st)
-			for ; x < rx; x++ {
-				l.str(g.h)
-			}
-			l.style(tst).str(cutCells(right, end-x))
-			x += min(utf8.RuneCountInString(right), max(end-x, 0))
-		}
-		l.style(st)
-		for ; x <= end; x++ {
-			l.str(g.h)
-		}
-		l.str(cr)
-		b.l.settle()
+	sf, _ := scr.(*surface)
+	if sf != nil && (b.on != sf.f || b.gen != sf.f.Gen() || b.w != f.w || b.g != g || b.cl != cl || b.cr != cr ||
+		b.left != left || b.right != right || b.st != st) {
+		b.on, b.gen, b.w, b.g, b.cl, b.cr, b.left, b.right, b.st = sf.f, sf.f.Gen(), f.w, g, cl, cr, left, right, st
+		b.make(sf.f, g, f.w, cl, cr, left, right, st, tst)
 	}
-	b.l.draw(scr, f.x-1, y, f.w+2, 1)
+	if sf != nil && b.ok {
+		sf.f.SetCells(f.x-1, y, b.cells)
+		return
+	}
+	scr.Put(f.x-1, y, cl, st)
+	scr.Put(f.x, y, g.h, st)
+	x := f.x + 1
+	x += putString(scr, x, y, f.w-2, left, tst)
+	end := f.x + f.w - 1 // the last cell before the corner
+	if right != "" {
+		if rx := end - utf8.RuneCountInString(right); x < rx {
+			line(scr, x, y, 1, 0, rx-x, g.h, st)
+			x = rx
+		}
+		x += putString(scr, x, y, end-x, right, tst)
+	}
+	if x <= end {
+		line(scr, x, y, 1, 0, end+1-x, g.h, st)
+	}
+	scr.Put(f.x+f.w, y, cr, st)
+}
+
+// make makes the row's cells in f, w cells of the field wide, as draw
+// sets them.
+func (b *borderRow) make(f *vt.Frame, g *glyphs, w int, cl, cr, left, right string, st, tst tcell.Style) {
+	ok, all := true, true
+	add := func(s string, st tcell.Style) {
+		b.cells, ok = f.AppendCells(b.cells, s, st)
+		all = all && ok
+	}
+	b.cells = b.cells[:0]
+	add(cl, st)
+	add(g.h, st)
+	x := 1 + min(utf8.RuneCountInString(left), max(w-2, 0)) // the cells of the field's width used
+	add(cutCells(left, w-2), tst)
+	end := w - 1 // the last cell before the corner
+	if right != "" {
+		for rx := end - utf8.RuneCountInString(right); x < rx; x++ {
+			add(g.h, st)
+		}
+		add(cutCells(right, end-x), tst)
+		x += min(utf8.RuneCountInString(right), max(end-x, 0))
+	}
+	for ; x <= end; x++ {
+		add(g.h, st)
+	}
+	add(cr, st)
+	b.ok = all && len(b.cells) == w+2
 }
 
 // cutCells is s cut to n cells, one a rune.
