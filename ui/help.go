@@ -32,7 +32,8 @@ type helpLine struct {
 	items func(g *glyphs) []helpItem // the show's keys in g
 	g     *glyphs                    // the session's (see session.take)
 	shown shown
-	drawn *glyphs // as last drawn
+	drawn *glyphs    // as last drawn
+	list  []helpItem // likewise
 }
 
 func (h *helpLine) take(g *glyphs, _ play.ReplayStatus) { h.g = g }
@@ -44,11 +45,12 @@ func newHelpLine(items func(g *glyphs) []helpItem) *helpLine {
 
 func (h *helpLine) Draw(scr tcell.Screen) {
 	x, y, w, ht := h.GetRect()
-	if keep(scr, &h.shown, rect{x, y, w, ht}) && h.drawn == h.g {
-		return // it never changes: its last frame stays
+	items := h.items(h.g)
+	if keep(scr, &h.shown, rect{x, y, w, ht}) && h.drawn == h.g && len(items) == len(h.list) && (len(items) == 0 || &items[0] == &h.list[0]) {
+		return // the same keys: its last frame stays
 	}
-	h.drawn = h.g
-	drawKeys(scr, x, y, w, h.items(h.g))
+	h.drawn, h.list = h.g, items
+	drawKeys(scr, x, y, w, items)
 }
 
 // drawKeys draws a line of key help w cells wide: "? help" and "q quit" at

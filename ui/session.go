@@ -52,6 +52,7 @@ type session struct {
 	// whether the players box is laid out (see arrange).
 	daily     dailyText
 	pools     [2]pool.Strategy
+	switcher  string // who switches the pools when 1-0 do not here (see show.switcher)
 	drawing   tcell.Screen
 	playersIn bool
 
@@ -299,6 +300,9 @@ func (s *session) give(v *play.View) {
 		s.paint(v)
 	}
 	a.hud = s.hudOf(v)
+	if who := s.show.switcher(v.Arena); who != s.switcher {
+		s.switcher, s.panel.switcher, s.panel.stale = who, who, true
+	}
 	s.mu.Lock()
 	s.drain(v)
 	if s.copyView(s.panel) {

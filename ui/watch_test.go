@@ -303,3 +303,24 @@ func TestWatchArenaEmpties(t *testing.T) {
 		}
 	})
 }
+
+// TestSwitcherLine: at 80×24 the compact panel says what 1-0 switch
+// where they switch something (the player's own game), and else who
+// switches the pools: a watcher is shown the player, not keys that only
+// say why they do nothing.
+func TestSwitcherLine(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, ws, scr := watchedSolo(t, Options{Player: "ann"}, 80, 24, 80, 24)
+		if txt := d.text(); !strings.Contains(txt, "1-0 → both") {
+			t.Errorf("the player's compact panel has no 1-0 line:\n%s", txt)
+		}
+		ws.frame()
+		txt := screenText(scr)
+		if want := "pools: " + d.s.solo().Name(); !strings.Contains(txt, want) {
+			t.Errorf("the watcher's compact panel does not say %q:\n%s", want, txt)
+		}
+		if strings.Contains(txt, "1-0") {
+			t.Errorf("the watcher's screen offers 1-0:\n%s", txt)
+		}
+	})
+}
