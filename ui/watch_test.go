@@ -324,3 +324,23 @@ func TestSwitcherLine(t *testing.T) {
 		}
 	})
 }
+
+// TestWatchTitle: a watcher of a game still on its title screen is not
+// told to press space, which does nothing for a watcher, but that the
+// player has not started; the player still is.
+func TestWatchTitle(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, ws, scr := watchedSolo(t, Options{Player: "ann"}, 120, 40, 120, 40)
+		if txt := d.text(); !strings.Contains(txt, "press space to play") {
+			t.Errorf("the player's title screen does not say to press space:\n%s", txt)
+		}
+		ws.frame()
+		txt := screenText(scr)
+		if strings.Contains(txt, "space") {
+			t.Errorf("the watcher is told of space:\n%s", txt)
+		}
+		if !strings.Contains(txt, "the player has not started yet") || !strings.Contains(txt, " DEMO ") {
+			t.Errorf("the watcher's title screen does not say the player has not started:\n%s", txt)
+		}
+	})
+}
