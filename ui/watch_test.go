@@ -304,43 +304,30 @@ func TestWatchArenaEmpties(t *testing.T) {
 	})
 }
 
-// TestSwitcherLine: at 80×24 the compact panel says what 1-0 switch
-// where they switch something (the player's own game), and else who
-// switches the pools: a watcher is shown the player, not keys that only
-// say why they do nothing.
-func TestSwitcherLine(t *testing.T) {
+// TestWatcherKeys: a watcher of a game on its title screen, at 80×24, is
+// offered none of the player's keys: the compact panel names the player,
+// who switches the pools, where the player's says what 1-0 switch; the
+// title says the player has not started, where the player's says to
+// press space.
+func TestWatcherKeys(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		d, ws, scr := watchedSolo(t, Options{Player: "ann"}, 80, 24, 80, 24)
-		if txt := d.text(); !strings.Contains(txt, "1-0 → both") {
-			t.Errorf("the player's compact panel has no 1-0 line:\n%s", txt)
+		for _, want := range []string{"1-0 → both", "press space to play"} {
+			if txt := d.text(); !strings.Contains(txt, want) {
+				t.Errorf("the player's screen does not say %q:\n%s", want, txt)
+			}
 		}
 		ws.frame()
 		txt := screenText(scr)
-		if want := "pools: " + d.s.solo().Name(); !strings.Contains(txt, want) {
-			t.Errorf("the watcher's compact panel does not say %q:\n%s", want, txt)
+		for _, want := range []string{"pools: " + d.s.solo().Name(), "the player has not started yet", " DEMO "} {
+			if !strings.Contains(txt, want) {
+				t.Errorf("the watcher's screen does not say %q:\n%s", want, txt)
+			}
 		}
-		if strings.Contains(txt, "1-0") {
-			t.Errorf("the watcher's screen offers 1-0:\n%s", txt)
-		}
-	})
-}
-
-// TestWatchTitle: a watcher of a game still on its title screen is not
-// told to press space, which does nothing for a watcher, but that the
-// player has not started; the player still is.
-func TestWatchTitle(t *testing.T) {
-	synctest.Test(t, func(t *testing.T) {
-		d, ws, scr := watchedSolo(t, Options{Player: "ann"}, 120, 40, 120, 40)
-		if txt := d.text(); !strings.Contains(txt, "press space to play") {
-			t.Errorf("the player's title screen does not say to press space:\n%s", txt)
-		}
-		ws.frame()
-		txt := screenText(scr)
-		if strings.Contains(txt, "space") {
-			t.Errorf("the watcher is told of space:\n%s", txt)
-		}
-		if !strings.Contains(txt, "the player has not started yet") || !strings.Contains(txt, " DEMO ") {
-			t.Errorf("the watcher's title screen does not say the player has not started:\n%s", txt)
+		for _, key := range []string{"1-0", "space"} {
+			if strings.Contains(txt, key) {
+				t.Errorf("the watcher's screen offers %s:\n%s", key, txt)
+			}
 		}
 	})
 }
