@@ -177,7 +177,7 @@ func (s *session) sampleIn(v *play.View, at time.Duration) {
 	s.drain(v)
 	w := v.World
 	s.view.title = ""
-	if s.ghostPools.Load() && v.Ghost != nil {
+	if s.ghostShown(v) {
 		s.view.title, w = ghostPanelTitle, v.Ghost.World()
 	}
 	samplePools(&s.view, w, v.Step, at)
@@ -197,11 +197,15 @@ func (s *session) drain(v *play.View) {
 // ring is the samples of v the panel shows: of its pools, or of a daily
 // ghost's (f); nil: none.
 func (s *session) ring(v *play.View) *game.PoolSamples {
-	if s.ghostPools.Load() && v.Ghost != nil {
+	if s.ghostShown(v) {
 		return v.GhostSamples
 	}
 	return v.Samples
 }
+
+// ghostShown tells whether the panel shows the pools of v's daily ghost
+// (f) rather than the game's.
+func (s *session) ghostShown(v *play.View) bool { return s.ghostPools.Load() && v.Ghost != nil }
 
 // sampleFirst is the session's first sample, within the scene's View:
 // the samples the game took before (an arena joined late) are none of
