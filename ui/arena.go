@@ -518,6 +518,8 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 	case h.notice != "": // under the field, at every size
 		a.buf = append(append(append(a.buf[:0], ' '), h.notice...), ' ')
 		badge = a.notice.of(a.buf)
+	case h.mode == match.Title && h.whose != "": // a watcher's: the player starts
+		badge = " DEMO "
 	case h.mode == match.Title:
 		badge = g.demoBadge
 	case h.paused:
@@ -691,6 +693,16 @@ var titleScreen = []string{
 	"press space to play",
 }
 
+// watchTitleScreen is the title screen of a watcher, whose space does
+// not start the game.
+var watchTitleScreen = []string{
+	"P O O L R O I D S",
+	"",
+	"asteroids on fixed-capacity object pools",
+	"",
+	"the player has not started yet",
+}
+
 // overlay is the key help, title, pause or game-over screen to show over
 // the field, and where; none: no lines and an empty rect.
 func (a *arena) overlay() ([]string, rect) {
@@ -700,6 +712,8 @@ func (a *arena) overlay() ([]string, rect) {
 		lines = a.help
 	case a.hud.mode == match.Title && a.hud.title != nil:
 		lines = a.hud.title
+	case a.hud.mode == match.Title && a.hud.whose != "":
+		lines = watchTitleScreen
 	case a.hud.mode == match.Title:
 		lines = titleScreen
 	case a.hud.mode == match.Over:

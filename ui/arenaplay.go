@@ -42,7 +42,20 @@ func (sh *seatShow) why() (string, error)    { return ReasonCanceled, sh.seat.Ar
 func (sh *seatShow) help(g *glyphs) []string { return g.arenaHelp }
 
 func (sh *seatShow) bottom() footer {
-	return newHelpLine(func(g *glyphs) []helpItem { return g.arenaLine })
+	return newHelpLine(func(g *glyphs) []helpItem {
+		if sh.s.switcher != "" {
+			return g.guestLine
+		}
+		return g.arenaLine
+	})
+}
+
+// switcher is the arena's creator, unless it is this seat.
+func (sh *seatShow) switcher(ar hub.ArenaView) string {
+	if c := ar.Creator(); c != sh.seat.Name() {
+		return c
+	}
+	return ""
 }
 
 // pick asks the arena to switch its pools: only its creator may; anyone

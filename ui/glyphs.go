@@ -38,6 +38,7 @@ type glyphs struct {
 	arenaHelp   []string   // the same in an arena
 	keyLine     []helpItem // the keys on the help line, by importance
 	arenaLine   []helpItem // the same without the keys an arena refuses
+	guestLine   []helpItem // … and those of the pools, for a seat that does not switch them
 	localLine   []helpItem // the same without o, which offers a game over SSH only
 }
 
@@ -64,6 +65,7 @@ func newGlyphs(g glyphs) *glyphs {
 	g.arenaHelp = helpScreen(&g, arenaRefused...)
 	g.keyLine = helpLineItems(&g)
 	g.arenaLine = without(g.keyLine, arenaRefused...)
+	g.guestLine = without(g.arenaLine, "1-0", "b")
 	g.localLine = without(g.keyLine, "o")
 	return &g
 }

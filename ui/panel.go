@@ -226,20 +226,23 @@ type panel struct {
 	// glyphs, a new sample (fresh, with v and gen), the frames drawn and
 	// their time, what the screen sent, whether keys are held for real,
 	// and the pools the strategy keys switch.
-	g       *glyphs
-	fresh   bool
-	frames  uint64
-	drawn   time.Duration
-	sent    vt.Stats
-	sentOK  bool
-	held    bool
-	target  target
-	gen     uint64
-	latest  view
-	compact bool
-	stale   bool // the lines must be formatted again though no sample came
-	text    textLines
-	tmp     []byte
+	g      *glyphs
+	fresh  bool
+	frames uint64
+	drawn  time.Duration
+	sent   vt.Stats
+	sentOK bool
+	held   bool
+	target target
+	// switcher is who switches the pools when this screen's 1-0 do not;
+	// "": they do.
+	switcher string
+	gen      uint64
+	latest   view
+	compact  bool
+	stale    bool // the lines must be formatted again though no sample came
+	text     textLines
+	tmp      []byte
 
 	ms             runtime.MemStats
 	memAt          time.Time
@@ -403,6 +406,10 @@ func (p *panel) formatCompact(g *glyphs) {
 	}
 	l := next().style(labelStyle).str(" fps ").style(valueStyle)
 	l.b = appendFloatRight(l.b, p.fps, 0, 0)
+	if p.switcher != "" {
+		next().style(labelStyle).str(" pools: ").style(valueStyle).str(p.switcher)
+		return
+	}
 	next().style(labelStyle).str(" 1-0 ").str(g.arrow).str(" ").style(valueStyle).str(compactTargets[p.target])
 }
 

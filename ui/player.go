@@ -173,6 +173,8 @@ func (sh *soloShow) bottom() footer {
 	return newHelpLine(func(g *glyphs) []helpItem { return g.keyLine })
 }
 
+func (sh *soloShow) switcher(hub.ArenaView) string { return "" }
+
 func (sh *soloShow) pick(bullets, debris pool.Strategy) error {
 	return sh.g.SetStrategies(bullets, debris)
 }

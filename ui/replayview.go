@@ -10,6 +10,7 @@ import (
 	"github.com/rivo/tview"
 
 	"poolroids/game"
+	"poolroids/game/hub"
 	"poolroids/game/play"
 	"poolroids/pool"
 )
@@ -89,6 +90,9 @@ func (v *replayShow) why() (string, error)     { return ReasonCanceled, nil }
 func (v *replayShow) bottom() footer           { return v.status }
 func (v *replayShow) close() int               { return 0 }
 func (v *replayShow) wait(on bool)             { v.g.Wait(on) }
+
+// switcher: 1-0 switch a replay's pools, for their figures.
+func (v *replayShow) switcher(hub.ArenaView) string { return "" }
 
 // pick holds the pools to a strategy, through seeks: the recorded
 // switches no longer apply.

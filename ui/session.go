@@ -52,6 +52,7 @@ type session struct {
 	// whether the players box is laid out (see arrange).
 	daily     dailyText
 	pools     [2]pool.Strategy
+	switcher  string // who switches the pools when 1-0 do not here (see show.switcher)
 	drawing   tcell.Screen
 	playersIn bool
 
@@ -65,6 +66,7 @@ type session struct {
 	bottom  footer // the show's line under the field
 	root    *sessionRoot
 	fit     fit         // the layout for the screen's size; the loop's goroutine only
+	size    rect        // the screen's size at the last frame (resized)
 	ascii   bool        // set as the screen starts
 	clock   time.Time   // origin of the press-only hold times and the notices, on the loop's clock
 	stats   drawStats   // the loop's goroutine only
@@ -175,7 +177,7 @@ func (s *session) sampleIn(v *play.View, at time.Duration) {
 	s.drain(v)
 	w := v.World
 	s.view.title = ""
-	if s.ghostPools.Load() && v.Ghost != nil {
+	if s.ghostShown(v) {
 		s.view.title, w = ghostPanelTitle, v.Ghost.World()
 	}
 	samplePools(&s.view, w, v.Step, at)
@@ -195,11 +197,15 @@ func (s *session) drain(v *play.View) {
 // ring is the samples of v the panel shows: of its pools, or of a daily
 // ghost's (f); nil: none.
 func (s *session) ring(v *play.View) *game.PoolSamples {
-	if s.ghostPools.Load() && v.Ghost != nil {
+	if s.ghostShown(v) {
 		return v.GhostSamples
 	}
 	return v.Samples
 }
+
+// ghostShown tells whether the panel shows the pools of v's daily ghost
+// (f) rather than the game's.
+func (s *session) ghostShown(v *play.View) bool { return s.ghostPools.Load() && v.Ghost != nil }
 
 // sampleFirst is the session's first sample, within the scene's View:
 // the samples the game took before (an arena joined late) are none of
@@ -298,6 +304,9 @@ func (s *session) give(v *play.View) {
 		s.paint(v)
 	}
 	a.hud = s.hudOf(v)
+	if who := s.show.switcher(v.Arena); who != s.switcher {
+		s.switcher, s.panel.switcher, s.panel.stale = who, who, true
+	}
 	s.mu.Lock()
 	s.drain(v)
 	if s.copyView(s.panel) {
@@ -500,13 +509,17 @@ func (s *session) addPlayers(rows int) {
 // showHelp puts the key help up or takes it down.
 func (s *session) showHelp(on bool) {
 	s.fit.help = on
-	s.setHeld(on || s.fit.small || s.questionHolds(s.now()))
+	s.hold()
 }
 
-// setHeld stops or resumes the game: it waits while the too-small notice
-// or the key help is up, or a question waits for its answer. Keys held
-// when it stops do not act after it resumes.
-func (s *session) setHeld(on bool) { s.show.wait(on) }
+// hold stops or resumes the game: it waits while the too-small notice or
+// the key help is up, or a question waits for its answer. Keys held when
+// it stops do not act after it resumes. What it depends on changes with
+// a key or a resize, never with time, so those call it and a frame does
+// not: a frame only shows the game.
+func (s *session) hold() {
+	s.show.wait(s.fit.small || s.fit.help || s.questionHolds(s.now()))
+}
 
 // strategyKeys are the keys that pick pool.Strategies()[i].
 const strategyKeys = "1234567890"
@@ -593,6 +606,9 @@ func (s *session) pick(i int) {
 func (s *session) frame() {
 	start := time.Now()
 	s.screen.resize()
+	if w, h := s.screen.Size(); s.stats.frames == 0 || w != s.size.w || h != s.size.h {
+		s.resized(w, h)
+	}
 	s.draw(s.screen)
 	s.stats.frames++
 	s.stats.render += time.Since(start)
@@ -608,14 +624,20 @@ func (s *session) frame() {
 	s.stats.lastFrame = start
 }
 
+// resized takes the screen's new size, at the first frame and at each
+// that finds it changed: too small, the game waits for a larger one.
+func (s *session) resized(w, h int) {
+	s.size = rect{w: w, h: h}
+	s.fit.small = w < minWidth || h < minHeight
+	s.hold()
+}
+
 // draw draws the session on scr: the widgets laid out for its size, or,
 // while it is too small, a notice that holds the game. The strategy list
 // shows the pools' strategies first, which an arena's creator, a watched
 // player or a replay may have switched.
 func (s *session) draw(scr tcell.Screen) {
 	w, h := scr.Size()
-	s.fit.small = w < minWidth || h < minHeight
-	s.setHeld(s.fit.small || s.fit.help || s.questionHolds(s.now()))
 	if s.fit.small {
 		s.drawTooSmall(scr, w, h)
 		return
@@ -701,6 +723,7 @@ func (s *session) refused(err error) {
 // questionHolds); an arena, shared, plays on (shared), and the question
 // says so, counting down the confirmFor it waits.
 func (s *session) confirmed(k rune, now time.Duration, inGame, shared bool) bool {
+	defer s.hold()
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if !inGame || s.border.asking(now) == k {
@@ -712,7 +735,6 @@ func (s *session) confirmed(k rune, now time.Duration, inGame, shared bool) bool
 		s.border.setQuestion(questions[k]+s.glyphs().sep+onQuestion, s.glyphs().sep, true)
 	} else {
 		s.border.setQuestion(questions[k], "", false)
-		s.setHeld(true) // from now: the next frame finds the question up
 	}
 	return false
 }
@@ -736,6 +758,7 @@ func (s *session) asked(now time.Duration) rune {
 // withdraw takes the question off the border (n, Esc).
 func (s *session) withdraw() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
 	s.border.ask = 0
+	s.mu.Unlock()
+	s.hold()
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
 
+	"poolroids/game/hub"
 	"poolroids/game/play"
 	"poolroids/pool"
 )
@@ -36,6 +37,10 @@ type show interface {
 	// pick switches the pools' strategies ("" keeps a pool's), or says
 	// why it may not: the error is shown as a notice.
 	pick(bullets, debris pool.Strategy) error
+	// switcher is who switches the pools (of ar, if an arena's) when
+	// this screen's 1-0 do not: the arena's creator, the player watched,
+	// for the panel and the key line; "": they do here.
+	switcher(ar hub.ArenaView) string
 	// wait holds the game while the screen cannot show it (see
 	// play.Game.Wait); a watched game goes on.
 	wait(on bool)

@@ -101,6 +101,8 @@ func (sh *worldShow) bottom() footer {
 	return newHelpLine(func(g *glyphs) []helpItem { return g.keyLine })
 }
 
+func (sh *worldShow) switcher(hub.ArenaView) string { return "" }
+
 func (sh *worldShow) pick(bullets, debris pool.Strategy) error {
 	return sh.w.SetStrategies(bullets, debris)
 }

@@ -85,6 +85,14 @@ func (sh *watchShow) bottom() footer {
 	return newHelpLine(func(*glyphs) []helpItem { return watchHelpLine })
 }
 
+// switcher is the arena's creator, or the player watched.
+func (sh *watchShow) switcher(ar hub.ArenaView) string {
+	if ar.Arena() != nil {
+		return ar.Creator()
+	}
+	return sh.w.Name()
+}
+
 // errWatching is why a watcher's pick does nothing.
 var errWatching = errors.New("you watch: the pools are the players'")
 

@@ -303,3 +303,31 @@ func TestWatchArenaEmpties(t *testing.T) {
 		}
 	})
 }
+
+// TestWatcherKeys: a watcher of a game on its title screen, at 80×24, is
+// offered none of the player's keys: the compact panel names the player,
+// who switches the pools, where the player's says what 1-0 switch; the
+// title says the player has not started, where the player's says to
+// press space.
+func TestWatcherKeys(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		d, ws, scr := watchedSolo(t, Options{Player: "ann"}, 80, 24, 80, 24)
+		for _, want := range []string{"1-0 → both", "press space to play"} {
+			if txt := d.text(); !strings.Contains(txt, want) {
+				t.Errorf("the player's screen does not say %q:\n%s", want, txt)
+			}
+		}
+		ws.frame()
+		txt := screenText(scr)
+		for _, want := range []string{"pools: " + d.s.solo().Name(), "the player has not started yet", " DEMO "} {
+			if !strings.Contains(txt, want) {
+				t.Errorf("the watcher's screen does not say %q:\n%s", want, txt)
+			}
+		}
+		for _, key := range []string{"1-0", "space"} {
+			if strings.Contains(txt, key) {
+				t.Errorf("the watcher's screen offers %s:\n%s", key, txt)
+			}
+		}
+	})
+}

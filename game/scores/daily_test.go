@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -445,17 +446,20 @@ func TestPostgresDailyQueue(t *testing.T) {
 	if err := s.SetQueue(filepath.Join(t.TempDir(), "queue")); err != nil {
 		t.Fatal(err)
 	}
+	var log syncBuffer
+	s.SetLogger(slog.New(slog.NewTextHandler(&log, nil)))
 	gs := dailyGames(t, "ann", 2, 400)
 	d := gs[0].proof.Day
 	pg.Stop()
-	for _, g := range gs {
+	// The first game twice, as a retry whose answer was lost queues it.
+	for _, g := range append(gs, gs[0]) {
 		res, err := s.AddDaily("ann", g.proof, g.data)
 		if !errors.Is(err, ErrQueued) || res.Entry.Score != g.proof.Score {
 			t.Fatalf("a daily game with the database down: %+v, %v; want ErrQueued", res, err)
 		}
 	}
-	if n := s.Queued("ann", time.Now().Add(-time.Minute)); n != 2 {
-		t.Errorf("Queued(ann) = %d, want 2", n)
+	if n := s.Queued("ann", time.Now().Add(-time.Minute)); n != 3 {
+		t.Errorf("Queued(ann) = %d, want 3", n)
 	}
 	if got := s.dailyOf(d); len(got) != 0 {
 		t.Errorf("the daily board during the outage: %s, want none: a queued game counts once posted", dailyNames(got))
@@ -471,5 +475,12 @@ func TestPostgresDailyQueue(t *testing.T) {
 	}
 	if _, err := s.DailyReplay(t.Context(), s.Daily(d, 1)[0], nil); err != nil {
 		t.Errorf("the queued game's replay: %v", err)
+	}
+	// The copy is done, neither counted as posted nor a second entry.
+	if st := s.Stats(); st.Down || st.Posted != 2 {
+		t.Errorf("stats once posted: %+v, want 2 posted", st)
+	}
+	if text := log.String(); strings.Count(text, "queued daily game posted") != 2 || !strings.Contains(text, "queued daily game was posted already") {
+		t.Errorf("the log says:\n%s", text)
 	}
 }

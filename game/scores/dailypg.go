@@ -241,11 +241,12 @@ func (d *database) readDailyReplay(ctx context.Context, e DailyEntry) ([]byte, e
 	return data, nil
 }
 
-// postDaily posts the queued daily game x, and reports false when the
-// database could not take it. A game of a day no longer kept is dropped,
-// and one the database holds already (posted by a retry, or another
-// server sharing the queue) is done.
-func (d *database) postDaily(s *Store, q *queue, x queued) bool {
+// postDaily posts the queued daily game x: done is false when the
+// database could not take it, wrote whether this post wrote it. A game
+// of a day no longer kept is dropped, and one the database holds already
+// (posted by a retry, or another server sharing the queue) is done
+// without counting as posted.
+func (d *database) postDaily(s *Store, q *queue, x queued) (done, wrote bool) {
 	e, today := *x.Daily, s.today()
 	log := d.log.Load()
 	if !checkDaily(&e, today) {
@@ -253,22 +254,29 @@ func (d *database) postDaily(s *Store, q *queue, x queued) bool {
 			log.Warn("queued daily game dropped: its day is no longer kept", "player", e.Name, "day", e.Day, "score", e.Score)
 		}
 		q.done(x.Key, len(x.Replay))
-		return true
+		return true, false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), tryTimeout)
 	res, boards, err := d.addDailyOnce(ctx, today, e, x.Replay)
 	cancel()
-	if _, posted := errors.AsType[*PostedError](err); err != nil && !posted {
+	_, held := errors.AsType[*PostedError](err)
+	if err != nil && !held {
 		d.outage.Failed(err)
-		return false
+		return false, false
 	}
 	q.done(x.Key, len(x.Replay))
-	d.posted.Add(1)
 	s.mu.Lock()
 	s.setDaily(boards)
 	s.mu.Unlock()
-	if log != nil && err == nil {
+	if held {
+		if log != nil {
+			log.Info("queued daily game was posted already", "player", e.Name, "day", e.Day, "score", e.Score)
+		}
+		return true, false
+	}
+	d.posted.Add(1)
+	if log != nil {
 		log.Info("queued daily game posted", "player", e.Name, "day", e.Day, "score", e.Score, "counted", res.Counted, "rank", res.Rank)
 	}
-	return true
+	return true, true
 }

@@ -564,10 +564,15 @@ func (d *database) post(s *Store) bool {
 			continue // scan logged it; a person may look
 		}
 		if x.Daily != nil {
-			if !d.postDaily(s, q, x) {
+			done, wrote := d.postDaily(s, q, x)
+			if !done {
 				return false
 			}
-			posted++
+			if wrote {
+				posted++
+			} else {
+				d.outage.OK() // it answered
+			}
 			continue
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), tryTimeout)
