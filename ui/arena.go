@@ -2,6 +2,7 @@ package ui
 
 import (
 	"math"
+	"slices"
 	"strconv"
 	"unicode/utf8"
 
@@ -12,7 +13,6 @@ import (
 	"poolroids/game/hub"
 	"poolroids/game/match"
 	"poolroids/game/replay"
-	"poolroids/ui/vt"
 )
 
 // cellAspect is a terminal cell's height over its width: the playfield is
@@ -81,8 +81,8 @@ type arena struct {
 	hud    hud
 	frame  rect // where the field was last drawn, border excluded
 	field  field
-	top    borderRow
-	bottom borderRow
+	box    box
+	over   overlayRows
 
 	nameTags
 
@@ -530,10 +530,7 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 		badge = h.status
 	}
 
-	line(scr, f.x-1, f.y, 0, 1, f.h, g.v, st)
-	line(scr, f.x+f.w, f.y, 0, 1, f.h, g.v, st)
-	a.top.draw(scr, g, f, f.y-1, g.tl, g.tr, left, right, st)
-	a.bottom.draw(scr, g, f, f.y+f.h, g.bl, g.br, badge, "", st)
+	a.box.draw(scr, g, rect{f.x - 1, f.y - 1, f.w + 2, f.h + 2}, st, 2, left, right, badge)
 }
 
 // appendTitle appends the arena's title to b: for a watcher or a replay
@@ -591,94 +588,6 @@ func (a *arena) appendScore(b []byte, high bool) []byte {
 	b = append(b, "high "...)
 	b = strconv.AppendInt(b, int64(h.high), 10)
 	return append(b, ' ')
-}
-
-// borderRow is a row of the field's border: on a surface, the row in the
-// buffer's own cells as last made, and what from.
-type borderRow struct {
-	cells               []vt.Cell
-	on                  *vt.Frame
-	gen                 uint32
-	w                   int
-	g                   *glyphs
-	cl, cr, left, right string
-	st                  tcell.Style
-	ok                  bool // cells hold the row: no cluster of it is wide
-}
-
-// draw draws row y of the border around f, corners cl and cr included,
-// with left on it from its second cell (in badgeStyle if it is the bottom
-// row, else titleStyle) and right ending at its last but one.
-func (b *borderRow) draw(scr tcell.Screen, g *glyphs, f rect, y int, cl, cr, left, right string, st tcell.Style) {
-	tst := titleStyle
-	if y != f.y-1 {
-		tst = badgeStyle
-	}
-	sf, _ := scr.(*surface)
-	if sf != nil && (b.on != sf.f || b.gen != sf.f.Gen() || b.w != f.w || b.g != g || b.cl != cl || b.cr != cr ||
-		b.left != left || b.right != right || b.st != st) {
-		b.on, b.gen, b.w, b.g, b.cl, b.cr, b.left, b.right, b.st = sf.f, sf.f.Gen(), f.w, g, cl, cr, left, right, st
-		b.make(sf.f, g, f.w, cl, cr, left, right, st, tst)
-	}
-	if sf != nil && b.ok {
-		sf.f.SetCells(f.x-1, y, b.cells)
-		return
-	}
-	scr.Put(f.x-1, y, cl, st)
-	scr.Put(f.x, y, g.h, st)
-	x := f.x + 1
-	x += putString(scr, x, y, f.w-2, left, tst)
-	end := f.x + f.w - 1 // the last cell before the corner
-	if right != "" {
-		if rx := end - utf8.RuneCountInString(right); x < rx {
-			line(scr, x, y, 1, 0, rx-x, g.h, st)
-			x = rx
-		}
-		x += putString(scr, x, y, end-x, right, tst)
-	}
-	if x <= end {
-		line(scr, x, y, 1, 0, end+1-x, g.h, st)
-	}
-	scr.Put(f.x+f.w, y, cr, st)
-}
-
-// make makes the row's cells in f, w cells of the field wide, as draw
-// sets them.
-func (b *borderRow) make(f *vt.Frame, g *glyphs, w int, cl, cr, left, right string, st, tst tcell.Style) {
-	ok, all := true, true
-	add := func(s string, st tcell.Style) {
-		b.cells, ok = f.AppendCells(b.cells, s, st)
-		all = all && ok
-	}
-	b.cells = b.cells[:0]
-	add(cl, st)
-	add(g.h, st)
-	x := 1 + min(utf8.RuneCountInString(left), max(w-2, 0)) // the cells of the field's width used
-	add(cutCells(left, w-2), tst)
-	end := w - 1 // the last cell before the corner
-	if right != "" {
-		for rx := end - utf8.RuneCountInString(right); x < rx; x++ {
-			add(g.h, st)
-		}
-		add(cutCells(right, end-x), tst)
-		x += min(utf8.RuneCountInString(right), max(end-x, 0))
-	}
-	for ; x <= end; x++ {
-		add(g.h, st)
-	}
-	add(cr, st)
-	b.ok = all && len(b.cells) == w+2
-}
-
-// cutCells is s cut to n cells, one a rune.
-func cutCells(s string, n int) string {
-	for i := range s {
-		if n <= 0 {
-			return s[:i]
-		}
-		n--
-	}
-	return s
 }
 
 // watchPauseScreen is the pause overlay of a watcher, whose keys do not
@@ -747,6 +656,14 @@ func (a *arena) overlay() ([]string, rect) {
 	return lines, r
 }
 
+// overlayRows are the overlay's rows as last formatted, and what from:
+// its lines and width.
+type overlayRows struct {
+	rows  textLines
+	lines []string
+	w     int
+}
+
 // coversShip reports whether r, in screen cells, covers a cell of a ship
 // on the field as painted.
 func (a *arena) coversShip(r rect) bool {
@@ -761,22 +678,32 @@ func (a *arena) coversShip(r rect) bool {
 	return false
 }
 
-// drawOverlay shows lines in the box r over the field.
+// drawOverlay shows lines in the box r over the field, each centred.
 func (a *arena) drawOverlay(scr tcell.Screen, lines []string, r rect) {
 	if r.h < 2 { // none
 		return
 	}
-	// Each cell once: the blanks around each line, the line.
-	line(scr, r.x, r.y, 1, 0, r.w, blank, overlayStyle)
-	for i, l := range lines[:r.h-2] {
-		st := overlayStyle
-		if i == 0 {
-			st = overlayTitle
+	o := &a.over
+	if r.w != o.w || r.h != len(o.rows.lines) || !slices.Equal(lines, o.lines) {
+		o.w, o.lines = r.w, append(o.lines[:0], lines...)
+		if len(o.rows.lines) != r.h {
+			o.rows = newTextLines(r.h)
 		}
-		y, lx := r.y+1+i, r.x+(r.w-utf8.RuneCountInString(l))/2
-		line(scr, r.x, y, 1, 0, lx-r.x, blank, overlayStyle)
-		n := putString(scr, lx, y, r.w-2, l, st)
-		line(scr, max(lx+n, r.x), y, 1, 0, r.x+r.w-max(lx+n, r.x), blank, overlayStyle)
+		edge := o.rows.next().style(overlayStyle)
+		edge.b = pad(edge.b, 0, r.w)
+		for i, l := range lines[:r.h-2] {
+			st := overlayStyle
+			if i == 0 {
+				st = overlayTitle
+			}
+			row := o.rows.next().style(overlayStyle)
+			row.b = pad(row.b, 0, (r.w-utf8.RuneCountInString(l))/2)
+			row.style(st).str(cutCells(l, r.w-2)).style(overlayStyle)
+			row.b = pad(row.b, 0, r.w)
+		}
+		edge = o.rows.next().style(overlayStyle)
+		edge.b = pad(edge.b, 0, r.w)
+		o.rows.settle()
 	}
-	line(scr, r.x, r.y+r.h-1, 1, 0, r.w, blank, overlayStyle)
+	o.rows.draw(scr, r.x, r.y, r.w, r.h)
 }

@@ -24,6 +24,7 @@ type strategyList struct {
 	h      int  // the height at the last draw
 	rows   textLines
 	rowsOf listRows // what rows were formatted from
+	box    box
 }
 
 // listRows is what the list's rows show: the items from off, the current
@@ -62,8 +63,7 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 	if l.HasFocus() {
 		bst = focusStyle
 	}
-	drawBorder(scr, l.g, x, y, w, h, bst)
-	putString(scr, x+1, y, w-2, l.title, titleStyle)
+	l.box.draw(scr, l.g, rect{x, y, w, h}, bst, 1, l.title, "", "")
 
 	// The items inside the border (tview's padding), as tview's List
 	// scrolls them, as far as the screen goes; the background after them

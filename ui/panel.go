@@ -115,6 +115,12 @@ type textLine struct {
 
 func (l *textLine) reset() { l.b, l.spans = l.b[:0], l.spans[:0] }
 
+// settle ends a format: the line's bytes become its text.
+func (l *textLine) settle() {
+	l.text.of(l.b)
+	l.made = false
+}
+
 // textLines are a box's lines of text (the panel's, the players'),
 // formatted anew from each sample and drawn whole every frame. Their
 // buffers are made once, so formatting them allocates nothing once their
@@ -148,8 +154,7 @@ func (t *textLines) settle() {
 		if i >= t.n {
 			t.lines[i].reset()
 		}
-		t.lines[i].text.of(t.lines[i].b)
-		t.lines[i].made = false
+		t.lines[i].settle()
 	}
 	t.n = 0
 }
@@ -242,6 +247,7 @@ type panel struct {
 	compact  bool
 	stale    bool // the lines must be formatted again though no sample came
 	text     textLines
+	box      box
 	tmp      []byte
 
 	ms             runtime.MemStats
@@ -288,8 +294,7 @@ func (p *panel) Draw(scr tcell.Screen) {
 	if title == "" {
 		title = " pools "
 	}
-	drawBorder(scr, p.g, x, y, w, h, borderStyle)
-	putString(scr, x+2, y, w-4, title, titleStyle)
+	p.box.draw(scr, p.g, rect{x, y, w, h}, borderStyle, 2, title, "", "")
 	p.text.draw(scr, x+1, y+1, w-2, h-2)
 }
 

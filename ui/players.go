@@ -27,7 +27,7 @@ func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines }
 // frame's View of the arena (formatView) when they are due, and it turns
 // them into strings only when they change, so a frame allocates nothing
 // in steady state. On the session's screen they are due every
-// playersEvery, and at once after the layout changed; it draws them
+// playersEvery, and at once when the box narrows or widens; it draws them
 // whole every frame.
 type players struct {
 	*tview.Box
@@ -39,10 +39,12 @@ type players struct {
 	now    time.Duration
 	text   textLines
 	title  textCache
+	box    box
 	buf    []byte
 
 	formatted time.Duration // when the lines were last formatted, on the session's clock
-	clears    uint64        // and the surface's clears then, plus one: 0 never formatted
+	wasNarrow bool          // and narrow then
+	once      bool          // they were
 }
 
 // playersEvery is how often the players box follows the arena on the
@@ -60,29 +62,24 @@ func newPlayers(ar *hub.Arena) *players {
 }
 
 // due tells whether the lines are due to be formatted for a frame drawn
-// on scr at p.now: every playersEvery, and after the surface was cleared
-// (a new size or layout: the box may have moved, or narrowed); on any
-// other screen, every frame.
+// on scr at p.now: every playersEvery, and at once for a box narrowed or
+// widened; on any other screen, every frame.
 func (p *players) due(scr tcell.Screen) bool {
-	sf, ok := scr.(*surface)
-	if !ok {
+	if _, ok := scr.(*surface); !ok {
 		return true
 	}
-	due := p.clears != sf.clears+1 || p.now-p.formatted >= playersEvery
-	p.clears = sf.clears + 1
-	return due
+	return !p.once || p.narrow != p.wasNarrow || p.now-p.formatted >= playersEvery
 }
 
 func (p *players) Draw(scr tcell.Screen) {
 	x, y, w, h := p.GetRect()
-	drawBorder(scr, p.g, x, y, w, h, borderStyle)
-	putString(scr, x+2, y, w-4, p.title.s, titleStyle)
+	p.box.draw(scr, p.g, rect{x, y, w, h}, borderStyle, 2, p.title.s, "", "")
 	p.text.draw(scr, x+1, y+1, w-2, h-2)
 }
 
 // formatView formats the lines from the arena ar shows, inside its View.
 func (p *players) formatView(ar hub.ArenaView) {
-	p.formatted = p.now
+	p.formatted, p.wasNarrow, p.once = p.now, p.narrow, true
 	w := ar.World()
 	// The compact panel's box, 16 columns inside, keeps the arena's name
 	// and mode, and each player's name and score.

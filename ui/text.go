@@ -39,22 +39,8 @@ func clearLine(scr tcell.Screen, x, y, w int) { line(scr, x, y, 1, 0, w, blank, 
 // line draws n copies of s, one cell each, from (x, y) along the row
 // (dx 1) or down the column (dy 1).
 func line(scr putter, x, y, dx, dy, n int, s string, st tcell.Style) {
-	if sf, ok := scr.(*surface); ok && n > 0 {
-		if r, size := utf8.DecodeRuneInString(s); size == len(s) {
-			p := sf.f.Pen(st)
-			if c, ok := sf.f.Cell(r, &p); ok {
-				if dy == 0 {
-					sf.f.SetRun(x, y, n, c)
-				} else {
-					sf.f.SetColumn(x, y, n, c)
-				}
-				return
-			}
-		}
-	}
-	for i := range n {
-		scr.Put(x+i*dx, y+i*dy, s, st)
-	}
+	var k cellOf
+	k.line(scr, x, y, dx, dy, n, s, st)
 }
 
 // textCache holds the string of the bytes last formatted, so that text
