@@ -56,8 +56,10 @@
 package vt
 
 import (
+	"bytes"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
@@ -447,14 +449,8 @@ func (f *Frame) SetCells(x, y int, cs []Cell) {
 	cs = cs[:min(len(cs), f.w-x)]
 	row := f.cells[y*f.w+x : y*f.w+x+len(cs)]
 	lo, hi := -1, -1
-	for i := 0; i < len(cs); i++ {
-		for len(cs)-i >= 32 && *(*[32]Cell)(row[i:]) == *(*[32]Cell)(cs[i:]) {
-			i += 32
-		}
-		for len(cs)-i >= 8 && *(*[8]Cell)(row[i:]) == *(*[8]Cell)(cs[i:]) {
-			i += 8
-		}
-		if i < len(cs) && row[i] != cs[i] && cs[i] != Keep {
+	for i := alike(row, cs); i < len(cs); i += 1 + alike(row[i+1:], cs[i+1:]) {
+		if cs[i] != Keep {
 			row[i] = cs[i]
 			if lo < 0 {
 				lo = i
@@ -466,6 +462,26 @@ func (f *Frame) SetCells(x, y int, cs []Cell) {
 		f.touch(x+lo, y)
 		f.touch(x+hi, y)
 	}
+}
+
+// alike returns how many cells a and b hold alike from their start. It
+// compares them as the 8-byte words they are: all at once first (most of
+// a row is as it was), then a word at a time to the first that differs.
+func alike(a, b []Cell) int {
+	n := min(len(a), len(b))
+	if n == 0 {
+		return 0
+	}
+	pa, pb := unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b))
+	if bytes.Equal(unsafe.Slice((*byte)(pa), 8*n), unsafe.Slice((*byte)(pb), 8*n)) {
+		return n
+	}
+	wa, wb := unsafe.Slice((*uint64)(pa), n), unsafe.Slice((*uint64)(pb), n)
+	i := 0
+	for wa[i] == wb[i] {
+		i++
+	}
+	return i
 }
 
 // SetRune sets the cell at (x, y) to r in p's style, as Put of r alone
