@@ -104,14 +104,15 @@ type cellOf struct {
 	on  *vt.Frame
 	gen uint32
 	c   vt.Cell
-	ok  bool // c is s in st: s is one narrow rune, st a style of its own
+	ok  bool   // c is s in st: s is one narrow rune, st a style of its own
+	key vt.Key // names c
 }
 
 // cell is s in st as a Cell of f; false where none can be (see
 // vt.Frame.Cell).
 func (k *cellOf) cell(f *vt.Frame, s string, st tcell.Style) (vt.Cell, bool) {
 	if k.on != f || k.gen != f.Gen() || k.s != s || k.st != st {
-		k.on, k.gen, k.s, k.st, k.ok = f, f.Gen(), s, st, false
+		k.on, k.gen, k.s, k.st, k.ok, k.key = f, f.Gen(), s, st, false, vt.NewKey()
 		if r, size := utf8.DecodeRuneInString(s); s != "" && size == len(s) {
 			p := f.Pen(st)
 			k.c, k.ok = f.Cell(r, &p)
@@ -131,7 +132,7 @@ func (k *cellOf) line(scr putter, x, y, dx, dy, n int, s string, st tcell.Style)
 			if dy == 0 {
 				sf.f.SetRun(x, y, n, c)
 			} else {
-				sf.f.SetColumn(x, y, n, c)
+				sf.f.SetColumnAs(x, y, n, c, k.key)
 			}
 			return
 		}

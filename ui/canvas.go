@@ -189,6 +189,7 @@ type field struct {
 	// On a surface: shows in the buffer's own form (a cell under the
 	// overlay or a name vt.Keep: they draw it), made with the inks' pens.
 	cells  []vt.Cell
+	keys   []vt.Key // each row's cells as last changed (see vt.Frame.SetCellsAs)
 	pens   [numInks]vt.Pen
 	inks   [numInks]vt.Cell // each ink's style, blank
 	on     *surface         // the surface the pens are of
@@ -205,6 +206,7 @@ func (fd *field) place(c *canvas, r rect) {
 	fd.at = r
 	fd.shows = slices.Grow(fd.shows[:0], len(c.cells))[:len(c.cells)]
 	fd.cells = slices.Grow(fd.cells[:0], len(c.cells))[:len(c.cells)]
+	fd.keys = slices.Grow(fd.keys[:0], c.h)[:c.h]
 	fd.forget()
 }
 
@@ -215,6 +217,9 @@ func (fd *field) forget() {
 	}
 	for i := range fd.cells {
 		fd.cells[i] = vt.Keep
+	}
+	for y := range fd.keys {
+		fd.keys[y] = vt.NewKey()
 	}
 }
 
@@ -276,11 +281,13 @@ func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
 		for x := hl; x < hr; x++ {
 			was[x], out[x] = unknownCell, vt.Keep
 		}
-		fd.update(c, row, was, out, 0, hl, wait)
-		fd.update(c, row, was, out, hr, len(row), wait)
+		left := fd.update(c, row, was, out, 0, hl, wait)
+		if right := fd.update(c, row, was, out, hr, len(row), wait); left || right {
+			fd.keys[y] = vt.NewKey()
+		}
 		if sf != nil {
-			sf.f.SetCells(x0, y0+y, out[:hl])
-			sf.f.SetCells(x0+hr, y0+y, out[hr:])
+			sf.f.SetCellsAs(x0, y0+y, out[:hl], fd.keys[y])
+			sf.f.SetCellsAs(x0+hr, y0+y, out[hr:], fd.keys[y])
 			continue
 		}
 		for x, p := range was {
@@ -298,43 +305,45 @@ func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
 
 // update brings the columns lo to hi-1 of a row of the field, what it
 // showed (was) and its cells (out), up to the canvas's row, but for the
-// slow changes that wait.
-func (fd *field) update(c *canvas, row, was []cell, out []vt.Cell, lo, hi int, wait bool) {
+// slow changes that wait, and tells whether a cell of out changed.
+func (fd *field) update(c *canvas, row, was []cell, out []vt.Cell, lo, hi int, wait bool) bool {
+	changed := false
 	for x := lo; x < hi; x++ {
-		// Most of a field is as it was: 32 or eight cells a compare.
-		if x += same(row[x:hi], was[x:hi]); x == hi {
-			return
+		if x += same(row[x:hi], was[x:hi]); x == hi { // most of a field is as it was
+			break
 		}
 		p := row[x]
 		switch {
 		case p == unknownCell:
+			changed = changed || out[x] != vt.Keep
 			was[x], out[x] = unknownCell, vt.Keep
 			continue
 		case p == was[x] || wait && slow(was[x].ink) && slow(p.ink):
 			continue
 		}
-		was[x] = p
+		was[x], changed = p, true
 		if p.ink != inkNone {
 			out[x] = fd.inks[p.ink].WithRune(c.rune(p))
 		} else {
 			out[x] = vt.Cell{}
 		}
 	}
+	return changed
 }
 
-// same returns how many cells a and b hold alike from their start,
-// counted in blocks of eight (one compare each, of 24 bytes: the compiler
-// makes it three loads a side, where longer blocks cost a call): a block
-// that differs counts none.
+// same returns how many cells a and b hold alike from their start, or a
+// few fewer: it compares them as bytes, all at once first (most of a row
+// is as it was), then eight at a time, inline, to the first word that
+// differs.
 func same(a, b []cell) int {
-	n := min(len(a), len(b)) * 3
+	n := min(len(a), len(b)) * int(unsafe.Sizeof(cell{}))
 	if n == 0 {
 		return 0
 	}
-	ab := unsafe.Slice((*byte)(unsafe.Pointer(&a[0])), n)
-	bb := unsafe.Slice((*byte)(unsafe.Pointer(&b[0])), n)
+	ab := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a))), n)
+	bb := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), n)
 	if bytes.Equal(ab, bb) {
-		return n / 3
+		return n / int(unsafe.Sizeof(cell{}))
 	}
 	i := 0
 	for ; i+8 <= n; i += 8 {
@@ -342,7 +351,7 @@ func same(a, b []cell) int {
 			break
 		}
 	}
-	return i / 3
+	return i / int(unsafe.Sizeof(cell{}))
 }
 
 // rune is the rune of what cell p shows, as glyph.

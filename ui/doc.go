@@ -122,11 +122,13 @@
 // by tcell (see terminal): a still screen costs nothing, and a cell drawn
 // again as it shows is not sent, nor one changed and changed back. Every
 // widget draws all of itself every frame, and knows nothing of what the
-// screen shows; what keeps that cheap is drawing in the buffer's own form:
-// a style resolved once a string (vt.Frame.PutString) or once a run
-// (vt.Pen), and rows made once a change (the field's, a box's lines, the
-// list's) set whole with vt.Frame.SetCells, a compare of 8 bytes a cell
-// where the buffer holds them already.
+// screen shows. What keeps that cheap is drawing rows in the buffer's own
+// cells, made when what they show changes (the field's rows, a box's
+// edges and sides, the panel's, the players' and the list's lines), each
+// named by a vt.Key while it stays as made: vt.Frame.SetCellsAs sets a
+// row again from the content the buffer holds unchanged at the cost of a
+// lookup, not of a compare of every cell, which a server of many screens
+// pays in memory read more than in time.
 //
 // # The daily game
 //

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"runtime"
+	"slices"
 	"strconv"
 	"time"
 
@@ -101,9 +102,10 @@ type span struct {
 // and the bytes as a string for drawing. On a surface it is drawn as the
 // row of cells it makes once a format, in the buffer's own form.
 type textLine struct {
-	b     []byte
-	spans []span
-	text  textCache
+	b       []byte
+	spans   []span
+	text    textCache
+	settled []span // the spans of text
 
 	cells []vt.Cell // the line in the cells of on, w wide, while made
 	on    *vt.Frame
@@ -111,13 +113,18 @@ type textLine struct {
 	w     int
 	made  bool // cells are the text's; false when cells cannot hold it
 	ok    bool
+	key   vt.Key // names the cells as made
 }
 
 func (l *textLine) reset() { l.b, l.spans = l.b[:0], l.spans[:0] }
 
 // settle ends a format: the line's bytes become its text.
 func (l *textLine) settle() {
+	if string(l.b) == l.text.s && slices.Equal(l.spans, l.settled) {
+		return // as it was: its cells, and their key, stay
+	}
 	l.text.of(l.b)
+	l.settled = append(l.settled[:0], l.spans...)
 	l.made = false
 }
 
@@ -177,7 +184,7 @@ func (l *textLine) str(s string) *textLine { l.b = append(l.b, s...); return l }
 // draw sets the line at (x, y), blank to w cells.
 func (l *textLine) draw(scr tcell.Screen, x, y, w int) {
 	if sf, ok := scr.(*surface); ok && l.row(sf.f, w) {
-		sf.f.SetCells(x, y, l.cells)
+		sf.f.SetCellsAs(x, y, l.cells, l.key)
 		return
 	}
 	for i, sp := range l.spans {
@@ -199,7 +206,7 @@ func (l *textLine) row(f *vt.Frame, w int) bool {
 	if l.made && l.on == f && l.gen == f.Gen() && l.w == w {
 		return l.ok
 	}
-	l.made, l.on, l.gen, l.w, l.ok = true, f, f.Gen(), w, true
+	l.made, l.on, l.gen, l.w, l.ok, l.key = true, f, f.Gen(), w, true, vt.NewKey()
 	l.cells = l.cells[:0]
 	for i, sp := range l.spans {
 		end := len(l.b)

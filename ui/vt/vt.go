@@ -47,7 +47,9 @@
 // from what the terminal shows, however often it was set in between: a
 // cell set back to what the terminal shows is not sent, so drawing code
 // may draw every frame whole, and a still frame sends nothing. (tcell's
-// CellBuffer sends a cell whose content changed and changed back.) After
+// CellBuffer sends a cell whose content changed and changed back.) Rows
+// drawn every frame from content that seldom changes cost a lookup each
+// (see [Frame.SetCellsAs]). After
 // output of others, [Frame.Invalidate] (or Resize) makes the next Render
 // send every cell.
 //
@@ -119,7 +121,12 @@ type Frame struct {
 	cells []cell
 	shown []cell
 	dirty []span // each row's columns touched since the last Render
-	wipe  bool   // the terminal must be cleared first: shown is unknown
+	// The spans set from named content and unchanged since (see
+	// stamp.go): rowStamps a row, nrows of them in use, and the columns'.
+	rows  []stamp
+	nrows []uint8
+	cols  []stamp
+	wipe  bool // the terminal must be cleared first: shown is unknown
 
 	styles []tcell.Style          // styles[0] is tcell.StyleDefault
 	index  map[tcell.Style]uint16 // styles by style, once there are more than one
@@ -151,8 +158,12 @@ func (f *Frame) Resize(w, h int) {
 	if cap(f.dirty) < h {
 		f.dirty = make([]span, h)
 	}
+	if cap(f.nrows) < h {
+		f.rows, f.nrows = make([]stamp, h*rowStamps), make([]uint8, h)
+	}
 	f.w, f.h = w, h
-	f.cells, f.shown, f.dirty = f.cells[:n], f.shown[:n], f.dirty[:h]
+	f.cells, f.shown, f.dirty, f.nrows = f.cells[:n], f.shown[:n], f.dirty[:h], f.nrows[:h]
+	f.unstampAll()
 	clear(f.cells)
 	if len(f.styles) == 0 {
 		f.styles, f.pens = append(f.styles, tcell.StyleDefault), append(f.pens, pen{})
@@ -222,13 +233,18 @@ func (f *Frame) set(x, y int, g glyph, width int, st tcell.Style) {
 	f.touch(x, y)
 }
 
-// touch marks (x, y) for Render to look at.
-func (f *Frame) touch(x, y int) {
+// touch marks (x, y), whose cell changed, for Render to look at.
+func (f *Frame) touch(x, y int) { f.changed(y, x, x+1) }
+
+// changed marks the columns lo to hi-1 of row y, whose cells changed
+// (some of them), for Render to look at; the stamps over them go.
+func (f *Frame) changed(y, lo, hi int) {
 	if d := &f.dirty[y]; d.lo >= d.hi {
-		*d = span{x, x + 1}
+		*d = span{lo, hi}
 	} else {
-		d.lo, d.hi = min(d.lo, x), max(d.hi, x+1)
+		d.lo, d.hi = min(d.lo, lo), max(d.hi, hi)
 	}
+	f.unstamp(y, lo, hi)
 }
 
 // Clear blanks every cell, in the default style. What the terminal shows
@@ -389,8 +405,7 @@ func (f *Frame) SetRun(x, y, n int, c Cell) {
 		}
 	}
 	if first >= 0 {
-		f.touch(first, y)
-		f.touch(last, y)
+		f.changed(y, first, last+1)
 	}
 }
 
@@ -459,8 +474,7 @@ func (f *Frame) SetCells(x, y int, cs []Cell) {
 		}
 	}
 	if lo >= 0 {
-		f.touch(x+lo, y)
-		f.touch(x+hi, y)
+		f.changed(y, x+lo, x+hi+1)
 	}
 }
 
@@ -598,6 +612,7 @@ func (f *Frame) compactClusters() {
 		}
 	}
 	f.gen++
+	f.unstampAll()
 	f.Invalidate()
 }
 
@@ -732,6 +747,7 @@ func (f *Frame) compact() {
 	}
 	clear(f.recent[:])
 	f.gen++
+	f.unstampAll()
 	f.Invalidate()
 }
 

@@ -1,0 +1,117 @@
+package vt
+
+import (
+	"slices"
+	"sync/atomic"
+)
+
+// A screen drawn whole every frame sets most of its cells as they were:
+// each costs a compare, and what costs most in a server of many screens
+// is the memory those compares read. So a Frame remembers which spans of
+// its rows were set from which content (a stamp), for as long as none of
+// their cells changes: a span set again from the same content costs a
+// lookup, not a compare. The content is named by a Key that its maker
+// takes anew whenever it changes (NewKey).
+
+// Key names cells' content for SetCellsAs and SetColumnAs: content made
+// anew takes a new one.
+type Key uint64
+
+var keys atomic.Uint64
+
+// NewKey returns a Key no content has had.
+func NewKey() Key { return Key(keys.Add(1)) }
+
+// stamp is a span of a row (lo to hi-1), or of a column (the rows lo to
+// hi-1 of column x), that holds the cells of content k, but for those its
+// Keep cells left, since it was set: any change in the span drops it.
+type stamp struct {
+	x, lo, hi int32
+	k         Key
+}
+
+// rowStamps bounds a row's stamps (a few widgets side by side); past it
+// the oldest goes.
+const rowStamps = 6
+
+// SetCellsAs is SetCells of cs, content named k: it costs nothing where
+// the cells from (x, y) hold k's already, set by SetCellsAs and unchanged
+// since.
+func (f *Frame) SetCellsAs(x, y int, cs []Cell, k Key) {
+	if y < 0 || y >= f.h || x >= f.w {
+		return
+	}
+	s := stamp{0, int32(max(x, 0)), int32(min(x+len(cs), f.w)), k}
+	if s.lo >= s.hi {
+		return
+	}
+	row := f.rows[y*rowStamps : y*rowStamps+int(f.nrows[y])]
+	for _, r := range row {
+		if r == s {
+			return
+		}
+	}
+	f.SetCells(x, y, cs)
+	f.unstampRow(y, s.lo, s.hi) // stamps the cells alike kept
+	if f.nrows[y] == rowStamps {
+		row := f.rows[y*rowStamps : (y+1)*rowStamps]
+		copy(row, row[1:])
+		f.nrows[y]--
+	}
+	f.rows[y*rowStamps+int(f.nrows[y])] = s
+	f.nrows[y]++
+}
+
+// SetColumnAs is SetColumn of c, named k: it costs nothing where the n
+// cells from (x, y) down hold c already, set by SetColumnAs and unchanged
+// since.
+func (f *Frame) SetColumnAs(x, y, n int, c Cell, k Key) {
+	if x < 0 || x >= f.w {
+		return
+	}
+	s := stamp{int32(x), int32(max(y, 0)), int32(min(y+n, f.h)), k}
+	if s.lo >= s.hi || slices.Contains(f.cols, s) {
+		return
+	}
+	f.SetColumn(x, y, n, c)
+	f.unstampColumns(int(s.lo), int(s.hi), x, x+1)
+	f.cols = append(f.cols, s)
+}
+
+// unstamp drops the stamps over the columns lo to hi-1 of row y, whose
+// cells changed.
+func (f *Frame) unstamp(y, lo, hi int) {
+	if f.nrows[y] > 0 {
+		f.unstampRow(y, int32(lo), int32(hi))
+	}
+	if len(f.cols) > 0 {
+		f.unstampColumns(y, y+1, lo, hi)
+	}
+}
+
+// unstampRow drops the stamps of row y over the columns lo to hi-1.
+func (f *Frame) unstampRow(y int, lo, hi int32) {
+	row := f.rows[y*rowStamps : y*rowStamps+int(f.nrows[y])]
+	n := 0
+	for _, s := range row {
+		if s.hi <= lo || s.lo >= hi {
+			row[n] = s
+			n++
+		}
+	}
+	f.nrows[y] = uint8(n)
+}
+
+// unstampColumns drops the column stamps over the rows y0 to y1-1 of the
+// columns x0 to x1-1.
+func (f *Frame) unstampColumns(y0, y1, x0, x1 int) {
+	f.cols = slices.DeleteFunc(f.cols, func(s stamp) bool {
+		return int(s.x) >= x0 && int(s.x) < x1 && int(s.lo) < y1 && int(s.hi) > y0
+	})
+}
+
+// unstampAll drops every stamp: the cells were renumbered or resized.
+func (f *Frame) unstampAll() {
+	clear(f.nrows)
+	f.cols = f.cols[:0]
+}
