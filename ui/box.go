@@ -112,7 +112,7 @@ type cellOf struct {
 // vt.Frame.Cell).
 func (k *cellOf) cell(f *vt.Frame, s string, st tcell.Style) (vt.Cell, bool) {
 	if k.on != f || k.gen != f.Gen() || k.s != s || k.st != st {
-		k.on, k.gen, k.s, k.st, k.ok, k.key = f, f.Gen(), s, st, false, vt.NewKey()
+		k.on, k.gen, k.s, k.st, k.ok, k.key = f, f.Gen(), s, st, false, f.NewKey()
 		if r, size := utf8.DecodeRuneInString(s); s != "" && size == len(s) {
 			p := f.Pen(st)
 			k.c, k.ok = f.Cell(r, &p)

@@ -189,7 +189,7 @@ type field struct {
 	// On a surface: shows in the buffer's own form (a cell under the
 	// overlay or a name vt.Keep: they draw it), made with the inks' pens.
 	cells  []vt.Cell
-	keys   []vt.Key // each row's cells as last changed (see vt.Frame.SetCellsAs)
+	keys   []vt.Key // names each row's cells as last changed (see vt.Frame.SetCellsAs); 0: none yet
 	pens   [numInks]vt.Pen
 	inks   [numInks]vt.Cell // each ink's style, blank
 	on     *surface         // the surface the pens are of
@@ -218,9 +218,7 @@ func (fd *field) forget() {
 	for i := range fd.cells {
 		fd.cells[i] = vt.Keep
 	}
-	for y := range fd.keys {
-		fd.keys[y] = vt.NewKey()
-	}
+	clear(fd.keys) // none: each takes a new one at its next draw
 }
 
 // use readies the field to draw on sf: its pens resolved in sf's buffer,
@@ -250,8 +248,9 @@ func (fd *field) use(sf *surface) {
 // empty ones blank in the default style, but for those within hole (in
 // cells of the canvas), which something else covers, and those covered
 // (see cover), which the caller draws. On a surface it writes a row at a
-// time straight into the back buffer (vt.Frame.SetCells), each cell in
-// the buffer's own form: a cell the buffer holds already costs a compare.
+// time straight into the back buffer, each cell in the buffer's own form,
+// the row named by a key that changes with it (vt.Frame.SetCellsAs): a
+// row as the buffer holds it costs a lookup.
 //
 // Debris is most of what changes in a busy field, and its pieces, mostly
 // apart, cost a cursor move and a style change each. So with late, a
@@ -282,10 +281,11 @@ func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
 			was[x], out[x] = unknownCell, vt.Keep
 		}
 		left := fd.update(c, row, was, out, 0, hl, wait)
-		if right := fd.update(c, row, was, out, hr, len(row), wait); left || right {
-			fd.keys[y] = vt.NewKey()
-		}
+		right := fd.update(c, row, was, out, hr, len(row), wait)
 		if sf != nil {
+			if left || right || fd.keys[y] == 0 {
+				fd.keys[y] = sf.f.NewKey()
+			}
 			sf.f.SetCellsAs(x0, y0+y, out[:hl], fd.keys[y])
 			sf.f.SetCellsAs(x0+hr, y0+y, out[hr:], fd.keys[y])
 			continue

@@ -206,7 +206,7 @@ func (l *textLine) row(f *vt.Frame, w int) bool {
 	if l.made && l.on == f && l.gen == f.Gen() && l.w == w {
 		return l.ok
 	}
-	l.made, l.on, l.gen, l.w, l.ok, l.key = true, f, f.Gen(), w, true, vt.NewKey()
+	l.made, l.on, l.gen, l.w, l.ok, l.key = true, f, f.Gen(), w, true, f.NewKey()
 	l.cells = l.cells[:0]
 	for i, sp := range l.spans {
 		end := len(l.b)

@@ -1,9 +1,6 @@
 package vt
 
-import (
-	"slices"
-	"sync/atomic"
-)
+import "slices"
 
 // A screen drawn whole every frame sets most of its cells as they were:
 // each costs a compare, and what costs most in a server of many screens
@@ -11,16 +8,17 @@ import (
 // its rows were set from which content (a stamp), for as long as none of
 // their cells changes: a span set again from the same content costs a
 // lookup, not a compare. The content is named by a Key that its maker
-// takes anew whenever it changes (NewKey).
+// takes anew whenever it changes (Frame.NewKey).
 
-// Key names cells' content for SetCellsAs and SetColumnAs: content made
-// anew takes a new one.
+// Key names cells' content for SetCellsAs and SetColumnAs, in a Frame:
+// content made anew takes a new one (NewKey).
 type Key uint64
 
-var keys atomic.Uint64
-
-// NewKey returns a Key no content has had.
-func NewKey() Key { return Key(keys.Add(1)) }
+// NewKey returns a Key no content drawn on f has had; never 0.
+func (f *Frame) NewKey() Key {
+	f.keys++
+	return f.keys
+}
 
 // stamp is a span of a row (lo to hi-1), or of a column (the rows lo to
 // hi-1 of column x), that holds the cells of content k, but for those its

@@ -44,10 +44,10 @@ func TestStamps(t *testing.T) {
 	}
 	var rows, cols []content
 	for _, s := range []string{"abcdef", "ab·def", "──────────", "xy", "k..k"} {
-		rows = append(rows, content{cells(&f, s), cells(&want, s), NewKey()})
+		rows = append(rows, content{cells(&f, s), cells(&want, s), f.NewKey()})
 	}
 	for _, s := range []string{"│", "║"} {
-		cols = append(cols, content{cells(&f, s), cells(&want, s), NewKey()})
+		cols = append(cols, content{cells(&f, s), cells(&want, s), f.NewKey()})
 	}
 	puts := []string{"z", "日", "e\u0301", " "}
 
@@ -107,7 +107,7 @@ func TestStampsSkip(t *testing.T) {
 	f.Resize(8, 2)
 	p := f.Pen(red)
 	a, _ := f.Cell('a', &p)
-	cs, k := []Cell{a, a, a}, NewKey()
+	cs, k := []Cell{a, a, a}, f.NewKey()
 	f.SetCellsAs(2, 0, cs, k)
 	f.cells[3] = Cell{} // behind its back
 	f.SetCellsAs(2, 0, cs, k)

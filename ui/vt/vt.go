@@ -126,6 +126,7 @@ type Frame struct {
 	rows  []stamp
 	nrows []uint8
 	cols  []stamp
+	keys  Key  // the last NewKey
 	wipe  bool // the terminal must be cleared first: shown is unknown
 
 	styles []tcell.Style          // styles[0] is tcell.StyleDefault
