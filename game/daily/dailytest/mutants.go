@@ -97,7 +97,7 @@ func Mutants(tb testing.TB, d daily.Day, data, other []byte) []Mutant {
 		spliced := slices.Concat(ins[:k], others[k:])
 		add("spliced inputs", Rerecord(tb, cfg, player, spliced), true, true)
 	}
-	for _, s := range []uint64{daily.Seed(d-1, nil), daily.Seed(d+1, nil), daily.Seed(d, nil) + 1, 0} {
+	for _, s := range []uint64{daily.Seed(d-2, nil), daily.Seed(d+1, nil), daily.Seed(d, nil) + 1, 0} {
 		add("changed seed", withSeed(s), false, false, daily.OtherDay, daily.Forged)
 	}
 	for _, od := range []daily.Day{d - 2, d + 3} {
