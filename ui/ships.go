@@ -8,6 +8,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/ui/vt"
 )
 
 // playerColours are the ships' colours by slot: slot 0 keeps the solo
@@ -37,6 +38,7 @@ func playerStyle(slot int) tcell.Style { return inkStyles[inkShip+ink(slot)] }
 type nameTags struct {
 	names  shipNames // the players by slot, in an arena, as last painted
 	labels []label   // the names and countdowns of this frame, in cells of the field
+	tags   []tag     // by label, as last drawn on a surface
 }
 
 // shipNames are the names of an arena's players by slot, as last
@@ -181,10 +183,44 @@ func (t *nameTags) coverLabels(cv *canvas, f, over rect) {
 // drawLabels draws the names over the field, but not into the overlay at
 // over, in order: where names overlap, the later one shows.
 func (t *nameTags) drawLabels(scr putter, cv *canvas, f, over rect) {
+	sf, _ := scr.(*surface)
 	for i := range t.labels {
 		l := &t.labels[i]
-		if x, y, w := visible(cv, f, l, over); w > 0 {
-			putString(scr, x, y, w, l.name, l.st)
+		x, y, w := visible(cv, f, l, over)
+		if w <= 0 {
+			continue
 		}
+		if sf != nil {
+			for len(t.tags) <= i {
+				t.tags = append(t.tags, tag{})
+			}
+			if cs, k, ok := t.tags[i].of(sf.f, l.name, l.st); ok {
+				sf.f.SetCellsAs(x, y, cs[:w], k)
+				continue
+			}
+		}
+		putString(scr, x, y, w, l.name, l.st)
 	}
+}
+
+// tag is a label's text in a buffer's own cells, made when the label
+// it is drawn for shows another text or style.
+type tag struct {
+	name  string
+	st    tcell.Style
+	on    *vt.Frame
+	gen   uint32
+	cells []vt.Cell
+	key   vt.Key
+	ok    bool // cells hold it: no cluster of it is wide
+}
+
+// of returns name in st as cells of f, and their key; false where cells
+// cannot hold it (see vt.Frame.AppendCells).
+func (g *tag) of(f *vt.Frame, name string, st tcell.Style) ([]vt.Cell, vt.Key, bool) {
+	if g.on != f || g.gen != f.Gen() || g.name != name || g.st != st {
+		g.on, g.gen, g.name, g.st, g.key = f, f.Gen(), name, st, f.NewKey()
+		g.cells, g.ok = f.AppendCells(g.cells[:0], name, st)
+	}
+	return g.cells, g.key, g.ok
 }

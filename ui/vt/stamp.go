@@ -103,9 +103,14 @@ func (f *Frame) unstampRow(y int, lo, hi int32) {
 // unstampColumns drops the column stamps over the rows y0 to y1-1 of the
 // columns x0 to x1-1.
 func (f *Frame) unstampColumns(y0, y1, x0, x1 int) {
-	f.cols = slices.DeleteFunc(f.cols, func(s stamp) bool {
-		return int(s.x) >= x0 && int(s.x) < x1 && int(s.lo) < y1 && int(s.hi) > y0
-	})
+	n := 0
+	for _, s := range f.cols {
+		if int(s.x) < x0 || int(s.x) >= x1 || int(s.lo) >= y1 || int(s.hi) <= y0 {
+			f.cols[n] = s
+			n++
+		}
+	}
+	f.cols = f.cols[:n]
 }
 
 // unstampAll drops every stamp: the cells were renumbered or resized.
