@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"testing/synctest"
@@ -403,4 +404,50 @@ func TestPlayersBoxNarrow(t *testing.T) {
 		}
 		looksLike(t, s.sim(), "arena-narrow-80x24")
 	})
+}
+
+// TestNewsWrapped: the players box's news wraps at blanks to the box's
+// width, a word longer than a line cut; it shows the latest items whole
+// as far as they fit, and the latest cut short only when it alone does
+// not fit.
+func TestNewsWrapped(t *testing.T) {
+	for _, tt := range []struct {
+		s    string
+		w    int
+		want []string
+	}{
+		{"Wolfgang_Amadeus joined", 16, []string{"Wolfgang_Amadeus", "joined"}},
+		{"ann switched to dense", 16, []string{"ann switched to", "dense"}},
+		{"Wolfgang_Amadeus_Mozart left", 16, []string{"Wolfgang_Amadeus", "_Mozart left"}},
+		{"bob joined", 32, []string{"bob joined"}},
+		{"exactly sixteen! then", 16, []string{"exactly sixteen!", "then"}},
+		{"", 16, nil},
+	} {
+		if got := wrapText(nil, tt.s, tt.w); !slices.Equal(got, tt.want) {
+			t.Errorf("wrapText(%q, %d) = %q, want %q", tt.s, tt.w, got, tt.want)
+		}
+	}
+	news := func(texts ...string) []hub.News {
+		var ns []hub.News
+		for _, s := range texts {
+			ns = append(ns, hub.News{Text: s})
+		}
+		return ns
+	}
+	var scratch []string
+	for _, tt := range []struct {
+		news []hub.News
+		want []string
+	}{
+		{news("ann joined", "bob joined", "Wolfgang_Amadeus joined"), []string{"bob joined", "Wolfgang_Amadeus", "joined"}},
+		{news("ann joined", "Wolfgang_Amadeus switched to listremove"), []string{"Wolfgang_Amadeus", "switched to", "listremove"}},
+		{news("Wolfgang_Amadeus joined", "cat left"), []string{"Wolfgang_Amadeus", "joined", "cat left"}},
+		{news("Wolfgang_Amadeus switched to listremove", "cat left"), []string{"cat left"}},
+		{news("Wolfgang_Amadeus switched to the freelist of its own"), []string{"Wolfgang_Amadeus", "switched to the", "freelist of its"}},
+		{nil, nil},
+	} {
+		if got := latestNews(nil, &scratch, tt.news, 16, 3); !slices.Equal(got, tt.want) {
+			t.Errorf("latestNews(%+v) = %q, want %q", tt.news, got, tt.want)
+		}
+	}
 }

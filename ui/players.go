@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"slices"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -41,6 +43,8 @@ type players struct {
 	title  textCache
 	box    box
 	buf    []byte
+	news   []string // the news lines as last formatted, and scratch for them
+	wrap   []string
 
 	formatted time.Duration // when the lines were last formatted, on the session's clock
 	wasNarrow bool          // and narrow then
@@ -152,12 +156,70 @@ func (p *players) formatView(ar hub.ArenaView) {
 	default:
 		l.str("pools: ").style(valueStyle).str(by).style(labelStyle).str(" switches")
 	}
-	news := ar.News()
+	width := panelWidth - 2
+	if narrow {
+		width = compactWidth - 2
+	}
+	p.news = latestNews(p.news[:0], &p.wrap, ar.News(), width, newsLines)
 	for i := range newsLines {
 		l := next()
-		if k := len(news) - newsLines + i; k >= 0 {
-			l.style(valueStyle).str(news[k].Text)
+		if k := len(p.news) - newsLines + i; k >= 0 {
+			l.style(valueStyle).str(p.news[k])
 		}
 	}
 	p.text.settle()
+}
+
+// latestNews appends to dst the lines that show the latest of news in n
+// lines of w cells, oldest first: each item wrapped at its blanks (see
+// wrapText, with scratch), as many whole items as fit, but the latest
+// cut short when it alone does not.
+func latestNews(dst []string, scratch *[]string, news []hub.News, w, n int) []string {
+	start := len(dst)
+	for k := len(news) - 1; k >= 0 && len(dst)-start < n; k-- {
+		*scratch = wrapText((*scratch)[:0], news[k].Text, w)
+		lines := *scratch
+		room := n - (len(dst) - start)
+		if len(lines) > room {
+			if len(dst) > start {
+				break // an older item shows whole or not at all
+			}
+			lines = lines[:room]
+		}
+		for i := len(lines) - 1; i >= 0; i-- {
+			dst = append(dst, lines[i])
+		}
+	}
+	slices.Reverse(dst[start:])
+	return dst
+}
+
+// wrapText appends to dst the lines of s wrapped at its blanks to w cells
+// (one a rune), a word longer than a line cut where the line ends.
+func wrapText(dst []string, s string, w int) []string {
+	for s != "" && w > 0 {
+		s = strings.TrimLeft(s, " ")
+		end, cut, n := len(s), -1, 0 // the line's end, its last blank, its cells
+		for i, r := range s {
+			if n == w {
+				end = i
+				if r == ' ' {
+					cut = i
+				}
+				break
+			}
+			if r == ' ' {
+				cut = i
+			}
+			n++
+		}
+		if end < len(s) && cut > 0 {
+			end = cut
+		}
+		if line := strings.TrimRight(s[:end], " "); line != "" {
+			dst = append(dst, line)
+		}
+		s = s[end:]
+	}
+	return dst
 }
