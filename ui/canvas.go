@@ -280,14 +280,15 @@ func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
 		for x := hl; x < hr; x++ {
 			was[x], out[x] = unknownCell, vt.Keep
 		}
-		left := fd.update(c, row, was, out, 0, hl, wait)
-		right := fd.update(c, row, was, out, hr, len(row), wait)
+		l0, l1 := fd.update(c, row, was, out, 0, hl, wait)
+		r0, r1 := fd.update(c, row, was, out, hr, len(row), wait)
 		if sf != nil {
-			if left || right || fd.keys[y] == 0 {
+			from := fd.keys[y]
+			if l0 < l1 || r0 < r1 || from == 0 {
 				fd.keys[y] = sf.f.NewKey()
 			}
-			sf.f.SetCellsAs(x0, y0+y, out[:hl], fd.keys[y])
-			sf.f.SetCellsAs(x0+hr, y0+y, out[hr:], fd.keys[y])
+			sf.f.SetCellsFrom(x0, y0+y, out[:hl], fd.keys[y], from, l0, l1)
+			sf.f.SetCellsFrom(x0+hr, y0+y, out[hr:], fd.keys[y], from, r0-hr, r1-hr)
 			continue
 		}
 		for x, p := range was {
@@ -305,9 +306,10 @@ func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
 
 // update brings the columns lo to hi-1 of a row of the field, what it
 // showed (was) and its cells (out), up to the canvas's row, but for the
-// slow changes that wait, and tells whether a cell of out changed.
-func (fd *field) update(c *canvas, row, was []cell, out []vt.Cell, lo, hi int, wait bool) bool {
-	changed := false
+// slow changes that wait, and returns the columns of out it changed,
+// first to last (first == last: none).
+func (fd *field) update(c *canvas, row, was []cell, out []vt.Cell, lo, hi int, wait bool) (first, last int) {
+	first, last = hi, hi
 	for x := lo; x < hi; x++ {
 		if x += same(row[x:hi], was[x:hi]); x == hi { // most of a field is as it was
 			break
@@ -315,20 +317,26 @@ func (fd *field) update(c *canvas, row, was []cell, out []vt.Cell, lo, hi int, w
 		p := row[x]
 		switch {
 		case p == unknownCell:
-			changed = changed || out[x] != vt.Keep
+			if out[x] != vt.Keep {
+				first, last = min(first, x), x+1
+			}
 			was[x], out[x] = unknownCell, vt.Keep
 			continue
 		case p == was[x] || wait && slow(was[x].ink) && slow(p.ink):
 			continue
 		}
-		was[x], changed = p, true
+		was[x] = p
+		first, last = min(first, x), x+1
 		if p.ink != inkNone {
 			out[x] = fd.inks[p.ink].WithRune(c.rune(p))
 		} else {
 			out[x] = vt.Cell{}
 		}
 	}
-	return changed
+	if first == hi {
+		return hi, hi
+	}
+	return first, last
 }
 
 // same returns how many cells a and b hold alike from their start, or a

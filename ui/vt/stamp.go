@@ -35,7 +35,13 @@ const rowStamps = 6
 // SetCellsAs is SetCells of cs, content named k: it costs nothing where
 // the cells from (x, y) hold k's already, set by SetCellsAs and unchanged
 // since.
-func (f *Frame) SetCellsAs(x, y int, cs []Cell, k Key) {
+func (f *Frame) SetCellsAs(x, y int, cs []Cell, k Key) { f.SetCellsFrom(x, y, cs, k, 0, 0, 0) }
+
+// SetCellsFrom is SetCellsAs of cs, content named k, which differs from
+// the content named from only in cs[lo:hi]: where the cells from (x, y)
+// hold from's, set by SetCellsAs or SetCellsFrom and unchanged since, it
+// sets only those that differ. (from 0: none.)
+func (f *Frame) SetCellsFrom(x, y int, cs []Cell, k, from Key, lo, hi int) {
 	if y < 0 || y >= f.h || x >= f.w {
 		return
 	}
@@ -43,14 +49,24 @@ func (f *Frame) SetCellsAs(x, y int, cs []Cell, k Key) {
 	if s.lo >= s.hi {
 		return
 	}
-	row := f.rows[y*rowStamps : y*rowStamps+int(f.nrows[y])]
-	for _, r := range row {
-		if r == s {
+	held := false
+	for _, r := range f.rows[y*rowStamps : y*rowStamps+int(f.nrows[y])] {
+		switch {
+		case r == s:
 			return
+		case from != 0 && r == stamp{0, s.lo, s.hi, from}:
+			held = true
 		}
 	}
-	f.SetCells(x, y, cs)
-	f.unstampRow(y, s.lo, s.hi) // stamps the cells alike kept
+	if held {
+		lo, hi = max(lo, 0), min(hi, len(cs))
+		if lo < hi {
+			f.SetCells(x+lo, y, cs[lo:hi])
+		}
+	} else {
+		f.SetCells(x, y, cs)
+	}
+	f.unstampRow(y, s.lo, s.hi) // from's, and those the cells alike kept
 	if f.nrows[y] == rowStamps {
 		row := f.rows[y*rowStamps : (y+1)*rowStamps]
 		copy(row, row[1:])

@@ -7,8 +7,8 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-// TestStamps: a frame drawn with SetCellsAs and SetColumnAs holds what
-// one drawn with SetCells and SetColumn does, whatever other drawing
+// TestStamps: a frame drawn with SetCellsAs, SetCellsFrom and
+// SetColumnAs holds what one drawn with SetCells and SetColumn does, whatever other drawing
 // (Puts, wide clusters among them, SetCells over a stamped span, Clear,
 // Resize, Render) comes between: a stamp never keeps a cell that changed.
 func TestStamps(t *testing.T) {
@@ -43,7 +43,7 @@ func TestStamps(t *testing.T) {
 		return cs
 	}
 	var rows, cols []content
-	for _, s := range []string{"abcdef", "ab·def", "──────────", "xy", "k..k"} {
+	for _, s := range []string{"abcdef", "ab·def", "abcdxf", "──────────", "xy", "k..k"} {
 		rows = append(rows, content{cells(&f, s), cells(&want, s), f.NewKey()})
 	}
 	for _, s := range []string{"│", "║"} {
@@ -56,11 +56,18 @@ func TestStamps(t *testing.T) {
 		x, y := rnd.IntN(w+2)-1, rnd.IntN(h)
 		var did string
 		switch op := rnd.IntN(20); {
-		case op < 8:
+		case op < 7:
 			r := rows[rnd.IntN(len(rows))]
 			f.SetCellsAs(x, y, r.cs, r.k)
 			want.SetCells(x, y, r.want)
 			did = "SetCellsAs"
+		case op < 10:
+			// One of the first three, from another: they differ in
+			// columns 2 to 4 at most.
+			a, b := rows[rnd.IntN(3)], rows[rnd.IntN(3)]
+			f.SetCellsFrom(x, y, b.cs, b.k, a.k, 2, 5)
+			want.SetCells(x, y, b.want)
+			did = "SetCellsFrom"
 		case op < 12:
 			c, n := cols[rnd.IntN(len(cols))], rnd.IntN(h+1)
 			f.SetColumnAs(x, y, n, c.cs[0], c.k)
