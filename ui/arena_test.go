@@ -399,8 +399,15 @@ func TestPlayersBoxNarrow(t *testing.T) {
 		h := newHub(t, hub.Config{})
 		arenaSession(t, h, "Wolfgang_Amadeus", 80, 24)
 		s, _ := arenaSession(t, h, "bob", 80, 24)
-		if text := drawArena(s, 80, 24); !strings.Contains(text, "│Wolfgang_Amadeus│\n") {
+		drawArena(s, 80, 24) // lays the boxes out
+		text := drawArena(s, 80, 24)
+		if !strings.Contains(text, "│Wolfgang_Amadeus│\n") {
 			t.Errorf("the players box cuts a name:\n%s", text)
+		}
+		// Cut short, it keeps the lines it shows for the latest news: bob's
+		// joining, not Wolfgang's before it, which takes two.
+		if !strings.Contains(text, "│bob joined      │\n") {
+			t.Errorf("the players box does not show the latest news:\n%s", text)
 		}
 		looksLike(t, s.sim(), "arena-narrow-80x24")
 	})

@@ -160,10 +160,16 @@ func (p *players) formatView(ar hub.ArenaView) {
 	if narrow {
 		width = compactWidth - 2
 	}
-	p.news = latestNews(p.news[:0], &p.wrap, ar.News(), width, newsLines)
+	// The news takes the lines the box shows, where a small terminal cuts
+	// it short: the latest then shows, not the older.
+	n := newsLines
+	if _, _, _, h := p.GetRect(); h > 0 {
+		n = min(n, max(h-2-p.text.n, 0))
+	}
+	p.news = latestNews(p.news[:0], &p.wrap, ar.News(), width, n)
 	for i := range newsLines {
 		l := next()
-		if k := len(p.news) - newsLines + i; k >= 0 {
+		if k := len(p.news) - n + i; k >= 0 && k < len(p.news) {
 			l.style(valueStyle).str(p.news[k])
 		}
 	}
