@@ -43,8 +43,8 @@ type players struct {
 	text   textLines
 	title  textCache
 	buf    []byte
-	news   []string // the news lines as last formatted, and scratch for them
-	wrap   []string
+	news   []string // the news lines as last formatted
+	wrap   []string // scratch for them (see latestNews)
 
 	shown     shown
 	retitle   bool          // the last format changed the title
