@@ -43,8 +43,8 @@ type players struct {
 	title  textCache
 	box    box
 	buf    []byte
-	news   []string // the news lines as last formatted, and scratch for them
-	wrap   []string
+	news   []string // the news lines as last formatted
+	wrap   []string // scratch for them (see latestNews)
 
 	formatted time.Duration // when the lines were last formatted, on the session's clock
 	wasNarrow bool          // and narrow then
