@@ -162,6 +162,7 @@ func (a *arena) Draw(scr tcell.Screen) {
 	a.cv.blit(scr, &a.field, over.at(-f.x, -f.y), late)
 	a.drawLabels(scr, &a.cv, f, over)
 	a.drawOverlay(scr, lines, over)
+	a.field.seal(scr)
 }
 
 // MouseHandler gives the arena the focus on a click.

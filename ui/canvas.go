@@ -189,12 +189,12 @@ type field struct {
 	// On a surface: shows in the buffer's own form (a cell under the
 	// overlay or a name vt.Keep: they draw it), made with the inks' pens.
 	cells  []vt.Cell
-	keys   []vt.Key // names each row's cells as last changed (see vt.Frame.SetCellsAs); 0: none yet
 	pens   [numInks]vt.Pen
 	inks   [numInks]vt.Cell // each ink's style, blank
 	on     *surface         // the surface the pens are of
 	gen    uint32           // its buffer's Gen when they were resolved
 	clears uint64           // its clears when the field last drew on it
+	key    vt.Key           // the field's area as the arena last drew it (see seal); 0: none
 }
 
 // place puts the field of canvas c at r: a field moved or resized shows
@@ -206,7 +206,6 @@ func (fd *field) place(c *canvas, r rect) {
 	fd.at = r
 	fd.shows = slices.Grow(fd.shows[:0], len(c.cells))[:len(c.cells)]
 	fd.cells = slices.Grow(fd.cells[:0], len(c.cells))[:len(c.cells)]
-	fd.keys = slices.Grow(fd.keys[:0], c.h)[:c.h]
 	fd.forget()
 }
 
@@ -218,7 +217,7 @@ func (fd *field) forget() {
 	for i := range fd.cells {
 		fd.cells[i] = vt.Keep
 	}
-	clear(fd.keys) // none: each takes a new one at its next draw
+	fd.key = 0
 }
 
 // use readies the field to draw on sf: its pens resolved in sf's buffer,
@@ -244,13 +243,24 @@ func (fd *field) use(sf *surface) {
 	}
 }
 
+// seal stamps the field's area on scr's buffer as the arena drew it, its
+// names and overlay too (see vt.Frame.Stamp): while the buffer holds it,
+// nothing but the arena drew there, and the next blit sets only what
+// changed.
+func (fd *field) seal(scr putter) {
+	if sf, ok := scr.(*surface); ok && fd.on == sf {
+		fd.key = sf.f.NewKey()
+		sf.f.Stamp(fd.at.x, fd.at.y, fd.at.w, fd.at.h, fd.key)
+	}
+}
+
 // blit sets every cell of the canvas on screen at the field's place,
 // empty ones blank in the default style, but for those within hole (in
 // cells of the canvas), which something else covers, and those covered
 // (see cover), which the caller draws. On a surface it writes a row at a
-// time straight into the back buffer, each cell in the buffer's own form,
-// the row named by a key that changes with it (vt.Frame.SetCellsAs): a
-// row as the buffer holds it costs a lookup.
+// time straight into the back buffer, each cell in the buffer's own form;
+// and where the buffer holds the field as the arena last drew it (see
+// seal), only the cells that changed.
 //
 // Debris is most of what changes in a busy field, and its pieces, mostly
 // apart, cost a cursor move and a style change each. So with late, a
@@ -261,8 +271,10 @@ func (fd *field) use(sf *surface) {
 // the debris that moves on in between costs nothing.
 func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
 	sf, _ := scr.(*surface)
+	held := false
 	if sf != nil {
 		fd.use(sf)
+		held = fd.key != 0 && sf.f.Holds(fd.at.x, fd.at.y, fd.at.w, fd.at.h, fd.key)
 	}
 	fd.frames++
 	now := int(fd.frames % lateRows)
@@ -282,13 +294,19 @@ func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
 		}
 		l0, l1 := fd.update(c, row, was, out, 0, hl, wait)
 		r0, r1 := fd.update(c, row, was, out, hr, len(row), wait)
-		if sf != nil {
-			from := fd.keys[y]
-			if l0 < l1 || r0 < r1 || from == 0 {
-				fd.keys[y] = sf.f.NewKey()
+		switch {
+		case sf == nil:
+		case held:
+			if l0 < l1 {
+				sf.f.SetCells(x0+l0, y0+y, out[l0:l1])
 			}
-			sf.f.SetCellsFrom(x0, y0+y, out[:hl], fd.keys[y], from, l0, l1)
-			sf.f.SetCellsFrom(x0+hr, y0+y, out[hr:], fd.keys[y], from, r0-hr, r1-hr)
+			if r0 < r1 {
+				sf.f.SetCells(x0+r0, y0+y, out[r0:r1])
+			}
+			continue
+		default:
+			sf.f.SetCells(x0, y0+y, out[:hl])
+			sf.f.SetCells(x0+hr, y0+y, out[hr:])
 			continue
 		}
 		for x, p := range was {

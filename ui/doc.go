@@ -122,13 +122,15 @@
 // by tcell (see terminal): a still screen costs nothing, and a cell drawn
 // again as it shows is not sent, nor one changed and changed back. Every
 // widget draws all of itself every frame, and knows nothing of what the
-// screen shows. What keeps that cheap is drawing rows in the buffer's own
-// cells, made when what they show changes (the field's rows, a box's
-// edges and sides, the panel's, the players' and the list's lines), each
-// named by a vt.Key while it stays as made: vt.Frame.SetCellsAs sets a
-// row again from the content the buffer holds unchanged at the cost of a
-// lookup, not of a compare of every cell, which a server of many screens
-// pays in memory read more than in time.
+// screen shows. What keeps that cheap is the buffer's stamps: a widget
+// names what it draws by a vt.Key, taken anew when that changes, and the
+// buffer says whether the widget's area (a box's sides, a block of
+// lines, the arena's field with its names and overlay) still holds it,
+// untouched since (vt.Frame.Holds): then the widget draws nothing, or
+// only what changed, where a compare of every cell would cost a server
+// of many screens more in memory read than in time. Rows are made in the
+// buffer's own cells when what they show changes, and a row set again
+// from content the buffer holds costs a lookup (vt.Frame.SetCellsAs).
 //
 // # The daily game
 //

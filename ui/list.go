@@ -14,7 +14,8 @@ import (
 // the session's glyphs: tview's own Draw costs hundreds of allocations
 // (tcell's SetContent makes a string per cell). It scrolls as tview's
 // List without secondary texts does, and hands tview the offset, so that
-// a click picks the item it shows.
+// a click picks the item it shows. Its items' texts are set through
+// setItem, which counts them, so that a frame need not read them.
 type strategyList struct {
 	*tview.List
 	g      *glyphs          // the session's (see session.take)
@@ -22,16 +23,23 @@ type strategyList struct {
 	title  string
 	valid  bool // the items are as listed: a new height scrolls afresh only then
 	h      int  // the height at the last draw
+	items  int  // counts the items' texts set (setItem)
+	texts  []string
 	rows   textLines
 	rowsOf listRows // what rows were formatted from
 	box    box
 }
 
-// listRows is what the list's rows show: the items from off, the current
-// one, the shift, the width and the rows shown, the items' texts.
+// listRows is what the list's rows show: the items (as set items times)
+// from off, the current one, the shift, the width and the rows shown.
 type listRows struct {
-	off, cur, hshift, w, n int
-	texts                  []string
+	off, cur, hshift, w, n, items int
+}
+
+// setItem sets item i's text.
+func (l *strategyList) setItem(i int, text string) {
+	l.SetItemText(i, text, "")
+	l.items++
 }
 
 // The list's looks, as tview's List draws them: its background, an
@@ -95,7 +103,7 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 		}
 		hshift = max(hshift-(iw-widest), 0)
 	}
-	l.format(listRows{off: off, cur: cur, hshift: hshift, w: iw, n: rows})
+	l.format(listRows{off: off, cur: cur, hshift: hshift, w: iw, n: rows, items: l.items})
 	l.rows.draw(scr, ix, iy, iw, rows)
 	l.SetOffset(off, hshift)
 }
@@ -103,20 +111,14 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 // format formats the rows of r, unless they show it already: each item's
 // text, then the background (the selected item's line in its style).
 func (l *strategyList) format(r listRows) {
-	n := l.GetItemCount()
-	same := r.off == l.rowsOf.off && r.cur == l.rowsOf.cur && r.hshift == l.rowsOf.hshift && r.w == l.rowsOf.w &&
-		r.n == l.rowsOf.n && len(l.rowsOf.texts) == n
-	for i := 0; same && i < n; i++ {
-		text, _ := l.GetItemText(i)
-		same = text == l.rowsOf.texts[i]
-	}
-	if same && l.rows.lines != nil {
+	if r == l.rowsOf && l.rows.lines != nil {
 		return
 	}
-	r.texts = l.rowsOf.texts[:0]
+	n := l.GetItemCount()
+	l.texts = l.texts[:0]
 	for i := range n {
 		text, _ := l.GetItemText(i)
-		r.texts = append(r.texts, text)
+		l.texts = append(l.texts, text)
 	}
 	l.rowsOf = r
 	if len(l.rows.lines) < r.n {
@@ -129,7 +131,7 @@ func (l *strategyList) format(r listRows) {
 			if st = listItemStyle; i == r.cur {
 				st = listSelected
 			}
-			row.style(st).str(skipCells(r.texts[i], r.hshift))
+			row.style(st).str(skipCells(l.texts[i], r.hshift))
 			if i != r.cur {
 				st = listBackground
 			}

@@ -118,23 +118,32 @@ type textLine struct {
 
 func (l *textLine) reset() { l.b, l.spans = l.b[:0], l.spans[:0] }
 
-// settle ends a format: the line's bytes become its text.
-func (l *textLine) settle() {
+// settle ends a format: the line's bytes become its text. It tells
+// whether the line changed.
+func (l *textLine) settle() bool {
 	if string(l.b) == l.text.s && slices.Equal(l.spans, l.settled) {
-		return // as it was: its cells, and their key, stay
+		return false // as it was: its cells, and their key, stay
 	}
 	l.text.of(l.b)
 	l.settled = append(l.settled[:0], l.spans...)
 	l.made = false
+	return true
 }
 
 // textLines are a box's lines of text (the panel's, the players'),
 // formatted anew from each sample and drawn whole every frame. Their
 // buffers are made once, so formatting them allocates nothing once their
-// strings settle.
+// strings settle. Drawn on a surface they are stamped as a block (see
+// vt.Frame.Stamp): while no line changes and the buffer holds the block,
+// a frame draws none.
 type textLines struct {
 	lines []textLine
 	n     int // the lines formatted since the last settle
+
+	changed bool      // a line changed since the block was stamped
+	at      rect      // where it was stamped,
+	on      *vt.Frame // on which buffer,
+	key     vt.Key    // as what
 }
 
 func newTextLines(n int) textLines {
@@ -161,15 +170,26 @@ func (t *textLines) settle() {
 		if i >= t.n {
 			t.lines[i].reset()
 		}
-		t.lines[i].settle()
+		if t.lines[i].settle() {
+			t.changed = true
+		}
 	}
 	t.n = 0
 }
 
 // draw sets the lines from (x, y), w cells wide and at most h of them.
 func (t *textLines) draw(scr tcell.Screen, x, y, w, h int) {
-	for i := range min(len(t.lines), h) {
+	r := rect{x, y, w, min(len(t.lines), h)}
+	sf, _ := scr.(*surface)
+	if sf != nil && !t.changed && t.on == sf.f && t.at == r && sf.f.Holds(r.x, r.y, r.w, r.h, t.key) {
+		return
+	}
+	for i := range r.h {
 		t.lines[i].draw(scr, x, y+i, w)
+	}
+	if sf != nil {
+		t.changed, t.at, t.on, t.key = false, r, sf.f, sf.f.NewKey()
+		sf.f.Stamp(r.x, r.y, r.w, r.h, t.key)
 	}
 }
 

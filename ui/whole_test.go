@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"math/rand/v2"
 	"testing"
 
 	"github.com/gdamore/tcell/v2"
@@ -143,5 +144,94 @@ func TestLineDrawsWhole(t *testing.T) {
 				t.Fatalf("frame %d, cell %d: drawn over %q in %v, on a cleared screen %q in %v", i, x, string(a[x].Runes), a[x].Style, string(b[x].Runes), b[x].Style)
 			}
 		}
+	}
+}
+
+// TestDrawOverScribbles: what another widget scribbles over a widget's
+// cells between its frames is gone after its next frame, though it
+// draws only what changed where its area holds what it drew (see
+// vt.Frame.Stamp): twins drawn on two screens, one scribbled over now
+// and then, show the same in the widget's cells after every frame.
+func TestDrawOverScribbles(t *testing.T) {
+	const w, h = 100, 30
+	wld, err := game.New(game.Config{Seed: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	twins := func() tview.Primitive {
+		a := newArena()
+		a.hud.level, a.hud.lives = "rocks", 3
+		return a
+	}
+	for _, tt := range []struct {
+		name string
+		make func() tview.Primitive
+	}{
+		{"arena", twins},
+		{"strategy list", func() tview.Primitive {
+			list := &strategyList{List: tview.NewList(), g: utf8Glyphs, title: " strategy "}
+			for _, it := range []string{"1 stack", "2 scan", "3 ring"} {
+				list.AddItem(it, "", 0, nil)
+			}
+			return list
+		}},
+		{"help line", func() tview.Primitive { return newHelpLine(func(g *glyphs) []helpItem { return g.keyLine }) }},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var scrs [3]*golden.Screen
+			var sfs [3]*surface
+			var ps [3]tview.Primitive
+			for i := range 3 {
+				scrs[i] = golden.NewScreen("UTF-8", w, h)
+				sfs[i] = newSurface(startedTerminal(t, scrs[i]))
+				sfs[i].resize()
+				ps[i] = tt.make()
+				ps[i].SetRect(1, 1, w-2, h-2)
+			}
+			// The widget's cells: those it draws over a screen full of §.
+			for y := range h {
+				for x := range w {
+					sfs[2].Put(x, y, "§", tcell.StyleDefault)
+				}
+			}
+			if a, ok := ps[2].(*arena); ok {
+				a.place()
+				a.paintWorld(wld)
+			}
+			ps[2].Draw(sfs[2])
+			sfs[2].Show()
+			owned, _, _ := scrs[2].GetContents()
+			rnd := rand.New(rand.NewPCG(7, 8))
+			for frame := range 60 {
+				for range 3 {
+					wld.Step(game.Input{Fire: true, Left: frame%20 < 10})
+				}
+				if frame%3 == 1 { // another widget's drawing over this one's cells
+					for range 1 + rnd.IntN(40) {
+						x, y := rnd.IntN(w), rnd.IntN(h)
+						sfs[0].Put(x, y, "#", alertStyle)
+						if rnd.IntN(4) == 0 {
+							sfs[0].Put(x, y, string(rune('a'+rnd.IntN(26))), tcell.StyleDefault)
+						}
+					}
+				}
+				for i, p := range ps[:2] {
+					if a, ok := p.(*arena); ok {
+						a.place()
+						a.paintWorld(wld)
+					}
+					p.Draw(sfs[i])
+					sfs[i].Show()
+				}
+				a, _, _ := scrs[0].GetContents()
+				b, _, _ := scrs[1].GetContents()
+				for i := range a {
+					if string(owned[i].Runes) != "§" && !sameLook(a[i], b[i]) {
+						t.Fatalf("frame %d, cell (%d,%d): %q in %v over scribbles, %q in %v without", frame, i%w, i/w,
+							string(a[i].Runes), a[i].Style, string(b[i].Runes), b[i].Style)
+					}
+				}
+			}
+		})
 	}
 }

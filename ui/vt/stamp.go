@@ -1,17 +1,21 @@
 package vt
 
-import "slices"
+import (
+	"math/bits"
+	"slices"
+)
 
 // A screen drawn whole every frame sets most of its cells as they were:
 // each costs a compare, and what costs most in a server of many screens
 // is the memory those compares read. So a Frame remembers which spans of
-// its rows were set from which content (a stamp), for as long as none of
-// their cells changes: a span set again from the same content costs a
-// lookup, not a compare. The content is named by a Key that its maker
-// takes anew whenever it changes (Frame.NewKey).
+// its rows, and which areas, were set from which content (a stamp), for
+// as long as none of their cells changes: a span set again from the same
+// content costs a lookup, not a compare, and a widget whose area holds
+// what it would draw (Holds) draws nothing. The content is named by a Key
+// that its maker takes anew whenever it changes (Frame.NewKey).
 
-// Key names cells' content for SetCellsAs and SetColumnAs, in a Frame:
-// content made anew takes a new one (NewKey).
+// Key names cells' content for SetCellsAs and Stamp, in a Frame: content
+// made anew takes a new one (NewKey).
 type Key uint64
 
 // NewKey returns a Key no content drawn on f has had; never 0.
@@ -20,13 +24,24 @@ func (f *Frame) NewKey() Key {
 	return f.keys
 }
 
-// stamp is a span of a row (lo to hi-1), or of a column (the rows lo to
-// hi-1 of column x), that holds the cells of content k, but for those its
-// Keep cells left, since it was set: any change in the span drops it.
+// stamp is a span of a row (lo to hi-1) that holds the cells of content
+// k, but for those its Keep cells left, since it was set: any change in
+// the span drops it.
 type stamp struct {
-	x, lo, hi int32
-	k         Key
+	lo, hi int32
+	k      Key
 }
+
+// area is a stamp of the cells x0 to x1-1 of the rows y0 to y1-1 (see
+// Holds).
+type area struct {
+	x0, y0, x1, y1 int32
+	k              Key
+}
+
+// maxAreas bounds the areas stamped at once (a few a widget); past it
+// the oldest slot goes.
+const maxAreas = 64
 
 // rowStamps bounds a row's stamps (a few widgets side by side); past it
 // the oldest goes.
@@ -35,38 +50,20 @@ const rowStamps = 6
 // SetCellsAs is SetCells of cs, content named k: it costs nothing where
 // the cells from (x, y) hold k's already, set by SetCellsAs and unchanged
 // since.
-func (f *Frame) SetCellsAs(x, y int, cs []Cell, k Key) { f.SetCellsFrom(x, y, cs, k, 0, 0, 0) }
-
-// SetCellsFrom is SetCellsAs of cs, content named k, which differs from
-// the content named from only in cs[lo:hi]: where the cells from (x, y)
-// hold from's, set by SetCellsAs or SetCellsFrom and unchanged since, it
-// sets only those that differ. (from 0: none.)
-func (f *Frame) SetCellsFrom(x, y int, cs []Cell, k, from Key, lo, hi int) {
+func (f *Frame) SetCellsAs(x, y int, cs []Cell, k Key) {
 	if y < 0 || y >= f.h || x >= f.w {
 		return
 	}
-	s := stamp{0, int32(max(x, 0)), int32(min(x+len(cs), f.w)), k}
+	s := stamp{int32(max(x, 0)), int32(min(x+len(cs), f.w)), k}
 	if s.lo >= s.hi {
 		return
 	}
-	held := false
-	for _, r := range f.rows[y*rowStamps : y*rowStamps+int(f.nrows[y])] {
-		switch {
-		case r == s:
-			return
-		case from != 0 && r == stamp{0, s.lo, s.hi, from}:
-			held = true
-		}
+	row := f.rows[y*rowStamps : y*rowStamps+int(f.nrows[y])]
+	if slices.Contains(row, s) {
+		return
 	}
-	if held {
-		lo, hi = max(lo, 0), min(hi, len(cs))
-		if lo < hi {
-			f.SetCells(x+lo, y, cs[lo:hi])
-		}
-	} else {
-		f.SetCells(x, y, cs)
-	}
-	f.unstampRow(y, s.lo, s.hi) // from's, and those the cells alike kept
+	f.SetCells(x, y, cs)
+	f.unstampRow(y, s.lo, s.hi) // those the cells alike kept
 	if f.nrows[y] == rowStamps {
 		row := f.rows[y*rowStamps : (y+1)*rowStamps]
 		copy(row, row[1:])
@@ -76,20 +73,64 @@ func (f *Frame) SetCellsFrom(x, y int, cs []Cell, k, from Key, lo, hi int) {
 	f.nrows[y]++
 }
 
-// SetColumnAs is SetColumn of c, named k: it costs nothing where the n
-// cells from (x, y) down hold c already, set by SetColumnAs and unchanged
-// since.
-func (f *Frame) SetColumnAs(x, y, n int, c Cell, k Key) {
-	if x < 0 || x >= f.w {
+// Holds tells whether the w×h cells from (x, y) hold content k: stamped
+// so (Stamp) and none of them changed since. A widget that finds its
+// area holds what it would draw has nothing to draw.
+func (f *Frame) Holds(x, y, w, h int, k Key) bool {
+	a, ok := f.area(x, y, w, h, k)
+	if !ok {
+		return false
+	}
+	for m := f.amask[a.y0]; m != 0; m &= m - 1 {
+		if f.areas[bits.TrailingZeros64(m)] == a {
+			return true
+		}
+	}
+	return false
+}
+
+// Stamp names the w×h cells from (x, y), as they are, content k (not 0)
+// until one of them changes. An area may hold stamps of the areas within
+// it (a widget's and its parts'); one stamped again gets k in place of
+// its old content.
+func (f *Frame) Stamp(x, y, w, h int, k Key) {
+	a, ok := f.area(x, y, w, h, k)
+	if !ok || k == 0 {
 		return
 	}
-	s := stamp{int32(x), int32(max(y, 0)), int32(min(y+n, f.h)), k}
-	if s.lo >= s.hi || slices.Contains(f.cols, s) {
-		return
+	for m := f.amask[a.y0]; m != 0; m &= m - 1 {
+		if i := bits.TrailingZeros64(m); f.areas[i].x0 == a.x0 && f.areas[i].y0 == a.y0 &&
+			f.areas[i].x1 == a.x1 && f.areas[i].y1 == a.y1 {
+			f.dropArea(i)
+		}
 	}
-	f.SetColumn(x, y, n, c)
-	f.unstampColumns(int(s.lo), int(s.hi), x, x+1)
-	f.cols = append(f.cols, s)
+	i := bits.TrailingZeros64(^f.inUse)
+	if i == maxAreas { // full: the oldest slot goes
+		i = f.oldest
+		f.oldest = (f.oldest + 1) % maxAreas
+		f.dropArea(i)
+	}
+	f.areas[i] = a
+	f.inUse |= 1 << i
+	for y := a.y0; y < a.y1; y++ {
+		f.amask[y] |= 1 << i
+	}
+}
+
+// area is the stamp of the w×h cells from (x, y) as k, within the frame;
+// false when none of them is.
+func (f *Frame) area(x, y, w, h int, k Key) (area, bool) {
+	a := area{int32(max(x, 0)), int32(max(y, 0)), int32(min(x+w, f.w)), int32(min(y+h, f.h)), k}
+	return a, a.x0 < a.x1 && a.y0 < a.y1
+}
+
+// dropArea drops the stamp in slot i.
+func (f *Frame) dropArea(i int) {
+	a := f.areas[i]
+	for y := a.y0; y < a.y1; y++ {
+		f.amask[y] &^= 1 << i
+	}
+	f.inUse &^= 1 << i
 }
 
 // unstamp drops the stamps over the columns lo to hi-1 of row y, whose
@@ -98,8 +139,10 @@ func (f *Frame) unstamp(y, lo, hi int) {
 	if f.nrows[y] > 0 {
 		f.unstampRow(y, int32(lo), int32(hi))
 	}
-	if len(f.cols) > 0 {
-		f.unstampColumns(y, y+1, lo, hi)
+	for m := f.amask[y]; m != 0; m &= m - 1 {
+		if i := bits.TrailingZeros64(m); f.areas[i].x0 < int32(hi) && f.areas[i].x1 > int32(lo) {
+			f.dropArea(i)
+		}
 	}
 }
 
@@ -116,21 +159,9 @@ func (f *Frame) unstampRow(y int, lo, hi int32) {
 	f.nrows[y] = uint8(n)
 }
 
-// unstampColumns drops the column stamps over the rows y0 to y1-1 of the
-// columns x0 to x1-1.
-func (f *Frame) unstampColumns(y0, y1, x0, x1 int) {
-	n := 0
-	for _, s := range f.cols {
-		if int(s.x) < x0 || int(s.x) >= x1 || int(s.lo) >= y1 || int(s.hi) <= y0 {
-			f.cols[n] = s
-			n++
-		}
-	}
-	f.cols = f.cols[:n]
-}
-
 // unstampAll drops every stamp: the cells were renumbered or resized.
 func (f *Frame) unstampAll() {
 	clear(f.nrows)
-	f.cols = f.cols[:0]
+	clear(f.amask)
+	f.inUse = 0
 }

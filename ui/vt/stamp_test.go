@@ -7,10 +7,12 @@ import (
 	"github.com/gdamore/tcell/v2"
 )
 
-// TestStamps: a frame drawn with SetCellsAs, SetCellsFrom and
-// SetColumnAs holds what one drawn with SetCells and SetColumn does, whatever other drawing
-// (Puts, wide clusters among them, SetCells over a stamped span, Clear,
-// Resize, Render) comes between: a stamp never keeps a cell that changed.
+// TestStamps: a frame drawn with SetCellsAs, and areas
+// drawn only where they do not hold their content (Holds, Stamp), holds
+// what one drawn with SetCells and SetColumn does, whatever other
+// drawing (Puts, wide clusters among them, SetCells over a stamped span,
+// Clear, Resize, Render) comes between: a stamp never keeps a cell that
+// changed.
 func TestStamps(t *testing.T) {
 	const w, h = 16, 4
 	var f, want Frame
@@ -62,17 +64,35 @@ func TestStamps(t *testing.T) {
 			want.SetCells(x, y, r.want)
 			did = "SetCellsAs"
 		case op < 10:
-			// One of the first three, from another: they differ in
-			// columns 2 to 4 at most.
-			a, b := rows[rnd.IntN(3)], rows[rnd.IntN(3)]
-			f.SetCellsFrom(x, y, b.cs, b.k, a.k, 2, 5)
-			want.SetCells(x, y, b.want)
-			did = "SetCellsFrom"
-		case op < 12:
+			// A block of one row stamped over a span stamped as a row.
+			r := rows[rnd.IntN(len(rows))]
+			if !f.Holds(x, y, len(r.cs), 1, r.k) {
+				f.SetCellsAs(x, y, r.cs, r.k)
+				f.Stamp(x, y, len(r.cs), 1, r.k)
+			}
+			want.SetCells(x, y, r.want)
+			did = "row area"
+		case op < 11:
 			c, n := cols[rnd.IntN(len(cols))], rnd.IntN(h+1)
-			f.SetColumnAs(x, y, n, c.cs[0], c.k)
+			if !f.Holds(x, y, 1, n, c.k) {
+				f.SetColumn(x, y, n, c.cs[0])
+				f.Stamp(x, y, 1, n, c.k)
+			}
 			want.SetColumn(x, y, n, c.want[0])
-			did = "SetColumnAs"
+			did = "column area"
+		case op < 12:
+			// A block of rows of one content, as textLines draws.
+			r, n := rows[rnd.IntN(len(rows))], rnd.IntN(h+1)
+			if !f.Holds(x, y, len(r.cs), n, r.k) {
+				for j := range n {
+					f.SetCells(x, y+j, r.cs)
+				}
+				f.Stamp(x, y, len(r.cs), n, r.k)
+			}
+			for j := range n {
+				want.SetCells(x, y+j, r.want)
+			}
+			did = "block area"
 		case op < 17:
 			s := puts[rnd.IntN(len(puts))]
 			f.Put(x, y, s, red)
@@ -125,5 +145,66 @@ func TestStampsSkip(t *testing.T) {
 	f.SetCellsAs(2, 0, cs, k)
 	if f.cells[3] != a || f.cells[4] != a {
 		t.Fatalf("after a Put in the span: %v %v, want both %v", f.cells[3], f.cells[4], a)
+	}
+}
+
+// TestAreas: an area stamped holds its content until a cell of it
+// changes, it is stamped anew or the frame is resized; another key, or an
+// area that differs, does not. Areas within each other hold each their
+// own.
+func TestAreas(t *testing.T) {
+	var f Frame
+	f.Resize(10, 5)
+	k := f.NewKey()
+	f.Stamp(2, 1, 4, 3, k)
+	for _, c := range []struct {
+		x, y, w, h int
+		k          Key
+		want       bool
+	}{
+		{2, 1, 4, 3, k, true}, {2, 1, 4, 3, k + 1, false}, {2, 1, 4, 2, k, false}, {3, 1, 4, 3, k, false},
+	} {
+		if got := f.Holds(c.x, c.y, c.w, c.h, c.k); got != c.want {
+			t.Errorf("Holds(%d, %d, %d, %d, %d) = %v, want %v", c.x, c.y, c.w, c.h, c.k, got, c.want)
+		}
+	}
+	f.Put(6, 2, "x", red) // beside it
+	f.Put(1, 3, "x", red)
+	if !f.Holds(2, 1, 4, 3, k) {
+		t.Error("a change beside the area dropped its stamp")
+	}
+	f.Put(5, 3, "x", red)
+	if f.Holds(2, 1, 4, 3, k) {
+		t.Error("a change in the area kept its stamp")
+	}
+	f.Stamp(2, 1, 4, 3, k)
+	f.Put(5, 3, "x", red) // as it is: no change
+	if !f.Holds(2, 1, 4, 3, k) {
+		t.Error("a cell set as it was dropped the stamp")
+	}
+	k2, k3 := f.NewKey(), f.NewKey()
+	f.Stamp(3, 2, 2, 1, k2)  // within it
+	f.Stamp(0, 0, 10, 5, k3) // around both
+	if !f.Holds(2, 1, 4, 3, k) || !f.Holds(3, 2, 2, 1, k2) || !f.Holds(0, 0, 10, 5, k3) {
+		t.Error("areas within each other do not hold each their own")
+	}
+	f.Stamp(2, 1, 4, 3, k2) // anew
+	if f.Holds(2, 1, 4, 3, k) || !f.Holds(2, 1, 4, 3, k2) {
+		t.Error("an area stamped anew holds its old content, or not its new")
+	}
+	f.Put(0, 0, "y", red)
+	if f.Holds(0, 0, 10, 5, k3) || !f.Holds(3, 2, 2, 1, k2) {
+		t.Error("a change in one of the areas dropped another's stamp, or not its own")
+	}
+	// More areas than slots: the oldest go, the newest hold.
+	for i := range 2 * maxAreas {
+		f.Stamp(i%10, i/10%5, 1, 1, k+Key(i))
+	}
+	if !f.Holds(7, 2, 1, 1, k+127) {
+		t.Error("the newest area of many does not hold")
+	}
+	f.Resize(10, 5)
+	if f.Holds(7, 2, 1, 1, k+127) {
+		t.Error("an area held after Resize")
 	}
 }

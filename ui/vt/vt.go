@@ -48,8 +48,8 @@
 // cell set back to what the terminal shows is not sent, so drawing code
 // may draw every frame whole, and a still frame sends nothing. (tcell's
 // CellBuffer sends a cell whose content changed and changed back.) Rows
-// drawn every frame from content that seldom changes cost a lookup each
-// (see [Frame.SetCellsAs]). After
+// and areas drawn every frame from content that seldom changes cost a
+// lookup each (see [Frame.SetCellsAs], [Frame.Holds]). After
 // output of others, [Frame.Invalidate] (or Resize) makes the next Render
 // send every cell.
 //
@@ -122,12 +122,16 @@ type Frame struct {
 	shown []cell
 	dirty []span // each row's columns touched since the last Render
 	// The spans set from named content and unchanged since (see
-	// stamp.go): rowStamps a row, nrows of them in use, and the columns'.
-	rows  []stamp
-	nrows []uint8
-	cols  []stamp
-	keys  Key  // the last NewKey
-	wipe  bool // the terminal must be cleared first: shown is unknown
+	// stamp.go): rowStamps a row, nrows of them in use; and the areas',
+	// by slot, each row's slots in a bit mask.
+	rows   []stamp
+	nrows  []uint8
+	areas  [maxAreas]area
+	amask  []uint64
+	inUse  uint64 // the slots of areas in use
+	oldest int    // the slot to go when all are in use
+	keys   Key    // the last NewKey
+	wipe   bool   // the terminal must be cleared first: shown is unknown
 
 	styles []tcell.Style          // styles[0] is tcell.StyleDefault
 	index  map[tcell.Style]uint16 // styles by style, once there are more than one
@@ -160,10 +164,10 @@ func (f *Frame) Resize(w, h int) {
 		f.dirty = make([]span, h)
 	}
 	if cap(f.nrows) < h {
-		f.rows, f.nrows = make([]stamp, h*rowStamps), make([]uint8, h)
+		f.rows, f.nrows, f.amask = make([]stamp, h*rowStamps), make([]uint8, h), make([]uint64, h)
 	}
 	f.w, f.h = w, h
-	f.cells, f.shown, f.dirty, f.nrows = f.cells[:n], f.shown[:n], f.dirty[:h], f.nrows[:h]
+	f.cells, f.shown, f.dirty, f.nrows, f.amask = f.cells[:n], f.shown[:n], f.dirty[:h], f.nrows[:h], f.amask[:h]
 	f.unstampAll()
 	clear(f.cells)
 	if len(f.styles) == 0 {
