@@ -279,6 +279,7 @@ func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
 	fd.frames++
 	now := int(fd.frames % lateRows)
 	x0, y0 := fd.at.x, fd.at.y
+	var changes runs
 	for y := range c.h {
 		row := c.cells[y*c.w : (y+1)*c.w]
 		was := fd.shows[y*c.w : (y+1)*c.w]
@@ -292,17 +293,17 @@ func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
 		for x := hl; x < hr; x++ {
 			was[x], out[x] = unknownCell, vt.Keep
 		}
-		l0, l1 := fd.update(c, row, was, out, 0, hl, wait)
-		r0, r1 := fd.update(c, row, was, out, hr, len(row), wait)
+		var set *runs // held: the changes, set as they come
+		if held {
+			changes = runs{f: sf.f, x: x0, y: y0 + y, out: out}
+			set = &changes
+		}
+		fd.update(c, row, was, out, 0, hl, wait, set)
+		fd.update(c, row, was, out, hr, len(row), wait, set)
 		switch {
 		case sf == nil:
 		case held:
-			if l0 < l1 {
-				sf.f.SetCells(x0+l0, y0+y, out[l0:l1])
-			}
-			if r0 < r1 {
-				sf.f.SetCells(x0+r0, y0+y, out[r0:r1])
-			}
+			changes.flush()
 			continue
 		default:
 			sf.f.SetCells(x0, y0+y, out[:hl])
@@ -324,37 +325,62 @@ func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
 
 // update brings the columns lo to hi-1 of a row of the field, what it
 // showed (was) and its cells (out), up to the canvas's row, but for the
-// slow changes that wait, and returns the columns of out it changed,
-// first to last (first == last: none).
-func (fd *field) update(c *canvas, row, was []cell, out []vt.Cell, lo, hi int, wait bool) (first, last int) {
-	first, last = hi, hi
+// slow changes that wait, and hands set (nil: none) the columns of out
+// it changed.
+func (fd *field) update(c *canvas, row, was []cell, out []vt.Cell, lo, hi int, wait bool, set *runs) {
 	for x := lo; x < hi; x++ {
 		if x += same(row[x:hi], was[x:hi]); x == hi { // most of a field is as it was
 			break
 		}
 		p := row[x]
 		switch {
-		case p == unknownCell:
-			if out[x] != vt.Keep {
-				first, last = min(first, x), x+1
-			}
+		case p == unknownCell: // covered: vt.Keep, which sets nothing
 			was[x], out[x] = unknownCell, vt.Keep
 			continue
 		case p == was[x] || wait && slow(was[x].ink) && slow(p.ink):
 			continue
 		}
 		was[x] = p
-		first, last = min(first, x), x+1
 		if p.ink != inkNone {
 			out[x] = fd.inks[p.ink].WithRune(c.rune(p))
 		} else {
 			out[x] = vt.Cell{}
 		}
+		set.add(x)
 	}
-	if first == hi {
-		return hi, hi
+}
+
+// runs sets the cells of a field row that changed on a buffer, in runs:
+// a change more than runGap cells after the run before starts a run of
+// its own, which costs a call, where one run over the gap would cost a
+// compare of every cell between.
+type runs struct {
+	f      *vt.Frame
+	x, y   int       // where the row is on f
+	out    []vt.Cell // the row's cells
+	lo, hi int       // the run so far (lo == hi: none)
+}
+
+const runGap = 8
+
+// add adds column i, after those added before, to the runs.
+func (r *runs) add(i int) {
+	switch {
+	case r == nil:
+	case r.lo < r.hi && i-r.hi <= runGap:
+		r.hi = i + 1
+	default:
+		r.flush()
+		r.lo, r.hi = i, i+1
 	}
-	return first, last
+}
+
+// flush sets the run so far.
+func (r *runs) flush() {
+	if r.lo < r.hi {
+		r.f.SetCells(r.x+r.lo, r.y, r.out[r.lo:r.hi])
+	}
+	r.lo, r.hi = 0, 0
 }
 
 // same returns how many cells a and b hold alike from their start, or a
