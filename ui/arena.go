@@ -58,10 +58,9 @@ type hud struct {
 
 // arena is the left side: the playfield, scaled to fit with its aspect
 // kept, drawn with braille dots (or ASCII) inside a border that carries the
-// level, score, lives, high score and wave. It draws straight onto the tcell
-// screen, reusing its canvas, so a frame allocates nothing; on the
-// session's screen it draws only the cells that changed since its last
-// frame (see arenaShown).
+// level, score, lives, high score and wave. It draws all of itself every
+// frame, reusing its canvas, so a frame allocates nothing; the screen
+// sends only the cells that changed.
 type arena struct {
 	*tview.Box
 	// What the session hands it for each frame (see session.take): the
@@ -81,7 +80,9 @@ type arena struct {
 	notice textCache
 	hud    hud
 	frame  rect // where the field was last drawn, border excluded
-	shown  arenaShown
+	field  field
+	box    box
+	over   overlayRows
 
 	nameTags
 
@@ -91,22 +92,6 @@ type arena struct {
 	ghost     *replay.Ghost // the ghost paintWorld paints next, set by the show; nil: none
 	ghostName string        // its player as the board names them; "": as its replay does
 	ghostTag  ghostTag
-}
-
-// arenaShown is what the arena last drew on the session's screen.
-type arenaShown struct {
-	shown
-	frame              rect
-	style              tcell.Style // the border's
-	left, right, badge string      // the texts on the border
-	overlay            *string     // the overlay's first line; nil: none
-	overlayN           int         // its lines
-	overlayAt          rect
-	labels             []label // the names drawn by the ships, when labelsKnown
-	labelsOver         rect    // and the overlay they were drawn around
-	labelsKnown        bool
-	cells              []cell // the field
-	frames             uint   // drawn so far: picks the rows whose slow changes are set (see canvas.flush)
 }
 
 func newArena() *arena {
@@ -151,11 +136,10 @@ func (a *arena) place() bool {
 }
 
 // Draw draws the world the session painted on the canvas, and the
-// header it handed.
+// header it handed: all of it, the border, the field, the names, the
+// overlay, in that order, the later over the earlier.
 func (a *arena) Draw(scr tcell.Screen) {
 	x, y, w, h := a.GetRect()
-	sh := &a.shown
-	kept := keep(scr, &sh.shown, rect{x, y, w, h})
 	fw, fh := fieldSize(w-2, h-2)
 	if fw < 2 || fh < 2 {
 		return
@@ -170,46 +154,15 @@ func (a *arena) Draw(scr tcell.Screen) {
 	}
 	lines, over := a.overlay()
 	a.coverLabels(&a.cv, f, over)
-	if !onSurface(scr) {
-		a.drawFrame(scr, st)
-		a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), nil, -1)
-		a.drawLabels(scr, &a.cv, f, over)
-		a.drawOverlay(scr, lines, over)
-		return
-	}
-	if !kept || sh.frame != f || len(sh.cells) != len(a.cv.cells) {
-		sh.frame, sh.overlayN = f, -1 // no overlay has -1 lines: draws it
-		sh.cells = append(sh.cells[:0], a.cv.cells...)
-		for i := range sh.cells {
-			sh.cells[i] = unknownCell
-		}
-		sh.style = tcell.Style{}.Underline(true) // not a border's: draws it all
-		sh.labelsKnown = false
-	}
 	a.drawFrame(scr, st)
-	sh.frames++
-	a.drawField(scr, over)
-	var first *string
-	if len(lines) > 0 {
-		first = &lines[0]
-	}
-	if first != sh.overlay || len(lines) != sh.overlayN || over != sh.overlayAt {
-		a.drawOverlay(scr, lines, over)
-		sh.overlay, sh.overlayN, sh.overlayAt = first, len(lines), over
-	}
-}
-
-// drawField sets the field's cells that changed and the players' names
-// on the screen scr.
-func (a *arena) drawField(scr tcell.Screen, over rect) {
-	f, sh := a.frame, &a.shown
-	a.cv.flush(scr, f.x, f.y, &inkStyles, over.at(-f.x, -f.y), sh.cells, int(sh.frames%lateRows))
-	// The field left the names' cells alone (see coverLabels): names
-	// where they were show already.
-	if !sh.labelsKnown || !slices.Equal(a.labels, sh.labels) || over != sh.labelsOver {
-		a.drawLabels(scr, &a.cv, f, over)
-		sh.labels, sh.labelsOver, sh.labelsKnown = append(sh.labels[:0], a.labels...), over, true
-	}
+	a.field.place(&a.cv, f)
+	// Slow changes wait on a session's screen; a test's shows each
+	// frame as it is.
+	_, late := scr.(*surface)
+	a.cv.blit(scr, &a.field, over.at(-f.x, -f.y), late)
+	a.drawLabels(scr, &a.cv, f, over)
+	a.drawOverlay(scr, lines, over)
+	a.field.seal(scr)
 }
 
 // MouseHandler gives the arena the focus on a click.
@@ -541,8 +494,7 @@ func (a *arena) hostileShot() byte {
 
 // drawFrame draws the field's border: on its top row the level and wave,
 // left, and the score, lives and high score, right; on its bottom row the
-// mode. On the session's screen it draws only the rows that changed, each
-// cell once, so that only cells that change reach the terminal.
+// mode.
 func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 	f, g := a.frame, a.g
 	// The score and lives matter most: where all does not fit, the
@@ -579,22 +531,7 @@ func (a *arena) drawFrame(scr tcell.Screen, st tcell.Style) {
 		badge = h.status
 	}
 
-	sh, all := &a.shown, !onSurface(scr)
-	if all || st != sh.style {
-		for j := f.y; j < f.y+f.h; j++ {
-			scr.Put(f.x-1, j, g.v, st)
-			scr.Put(f.x+f.w, j, g.v, st)
-		}
-	}
-	if all || st != sh.style || left != sh.left || right != sh.right {
-		borderRow(scr, g, f, f.y-1, g.tl, g.tr, left, right, st)
-	}
-	if all || st != sh.style || badge != sh.badge {
-		borderRow(scr, g, f, f.y+f.h, g.bl, g.br, badge, "", st)
-	}
-	if !all {
-		sh.style, sh.left, sh.right, sh.badge = st, left, right, badge
-	}
+	a.box.draw(scr, g, rect{f.x - 1, f.y - 1, f.w + 2, f.h + 2}, st, 2, left, right, badge)
 }
 
 // appendTitle appends the arena's title to b: for a watcher or a replay
@@ -652,32 +589,6 @@ func (a *arena) appendScore(b []byte, high bool) []byte {
 	b = append(b, "high "...)
 	b = strconv.AppendInt(b, int64(h.high), 10)
 	return append(b, ' ')
-}
-
-// borderRow draws row y of the border around f, corners cl and cr
-// included, with left on it from its second cell (in badgeStyle if it is
-// the bottom row, else titleStyle) and right ending at its last but one.
-// It sets each cell once.
-func borderRow(scr tcell.Screen, g *glyphs, f rect, y int, cl, cr, left, right string, st tcell.Style) {
-	tst := titleStyle
-	if y != f.y-1 {
-		tst = badgeStyle
-	}
-	scr.Put(f.x-1, y, cl, st)
-	scr.Put(f.x, y, g.h, st)
-	x := f.x + 1
-	x += putString(scr, x, y, f.w-2, left, tst)
-	end := f.x + f.w - 1 // the last cell before the corner
-	if right != "" {
-		for rx := end - utf8.RuneCountInString(right); x < rx; x++ {
-			scr.Put(x, y, g.h, st)
-		}
-		x += putString(scr, x, y, end-x, right, tst)
-	}
-	for ; x <= end; x++ {
-		scr.Put(x, y, g.h, st)
-	}
-	scr.Put(f.x+f.w, y, cr, st)
 }
 
 // watchPauseScreen is the pause overlay of a watcher, whose keys do not
@@ -746,6 +657,14 @@ func (a *arena) overlay() ([]string, rect) {
 	return lines, r
 }
 
+// overlayRows are the overlay's rows as last formatted, and what from:
+// its lines and width.
+type overlayRows struct {
+	rows  textLines
+	lines []string
+	w     int
+}
+
 // coversShip reports whether r, in screen cells, covers a cell of a ship
 // on the field as painted.
 func (a *arena) coversShip(r rect) bool {
@@ -760,22 +679,32 @@ func (a *arena) coversShip(r rect) bool {
 	return false
 }
 
-// drawOverlay shows lines in the box r over the field.
+// drawOverlay shows lines in the box r over the field, each centred.
 func (a *arena) drawOverlay(scr tcell.Screen, lines []string, r rect) {
 	if r.h < 2 { // none
 		return
 	}
-	for y := r.y; y < r.y+r.h; y++ {
-		for x := r.x; x < r.x+r.w; x++ {
-			scr.Put(x, y, " ", overlayStyle)
+	o := &a.over
+	if r.w != o.w || r.h != len(o.rows.lines) || !slices.Equal(lines, o.lines) {
+		o.w, o.lines = r.w, append(o.lines[:0], lines...)
+		if len(o.rows.lines) != r.h {
+			o.rows = newTextLines(r.h)
 		}
-	}
-	for i, l := range lines[:r.h-2] {
-		st := overlayStyle
-		if i == 0 {
-			st = overlayTitle
+		edge := o.rows.next().style(overlayStyle)
+		edge.b = pad(edge.b, 0, r.w)
+		for i, l := range lines[:r.h-2] {
+			st := overlayStyle
+			if i == 0 {
+				st = overlayTitle
+			}
+			row := o.rows.next().style(overlayStyle)
+			row.b = pad(row.b, 0, (r.w-utf8.RuneCountInString(l))/2)
+			row.style(st).str(cutCells(l, r.w-2)).style(overlayStyle)
+			row.b = pad(row.b, 0, r.w)
 		}
-		lw := utf8.RuneCountInString(l)
-		putString(scr, r.x+(r.w-lw)/2, r.y+1+i, r.w-2, l, st)
+		edge = o.rows.next().style(overlayStyle)
+		edge.b = pad(edge.b, 0, r.w)
+		o.rows.settle()
 	}
+	o.rows.draw(scr, r.x, r.y, r.w, r.h)
 }

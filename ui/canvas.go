@@ -1,11 +1,16 @@
 package ui
 
 import (
+	"bytes"
+	"encoding/binary"
 	"math"
+	"slices"
+	"unsafe"
 
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
+	"poolroids/ui/vt"
 )
 
 // ink is what a dot was drawn for: it picks the cell's colour. A cell shows
@@ -171,92 +176,245 @@ func slopeGlyph(dx, dy int) byte {
 	}
 }
 
-// flush sets the canvas's cells on screen at (x0, y0), empty ones blank,
-// but for those within hole (in cells of the canvas), which something else
-// covers, and those covered (see cover). styles gives the style of each
-// ink.
-//
-// With shown, the cells of the canvas as the screen shows them, it sets
-// only the cells that differ from it and updates it; a hole's cells are
-// recorded as unknown there, so that they are set again once uncovered.
-// Without (nil) it sets them all. Most of a field stays as it was from
-// one frame to the next, so the rows are compared eight cells at a time.
-//
-// The screen sends the changed cells in reading order, each in a new
-// style unless it looks as the last one's. So flush blanks a cell in the
-// style of the cell it set before it (a blank shows no colour): that is
-// what tcell (where package vt cannot drive the terminal) needs to send
-// no style for it. But not on a screen without colours (NO_COLOR, or a
-// monochrome terminal): tcell shows dark colours there in reverse video,
-// blanks too.
+// field is the arena's playfield on screen: where it is, and what it
+// showed at the last frame (shows), from which it holds back a slow
+// change on the rows not due this frame (see blit). shows is the field's
+// own state, not a copy of the screen's: the field writes every one of
+// its cells every frame, so a cleared buffer is drawn again at once.
+type field struct {
+	at     rect
+	shows  []cell
+	frames uint // drawn so far: picks the rows due (see blit)
+
+	// On a surface: shows in the buffer's own form (a cell under the
+	// overlay or a name vt.Keep: they draw it), made with the inks' pens.
+	cells  []vt.Cell
+	pens   [numInks]vt.Pen
+	inks   [numInks]vt.Cell // each ink's style, blank
+	on     *surface         // the surface the pens are of
+	gen    uint32           // its buffer's Gen when they were resolved
+	clears uint64           // its clears when the field last drew on it
+	key    vt.Key           // the field's area as the arena last drew it (see seal); 0: none
+}
+
+// place puts the field of canvas c at r: a field moved or resized shows
+// nothing known, so that no change waits.
+func (fd *field) place(c *canvas, r rect) {
+	if fd.at == r && len(fd.shows) == len(c.cells) {
+		return
+	}
+	fd.at = r
+	fd.shows = slices.Grow(fd.shows[:0], len(c.cells))[:len(c.cells)]
+	fd.cells = slices.Grow(fd.cells[:0], len(c.cells))[:len(c.cells)]
+	fd.forget()
+}
+
+// forget makes every cell of the field unknown.
+func (fd *field) forget() {
+	for i := range fd.shows {
+		fd.shows[i] = unknownCell
+	}
+	for i := range fd.cells {
+		fd.cells[i] = vt.Keep
+	}
+	fd.key = 0
+}
+
+// use readies the field to draw on sf: its pens resolved in sf's buffer,
+// and nothing known once sf was cleared.
+func (fd *field) use(sf *surface) {
+	f := sf.f
+	if fd.on != sf || fd.gen != f.Gen() {
+		fd.on = sf
+		for k := range fd.pens {
+			if k != int(inkNone) {
+				fd.pens[k] = f.Pen(inkStyles[k])
+				fd.inks[k], _ = f.Cell(' ', &fd.pens[k])
+			}
+		}
+		fd.gen = f.Gen()
+		fd.forget()
+	}
+	if sf.clears != fd.clears {
+		// A new size, a new layout, the too-small notice: what the field
+		// showed is gone.
+		fd.clears = sf.clears
+		fd.forget()
+	}
+}
+
+// seal stamps the field's area on scr's buffer as the arena drew it, its
+// names and overlay too (see vt.Frame.Stamp): while the buffer holds it,
+// nothing but the arena drew there, and the next blit sets only what
+// changed.
+func (fd *field) seal(scr putter) {
+	if sf, ok := scr.(*surface); ok && fd.on == sf {
+		fd.key = sf.f.NewKey()
+		sf.f.Stamp(fd.at.x, fd.at.y, fd.at.w, fd.at.h, fd.key)
+	}
+}
+
+// blit sets every cell of the canvas on screen at the field's place,
+// empty ones blank in the default style, but for those within hole (in
+// cells of the canvas), which something else covers, and those covered
+// (see cover), which the caller draws. On a surface it writes a row at a
+// time straight into the back buffer, each cell in the buffer's own form;
+// and where the buffer holds the field as the arena last drew it (see
+// seal), only the cells that changed.
 //
 // Debris is most of what changes in a busy field, and its pieces, mostly
-// apart, cost a cursor move and a style change each. So a change between
-// slow things (debris, rocks) and blanks is set only on the rows y with
-// y%lateRows == now, and waits on the others (now -1: none waits); the
-// caller turns now round, frame by frame. What moves under a dot a frame
-// is seen two frames late at worst, ships and shots on time, and the
-// debris that moves on in between costs nothing.
-func (c *canvas) flush(s putter, x0, y0 int, styles *[numInks]tcell.Style, hole rect, shown []cell, now int) {
-	cur := tcell.StyleDefault // the style of the last cell set
-	mono := s.Colors() == 0
+// apart, cost a cursor move and a style change each. So with late, a
+// change between slow things (debris, rocks) and blanks shows only on
+// the rows y with y%lateRows == frames%lateRows: on the others the field
+// draws the cell as it showed it (fd.shows). What moves under a dot a
+// frame is seen two frames late at worst, ships and shots on time, and
+// the debris that moves on in between costs nothing.
+func (c *canvas) blit(scr putter, fd *field, hole rect, late bool) {
+	sf, _ := scr.(*surface)
+	held := false
+	if sf != nil {
+		fd.use(sf)
+		held = fd.key != 0 && sf.f.Holds(fd.at.x, fd.at.y, fd.at.w, fd.at.h, fd.key)
+	}
+	fd.frames++
+	now := int(fd.frames % lateRows)
+	x0, y0 := fd.at.x, fd.at.y
+	var changes runs
 	for y := range c.h {
 		row := c.cells[y*c.w : (y+1)*c.w]
-		var was []cell
-		if shown != nil {
-			was = shown[y*c.w : (y+1)*c.w]
+		was := fd.shows[y*c.w : (y+1)*c.w]
+		out := fd.cells[y*c.w : (y+1)*c.w]
+		wait := late && y%lateRows != now
+		hl, hr := len(row), len(row) // the hole's columns on this row
+		if y >= hole.y && y < hole.y+hole.h {
+			hl = min(max(hole.x, 0), len(row))
+			hr = min(max(hole.x+hole.w, hl), len(row))
 		}
-		inHole := y >= hole.y && y < hole.y+hole.h
-		for x := 0; x < len(row); x++ {
-			if was != nil && !inHole {
-				if x += same(row[x:], was[x:]); x == len(row) {
-					break
-				}
-			}
-			p := row[x]
-			if p == unknownCell || inHole && x >= hole.x && x < hole.x+hole.w {
-				if was != nil {
-					was[x] = unknownCell
-				}
+		for x := hl; x < hr; x++ {
+			was[x], out[x] = unknownCell, vt.Keep
+		}
+		var set *runs // held: the changes, set as they come
+		if held {
+			changes = runs{f: sf.f, x: x0, y: y0 + y, out: out}
+			set = &changes
+		}
+		fd.update(c, row, was, out, 0, hl, wait, set)
+		fd.update(c, row, was, out, hr, len(row), wait, set)
+		switch {
+		case sf == nil:
+		case held:
+			changes.flush()
+			continue
+		default:
+			sf.f.SetCells(x0, y0+y, out[:hl])
+			sf.f.SetCells(x0+hr, y0+y, out[hr:])
+			continue
+		}
+		for x, p := range was {
+			st := tcell.StyleDefault
+			switch {
+			case p == unknownCell:
 				continue
+			case p.ink != inkNone:
+				st = inkStyles[p.ink]
 			}
-			if was != nil {
-				if was[x] == p {
-					continue
-				}
-				if now >= 0 && y%lateRows != now && slow(was[x].ink) && slow(p.ink) {
-					continue
-				}
-				was[x] = p
-			}
-			if p.ink == inkNone {
-				st := cur
-				if mono {
-					st = tcell.StyleDefault
-				}
-				s.Put(x0+x, y0+y, blank, st)
-				continue
-			}
-			if lit(p.ink) {
-				// A blank in reverse video shows: blanks keep the style before.
-				s.Put(x0+x, y0+y, c.glyph(p), styles[p.ink])
-				continue
-			}
-			cur = styles[p.ink]
-			s.Put(x0+x, y0+y, c.glyph(p), cur)
+			scr.Put(x0+x, y0+y, c.glyph(p), st)
 		}
 	}
 }
 
-// same returns how many cells a and b hold alike from their start,
-// counted in blocks of eight (one compare each): a block that differs
-// counts none.
-func same(a, b []cell) int {
-	n := 0
-	for len(a)-n >= 8 && *(*[8]cell)(a[n:]) == *(*[8]cell)(b[n:]) {
-		n += 8
+// update brings the columns lo to hi-1 of a row of the field, what it
+// showed (was) and its cells (out), up to the canvas's row, but for the
+// slow changes that wait, and hands set (nil: none) the columns of out
+// it changed.
+func (fd *field) update(c *canvas, row, was []cell, out []vt.Cell, lo, hi int, wait bool, set *runs) {
+	for x := lo; x < hi; x++ {
+		if x += same(row[x:hi], was[x:hi]); x == hi { // most of a field is as it was
+			break
+		}
+		p := row[x]
+		switch {
+		case p == unknownCell: // covered: vt.Keep, which sets nothing
+			was[x], out[x] = unknownCell, vt.Keep
+			continue
+		case p == was[x] || wait && slow(was[x].ink) && slow(p.ink):
+			continue
+		}
+		was[x] = p
+		if p.ink != inkNone {
+			out[x] = fd.inks[p.ink].WithRune(c.rune(p))
+		} else {
+			out[x] = vt.Cell{}
+		}
+		set.add(x)
 	}
-	return n
+}
+
+// runs sets the cells of a field row that changed on a buffer, in runs:
+// a change more than runGap cells after the run before starts a run of
+// its own, which costs a call, where one run over the gap would cost a
+// compare of every cell between.
+type runs struct {
+	f      *vt.Frame
+	x, y   int       // where the row is on f
+	out    []vt.Cell // the row's cells
+	lo, hi int       // the run so far (lo == hi: none)
+}
+
+const runGap = 8
+
+// add adds column i, after those added before, to the runs.
+func (r *runs) add(i int) {
+	switch {
+	case r == nil:
+	case r.lo < r.hi && i-r.hi <= runGap:
+		r.hi = i + 1
+	default:
+		r.flush()
+		r.lo, r.hi = i, i+1
+	}
+}
+
+// flush sets the run so far.
+func (r *runs) flush() {
+	if r.lo < r.hi {
+		r.f.SetCells(r.x+r.lo, r.y, r.out[r.lo:r.hi])
+	}
+	r.lo, r.hi = 0, 0
+}
+
+// same returns how many cells a and b hold alike from their start, or a
+// few fewer: it compares them as bytes, all at once first (most of a row
+// is as it was), then eight at a time, inline, to the first word that
+// differs.
+func same(a, b []cell) int {
+	n := min(len(a), len(b)) * int(unsafe.Sizeof(cell{}))
+	if n == 0 {
+		return 0
+	}
+	ab := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(a))), n)
+	bb := unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(b))), n)
+	if bytes.Equal(ab, bb) {
+		return n / int(unsafe.Sizeof(cell{}))
+	}
+	i := 0
+	for ; i+8 <= n; i += 8 {
+		if binary.LittleEndian.Uint64(ab[i:]) != binary.LittleEndian.Uint64(bb[i:]) {
+			break
+		}
+	}
+	return i / int(unsafe.Sizeof(cell{}))
+}
+
+// rune is the rune of what cell p shows, as glyph.
+func (c *canvas) rune(p cell) rune {
+	switch {
+	case p.ink == inkNone:
+		return ' '
+	case c.ascii, p.ink == inkHostile:
+		return rune(p.glyph & 0x7f)
+	}
+	return 0x2800 + rune(p.bits)
 }
 
 // glyph is what cell p shows: a blank, its ASCII character (a saucer's
@@ -282,13 +440,14 @@ const lateRows = 3
 // frame (debris, rocks), or none.
 func slow(k ink) bool { return k <= inkAsteroid && k != inkGhost }
 
-// unknownCell is never painted: a shown cell that holds it is set anew,
-// and flush leaves a canvas cell that holds it (see cover) to the caller.
+// unknownCell is never painted: a shown cell that holds it is not known
+// (no change waits on it), and blit leaves a canvas cell that holds it
+// (see cover) to the caller.
 var unknownCell = cell{ink: numInks}
 
 // cover marks the w cells from (x, y) as drawn by someone else this frame
-// (a player's name): flush leaves them alone, so that tcell, which sends
-// only what changed, does not send the name again while it stays.
+// (a player's name): blit leaves them to it, and no change waits on them
+// once they are uncovered.
 func (c *canvas) cover(x, y, w int) {
 	if y < 0 || y >= c.h {
 		return

@@ -120,11 +120,17 @@
 // only the cells that differ from what the terminal shows are sent, by
 // package vt where it can drive the terminal (256 colours, UTF-8), else
 // by tcell (see terminal): a still screen costs nothing, and a cell drawn
-// again as it shows is not sent. A widget draws whole after the buffer
-// was cleared (a new size, a new layout) and, between two clears, over its
-// last frame only what changed (see keep): drawing every cell every frame
-// would be correct, but costs a server thousands of cells compared a
-// frame for nothing.
+// again as it shows is not sent, nor one changed and changed back. Every
+// widget draws all of itself every frame, and knows nothing of what the
+// screen shows. What keeps that cheap is the buffer's stamps: a widget
+// names what it draws by a vt.Key, taken anew when that changes, and the
+// buffer says whether the widget's area (a box's sides, a block of
+// lines, the arena's field with its names and overlay) still holds it,
+// untouched since (vt.Frame.Holds): then the widget draws nothing, or
+// only what changed, where a compare of every cell would cost a server
+// of many screens more in memory read than in time. Rows are made in the
+// buffer's own cells when what they show changes, and a row set again
+// from content the buffer holds costs a lookup (vt.Frame.SetCellsAs).
 //
 // # The daily game
 //

@@ -132,7 +132,7 @@ func TestKeptArenaFrames(t *testing.T) {
 		scrs[1].Clear()
 		whole.root.Draw(scrs[1])
 		scrs[1].Show()
-		first := kept.arena.shown.frames + 1 // the frames of the draws below
+		first := kept.arena.field.frames + 1 // the frames of the draws below
 		for draw := range lateRows {
 			kept.screen.resize()
 			kept.root.Draw(kept.screen)
@@ -257,8 +257,9 @@ func TestMonoBlanks(t *testing.T) {
 // inLabel tells whether the screen cell (x, y) is in a name or a
 // countdown a drew over its field: text, whose spaces are its own.
 func inLabel(a *arena, x, y int) bool {
-	for _, at := range a.spots[:len(a.labels)] {
-		if y == at.y && x >= at.x && x < at.x+at.w {
+	_, over := a.overlay()
+	for i := range a.labels {
+		if lx, ly, lw := visible(&a.cv, a.frame, &a.labels[i], over); y == ly && x >= lx && x < lx+lw {
 			return true
 		}
 	}

@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"slices"
 	"unicode/utf8"
-
-	"github.com/gdamore/tcell/v2"
 )
 
 // glyphs are the characters beyond ASCII that the ui's own text uses, in
@@ -68,25 +66,6 @@ func newGlyphs(g glyphs) *glyphs {
 	g.guestLine = without(g.arenaLine, "1-0", "b")
 	g.localLine = without(g.keyLine, "o")
 	return &g
-}
-
-// drawBorder draws a single-line box in g's borders.
-func drawBorder(scr tcell.Screen, g *glyphs, x, y, w, h int, st tcell.Style) {
-	if w < 2 || h < 2 {
-		return
-	}
-	for i := x + 1; i < x+w-1; i++ {
-		scr.Put(i, y, g.h, st)
-		scr.Put(i, y+h-1, g.h, st)
-	}
-	for j := y + 1; j < y+h-1; j++ {
-		scr.Put(x, j, g.v, st)
-		scr.Put(x+w-1, j, g.v, st)
-	}
-	scr.Put(x, y, g.tl, st)
-	scr.Put(x+w-1, y, g.tr, st)
-	scr.Put(x, y+h-1, g.bl, st)
-	scr.Put(x+w-1, y+h-1, g.br, st)
 }
 
 // arenaRefused are the keys an arena refuses: it neither pauses nor hides

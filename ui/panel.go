@@ -5,7 +5,6 @@ import (
 	"slices"
 	"strconv"
 	"time"
-	"unicode/utf8"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/tview"
@@ -100,70 +99,58 @@ type span struct {
 }
 
 // textLine is one line of the panel: bytes and the styles of its runs,
-// and the bytes as a string for drawing.
+// and the bytes as a string for drawing. On a surface it is drawn as the
+// row of cells it makes once a format, in the buffer's own form.
 type textLine struct {
 	b       []byte
 	spans   []span
 	text    textCache
-	settled []span // the runs at the last settle
-	same    int    // the bytes at the start that the last settle left as they were, runs too
-}
+	settled []span // the spans of text
 
-// settle turns the line's bytes into its text and reports whether the
-// text or its runs changed since the last settle.
-func (l *textLine) settle() bool {
-	changed := string(l.b) != l.text.s || !slices.Equal(l.spans, l.settled)
-	if changed {
-		l.same = samePrefix(l.b, l.text.s, l.spans, l.settled)
-	}
-	l.settled = append(l.settled[:0], l.spans...)
-	l.text.of(l.b)
-	return changed
-}
-
-// samePrefix is how many bytes at the start of a line, a whole number of
-// runes, are alike in text b with runs spans and text s with runs was.
-func samePrefix(b []byte, s string, spans, was []span) int {
-	n := 0
-	for n < len(b) && n < len(s) && b[n] == s[n] {
-		n++
-	}
-	for i := 0; i < len(spans) || i < len(was); i++ {
-		if i < len(spans) && i < len(was) && spans[i] == was[i] {
-			continue
-		}
-		if i < len(spans) { // the runs differ from the first that does on
-			n = min(n, spans[i].start)
-		}
-		if i < len(was) {
-			n = min(n, was[i].start)
-		}
-		break
-	}
-	for n > 0 && n < len(b) && !utf8.RuneStart(b[n]) {
-		n--
-	}
-	return n
+	cells []vt.Cell // the line in the cells of on, w wide, while made
+	on    *vt.Frame
+	gen   uint32 // on's Gen when they were made
+	w     int
+	made  bool // cells are the text's; false when cells cannot hold it
+	ok    bool
+	key   vt.Key // names the cells as made
 }
 
 func (l *textLine) reset() { l.b, l.spans = l.b[:0], l.spans[:0] }
 
+// settle ends a format: the line's bytes become its text. It tells
+// whether the line changed.
+func (l *textLine) settle() bool {
+	if string(l.b) == l.text.s && slices.Equal(l.spans, l.settled) {
+		return false // as it was: its cells, and their key, stay
+	}
+	l.text.of(l.b)
+	l.settled = append(l.settled[:0], l.spans...)
+	l.made = false
+	return true
+}
+
 // textLines are a box's lines of text (the panel's, the players'),
-// formatted anew from each sample and drawn over their last frame only
-// where they changed. Their buffers are made once, so formatting them
-// allocates nothing once their strings settle.
+// formatted anew from each sample and drawn whole every frame. Their
+// buffers are made once, so formatting them allocates nothing once their
+// strings settle. Drawn on a surface they are stamped as a block (see
+// vt.Frame.Stamp): while no line changes and the buffer holds the block,
+// a frame draws none.
 type textLines struct {
-	lines   []textLine
-	changed []bool // the lines the last settle changed
-	n       int    // the lines formatted since the last settle
+	lines []textLine
+	n     int // the lines formatted since the last settle
+
+	changed bool      // a line changed since the block was stamped
+	at      rect      // where it was stamped,
+	on      *vt.Frame // on which buffer,
+	key     vt.Key    // as what
 }
 
 func newTextLines(n int) textLines {
-	t := textLines{lines: make([]textLine, n), changed: make([]bool, n)}
+	t := textLines{lines: make([]textLine, n)}
 	for i := range t.lines {
 		t.lines[i].b = make([]byte, 0, 4*panelWidth)
 		t.lines[i].spans = make([]span, 0, 8)
-		t.lines[i].settled = make([]span, 0, 8)
 	}
 	return t
 }
@@ -176,28 +163,33 @@ func (t *textLines) next() *textLine {
 	return l
 }
 
-// settle ends a format: the lines it did not reach are blank. It records
-// which lines changed.
+// settle ends a format: the lines it did not reach are blank, and each
+// line's bytes become its text.
 func (t *textLines) settle() {
 	for i := range t.lines {
 		if i >= t.n {
 			t.lines[i].reset()
 		}
-		t.changed[i] = t.lines[i].settle()
+		if t.lines[i].settle() {
+			t.changed = true
+		}
 	}
 	t.n = 0
 }
 
-// draw sets the lines from (x, y), w cells wide and at most h of them:
-// all of them, or only those the last settle changed.
-func (t *textLines) draw(scr tcell.Screen, x, y, w, h int, all bool) {
-	for i := range min(len(t.lines), h) {
-		switch {
-		case all:
-			t.lines[i].draw(scr, x, y+i, w, 0)
-		case t.changed[i]: // over the line as it was: from where it changed
-			t.lines[i].draw(scr, x, y+i, w, t.lines[i].same)
-		}
+// draw sets the lines from (x, y), w cells wide and at most h of them.
+func (t *textLines) draw(scr tcell.Screen, x, y, w, h int) {
+	r := rect{x, y, w, min(len(t.lines), h)}
+	sf, _ := scr.(*surface)
+	if sf != nil && !t.changed && t.on == sf.f && t.at == r && sf.f.Holds(r.x, r.y, r.w, r.h, t.key) {
+		return
+	}
+	for i := range r.h {
+		t.lines[i].draw(scr, x, y+i, w)
+	}
+	if sf != nil {
+		t.changed, t.at, t.on, t.key = false, r, sf.f, sf.f.NewKey()
+		sf.f.Stamp(r.x, r.y, r.w, r.h, t.key)
 	}
 }
 
@@ -209,25 +201,47 @@ func (l *textLine) style(st tcell.Style) *textLine {
 
 func (l *textLine) str(s string) *textLine { l.b = append(l.b, s...); return l }
 
-// draw sets the line at (x, y), blank to w cells: it draws over the last,
-// from its byte from on: the cells before it (one a rune) show already.
-func (l *textLine) draw(scr tcell.Screen, x, y, w, from int) {
+// draw sets the line at (x, y), blank to w cells.
+func (l *textLine) draw(scr tcell.Screen, x, y, w int) {
+	if sf, ok := scr.(*surface); ok && l.row(sf.f, w) {
+		sf.f.SetCellsAs(x, y, l.cells, l.key)
+		return
+	}
 	for i, sp := range l.spans {
 		end := len(l.b)
 		if i+1 < len(l.spans) {
 			end = l.spans[i+1].start
 		}
-		start := sp.start
-		if start < from {
-			skip := utf8.RuneCountInString(l.text.s[start:min(from, end)])
-			x, w, start = x+skip, w-skip, min(from, end)
-		}
-		n := putString(scr, x, y, w, l.text.s[start:end], sp.st)
+		n := putString(scr, x, y, w, l.text.s[sp.start:end], sp.st)
 		x, w = x+n, w-n
 	}
-	for ; w > 0; x, w = x+1, w-1 {
-		scr.Put(x, y, blank, tcell.StyleDefault)
+	if w > 0 {
+		clearLine(scr, x, y, w)
 	}
+}
+
+// row makes the line's cells in f, w wide, unless made already; false
+// where cells cannot hold it (see vt.Frame.AppendCells).
+func (l *textLine) row(f *vt.Frame, w int) bool {
+	if l.made && l.on == f && l.gen == f.Gen() && l.w == w {
+		return l.ok
+	}
+	l.made, l.on, l.gen, l.w, l.ok, l.key = true, f, f.Gen(), w, true, f.NewKey()
+	l.cells = l.cells[:0]
+	for i, sp := range l.spans {
+		end := len(l.b)
+		if i+1 < len(l.spans) {
+			end = l.spans[i+1].start
+		}
+		if l.cells, l.ok = f.AppendCells(l.cells, l.text.s[sp.start:end], sp.st); !l.ok {
+			return false
+		}
+	}
+	l.cells = l.cells[:min(len(l.cells), max(w, 0))]
+	for len(l.cells) < w {
+		l.cells = append(l.cells, vt.Cell{})
+	}
+	return true
 }
 
 // panel is the stats box of the side panel. In full form it shows the two
@@ -236,9 +250,8 @@ func (l *textLine) draw(scr tcell.Screen, x, y, w, from int) {
 // capacity and misses, then the frame rate and which pool the strategy
 // keys switch. Its text is formatted only when a new sample arrives (a few
 // times a second), so the cells it sends a terminal change no faster than
-// that; drawing it reuses the formatted lines and allocates nothing. On
-// the session's screen it draws only after a new sample, over its last
-// frame.
+// that; drawing it, whole every frame, reuses the formatted lines and
+// allocates nothing.
 type panel struct {
 	*tview.Box
 	// What the session hands it for each frame (see session.take): the
@@ -261,9 +274,8 @@ type panel struct {
 	compact  bool
 	stale    bool // the lines must be formatted again though no sample came
 	text     textLines
+	box      box
 	tmp      []byte
-	shown    shown
-	title    string // as last drawn
 
 	ms             runtime.MemStats
 	memAt          time.Time
@@ -298,28 +310,19 @@ func (p *panel) setForm(f form) {
 }
 
 func (p *panel) Draw(scr tcell.Screen) {
-	stale := p.stale
-	fresh := p.fresh || stale
+	fresh := p.fresh || p.stale
 	p.fresh = false
 	if fresh {
 		p.format(time.Now())
 		p.stale = false
 	}
 	x, y, w, h := p.GetRect()
-	kept := keep(scr, &p.shown, rect{x, y, w, h})
 	title := p.latest.title
 	if title == "" {
 		title = " pools "
 	}
-	switch {
-	case !kept || title != p.title:
-		drawBorder(scr, p.g, x, y, w, h, borderStyle)
-		putString(scr, x+2, y, w-4, title, titleStyle)
-		p.title = title
-	case !fresh:
-		return
-	}
-	p.text.draw(scr, x+1, y+1, w-2, h-2, !kept || stale)
+	p.box.draw(scr, p.g, rect{x, y, w, h}, borderStyle, 2, title, "", "")
+	p.text.draw(scr, x+1, y+1, w-2, h-2)
 }
 
 // format rebuilds every line from the latest sample.

@@ -29,26 +29,26 @@ func playersHeight(size int) int { return 2 + 1 + size + 1 + newsLines }
 // frame's View of the arena (formatView) when they are due, and it turns
 // them into strings only when they change, so a frame allocates nothing
 // in steady state. On the session's screen they are due every
-// playersEvery, and it draws only the lines that changed since its last
-// frame (see [session.keep]), each from where it changed.
+// playersEvery, and at once when the box narrows or widens; it draws them
+// whole every frame.
 type players struct {
 	*tview.Box
 	// What the session hands it for each frame (see session.take): the
 	// glyphs, the compact panel's narrow box, the time on the session's
-	// clock, and the lines (fresh: formatted for this frame).
+	// clock.
 	g      *glyphs
 	narrow bool
 	now    time.Duration
-	fresh  bool
 	text   textLines
 	title  textCache
+	box    box
 	buf    []byte
 	news   []string // the news lines as last formatted
 	wrap   []string // scratch for them (see latestNews)
 
-	shown     shown
-	retitle   bool          // the last format changed the title
 	formatted time.Duration // when the lines were last formatted, on the session's clock
+	wasNarrow bool          // and narrow then
+	once      bool          // they were
 }
 
 // playersEvery is how often the players box follows the arena on the
@@ -66,30 +66,24 @@ func newPlayers(ar *hub.Arena) *players {
 }
 
 // due tells whether the lines are due to be formatted for a frame drawn
-// on scr at p.now: every playersEvery, and whenever the box is drawn
-// whole (see keep).
+// on scr at p.now: every playersEvery, and at once for a box narrowed or
+// widened; on any other screen, every frame.
 func (p *players) due(scr tcell.Screen) bool {
-	sf, ok := scr.(*surface)
-	return !ok || p.shown.epoch != sf.epoch || p.now-p.formatted >= playersEvery
+	if _, ok := scr.(*surface); !ok {
+		return true
+	}
+	return !p.once || p.narrow != p.wasNarrow || p.now-p.formatted >= playersEvery
 }
 
 func (p *players) Draw(scr tcell.Screen) {
 	x, y, w, h := p.GetRect()
-	kept := keep(scr, &p.shown, rect{x, y, w, h})
-	if kept && !p.fresh {
-		return // the box shows its last lines
-	}
-	p.fresh = false
-	if !kept || p.retitle {
-		drawBorder(scr, p.g, x, y, w, h, borderStyle)
-		putString(scr, x+2, y, w-4, p.title.s, titleStyle)
-	}
-	p.text.draw(scr, x+1, y+1, w-2, h-2, !kept)
+	p.box.draw(scr, p.g, rect{x, y, w, h}, borderStyle, 2, p.title.s, "", "")
+	p.text.draw(scr, x+1, y+1, w-2, h-2)
 }
 
 // formatView formats the lines from the arena ar shows, inside its View.
 func (p *players) formatView(ar hub.ArenaView) {
-	p.formatted, p.fresh = p.now, true
+	p.formatted, p.wasNarrow, p.once = p.now, p.narrow, true
 	w := ar.World()
 	// The compact panel's box, 16 columns inside, keeps the arena's name
 	// and mode, and each player's name and score.
@@ -101,7 +95,6 @@ func (p *players) formatView(ar hub.ArenaView) {
 	p.buf = append(append(p.buf, ar.Arena().Name()...), " · "...)
 	p.buf = append(p.buf, w.Mode().String()...)
 	p.buf = append(p.buf, ' ')
-	p.retitle = string(p.buf) != p.title.s
 	p.title.of(p.buf)
 
 	nameW := 16

@@ -91,15 +91,16 @@ func TestLabelsKept(t *testing.T) {
 	}
 	draw()
 	draw()
-	at := s.arena.spots[0]
-	if at.w == 0 {
+	_, over := s.arena.overlay()
+	x, y, w := visible(&s.arena.cv, s.arena.frame, &s.arena.labels[0], over)
+	if w == 0 {
 		t.Fatal("the first name does not show")
 	}
 	marked := func() bool {
-		str, _, _ := scr.Get(at.x, at.y)
+		str, _, _ := scr.Get(x, y)
 		return str == "#"
 	}
-	scr.Put(at.x, at.y, "#", tcell.StyleDefault)
+	scr.Put(x, y, "#", tcell.StyleDefault)
 	draw()
 	if !marked() {
 		t.Error("a name that stayed was set again")

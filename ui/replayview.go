@@ -171,7 +171,7 @@ type replayLine struct {
 	buf    []byte
 	tmp    []byte
 	pos    textCache
-	shown  shown
+	keys   keyLine
 }
 
 // replayItems are the keys the replay's line shows from the left, as far
@@ -244,11 +244,7 @@ func (l *replayLine) Draw(scr tcell.Screen) {
 	l.buf = b
 	n := putString(scr, x, y, w, replayStates[state], st)
 	n += putString(scr, x+n, y, w-n, l.pos.of(b), valueStyle)
-
-	if keep(scr, &l.shown, rect{x, y, w, h}) {
-		return // the keys stay where they were
-	}
-	drawKeys(scr, x+n, y, w-n, replayItems(g))
+	l.keys.draw(scr, x+n, y, w-n, replayItems(g))
 }
 
 func (l *replayLine) take(g *glyphs, st play.ReplayStatus) { l.g, l.status = g, st }

@@ -75,6 +75,7 @@ type terminal struct {
 	tty    io.Writer   // direct: where Show writes …
 	lock   sync.Locker // … under tcell's lock: tcell writes too
 	out    []byte      // the bytes of the last frame sent, reused
+	pen    tcell.Style // not direct: the style a blank takes (see put)
 	lw, lh int         // direct: the size of tcell's cells locked
 
 	events <-chan tcell.Event
@@ -162,6 +163,7 @@ func (t *terminal) Show() {
 	}
 	t.dev.ShowCursor(x, y) // for tcell's own redraws, and the next user
 	if !t.direct {
+		t.pen = tcell.StyleDefault
 		t.f.Changes(t.dev.Clear, t.put)
 		t.dev.Show()
 		return
@@ -201,8 +203,29 @@ type kittySink struct{ k *input.Keys }
 func (s kittySink) Down(key kitty.Key) { s.k.Down(input.Control(key)) }
 func (s kittySink) Up(key kitty.Key)   { s.k.Up(input.Control(key)) }
 
-// put sets one cell of tcell's buffer.
-func (t *terminal) put(x, y int, str string, st tcell.Style, _ int) { t.dev.Put(x, y, str, st) }
+// put sets one cell of tcell's buffer. A blank in the default style takes
+// the style of the cell put before it where it shows the same (a
+// foreground colour alone: not on a screen without colours, where tcell
+// shows dark colours in reverse video): tcell then sends no style for it.
+func (t *terminal) put(x, y int, str string, st tcell.Style, _ int) {
+	switch {
+	case str == blank && st == tcell.StyleDefault:
+		st = t.pen
+	case t.dev.Colors() > 0 && blankAlike(st):
+		t.pen = st
+	default:
+		t.pen = tcell.StyleDefault
+	}
+	t.dev.Put(x, y, str, st)
+}
+
+// blankAlike tells whether a blank in style st looks as one in the
+// default style: st sets a foreground, no more that shows on a blank.
+func blankAlike(st tcell.Style) bool {
+	_, bg, attrs := st.Decompose()
+	return bg == tcell.ColorDefault && attrs&(tcell.AttrReverse|tcell.AttrBlink|tcell.AttrStrikeThrough) == 0 &&
+		st.GetUnderlineStyle() == tcell.UnderlineStyleNone
+}
 
 // Sync redraws the whole screen.
 func (t *terminal) Sync() {
@@ -226,23 +249,23 @@ func utf8Charset(name string) bool {
 // widgets Put. Every other method of tcell.Screen is the embedded nil
 // interface's: never called.
 //
-// Every frame is drawn into the one buffer, and the Screen sends what
-// differs from what its display shows. What a widget drew stays until it
-// draws over it or the buffer is cleared: when the size changed (resize,
-// at the start of every frame) or the layout did (Clear). Each clear is
-// counted in epoch, which widgets that draw only what changed since their
-// last frame read (see [session.keep]).
+// Every frame is drawn whole into the one buffer, and the Screen sends
+// what differs from what its display shows: a cell drawn as it shows is
+// not sent, nor one changed and changed back. The buffer is cleared only
+// when the size changed (resize, at the start of every frame) or the
+// layout did (Clear): the blanks the widgets draw every frame are then
+// as the buffer holds them, a compare each.
 type surface struct {
 	tcell.Screen // nil
 	scr          Screen
 	f            *vt.Frame
-	epoch        uint64 // clears so far; starts at 1, so that 0 is never current
 	w, h         int    // the size at the last clear; 0×0: never cleared
+	clears       uint64 // counts the clears: what a widget showed before one is gone
 }
 
 // newSurface is the surface of scr. Its first resize clears what an
 // earlier user of scr drew.
-func newSurface(scr Screen) *surface { return &surface{scr: scr, f: scr.Cells(), epoch: 1} }
+func newSurface(scr Screen) *surface { return &surface{scr: scr, f: scr.Cells()} }
 
 // resize clears the buffer when the screen's size changed since the last
 // clear: at the first frame, and at the first after the terminal was
@@ -258,18 +281,18 @@ func (s *surface) resize() {
 		s.f.Clear()
 	}
 	s.w, s.h = w, h
-	s.epoch++
+	s.clears++
 }
 
-// Clear clears the buffer, so that the widgets draw whole at their next
-// draw: the layout changed. A surface never sized has nothing to clear:
-// its first frame clears it.
+// Clear clears the buffer: the layout changed, and cells no widget
+// covers now must show blank. A surface never sized has nothing to
+// clear: its first frame clears it.
 func (s *surface) Clear() {
 	if s.w == 0 && s.h == 0 {
 		return
 	}
 	s.f.Clear()
-	s.epoch++
+	s.clears++
 }
 
 // Show shows the frame drawn.
@@ -327,32 +350,3 @@ func (s *surface) Fill(r rune, st tcell.Style) { s.f.Fill(r, st) }
 func (s *surface) ShowCursor(x, y int) { s.f.ShowCursor(x, y) }
 
 func (s *surface) HideCursor() { s.f.ShowCursor(-1, -1) }
-
-// shown is what a widget knows of its cells on the session's screen: the
-// epoch and the place at which it last drew on it.
-type shown struct {
-	epoch uint64
-	r     rect
-}
-
-// keep tells whether the widget of sh, now at r, may draw over its last
-// frame only what changed since: it drew all of itself at r on the
-// surface scr, which has not been cleared since. It records this draw,
-// which must be whole when keep says false. Drawing on any other screen
-// (a test's) makes the next draw on a surface whole.
-func keep(scr tcell.Screen, sh *shown, r rect) bool {
-	sf, ok := scr.(*surface)
-	if !ok {
-		*sh = shown{}
-		return false
-	}
-	ok = sh.epoch == sf.epoch && sh.r == r
-	*sh = shown{sf.epoch, r}
-	return ok
-}
-
-// onSurface tells whether scr is a surface: a session's screen.
-func onSurface(scr tcell.Screen) bool {
-	_, ok := scr.(*surface)
-	return ok
-}

@@ -551,7 +551,7 @@ func (s *session) syncList() {
 		if used != "" && s.fit.list { // narrow: the compact panel above names the pools'
 			used = g.mark
 		}
-		s.list.SetItemText(i, fmt.Sprintf("%c %-10s %s", strategyKeys[i], st, used), "")
+		s.list.setItem(i, fmt.Sprintf("%c %-10s %s", strategyKeys[i], st, used))
 		if st == cur {
 			s.list.SetCurrentItem(i)
 		}

@@ -8,6 +8,7 @@ import (
 
 	"poolroids/game"
 	"poolroids/game/hub"
+	"poolroids/ui/vt"
 )
 
 // playerColours are the ships' colours by slot: slot 0 keeps the solo
@@ -35,9 +36,9 @@ func playerStyle(slot int) tcell.Style { return inkStyles[inkShip+ink(slot)] }
 // respawn countdowns: where each goes on the field of a canvas, and
 // where it shows on screen.
 type nameTags struct {
-	names  shipNames           // the players by slot, in an arena, as last painted
-	labels []label             // the names and countdowns of this frame, in cells of the field
-	spots  [game.MaxShips]rect // where each label shows: see drawLabels
+	names  shipNames // the players by slot, in an arena, as last painted
+	labels []label   // the names and countdowns of this frame, in cells of the field
+	tags   []tag     // by label, as last drawn on a surface
 }
 
 // shipNames are the names of an arena's players by slot, as last
@@ -180,34 +181,46 @@ func (t *nameTags) coverLabels(cv *canvas, f, over rect) {
 }
 
 // drawLabels draws the names over the field, but not into the overlay at
-// over. Where names overlap, the later one shows; each cell is set once,
-// since the screen sends a cell again whenever it is set to something
-// else, even when set back within the frame.
+// over, in order: where names overlap, the later one shows.
 func (t *nameTags) drawLabels(scr putter, cv *canvas, f, over rect) {
+	sf, _ := scr.(*surface)
 	for i := range t.labels {
-		x, y, w := visible(cv, f, &t.labels[i], over)
-		t.spots[i] = rect{x, y, w, 1}
-	}
-	for i := range t.labels {
-		l, at := &t.labels[i], t.spots[i]
-		name := l.name
-		for j := 0; j < at.w && name != ""; j++ {
-			if !t.hidden(i, at.x+j, at.y) {
-				scr.Put(at.x+j, at.y, name, l.st)
-			}
-			_, size := utf8.DecodeRuneInString(name)
-			name = name[size:]
+		l := &t.labels[i]
+		x, y, w := visible(cv, f, l, over)
+		if w <= 0 {
+			continue
 		}
+		if sf != nil {
+			for len(t.tags) <= i {
+				t.tags = append(t.tags, tag{})
+			}
+			if cs, k, ok := t.tags[i].of(sf.f, l.name, l.st); ok {
+				sf.f.SetCellsAs(x, y, cs[:w], k)
+				continue
+			}
+		}
+		putString(scr, x, y, w, l.name, l.st)
 	}
 }
 
-// hidden tells whether a name after the i-th covers the screen cell
-// (x, y), by where drawLabels found the names show.
-func (t *nameTags) hidden(i, x, y int) bool {
-	for _, at := range t.spots[i+1 : len(t.labels)] {
-		if at.y == y && x >= at.x && x < at.x+at.w {
-			return true
-		}
+// tag is a label's text in a buffer's own cells, made when the label
+// it is drawn for shows another text or style.
+type tag struct {
+	name  string
+	st    tcell.Style
+	on    *vt.Frame
+	gen   uint32
+	cells []vt.Cell
+	key   vt.Key
+	ok    bool // cells hold it: no cluster of it is wide
+}
+
+// of returns name in st as cells of f, and their key; false where cells
+// cannot hold it (see vt.Frame.AppendCells).
+func (g *tag) of(f *vt.Frame, name string, st tcell.Style) ([]vt.Cell, vt.Key, bool) {
+	if g.on != f || g.gen != f.Gen() || g.name != name || g.st != st {
+		g.on, g.gen, g.name, g.st, g.key = f, f.Gen(), name, st, f.NewKey()
+		g.cells, g.ok = f.AppendCells(g.cells[:0], name, st)
 	}
-	return false
+	return g.cells, g.key, g.ok
 }

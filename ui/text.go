@@ -14,8 +14,13 @@ import (
 // become strings only when they change (textCache), so that a frame
 // allocates nothing. All the text the game shows is one cell per rune.
 
-// putString sets s at (x, y), at most maxw cells, and returns the cells used.
-func putString(scr tcell.Screen, x, y, maxw int, s string, st tcell.Style) int {
+// putString sets s at (x, y), at most maxw cells, and returns the cells
+// used. On a surface the back buffer takes the string whole (see
+// vt.Frame.PutString): its style is resolved once.
+func putString(scr putter, x, y, maxw int, s string, st tcell.Style) int {
+	if sf, ok := scr.(*surface); ok {
+		return sf.f.PutString(x, y, maxw, s, st)
+	}
 	n := 0
 	for s != "" && n < maxw {
 		var w int
@@ -26,6 +31,16 @@ func putString(scr tcell.Screen, x, y, maxw int, s string, st tcell.Style) int {
 		n += w
 	}
 	return n
+}
+
+// clearLine blanks w cells from (x, y) in the default style.
+func clearLine(scr tcell.Screen, x, y, w int) { line(scr, x, y, 1, 0, w, blank, tcell.StyleDefault) }
+
+// line draws n copies of s, one cell each, from (x, y) along the row
+// (dx 1) or down the column (dy 1).
+func line(scr putter, x, y, dx, dy, n int, s string, st tcell.Style) {
+	var k cellOf
+	k.line(scr, x, y, dx, dy, n, s, st)
 }
 
 // textCache holds the string of the bytes last formatted, so that text

@@ -820,7 +820,7 @@ func TestKeptFrames(t *testing.T) {
 	kept, whole := sides[0], sides[1]
 	var now time.Duration
 	frame := func(sd side, scr tcell.Screen) {
-		if !onSurface(scr) {
+		if _, ok := scr.(*surface); !ok {
 			scr.Clear()
 			sd.s.draw(scr)
 			scr.Show()

@@ -47,7 +47,9 @@
 // from what the terminal shows, however often it was set in between: a
 // cell set back to what the terminal shows is not sent, so drawing code
 // may draw every frame whole, and a still frame sends nothing. (tcell's
-// CellBuffer sends a cell whose content changed and changed back.) After
+// CellBuffer sends a cell whose content changed and changed back.) Rows
+// and areas drawn every frame from content that seldom changes cost a
+// lookup each (see [Frame.SetCellsAs], [Frame.Holds]). After
 // output of others, [Frame.Invalidate] (or Resize) makes the next Render
 // send every cell.
 //
@@ -56,8 +58,10 @@
 package vt
 
 import (
+	"bytes"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/gdamore/tcell/v2"
 	"github.com/rivo/uniseg"
@@ -66,14 +70,24 @@ import (
 // span is the columns lo to hi-1 of a row; none when lo >= hi.
 type span struct{ lo, hi int }
 
-// cell is one cell of a Frame, in 8 bytes: a frame's cells are walked
-// and compared at every Render, and a server keeps those of many. The
-// zero cell is blank in the default style.
-type cell struct {
+// Cell is one cell of a Frame, in its own form, in 8 bytes: a frame's
+// cells are walked and compared at every Render, and a server keeps those
+// of many. The zero Cell is blank in the default style. Drawing code that
+// sets many cells a frame makes them with [Frame.Cell] and sets them a
+// row at a time with [Frame.SetCells].
+type Cell struct {
 	g    glyph
 	st   uint16 // index in Frame.styles
 	wide bool   // the cluster takes two columns
+	pad  uint8  // always 0; no gap: Cells compare as 8 bytes, eight at a time as 64
 }
+
+// Keep is the Cell SetCells leaves as the frame holds it: a cell of a row
+// that other drawing covers.
+var Keep = Cell{pad: 1}
+
+// cell is the name this package's code knows Cell by.
+type cell = Cell
 
 // glyph is a cell's grapheme cluster: 0 a blank, a cluster of one rune
 // that rune, a longer one clusterBase plus its index in Frame.clusters.
@@ -107,7 +121,17 @@ type Frame struct {
 	cells []cell
 	shown []cell
 	dirty []span // each row's columns touched since the last Render
-	wipe  bool   // the terminal must be cleared first: shown is unknown
+	// The spans set from named content and unchanged since (see
+	// stamp.go): rowStamps a row, nrows of them in use; and the areas',
+	// by slot, each row's slots in a bit mask.
+	rows   []stamp
+	nrows  []uint8
+	areas  [maxAreas]area
+	amask  []uint64
+	inUse  uint64 // the slots of areas in use
+	oldest int    // the slot to go when all are in use
+	keys   Key    // the last NewKey
+	wipe   bool   // the terminal must be cleared first: shown is unknown
 
 	styles []tcell.Style          // styles[0] is tcell.StyleDefault
 	index  map[tcell.Style]uint16 // styles by style, once there are more than one
@@ -124,6 +148,7 @@ type Frame struct {
 	clusters  []string         // the clusters of more than one rune, by glyph-clusterBase
 	clusterIx map[string]glyph // and their glyphs
 	stats     Stats
+	gen       uint32 // counts the compactions of styles and clusters, which renumber them: see Pen
 }
 
 // Resize makes the frame w×h blank cells. The next Render clears the
@@ -138,8 +163,12 @@ func (f *Frame) Resize(w, h int) {
 	if cap(f.dirty) < h {
 		f.dirty = make([]span, h)
 	}
+	if cap(f.nrows) < h {
+		f.rows, f.nrows, f.amask = make([]stamp, h*rowStamps), make([]uint8, h), make([]uint64, h)
+	}
 	f.w, f.h = w, h
-	f.cells, f.shown, f.dirty = f.cells[:n], f.shown[:n], f.dirty[:h]
+	f.cells, f.shown, f.dirty, f.nrows, f.amask = f.cells[:n], f.shown[:n], f.dirty[:h], f.nrows[:h], f.amask[:h]
+	f.unstampAll()
 	clear(f.cells)
 	if len(f.styles) == 0 {
 		f.styles, f.pens = append(f.styles, tcell.StyleDefault), append(f.pens, pen{})
@@ -209,13 +238,18 @@ func (f *Frame) set(x, y int, g glyph, width int, st tcell.Style) {
 	f.touch(x, y)
 }
 
-// touch marks (x, y) for Render to look at.
-func (f *Frame) touch(x, y int) {
+// touch marks (x, y), whose cell changed, for Render to look at.
+func (f *Frame) touch(x, y int) { f.changed(y, x, x+1) }
+
+// changed marks the columns lo to hi-1 of row y, whose cells changed
+// (some of them), for Render to look at; the stamps over them go.
+func (f *Frame) changed(y, lo, hi int) {
 	if d := &f.dirty[y]; d.lo >= d.hi {
-		*d = span{x, x + 1}
+		*d = span{lo, hi}
 	} else {
-		d.lo, d.hi = min(d.lo, x), max(d.hi, x+1)
+		d.lo, d.hi = min(d.lo, lo), max(d.hi, hi)
 	}
+	f.unstamp(y, lo, hi)
 }
 
 // Clear blanks every cell, in the default style. What the terminal shows
@@ -230,6 +264,261 @@ func (f *Frame) Clear() {
 			}
 		}
 	}
+}
+
+// PutString puts s from (x, y) in style st, at most maxw cells, as Puts
+// of its clusters one after the other would, and returns the cells used;
+// it stops at the frame's edge. It resolves st once: a string of narrow
+// runes (see narrow) costs a compare a cell where the frame holds it
+// already.
+func (f *Frame) PutString(x, y, maxw int, s string, st tcell.Style) int {
+	if y < 0 || y >= f.h || x < 0 {
+		return 0
+	}
+	maxw = min(maxw, f.w-x)
+	fg, bg, attrs := st.Decompose()
+	if fg == tcell.ColorNone || bg == tcell.ColorNone {
+		return f.putEach(x, y, maxw, s, st) // each cell's colours
+	}
+	ix := f.style(st, fg, bg, attrs)
+	row := f.cells[y*f.w : (y+1)*f.w]
+	n := 0
+	for s != "" && n < maxw {
+		// A run of ASCII, each a cluster of its own but the last, which
+		// may take a combining mark after it.
+		i := 0
+		for i+1 < len(s) && n < maxw && s[i] >= 0x20 && s[i] < 0x7f && s[i+1] < utf8.RuneSelf {
+			c := Cell{g: runeGlyph(rune(s[i])), st: ix}
+			if p := &row[x+n]; *p != c {
+				*p = c
+				f.touch(x+n, y)
+			}
+			i, n = i+1, n+1
+		}
+		if s = s[i:]; s == "" || n >= maxw {
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s)
+		if rest := s[size:]; narrow(r) && (rest == "" || narrow(firstRune(rest))) {
+			f.setCell(x+n, y, cell{g: runeGlyph(r), st: ix})
+			s, n = rest, n+1
+			continue
+		}
+		var w int
+		if s, w = f.Put(x+n, y, s, st); w == 0 {
+			break
+		}
+		n += w
+	}
+	return n
+}
+
+// putEach is PutString by Put.
+func (f *Frame) putEach(x, y, maxw int, s string, st tcell.Style) int {
+	n := 0
+	for s != "" && n < maxw {
+		var w int
+		if s, w = f.Put(x+n, y, s, st); w == 0 {
+			break
+		}
+		n += w
+	}
+	return n
+}
+
+// setCell sets the cell at (x, y), which is on the frame, to c.
+func (f *Frame) setCell(x, y int, c cell) {
+	if p := &f.cells[y*f.w+x]; *p != c {
+		*p = c
+		f.touch(x, y)
+	}
+}
+
+// Pen is a style resolved in a Frame's table once, for SetRune: drawing
+// code that sets many cells in a few styles (a playfield) keeps a Pen a
+// style. It stays right when the table is compacted: it re-resolves
+// then. Its zero value is the default style.
+type Pen struct {
+	st   tcell.Style
+	ix   uint16
+	gen  uint32 // the frame's gen when ix was resolved, plus one; 0: never
+	none bool   // a colour of st is ColorNone: each cell's own is kept, by Put
+}
+
+// Pen returns the pen of style st.
+func (f *Frame) Pen(st tcell.Style) Pen {
+	p := Pen{st: st}
+	f.resolve(&p)
+	return p
+}
+
+// resolve finds p's style in the table.
+func (f *Frame) resolve(p *Pen) {
+	if len(f.styles) == 0 {
+		f.styles, f.pens = append(f.styles, tcell.StyleDefault), append(f.pens, pen{})
+	}
+	fg, bg, attrs := p.st.Decompose()
+	p.none = fg == tcell.ColorNone || bg == tcell.ColorNone
+	p.ix, p.gen = f.style(p.st, fg, bg, attrs), f.gen+1
+}
+
+// Cell is r in p's style, for SetCells and SetRun; false where it cannot
+// be one (r is not a narrow rune, see narrow, or p's style keeps a
+// cell's own colour). A Cell holds the index of its style in the frame's
+// table, which a compaction renumbers: a Cell made before one is wrong
+// after it (see Gen).
+func (f *Frame) Cell(r rune, p *Pen) (Cell, bool) {
+	if p.gen != f.gen+1 {
+		f.resolve(p)
+	}
+	if p.none || !narrow(r) {
+		return Cell{}, false
+	}
+	return Cell{g: runeGlyph(r), st: p.ix}, true
+}
+
+// SetColumn sets n cells from (x, y) down the column to c, as far as the
+// frame goes. The cells that hold it already cost a compare each.
+func (f *Frame) SetColumn(x, y, n int, c Cell) {
+	if x < 0 || x >= f.w {
+		return
+	}
+	for j := max(y, 0); j < min(y+n, f.h); j++ {
+		if p := &f.cells[j*f.w+x]; *p != c {
+			*p = c
+			f.touch(x, j)
+		}
+	}
+}
+
+// SetRun sets n cells from (x, y) along the row to c, as far as the
+// frame goes. The cells that hold it already cost a compare each.
+func (f *Frame) SetRun(x, y, n int, c Cell) {
+	if y < 0 || y >= f.h {
+		return
+	}
+	lo, hi := max(x, 0), min(x+n, f.w)
+	row := f.cells[y*f.w : (y+1)*f.w]
+	first, last := -1, -1
+	for i := lo; i < hi; i++ {
+		if row[i] != c {
+			row[i] = c
+			if first < 0 {
+				first = i
+			}
+			last = i
+		}
+	}
+	if first >= 0 {
+		f.changed(y, first, last+1)
+	}
+}
+
+// AppendCells appends s in style st as the cells PutString would set,
+// for SetCells; false, and dst as it was, where a cluster of s takes two
+// columns or none, or st keeps a cell's own colour (ColorNone). Like
+// Cell's, the Cells are wrong once Gen changed.
+func (f *Frame) AppendCells(dst []Cell, s string, st tcell.Style) ([]Cell, bool) {
+	fg, bg, attrs := st.Decompose()
+	if fg == tcell.ColorNone || bg == tcell.ColorNone {
+		return dst, false
+	}
+	if len(f.styles) == 0 {
+		f.styles, f.pens = append(f.styles, tcell.StyleDefault), append(f.pens, pen{})
+	}
+	ix := f.style(st, fg, bg, attrs)
+	start := len(dst)
+	for s != "" {
+		r, size := utf8.DecodeRuneInString(s)
+		if rest := s[size:]; narrow(r) && (rest == "" || narrow(firstRune(rest))) {
+			dst = append(dst, Cell{g: runeGlyph(r), st: ix})
+			s = rest
+			continue
+		}
+		cl, rest, width := cluster(s)
+		if width != 1 {
+			return dst[:start], false
+		}
+		dst = append(dst, Cell{g: f.glyphOf(cl), st: ix})
+		s = rest
+	}
+	return dst, true
+}
+
+// WithRune is c with the narrow rune r (see Cell), in c's style.
+func (c Cell) WithRune(r rune) Cell {
+	c.g = runeGlyph(r)
+	return c
+}
+
+// Gen counts the compactions of the frame's styles and clusters: the
+// Cells made before the count changed are wrong.
+func (f *Frame) Gen() uint32 { return f.gen }
+
+// SetCells sets the cells from (x, y) along the row to cs, as far as the
+// frame goes, but for those of cs that are Keep. The cells that hold them
+// already cost a compare each.
+func (f *Frame) SetCells(x, y int, cs []Cell) {
+	if y < 0 || y >= f.h || x >= f.w {
+		return
+	}
+	if x < 0 {
+		cs = cs[min(-x, len(cs)):]
+		x = 0
+	}
+	cs = cs[:min(len(cs), f.w-x)]
+	row := f.cells[y*f.w+x : y*f.w+x+len(cs)]
+	lo, hi := -1, -1
+	for i := alike(row, cs); i < len(cs); i += 1 + alike(row[i+1:], cs[i+1:]) {
+		if cs[i] != Keep {
+			row[i] = cs[i]
+			if lo < 0 {
+				lo = i
+			}
+			hi = i
+		}
+	}
+	if lo >= 0 {
+		f.changed(y, x+lo, x+hi+1)
+	}
+}
+
+// alike returns how many cells a and b hold alike from their start. It
+// compares them as the 8-byte words they are: all at once first (most of
+// a row is as it was), then a word at a time to the first that differs.
+func alike(a, b []Cell) int {
+	n := min(len(a), len(b))
+	if n == 0 {
+		return 0
+	}
+	pa, pb := unsafe.Pointer(unsafe.SliceData(a)), unsafe.Pointer(unsafe.SliceData(b))
+	if bytes.Equal(unsafe.Slice((*byte)(pa), 8*n), unsafe.Slice((*byte)(pb), 8*n)) {
+		return n
+	}
+	wa, wb := unsafe.Slice((*uint64)(pa), n), unsafe.Slice((*uint64)(pb), n)
+	i := 0
+	for wa[i] == wb[i] {
+		i++
+	}
+	return i
+}
+
+// SetRune sets the cell at (x, y) to r in p's style, as Put of r alone
+// would. Off the frame it does nothing. Where r is a cluster of its own
+// whatever follows it (see narrow), as the runes a game screen is made of
+// are, a cell that holds it already costs a compare.
+func (f *Frame) SetRune(x, y int, r rune, p *Pen) {
+	if x < 0 || y < 0 || x >= f.w || y >= f.h {
+		return
+	}
+	if p.gen != f.gen+1 {
+		f.resolve(p)
+	}
+	if p.none || !narrow(r) {
+		f.Put(x, y, f.runeString(r), p.st)
+		return
+	}
+	f.setCell(x, y, cell{g: runeGlyph(r), st: p.ix})
 }
 
 // cluster splits the first grapheme cluster off s, with its width, by
@@ -327,6 +616,8 @@ func (f *Frame) compactClusters() {
 			f.cells[i].g = f.addCluster(old[c.g-clusterBase])
 		}
 	}
+	f.gen++
+	f.unstampAll()
 	f.Invalidate()
 }
 
@@ -460,6 +751,8 @@ func (f *Frame) compact() {
 		f.cells[i].st = remap[f.cells[i].st]
 	}
 	clear(f.recent[:])
+	f.gen++
+	f.unstampAll()
 	f.Invalidate()
 }
 

@@ -689,13 +689,112 @@ func TestClearKeepsShown(t *testing.T) {
 // puts puts s from (x, y) on with Put, cluster by cluster, at most maxw
 // cells, as drawing code does, and returns the cells it took.
 func puts(f *Frame, x, y, maxw int, s string, st tcell.Style) int {
-	n := 0
-	for s != "" && n < maxw {
-		var w int
-		if s, w = f.Put(x+n, y, s, st); w == 0 {
-			break
+	return f.putEach(x, y, maxw, s, st)
+}
+
+// same reports the first cell where frames a and b differ, as Get gives
+// it; "" where none does.
+func same(a, b *Frame) string {
+	for y := range a.h {
+		for x := range a.w {
+			as, ast, aw := a.Get(x, y)
+			bs, bst, bw := b.Get(x, y)
+			if as != bs || ast != bst || aw != bw {
+				return fmt.Sprintf("(%d,%d): %q %v %d, want %q %v %d", x, y, as, ast, aw, bs, bst, bw)
+			}
 		}
-		n += w
 	}
-	return n
+	return ""
+}
+
+// TestFastPaths: PutString, SetRune, SetRun and SetCells set the cells
+// that Puts would, wide clusters, combining marks, ColorNone and the
+// frame's edges included, and a cell set as it was is not sent.
+func TestFastPaths(t *testing.T) {
+	const w, h = 12, 3
+	none := tcell.StyleDefault.Foreground(tcell.ColorNone).Bold(true)
+	for _, s := range []string{"abc", "a·b─c", "e\u0301x", "日本a", "long text past the edge", "a✓b", ""} {
+		for _, st := range []tcell.Style{red, none} {
+			for _, x := range []int{-2, 0, 5, w - 1} {
+				var got, want Frame
+				got.Resize(w, h)
+				want.Resize(w, h)
+				got.Put(3, 1, "z", bold)
+				want.Put(3, 1, "z", bold)
+				n := got.PutString(x, 1, 9, s, st)
+				if m := puts(&want, x, 1, 9, s, st); x >= 0 && n != m {
+					t.Errorf("PutString(%d, %q, %v) took %d cells, Puts %d", x, s, st, n, m)
+				}
+				if d := same(&got, &want); d != "" {
+					t.Errorf("PutString(%d, %q, %v): %s", x, s, st, d)
+				}
+			}
+		}
+	}
+
+	var f, want Frame
+	f.Resize(w, h)
+	want.Resize(w, h)
+	p := f.Pen(red)
+	f.SetRune(1, 0, '─', &p)
+	f.SetRune(2, 0, '日', &p) // wide: as Put
+	want.Put(1, 0, "─", red)
+	want.Put(2, 0, "日", red)
+	c, ok := f.Cell('=', &p)
+	if !ok {
+		t.Fatal("no Cell of a narrow rune")
+	}
+	f.SetRun(-1, 1, 4, c)
+	puts(&want, 0, 1, 3, "===", red)
+	f.SetCells(w-2, 2, []Cell{c, Keep, c.WithRune('#')})
+	want.Put(w-2, 2, "=", red)
+	if d := same(&f, &want); d != "" {
+		t.Error(d)
+	}
+	if _, ok := f.Cell('日', &p); ok {
+		t.Error("a Cell of a wide rune")
+	}
+	if _, ok := f.AppendCells(nil, "a日", red); ok {
+		t.Error("AppendCells of a wide cluster")
+	}
+	cs, ok := f.AppendCells(nil, "a✓e\u0301", red)
+	if !ok || len(cs) != 3 {
+		t.Fatalf("AppendCells of three narrow clusters: %d cells, %v", len(cs), ok)
+	}
+	f.SetCells(0, 2, cs)
+	puts(&want, 0, 2, 3, "a✓e\u0301", red)
+	if d := same(&f, &want); d != "" {
+		t.Error(d)
+	}
+
+	// Drawn again as it is: nothing to send.
+	f.Render(nil)
+	f.PutString(0, 2, 3, "a✓e\u0301", red)
+	f.SetRune(1, 0, '─', &p)
+	f.SetRun(0, 1, 3, c)
+	f.SetCells(0, 2, cs)
+	if got := f.Render(nil); len(got) != 0 {
+		t.Errorf("cells set as they were sent %q", got)
+	}
+}
+
+// TestPenAfterCompaction: a Pen resolved before the style table was
+// compacted still sets its own style after, and Gen tells Cells made
+// before it from those made after.
+func TestPenAfterCompaction(t *testing.T) {
+	var f Frame
+	f.Resize(20, 10)
+	blue := tcell.StyleDefault.Foreground(tcell.ColorBlue)
+	p := f.Pen(blue)
+	gen := f.Gen()
+	for i := range maxStyles + 10 { // fills the table: it compacts
+		f.Put(i%20, 1+(i/20)%9, "x", tcell.StyleDefault.Foreground(tcell.NewRGBColor(int32(i&0xff), int32(i>>8), 7)))
+	}
+	if f.Gen() == gen {
+		t.Fatal("the table did not compact")
+	}
+	f.SetRune(0, 0, 'a', &p)
+	if _, st, _ := f.Get(0, 0); st != blue {
+		t.Errorf("a Pen made before a compaction sets %v, want %v", st, blue)
+	}
 }

@@ -32,6 +32,7 @@ type Screen struct {
 	g      *Grid // what Show hands the Conn: the page's grid once sent
 	wiped  bool  // Show: the frame asked for a clear
 	put    func(x, y int, str string, st tcell.Style, width int)
+	pen    Cell // Show: the colours a blank in the default ones takes (see putCell)
 	wipe   func()
 	events chan tcell.Event
 	names  chan string // the names given in the page, the latest waiting
@@ -86,7 +87,7 @@ func (s *Screen) Show() {
 	if gw, gh := s.g.Size(); gw != w || gh != h {
 		s.g.Resize(w, h)
 	}
-	s.wiped = false
+	s.wiped, s.pen = false, Cell{}
 	before := s.f.Stats().Cells
 	s.f.Changes(s.wipe, s.put)
 	if s.wiped || s.f.Stats().Cells != before {
@@ -116,7 +117,18 @@ func (s *Screen) putCell(x, y int, str string, st tcell.Style, width int) {
 	if st.GetUnderlineStyle() != tcell.UnderlineStyleNone {
 		a |= Underline
 	}
-	s.g.Set(x, y, Cell{Text: str, Fg: colorOf(fg), Bg: colorOf(bg), Attr: a, Wide: width > 1})
+	c := Cell{Text: str, Fg: colorOf(fg), Bg: colorOf(bg), Attr: a, Wide: width > 1}
+	switch {
+	case c == Cell{Text: " "}:
+		// A blank in the default colours shows as one in the foreground
+		// before it: it takes it, and the page no style change.
+		c.Fg, c.Attr = s.pen.Fg, s.pen.Attr
+	case c.Bg == DefaultColor && c.Attr&(Reverse|Underline) == 0:
+		s.pen = c
+	default:
+		s.pen = Cell{}
+	}
+	s.g.Set(x, y, c)
 }
 
 // colorOf is tcell's colour c as the page's.
