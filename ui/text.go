@@ -1,6 +1,8 @@
 package ui
 
 import (
+	"poolroids/ui/vt"
+	"slices"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -201,3 +203,202 @@ var (
 		tcell.StyleDefault.Foreground(tcell.ColorRed),
 	}
 )
+
+// span is a run of a line's bytes drawn in one style.
+type span struct {
+	start int
+	st    tcell.Style
+}
+
+// textLine is one line of a widget's text (the panel's, a box's edge,
+// the key help): bytes and the styles of its runs, and the bytes as a
+// string for drawing. On a surface it is drawn as the row of cells it
+// makes once a format, in the buffer's own form.
+type textLine struct {
+	b       []byte
+	spans   []span
+	text    textCache
+	settled []span // the spans of text
+
+	cells []vt.Cell // the line in the cells of on, w wide, while made
+	on    *vt.Frame
+	gen   uint32 // on's Gen when they were made
+	w     int
+	made  bool // cells are the text's; false when cells cannot hold it
+	ok    bool
+	key   vt.Key // names the cells as made
+}
+
+func (l *textLine) reset() { l.b, l.spans = l.b[:0], l.spans[:0] }
+
+// settle ends a format: the line's bytes become its text. It tells
+// whether the line changed.
+func (l *textLine) settle() bool {
+	if string(l.b) == l.text.s && slices.Equal(l.spans, l.settled) {
+		return false // as it was: its cells, and their key, stay
+	}
+	l.text.of(l.b)
+	l.settled = append(l.settled[:0], l.spans...)
+	l.made = false
+	return true
+}
+
+// textLines are a box's lines of text (the panel's, the players'),
+// formatted anew from each sample and drawn whole every frame. Their
+// buffers are made once, so formatting them allocates nothing once their
+// strings settle. Drawn on a surface they are stamped as a block (see
+// vt.Frame.Stamp): while no line changes and the buffer holds the block,
+// a frame draws none.
+type textLines struct {
+	lines []textLine
+	n     int // the lines formatted since the last settle
+
+	changed bool      // a line changed since the block was stamped
+	at      rect      // where it was stamped,
+	on      *vt.Frame // on which buffer,
+	key     vt.Key    // as what
+}
+
+func newTextLines(n int) textLines {
+	t := textLines{lines: make([]textLine, n)}
+	for i := range t.lines {
+		t.lines[i].b = make([]byte, 0, 4*panelWidth)
+		t.lines[i].spans = make([]span, 0, 8)
+	}
+	return t
+}
+
+// next returns the next line to format, empty.
+func (t *textLines) next() *textLine {
+	l := &t.lines[t.n]
+	t.n++
+	l.reset()
+	return l
+}
+
+// settle ends a format: the lines it did not reach are blank, and each
+// line's bytes become its text.
+func (t *textLines) settle() {
+	for i := range t.lines {
+		if i >= t.n {
+			t.lines[i].reset()
+		}
+		if t.lines[i].settle() {
+			t.changed = true
+		}
+	}
+	t.n = 0
+}
+
+// draw sets the lines from (x, y), w cells wide and at most h of them.
+func (t *textLines) draw(scr tcell.Screen, x, y, w, h int) {
+	r := rect{x, y, w, min(len(t.lines), h)}
+	sf, _ := scr.(*surface)
+	if sf != nil && !t.changed && t.on == sf.f && t.at == r && sf.f.Holds(r.x, r.y, r.w, r.h, t.key) {
+		return
+	}
+	for i := range r.h {
+		t.lines[i].draw(scr, x, y+i, w)
+	}
+	if sf != nil {
+		t.changed, t.at, t.on, t.key = false, r, sf.f, sf.f.NewKey()
+		sf.f.Stamp(r.x, r.y, r.w, r.h, t.key)
+	}
+}
+
+// style starts a run in st at the end of the line.
+func (l *textLine) style(st tcell.Style) *textLine {
+	l.spans = append(l.spans, span{start: len(l.b), st: st})
+	return l
+}
+
+func (l *textLine) str(s string) *textLine { l.b = append(l.b, s...); return l }
+
+// draw sets the line at (x, y), blank to w cells.
+func (l *textLine) draw(scr tcell.Screen, x, y, w int) {
+	if sf, ok := scr.(*surface); ok && l.row(sf.f, w) {
+		sf.f.SetCellsAs(x, y, l.cells, l.key)
+		return
+	}
+	for i, sp := range l.spans {
+		end := len(l.b)
+		if i+1 < len(l.spans) {
+			end = l.spans[i+1].start
+		}
+		n := putString(scr, x, y, w, l.text.s[sp.start:end], sp.st)
+		x, w = x+n, w-n
+	}
+	if w > 0 {
+		clearLine(scr, x, y, w)
+	}
+}
+
+// row makes the line's cells in f, w wide, unless made already; false
+// where cells cannot hold it (see vt.Frame.AppendCells).
+func (l *textLine) row(f *vt.Frame, w int) bool {
+	if l.made && l.on == f && l.gen == f.Gen() && l.w == w {
+		return l.ok
+	}
+	l.made, l.on, l.gen, l.w, l.ok, l.key = true, f, f.Gen(), w, true, f.NewKey()
+	l.cells = l.cells[:0]
+	for i, sp := range l.spans {
+		end := len(l.b)
+		if i+1 < len(l.spans) {
+			end = l.spans[i+1].start
+		}
+		if l.cells, l.ok = f.AppendCells(l.cells, l.text.s[sp.start:end], sp.st); !l.ok {
+			return false
+		}
+	}
+	l.cells = l.cells[:min(len(l.cells), max(w, 0))]
+	for len(l.cells) < w {
+		l.cells = append(l.cells, vt.Cell{})
+	}
+	return true
+}
+
+// cellOf is a one-cell string in a style as a cell of a surface's buffer,
+// made once: resolving a style costs a lookup, and the lines a widget
+// draws every frame are of a few cells.
+type cellOf struct {
+	s   string
+	st  tcell.Style
+	on  *vt.Frame
+	gen uint32
+	c   vt.Cell
+	ok  bool // c is s in st: s is one narrow rune, st a style of its own
+}
+
+// cell is s in st as a Cell of f; false where none can be (see
+// vt.Frame.Cell).
+func (k *cellOf) cell(f *vt.Frame, s string, st tcell.Style) (vt.Cell, bool) {
+	if k.on != f || k.gen != f.Gen() || k.s != s || k.st != st {
+		k.on, k.gen, k.s, k.st, k.ok = f, f.Gen(), s, st, false
+		if r, size := utf8.DecodeRuneInString(s); s != "" && size == len(s) {
+			p := f.Pen(st)
+			k.c, k.ok = f.Cell(r, &p)
+		}
+	}
+	return k.c, k.ok
+}
+
+// line draws n copies of s, one cell each, from (x, y) along the row
+// (dx 1) or down the column (dy 1).
+func (k *cellOf) line(scr putter, x, y, dx, dy, n int, s string, st tcell.Style) {
+	if n <= 0 {
+		return
+	}
+	if sf, ok := scr.(*surface); ok {
+		if c, ok := k.cell(sf.f, s, st); ok {
+			if dy == 0 {
+				sf.f.SetRun(x, y, n, c)
+			} else {
+				sf.f.SetColumn(x, y, n, c)
+			}
+			return
+		}
+	}
+	for i := range n {
+		scr.Put(x+i*dx, y+i*dy, s, st)
+	}
+}
