@@ -430,9 +430,6 @@ func (c *canvas) glyph(p cell) string {
 	return brailleGlyphs[p.bits]
 }
 
-// lit tells whether ink k is a ship's nose, drawn in reverse video.
-func lit(k ink) bool { return k >= inkNose && k < inkNose+game.MaxShips }
-
 // lateRows is how many frames a slow change may wait, plus one.
 const lateRows = 3
 

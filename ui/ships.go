@@ -7,7 +7,6 @@ import (
 	"github.com/gdamore/tcell/v2"
 
 	"poolroids/game"
-	"poolroids/game/hub"
 	"poolroids/ui/vt"
 )
 
@@ -44,13 +43,6 @@ type nameTags struct {
 // shipNames are the names of an arena's players by slot, as last
 // painted, for the labels by their ships.
 type shipNames [game.MaxShips]string
-
-// of copies the names of the players of the arena v shows.
-func (n *shipNames) of(v hub.ArenaView) {
-	for i := range n {
-		n[i], _ = v.Seated(i)
-	}
-}
 
 // label is a player's name drawn under its ship (or over it), or a
 // respawn countdown under the ship's spawn point, in cells of the field.
