@@ -170,9 +170,7 @@ func (f *Frame) Resize(w, h int) {
 	f.cells, f.shown, f.dirty, f.nrows, f.amask = f.cells[:n], f.shown[:n], f.dirty[:h], f.nrows[:h], f.amask[:h]
 	f.unstampAll()
 	clear(f.cells)
-	if len(f.styles) == 0 {
-		f.styles, f.pens = append(f.styles, tcell.StyleDefault), append(f.pens, pen{})
-	}
+	f.initStyles()
 	f.Invalidate()
 }
 
@@ -334,7 +332,7 @@ func (f *Frame) setCell(x, y int, c cell) {
 	}
 }
 
-// Pen is a style resolved in a Frame's table once, for SetRune: drawing
+// Pen is a style resolved in a Frame's table once, for Cell: drawing
 // code that sets many cells in a few styles (a playfield) keeps a Pen a
 // style. It stays right when the table is compacted: it re-resolves
 // then. Its zero value is the default style.
@@ -354,9 +352,6 @@ func (f *Frame) Pen(st tcell.Style) Pen {
 
 // resolve finds p's style in the table.
 func (f *Frame) resolve(p *Pen) {
-	if len(f.styles) == 0 {
-		f.styles, f.pens = append(f.styles, tcell.StyleDefault), append(f.pens, pen{})
-	}
 	fg, bg, attrs := p.st.Decompose()
 	p.none = fg == tcell.ColorNone || bg == tcell.ColorNone
 	p.ix, p.gen = f.style(p.st, fg, bg, attrs), f.gen+1
@@ -422,9 +417,6 @@ func (f *Frame) AppendCells(dst []Cell, s string, st tcell.Style) ([]Cell, bool)
 	fg, bg, attrs := st.Decompose()
 	if fg == tcell.ColorNone || bg == tcell.ColorNone {
 		return dst, false
-	}
-	if len(f.styles) == 0 {
-		f.styles, f.pens = append(f.styles, tcell.StyleDefault), append(f.pens, pen{})
 	}
 	ix := f.style(st, fg, bg, attrs)
 	start := len(dst)
@@ -501,24 +493,6 @@ func alike(a, b []Cell) int {
 		i++
 	}
 	return i
-}
-
-// SetRune sets the cell at (x, y) to r in p's style, as Put of r alone
-// would. Off the frame it does nothing. Where r is a cluster of its own
-// whatever follows it (see narrow), as the runes a game screen is made of
-// are, a cell that holds it already costs a compare.
-func (f *Frame) SetRune(x, y int, r rune, p *Pen) {
-	if x < 0 || y < 0 || x >= f.w || y >= f.h {
-		return
-	}
-	if p.gen != f.gen+1 {
-		f.resolve(p)
-	}
-	if p.none || !narrow(r) {
-		f.Put(x, y, f.runeString(r), p.st)
-		return
-	}
-	f.setCell(x, y, cell{g: runeGlyph(r), st: p.ix})
 }
 
 // cluster splits the first grapheme cluster off s, with its width, by
@@ -695,6 +669,7 @@ func (f *Frame) ShowCursor(x, y int) {
 // the rest.
 // fg, bg and attrs are st's.
 func (f *Frame) style(st tcell.Style, fg, bg tcell.Color, attrs tcell.AttrMask) uint16 {
+	f.initStyles()
 	h := (uint64(fg)*0x9e3779b97f4a7c15 ^ uint64(bg)*0xc2b2ae3d27d4eb4f ^ uint64(attrs)) >> 58
 	if i := f.recent[h]; f.styles[i] == st {
 		return i
@@ -705,6 +680,14 @@ func (f *Frame) style(st tcell.Style, fg, bg tcell.Color, attrs tcell.AttrMask) 
 	}
 	f.recent[h] = i
 	return i
+}
+
+// initStyles starts the table of a frame that has none with the default
+// style, index 0: the style of a zero cell.
+func (f *Frame) initStyles() {
+	if len(f.styles) == 0 {
+		f.styles, f.pens = append(f.styles, tcell.StyleDefault), append(f.pens, pen{})
+	}
 }
 
 // add adds st to the table and returns its index.
