@@ -56,7 +56,7 @@ func (l *strategyList) Draw(scr tcell.Screen) {
 		return
 	}
 	off, hshift := l.GetOffset()
-	if l.valid && l.h != 0 && h != l.h {
+	if l.valid && h != l.h {
 		// A new height: scroll afresh, from the top to the selection, so
 		// that a list grown back shows every item there is room for.
 		off = 0
